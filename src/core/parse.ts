@@ -1,0 +1,388 @@
+// The scanner: one pass over the char codes of a URL that finds its parts and records their
+// offsets (RFC 1738 sections 2.1, 2.2, 3.1 and 5, and the appendix). No regular expression and
+// no substring on the way; the record slices and decodes only when a getter asks.
+
+import {
+  CHAR_CLASS, ALPHA, DIGIT, HEX, NATIONAL, PUNCTUATION, RESERVED, SCHEME, XCHAR,
+} from './charclass.js';
+import {
+  LocatorError, diagnostic, type Diagnostic,
+  EMPTY_INPUT, MISSING_SCHEME, INVALID_SCHEME, INVALID_PORT, UNCLOSED_WRAPPER,
+  INVALID_ESCAPE, NON_ASCII, CONTROL_CHAR, UNSAFE_CHAR, UNENCODED_DELIMITER, INVALID_HOST,
+  EMPTY_HOST, INVALID_IPV4, IPV6_LITERAL, EMPTY_PORT, PORT_OUT_OF_RANGE, INVALID_CHAR,
+  RESERVED_SCHEME, EXPERIMENTAL_SCHEME, UNKNOWN_SCHEME, MISSING_SLASHES, TRIMMED,
+} from './errors.js';
+import { USER_SET } from './percent.js';
+
+const USER_ALLOWED = USER_SET.allowed;
+import { Url } from './url.js';
+import { getScheme, RESERVED_NAMES } from '../schemes/registry.js';
+import '../schemes/builtin.js';
+
+export interface ParseOptions {
+  /**
+   * Leniency, off by default: remove leading and trailing white space and a byte order mark
+   * before parsing (each removal is still reported as a warning).
+   */
+  trim?: boolean;
+}
+
+/** Pushes a violation, creating the list on first use. */
+function add(list: Diagnostic[] | null, code: string, offset: number, message?: string): Diagnostic[] {
+  const d = diagnostic(code, offset, message);
+  if (list === null) return [d];
+  list.push(d);
+  return list;
+}
+
+const hex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
+
+function describe(c: number): string {
+  return c >= 33 && c < 127 ? `"${String.fromCharCode(c)}"` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Classifies a code unit that the component does not allow as it stands (RFC 1738 2.2) and
+ * reports it. `reservedCode` names the finding for a reserved character of the component.
+ * Returns how many code units to skip (2 for a valid escape, 1 for a surrogate pair).
+ */
+function badChar(
+  s: string, i: number, end: number, list: { v: Diagnostic[] | null }, reservedCode: string,
+): number {
+  const c = s.charCodeAt(i);
+  if (c === 37) {
+    if (i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) return 2;
+    list.v = add(list.v, INVALID_ESCAPE, i,
+      `"%" must be followed by two hexadecimal digits (RFC 1738 2.2); write "%25" for a literal "%"`);
+    return 0;
+  }
+  if (c >= 128) {
+    list.v = add(list.v, NON_ASCII, i, `${describe(c)} is not US-ASCII and must be encoded as %XX octets`);
+    return c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 1 : 0;
+  }
+  if (c < 32 || c === 127) {
+    list.v = add(list.v, CONTROL_CHAR, i, `the control character ${describe(c)} must be encoded`);
+  } else if (c === 32 || (CHAR_CLASS[c] & (NATIONAL | PUNCTUATION)) !== 0) {
+    list.v = add(list.v, UNSAFE_CHAR, i, `the unsafe character ${c === 32 ? 'space' : describe(c)} must be encoded`);
+  } else {
+    list.v = add(list.v, reservedCode, i,
+      (CHAR_CLASS[c] & RESERVED) !== 0 ? `the reserved character ${describe(c)} must be encoded here` : undefined);
+  }
+  return 0;
+}
+
+/** Checks [start, end) against the allowed table; escapes are always allowed when well formed. */
+function checkChars(
+  s: string, start: number, end: number, allowed: Uint8Array,
+  list: { v: Diagnostic[] | null }, reservedCode: string,
+): void {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && allowed[c] === 1) continue;
+    i += badChar(s, i, end, list, reservedCode);
+  }
+}
+
+/** The xchar check of a scheme part, path or fragment: the hot loop (RFC 1738 2.2, 5). */
+function checkXchars(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): void {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && (CHAR_CLASS[c] & XCHAR) !== 0) continue;
+    if (c === 37 && i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) {
+      i += 2;
+      continue;
+    }
+    i += badChar(s, i, end, list, INVALID_CHAR);
+  }
+}
+
+/**
+ * Checks a host (RFC 1738 3.1): hostname = *[ domainlabel "." ] toplabel, or hostnumber =
+ * digits "." digits "." digits "." digits. Reports the first offending character.
+ */
+function checkHost(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): void {
+  let dots = 0;
+  let allDigitsOrDots = true;
+  let labelStart = start;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? s.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (i === labelStart) {
+        list.v = add(list.v, INVALID_HOST, i, i === end ? 'a host name does not end with "."' : 'a host name has no empty label');
+        return;
+      }
+      if (s.charCodeAt(i - 1) === 45) {
+        list.v = add(list.v, INVALID_HOST, i - 1, 'a domain label does not end with "-"');
+        return;
+      }
+      if (i === end) break;
+      dots++;
+      labelStart = i + 1;
+      continue;
+    }
+    const cls = c < 128 ? CHAR_CLASS[c] : 0;
+    if ((cls & ALPHA) !== 0) {
+      allDigitsOrDots = false;
+      continue;
+    }
+    if ((cls & DIGIT) !== 0) continue;
+    if (c === 45 && i !== labelStart) {
+      allDigitsOrDots = false;
+      continue;
+    }
+    if (c === 45) {
+      list.v = add(list.v, INVALID_HOST, i, 'a domain label does not start with "-"');
+      return;
+    }
+    const before = list.v?.length ?? 0;
+    i += badChar(s, i, end, list, INVALID_HOST);
+    if ((list.v?.length ?? 0) === before) {
+      // a valid escape: hosts take no escapes (hostname and hostnumber are plain characters)
+      list.v = add(list.v, INVALID_HOST, i - 2, 'a host takes no %XX escapes');
+    }
+    return;
+  }
+  if (allDigitsOrDots) {
+    if (dots !== 3) {
+      list.v = add(list.v, INVALID_HOST, labelStart,
+        'the last label of a host name starts with a letter, and a host number has four groups');
+      return;
+    }
+    let value = 0;
+    let groupStart = start;
+    for (let i = start; i <= end; i++) {
+      const c = i < end ? s.charCodeAt(i) : 46;
+      if (c === 46) {
+        if (value > 255) {
+          list.v = add(list.v, INVALID_IPV4, groupStart);
+          return;
+        }
+        value = 0;
+        groupStart = i + 1;
+      } else value = value * 10 + (c - 48);
+    }
+    return;
+  }
+  const top = s.charCodeAt(labelStart);
+  if (top < 128 && (CHAR_CLASS[top] & DIGIT) !== 0) {
+    list.v = add(list.v, INVALID_HOST, labelStart, 'the last label of a host name does not start with a digit');
+  }
+}
+
+/**
+ * Parses an absolute URL (RFC 1738 2.1, 3.1, 5; appendix for `URL:` and `<...>`; the October
+ * 1993 draft for the fragment after "#"). Throws a LocatorError when no structure can be read;
+ * rules broken in a readable structure are collected as `violations`.
+ */
+export function parse(input: string, options?: ParseOptions): Url {
+  const r = scan(input, options);
+  if (r instanceof Url) return r;
+  throw r;
+}
+
+/** Like parse(), but returns the LocatorError instead of throwing it. */
+export function tryParse(input: string, options?: ParseOptions): Url | LocatorError {
+  return scan(input, options);
+}
+
+function fatal(code: string, offset: number, input: string, message?: string): LocatorError {
+  return new LocatorError(code, offset, message, { input });
+}
+
+function scan(input: string, options: ParseOptions | undefined): Url | LocatorError {
+  if (typeof input !== 'string') {
+    return fatal(EMPTY_INPUT, 0, String(input), `expected a string, got ${input === null ? 'null' : typeof input}`);
+  }
+  const list: { v: Diagnostic[] | null } = { v: null };
+  let start = 0;
+  let end = input.length;
+  if (options?.trim) {
+    while (start < end && isSpace(input.charCodeAt(start))) start++;
+    while (end > start && isSpace(input.charCodeAt(end - 1))) end--;
+    if (start > 0) list.v = add(list.v, TRIMMED, 0);
+    if (end < input.length) list.v = add(list.v, TRIMMED, end);
+  }
+  if (start === end) return fatal(EMPTY_INPUT, 0, input);
+
+  // RFC 1738 appendix: the wrapper "<" ... ">" and the prefix "URL:" are not part of the URL.
+  if (input.charCodeAt(start) === 60) {
+    if (input.charCodeAt(end - 1) !== 62) return fatal(UNCLOSED_WRAPPER, start, input);
+    start++;
+    end--;
+  }
+  if (end - start >= 4 && (input.charCodeAt(start) | 32) === 117 && (input.charCodeAt(start + 1) | 32) === 114
+    && (input.charCodeAt(start + 2) | 32) === 108 && input.charCodeAt(start + 3) === 58) {
+    start += 4;
+  }
+
+  // RFC 1738 2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], case-insensitive.
+  let i = start;
+  let upper = false;
+  for (; i < end; i++) {
+    const c = input.charCodeAt(i);
+    if (c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0) {
+      if (c <= 90 && c >= 65) upper = true;
+      continue;
+    }
+    break;
+  }
+  if (i === end || input.charCodeAt(i) !== 58) {
+    // Not "scheme:". Say where the scheme goes wrong if a ":" follows before any "/", "?" or "#".
+    for (let j = i; j < end; j++) {
+      const c = input.charCodeAt(j);
+      if (c === 47 || c === 63 || c === 35) break;
+      if (c === 58) {
+        return fatal(INVALID_SCHEME, i, input,
+          `${describe(input.charCodeAt(i))} cannot be part of a scheme name (letters, digits, "+", "." and "-")`);
+      }
+    }
+    return fatal(MISSING_SCHEME, start, input);
+  }
+  if (i === start) return fatal(MISSING_SCHEME, start, input, 'the scheme name before ":" is empty');
+  const schemeEnd = i;
+  let scheme = input.slice(start, schemeEnd);
+  if (upper) scheme = scheme.toLowerCase();
+
+  // The first "#" ends the URL and starts the fragment id.
+  let bodyEnd = input.indexOf('#', schemeEnd + 1);
+  let fragmentStart = -1;
+  if (bodyEnd < 0 || bodyEnd >= end) bodyEnd = end;
+  else fragmentStart = bodyEnd + 1;
+
+  const spec = getScheme(scheme);
+  if (spec === undefined) {
+    if (scheme.length > 2 && scheme.charCodeAt(0) === 120 && scheme.charCodeAt(1) === 45) {
+      list.v = add(list.v, EXPERIMENTAL_SCHEME, start);
+    } else if (RESERVED_NAMES.has(scheme)) {
+      list.v = add(list.v, RESERVED_SCHEME, start);
+    } else {
+      list.v = add(list.v, UNKNOWN_SCHEME, start, `the scheme "${scheme}" is not registered; it is read with the generic syntax`);
+    }
+  }
+
+  let userStart = -1;
+  let passwordStart = -1;
+  let hostStart = -1;
+  let hostEnd = -1;
+  let portStart = -1;
+  let port = -1;
+  let loginEnd = -1;
+  let pathStart = -1;
+  const p = schemeEnd + 1;
+  const slashes = p + 1 < bodyEnd && input.charCodeAt(p) === 47 && input.charCodeAt(p + 1) === 47;
+
+  if (slashes && spec?.syntax !== 'opaque') {
+    // RFC 1738 3.1: //<user>:<password>@<host>:<port>/<url-path>
+    const loginStart = p + 2;
+    let at = -1;
+    let j = loginStart;
+    for (; j < bodyEnd; j++) {
+      const c = input.charCodeAt(j);
+      if (c === 47) break;
+      if (c === 64) at = j;
+    }
+    loginEnd = j;
+    if (at >= 0) {
+      userStart = loginStart;
+      // user [ ":" password ] "@": within both, ":", "@" and "/" must be encoded (RFC 1738 3.1).
+      let colon = -1;
+      for (let k = loginStart; k < at; k++) {
+        const c = input.charCodeAt(k);
+        if (c < 128 && USER_ALLOWED[c] === 1) continue;
+        if (c === 58) {
+          if (colon < 0) colon = k;
+          else list.v = add(list.v, UNENCODED_DELIMITER, k, 'a ":" inside the password must be encoded as %3A');
+        } else if (c === 64) {
+          list.v = add(list.v, UNENCODED_DELIMITER, k, 'an "@" inside the user or password must be encoded as %40');
+        } else k += badChar(input, k, at, list, INVALID_CHAR);
+      }
+      if (colon >= 0) passwordStart = colon + 1;
+      hostStart = at + 1;
+    } else hostStart = loginStart;
+
+    // host [ ":" port ]; a bracketed IPv6 literal is read as a host but is not RFC 1738.
+    let colon = -1;
+    if (input.charCodeAt(hostStart) === 91) {
+      const close = input.indexOf(']', hostStart);
+      list.v = add(list.v, IPV6_LITERAL, hostStart);
+      if (close < 0 || close >= loginEnd) return fatal(INVALID_HOST, hostStart, input, 'a "[" in the host is not closed by "]"');
+      hostEnd = close + 1;
+      if (hostEnd < loginEnd) {
+        if (input.charCodeAt(hostEnd) !== 58) return fatal(INVALID_HOST, hostEnd, input, 'only ":" and a port may follow "]"');
+        colon = hostEnd;
+      }
+    } else {
+      for (let k = hostStart; k < loginEnd; k++) {
+        if (input.charCodeAt(k) === 58) {
+          colon = k;
+          break;
+        }
+      }
+      hostEnd = colon >= 0 ? colon : loginEnd;
+      if (hostEnd === hostStart) {
+        if (spec?.emptyHost !== true) list.v = add(list.v, EMPTY_HOST, hostStart);
+      } else checkHost(input, hostStart, hostEnd, list);
+    }
+    if (colon >= 0) {
+      portStart = colon + 1;
+      if (portStart === loginEnd) {
+        list.v = add(list.v, EMPTY_PORT, colon);
+      } else {
+        port = 0;
+        for (let k = portStart; k < loginEnd; k++) {
+          const c = input.charCodeAt(k);
+          if (c < 48 || c > 57) {
+            return fatal(INVALID_PORT, k, input, `the port must be decimal digits; ${describe(c)} is not a digit`);
+          }
+          port = port * 10 + (c - 48);
+        }
+        if (port > 65535) list.v = add(list.v, PORT_OUT_OF_RANGE, portStart);
+      }
+    }
+    if (loginEnd < bodyEnd) {
+      pathStart = loginEnd + 1;
+      checkXchars(input, pathStart, bodyEnd, list);
+    }
+  } else {
+    if (spec?.syntax === 'internet') {
+      list.v = add(list.v, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
+    }
+    checkXchars(input, p, bodyEnd, list);
+  }
+  if (fragmentStart >= 0) checkXchars(input, fragmentStart, end, list);
+  if (list.v !== null && list.v.length > 1) list.v.sort(byOffset);
+
+  let href = input;
+  const shift = start;
+  if (start !== 0 || end !== input.length) {
+    href = input.slice(start, end);
+  }
+  const o = (n: number) => (n < 0 ? n : n - shift);
+  const url = new Url(
+    href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), list.v,
+  );
+  if (spec?.validate === undefined) return url;
+  // The scheme's own rules read the record; what they find makes a second record.
+  let more: Diagnostic[] | null = null;
+  spec.validate(url, (code, offset, message) => {
+    more = add(more, code, offset, message);
+  });
+  if (more === null) return url;
+  const all = list.v === null ? (more as Diagnostic[]) : list.v.concat(more);
+  all.sort(byOffset);
+  return new Url(
+    href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all,
+  );
+}
+
+function byOffset(a: Diagnostic, b: Diagnostic): number {
+  return a.offset - b.offset;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 0xfeff || c === 0xa0;
+}
+
+export { checkChars, checkXchars, badChar };

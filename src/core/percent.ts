@@ -1,0 +1,224 @@
+// The "%" codec of RFC 1738 section 2.2, at the octet level.
+//
+// "Octets may be encoded by a character triplet consisting of the character "%" followed by the
+// two hexadecimal digits ... (The characters "abcdef" may also be used in hexadecimal
+// encodings.)" Decoding yields octets; turning octets into text is a separate step whose charset
+// the caller chooses, because RFC 1738 says nothing of the charset behind the octets.
+
+import { CHAR_CLASS, UNRESERVED, RESERVED } from './charclass.js';
+import { LocatorError, INVALID_ESCAPE } from './errors.js';
+
+/** Value of a hex digit code unit, or -1. */
+export function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+const HEX_UPPER = '0123456789ABCDEF';
+
+/**
+ * A set of characters that may stand unencoded; every other octet is written as `%XX`.
+ * Built by composing character classes of RFC 1738 section 5 with single characters
+ * (the way rust-url composes its encode sets).
+ */
+export class EncodeSet {
+  /** 1 where the US-ASCII code unit may stand unencoded. */
+  readonly allowed: Uint8Array;
+
+  constructor(allowed: Uint8Array) {
+    this.allowed = allowed;
+  }
+
+  /** Characters whose class bits intersect `classMask`, plus `also`, minus `except`. */
+  static of(classMask: number, also = '', except = ''): EncodeSet {
+    const allowed = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) if (CHAR_CLASS[c] & classMask) allowed[c] = 1;
+    for (let i = 0; i < also.length; i++) allowed[also.charCodeAt(i)] = 1;
+    for (let i = 0; i < except.length; i++) allowed[except.charCodeAt(i)] = 0;
+    return new EncodeSet(allowed);
+  }
+
+  /** This set plus `chars`. */
+  with(chars: string): EncodeSet {
+    const allowed = this.allowed.slice();
+    for (let i = 0; i < chars.length; i++) allowed[chars.charCodeAt(i)] = 1;
+    return new EncodeSet(allowed);
+  }
+
+  /** This set minus `chars`. */
+  without(chars: string): EncodeSet {
+    const allowed = this.allowed.slice();
+    for (let i = 0; i < chars.length; i++) allowed[chars.charCodeAt(i)] = 0;
+    return new EncodeSet(allowed);
+  }
+
+  has(c: number): boolean {
+    return c < 128 && this.allowed[c] === 1;
+  }
+}
+
+/** uchar without escape: only unreserved characters stand unencoded (RFC 1738 5). */
+export const UCHAR_SET = EncodeSet.of(UNRESERVED);
+/** xchar without escape: unreserved and reserved characters stand unencoded (RFC 1738 5). */
+export const XCHAR_SET = EncodeSet.of(UNRESERVED | RESERVED);
+/** user and password: uchar | ";" | "?" | "&" | "=" (RFC 1738 5). */
+export const USER_SET = UCHAR_SET.with(';?&=');
+/** fsegment and psegment: uchar | "?" | ":" | "@" | "&" | "=" (RFC 1738 5). */
+export const SEGMENT_SET = UCHAR_SET.with('?:@&=');
+/** hsegment and search: uchar | ";" | ":" | "@" | "&" | "=" (RFC 1738 5). */
+export const HSEGMENT_SET = UCHAR_SET.with(';:@&=');
+
+export interface DecodeOptions {
+  /** Throw `invalid-escape` on a "%" not followed by two hex digits (default); else keep it. */
+  strict?: boolean;
+}
+
+function utf8Length(s: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * Decodes `%XX` escapes to octets (RFC 1738 2.2). Characters that are not escapes stand for
+ * their own octets: US-ASCII as one octet, anything else (which a valid URL never holds) as its
+ * UTF-8 octets. A "%" that does not start an escape throws `invalid-escape` with its offset,
+ * unless `strict: false`, which keeps it as the octet 25.
+ */
+export function decode(s: string, options?: DecodeOptions, start = 0, end = s.length): Uint8Array {
+  const strict = options?.strict ?? true;
+  const out = new Uint8Array(utf8Length(s, start, end));
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 37) {
+      const h = i + 2 < end ? hexValue(s.charCodeAt(i + 1)) : -1;
+      const l = h >= 0 ? hexValue(s.charCodeAt(i + 2)) : -1;
+      if (l >= 0) {
+        out[n++] = (h << 4) | l;
+        i += 2;
+        continue;
+      }
+      if (strict) throw new LocatorError(INVALID_ESCAPE, i, undefined, { input: s });
+      out[n++] = 37;
+    } else if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 63);
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      const cp = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+      out[n++] = 0xf0 | (cp >> 18);
+      out[n++] = 0x80 | ((cp >> 12) & 63);
+      out[n++] = 0x80 | ((cp >> 6) & 63);
+      out[n++] = 0x80 | (cp & 63);
+    } else {
+      const u = c >= 0xd800 && c <= 0xdfff ? 0xfffd : c; // a lone surrogate has no UTF-8 form
+      out[n++] = 0xe0 | (u >> 12);
+      out[n++] = 0x80 | ((u >> 6) & 63);
+      out[n++] = 0x80 | (u & 63);
+    }
+  }
+  return n === out.length ? out : out.subarray(0, n);
+}
+
+export type Charset = 'utf-8' | 'latin1';
+
+export interface DecodeTextOptions extends DecodeOptions {
+  /**
+   * How octets become characters: `utf-8` (default; an octet sequence that is not UTF-8 becomes
+   * U+FFFD) or `latin1` (each octet is the character of that code, ISO 8859-1).
+   */
+  charset?: Charset;
+}
+
+let utf8Decoder: TextDecoder | undefined;
+
+/** Octets to text in the given charset. */
+export function octetsToText(bytes: Uint8Array, charset: Charset = 'utf-8'): string {
+  if (charset === 'latin1') {
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 4096) {
+      s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096) as unknown as number[]);
+    }
+    return s;
+  }
+  utf8Decoder ??= new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+  return utf8Decoder.decode(bytes);
+}
+
+/**
+ * Decodes escapes and reads the octets as text (RFC 1738 2.2). With no "%" in the range, the
+ * text is returned as it stands, with no copy of octets.
+ */
+export function decodeText(s: string, options?: DecodeTextOptions, start = 0, end = s.length): string {
+  if (s.indexOf('%', start) < 0 || s.indexOf('%', start) >= end) {
+    return start === 0 && end === s.length ? s : s.slice(start, end);
+  }
+  return octetsToText(decode(s, options, start, end), options?.charset ?? 'utf-8');
+}
+
+let utf8Encoder: TextEncoder | undefined;
+
+/** Text to octets: UTF-8 by default, or ISO 8859-1 (a character over U+00FF throws). */
+export function textToOctets(text: string, charset: Charset = 'utf-8'): Uint8Array {
+  if (charset === 'latin1') {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0xff) throw new RangeError(`character U+${c.toString(16).toUpperCase().padStart(4, '0')} at ${i} is not in ISO 8859-1`);
+      out[i] = c;
+    }
+    return out;
+  }
+  utf8Encoder ??= new TextEncoder();
+  return utf8Encoder.encode(text);
+}
+
+export interface EncodeOptions {
+  /** Charset for text input (default utf-8). */
+  charset?: Charset;
+}
+
+/**
+ * Encodes octets for use in a URL (RFC 1738 2.2): each octet whose character is in `set` stands
+ * as itself, every other octet becomes `%XX` with upper-case hex digits. Text is first turned
+ * into octets (UTF-8 unless `charset` says otherwise). The default set is uchar (only
+ * unreserved characters unencoded), which is safe in every component of every scheme.
+ */
+export function encode(input: string | Uint8Array, set: EncodeSet = UCHAR_SET, options?: EncodeOptions): string {
+  const allowed = set.allowed;
+  if (typeof input === 'string') {
+    let plain = true;
+    for (let i = 0; i < input.length; i++) {
+      const c = input.charCodeAt(i);
+      if (c >= 128 || allowed[c] !== 1) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return input;
+    input = textToOctets(input, options?.charset);
+  }
+  let out = '';
+  let runStart = 0;
+  for (let i = 0; i < input.length; i++) {
+    const b = input[i];
+    if (b < 128 && allowed[b] === 1) continue;
+    if (i > runStart) out += octetsToText(input.subarray(runStart, i), 'latin1');
+    out += '%' + HEX_UPPER[b >> 4] + HEX_UPPER[b & 15];
+    runStart = i + 1;
+  }
+  if (runStart < input.length) out += octetsToText(input.subarray(runStart), 'latin1');
+  return out;
+}

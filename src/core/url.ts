@@ -1,0 +1,288 @@
+// The parsed URL: one immutable record, the `href` string plus integer offsets into it.
+//
+//   href:  ftp://user:pass@host.com:2121/pub/file.txt;type=i#frag
+//          |  | |   |    |       |    |                     |
+//          0  | |   |    |       |    pathStart             fragmentStart
+//       schemeEnd (":")  |       portStart (-1: none)
+//            |  |   passwordStart (-1: none)
+//            |  userStart (-1: no user)
+//            hostStart (-1: no "//" login)
+//
+// Each part runs from its start to the start of the next delimiter; a part that is present but
+// empty has start == end; an absent part has start -1. Getters slice and decode on demand and
+// cache nothing but what they computed (RFC 1738 3.1 defines the parts; 2.2 the decoding).
+
+import type { Diagnostic } from './errors.js';
+import { decodeText, type Charset } from './percent.js';
+import { getScheme, type SchemeSpec } from '../schemes/registry.js';
+
+const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
+
+/** Offsets of one component in `href`: [start, end), or null when absent. */
+export type Span = readonly [number, number] | null;
+
+/** Component offsets for drawing and slicing. */
+export interface Components {
+  scheme: Span;
+  user: Span;
+  password: Span;
+  host: Span;
+  port: Span;
+  path: Span;
+  schemePart: Span;
+  fragment: Span;
+}
+
+export class Url {
+  readonly #href: string;
+  readonly #scheme: string;
+  readonly #inputOffset: number;
+  readonly #schemeEnd: number;
+  readonly #userStart: number;
+  readonly #passwordStart: number;
+  readonly #hostStart: number;
+  readonly #hostEnd: number;
+  readonly #portStart: number;
+  readonly #port: number;
+  readonly #loginEnd: number;
+  readonly #pathStart: number;
+  readonly #bodyEnd: number;
+  readonly #fragmentStart: number;
+  readonly #violations: Diagnostic[] | null;
+  #fields: Record<string, unknown> | undefined;
+
+  /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
+  constructor(
+    href: string, scheme: string, inputOffset: number, schemeEnd: number,
+    userStart: number, passwordStart: number, hostStart: number, hostEnd: number,
+    portStart: number, port: number, loginEnd: number, pathStart: number, bodyEnd: number,
+    fragmentStart: number, violations: Diagnostic[] | null,
+  ) {
+    this.#href = href;
+    this.#scheme = scheme;
+    this.#inputOffset = inputOffset;
+    this.#schemeEnd = schemeEnd;
+    this.#userStart = userStart;
+    this.#passwordStart = passwordStart;
+    this.#hostStart = hostStart;
+    this.#hostEnd = hostEnd;
+    this.#portStart = portStart;
+    this.#port = port;
+    this.#loginEnd = loginEnd;
+    this.#pathStart = pathStart;
+    this.#bodyEnd = bodyEnd;
+    this.#fragmentStart = fragmentStart;
+    this.#violations = violations;
+  }
+
+  /** The URL as written, with a `URL:` prefix and `<...>` wrapper removed; not normalized. */
+  get href(): string {
+    return this.#href;
+  }
+
+  /** The scheme name in lower case (RFC 1738 2.1: interpreters treat case as equivalent). */
+  get scheme(): string {
+    return this.#scheme;
+  }
+
+  /** Where `href` starts in the input as given (the length of a stripped `<URL:` prefix). */
+  get inputOffset(): number {
+    return this.#inputOffset;
+  }
+
+  /** Always true: a Url is a successful parse (tryParse returns a LocatorError otherwise). */
+  get ok(): true {
+    return true;
+  }
+
+  /** True when no violation has severity "error". */
+  get valid(): boolean {
+    const v = this.#violations;
+    if (v === null) return true;
+    for (let i = 0; i < v.length; i++) if (v[i].severity === 'error') return false;
+    return true;
+  }
+
+  /** Non-fatal findings in offset order (offsets into the input as given). */
+  get violations(): readonly Diagnostic[] {
+    return this.#violations ?? NO_VIOLATIONS;
+  }
+
+  /** The registry entry of the scheme, or undefined for an unknown scheme. */
+  get spec(): SchemeSpec | undefined {
+    return getScheme(this.scheme);
+  }
+
+  /** True when the URL uses the common Internet scheme syntax ("//" login, RFC 1738 3.1). */
+  get hasLogin(): boolean {
+    return this.#hostStart >= 0;
+  }
+
+  /** The user, raw (escapes kept); null when absent, "" when present but empty (RFC 1738 3.1). */
+  get rawUser(): string | null {
+    if (this.#userStart < 0) return null;
+    const end = this.#passwordStart >= 0 ? this.#passwordStart - 1 : this.#hostStart - 1;
+    return this.href.slice(this.#userStart, end);
+  }
+
+  /** The user, decoded as UTF-8 (RFC 1738 3.1, 2.2). */
+  get user(): string | null {
+    if (this.#userStart < 0) return null;
+    const end = this.#passwordStart >= 0 ? this.#passwordStart - 1 : this.#hostStart - 1;
+    return decodeText(this.href, { strict: false }, this.#userStart, end);
+  }
+
+  /** The password, raw; null when absent, "" when present but empty (RFC 1738 3.1). */
+  get rawPassword(): string | null {
+    if (this.#passwordStart < 0) return null;
+    return this.href.slice(this.#passwordStart, this.#hostStart - 1);
+  }
+
+  /** The password, decoded as UTF-8 (RFC 1738 3.1, 2.2). */
+  get password(): string | null {
+    if (this.#passwordStart < 0) return null;
+    return decodeText(this.href, { strict: false }, this.#passwordStart, this.#hostStart - 1);
+  }
+
+  /** The host as written (RFC 1738 3.1); null without a "//" login. */
+  get host(): string | null {
+    return this.#hostStart < 0 ? null : this.href.slice(this.#hostStart, this.#hostEnd);
+  }
+
+  /** True when the URL writes a port. */
+  get explicitPort(): boolean {
+    return this.#portStart >= 0 && this.#port >= 0;
+  }
+
+  /** The effective port: as written, else the scheme's default, else null (RFC 1738 3.1). */
+  get port(): number | null {
+    if (this.#portStart >= 0 && this.#port >= 0) return this.#port;
+    if (this.#hostStart < 0) return null;
+    return getScheme(this.scheme)?.defaultPort ?? null;
+  }
+
+  /** The raw url-path after the "/" that follows host[:port]; null when there is no "/" (RFC 1738 3.1). */
+  get path(): string | null {
+    if (this.#hostStart < 0 || this.#pathStart < 0) return null;
+    return this.href.slice(this.#pathStart, this.#bodyEnd);
+  }
+
+  /** The raw scheme-specific part: everything after "scheme:" up to "#" (RFC 1738 2.1). */
+  get schemePart(): string {
+    return this.href.slice(this.#schemeEnd + 1, this.#bodyEnd);
+  }
+
+  /** The raw fragment identifier without "#", or null (October 1993 draft, fragment-id). */
+  get fragment(): string | null {
+    return this.#fragmentStart < 0 ? null : this.href.slice(this.#fragmentStart);
+  }
+
+  /** The URL without its fragment. */
+  get withoutFragment(): string {
+    return this.#fragmentStart < 0 ? this.href : this.href.slice(0, this.#fragmentStart - 1);
+  }
+
+  /** The scheme-specific fields, decoded (contract `fields`); computed on first use. */
+  get fields(): Record<string, unknown> {
+    if (this.#fields === undefined) {
+      const spec = getScheme(this.scheme);
+      this.#fields = Object.freeze(spec?.fields ? spec.fields(this) : { schemePart: this.schemePart });
+    }
+    return this.#fields;
+  }
+
+  /** Decodes a raw slice of `href` in the given charset (RFC 1738 2.2). */
+  decode(start: number, end: number, charset: Charset = 'utf-8'): string {
+    return decodeText(this.href, { strict: false, charset }, start, end);
+  }
+
+  /** The offsets of every component (absent: null). */
+  components(): Components {
+    const login = this.#hostStart >= 0;
+    const userEnd = this.#passwordStart >= 0 ? this.#passwordStart - 1 : this.#hostStart - 1;
+    return {
+      scheme: [0, this.#schemeEnd],
+      user: this.#userStart >= 0 ? [this.#userStart, userEnd] : null,
+      password: this.#passwordStart >= 0 ? [this.#passwordStart, this.#hostStart - 1] : null,
+      host: login ? [this.#hostStart, this.#hostEnd] : null,
+      port: this.#portStart >= 0 ? [this.#portStart, this.#loginEnd] : null,
+      path: login && this.#pathStart >= 0 ? [this.#pathStart, this.#bodyEnd] : null,
+      schemePart: [this.#schemeEnd + 1, this.#bodyEnd],
+      fragment: this.#fragmentStart >= 0 ? [this.#fragmentStart, this.href.length] : null,
+    };
+  }
+
+  /**
+   * Checks the offsets against each other and against the delimiters in `href`; throws an Error
+   * naming the first broken invariant. Run after every parse in the tests.
+   */
+  assertInvariants(): void {
+    const h = this.href;
+    const fail = (what: string): never => {
+      throw new Error(`invariant broken: ${what} in ${JSON.stringify(h)}`);
+    };
+    const se = this.#schemeEnd;
+    if (!(se > 0 && h.charCodeAt(se) === 58)) fail('scheme ends at ":"');
+    if (h.slice(0, se).toLowerCase() !== this.scheme) fail('scheme is the lower-cased text before ":"');
+    const be = this.#bodyEnd;
+    const fs = this.#fragmentStart;
+    if (fs >= 0) {
+      if (fs !== be + 1 || h.charCodeAt(be) !== 35) fail('fragment starts after "#" at bodyEnd');
+      if (h.indexOf('#', se) !== be) fail('the first "#" starts the fragment');
+    } else if (be !== h.length || h.indexOf('#', se) >= 0) fail('without a fragment the body runs to the end and holds no "#"');
+    const hs = this.#hostStart;
+    if (hs < 0) {
+      if (this.#userStart >= 0 || this.#passwordStart >= 0 || this.#portStart >= 0 || this.#pathStart >= 0) fail('no login, so no user, password, port or path');
+      return;
+    }
+    if (h.charCodeAt(se + 1) !== 47 || h.charCodeAt(se + 2) !== 47) fail('a login starts with "//"');
+    const us = this.#userStart;
+    const ps = this.#passwordStart;
+    if (us >= 0) {
+      if (us !== se + 3) fail('user starts right after "//"');
+      if (h.charCodeAt(hs - 1) !== 64) fail('user and password end with "@"');
+      if (ps >= 0 && (ps <= us || h.charCodeAt(ps - 1) !== 58 || ps > hs - 1)) fail('password follows ":" inside the user info');
+      if (h.slice(us, ps >= 0 ? ps - 1 : hs - 1).includes(':')) fail('the user holds no ":"');
+    } else {
+      if (ps >= 0) fail('no password without a user');
+      if (hs !== se + 3) fail('host starts right after "//" when there is no user');
+    }
+    const he = this.#hostEnd;
+    const le = this.#loginEnd;
+    if (!(he >= hs && he <= le && le <= be)) fail('hostStart <= hostEnd <= loginEnd <= bodyEnd');
+    if (this.#portStart >= 0) {
+      if (this.#portStart !== he + 1 || h.charCodeAt(he) !== 58) fail('port follows ":" after the host');
+      const digits = h.slice(this.#portStart, le);
+      if (!/^\d*$/.test(digits)) fail('port is digits');
+      if ((digits === '' ? -1 : Number(digits)) !== this.#port) fail('port value matches its digits');
+    } else if (he !== le) fail('without a port the host ends the login');
+    if (h.slice(se + 3, le).includes('/')) fail('the login holds no "/"');
+    const pst = this.#pathStart;
+    if (pst >= 0) {
+      if (pst !== le + 1 || h.charCodeAt(le) !== 47) fail('url-path follows the "/" after the login');
+    } else if (le !== be) fail('without a path the login runs to the end of the body');
+  }
+
+  /** The contract JSON of `locator parse --json`, less `input` and `error`. */
+  toJSON(): Record<string, unknown> {
+    return {
+      ok: true,
+      valid: this.valid,
+      href: this.href,
+      scheme: this.scheme,
+      user: this.user,
+      password: this.password,
+      host: this.host,
+      port: this.port,
+      explicitPort: this.explicitPort,
+      path: this.path,
+      fragment: this.fragment,
+      fields: this.fields,
+      violations: this.violations,
+    };
+  }
+
+  toString(): string {
+    return this.href;
+  }
+}

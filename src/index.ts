@@ -1,0 +1,6 @@
+// locator: the URL system of RFC 1738 and its 1993-94 drafts.
+export * from './core/index.js';
+export {
+  registerScheme, unregisterScheme, getScheme, listSchemes,
+  type SchemeSpec, type Explanation, type Report,
+} from './schemes/registry.js';

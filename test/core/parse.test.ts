@@ -1,0 +1,191 @@
+// The generic syntax: RFC 1738 sections 2.1, 2.2, 3.1 and 5, and the appendix.
+// Rows: input, then "scheme | user | password | host | explicit port | path | fragment" (absent
+// parts "-"), then the violations as code@offset ("" for none), then the section.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse, tryParse, summary, codes } from '../helpers.js';
+import { LocatorError } from '../../src/core/errors.js';
+
+const ROWS: Array<[string, string, string, string]> = [
+  // 3.1: user and password presence versus emptiness
+  ['ftp://@host.com/', 'ftp |  | - | host.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['ftp://host.com/', 'ftp | - | - | host.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['ftp://foo:@host.com/', 'ftp | foo |  | host.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['ftp://:@host.com/', 'ftp |  |  | host.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['ftp://foo:bar@host.com:2121/a/b', 'ftp | foo | bar | host.com | 2121 | a/b | -', '', 'RFC 1738 3.1'],
+  ['ftp://host.com', 'ftp | - | - | host.com | - | - | -', '', 'RFC 1738 3.1'],
+  ['ftp://host.com:21', 'ftp | - | - | host.com | 21 | - | -', '', 'RFC 1738 3.1'],
+  // 3.1: ":", "@" and "/" must be encoded inside user and password
+  ['ftp://a%40b:c%3Ad%2Fe@host.com/', 'ftp | a@b | c:d/e | host.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['ftp://a@b@host.com/', 'ftp | a@b | - | host.com | - |  | -', 'unencoded-delimiter@7', 'RFC 1738 3.1'],
+  ['ftp://a:b:c@host.com/', 'ftp | a | b:c | host.com | - |  | -', 'unencoded-delimiter@9', 'RFC 1738 3.1'],
+  ['ftp://a;b?c&d=e@host.com/', 'ftp | a;b?c&d=e | - | host.com | - |  | -', '', 'RFC 1738 5 (user)'],
+  ['ftp://a b@host.com/', 'ftp | a b | - | host.com | - |  | -', 'unsafe-char@7', 'RFC 1738 2.2'],
+  // 3.1: hostname and hostnumber
+  ['http://a-b.c-d.org/', 'http | - | - | a-b.c-d.org | - |  | -', '', 'RFC 1738 3.1'],
+  ['http://10.0.0.1/', 'http | - | - | 10.0.0.1 | - |  | -', '', 'RFC 1738 3.1'],
+  ['http://3com.com/', 'http | - | - | 3com.com | - |  | -', '', 'RFC 1738 3.1 (a domain label may start with a digit)'],
+  ['http://host.3com/', 'http | - | - | host.3com | - |  | -', 'invalid-host@12', 'RFC 1738 3.1 (the top label may not)'],
+  ['http://1.2.3/', 'http | - | - | 1.2.3 | - |  | -', 'invalid-host@11', 'RFC 1738 3.1 (a host number has four groups)'],
+  ['http://1.2.3.256/', 'http | - | - | 1.2.3.256 | - |  | -', 'invalid-ipv4@13', 'RFC 1738 3.1'],
+  ['http://-a.com/', 'http | - | - | -a.com | - |  | -', 'invalid-host@7', 'RFC 1738 3.1'],
+  ['http://a-.com/', 'http | - | - | a-.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
+  ['http://a..com/', 'http | - | - | a..com | - |  | -', 'invalid-host@9', 'RFC 1738 3.1'],
+  ['http://a.com./', 'http | - | - | a.com. | - |  | -', 'invalid-host@13', 'RFC 1738 3.1'],
+  ['http://a_b.com/', 'http | - | - | a_b.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
+  ['http://a%41.com/', 'http | - | - | a%41.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
+  ['http:///x', 'http | - | - |  | - | x | -', 'empty-host@7', 'RFC 1738 3.1'],
+  ['file:///etc/motd', 'file | - | - |  | - | etc/motd | -', '', 'RFC 1738 3.10'],
+  ['http://[::1]:8080/', 'http | - | - | [::1] | 8080 |  | -', 'ipv6-literal@7', 'RFC 1738 3.1 (RFC 2732 is later)'],
+  // 3.1: port
+  ['http://h.com:/', 'http | - | - | h.com | - |  | -', 'empty-port@12', 'RFC 1738 3.1'],
+  ['http://h.com:65536/', 'http | - | - | h.com | 65536 |  | -', 'port-out-of-range@13', 'RFC 1738 3.1'],
+  ['http://h.com:0080/', 'http | - | - | h.com | 80 |  | -', '', 'RFC 1738 3.1 (port = digits)'],
+  // 3.1: the "/" before the url-path is not part of it
+  ['http://h.com/', 'http | - | - | h.com | - |  | -', '', 'RFC 1738 3.1'],
+  ['http://h.com//', 'http | - | - | h.com | - | / | -', '', 'RFC 1738 3.1'],
+  ['http://h.com/a/b?c', 'http | - | - | h.com | - | a/b?c | -', '', 'RFC 1738 3.1'],
+  // 2.1: scheme names, case-insensitive
+  ['HTTP://H.COM/', 'http | - | - | H.COM | - |  | -', '', 'RFC 1738 2.1'],
+  ['x-foo://h.com/', 'x-foo | - | - | h.com | - |  | -', 'experimental-scheme@0', 'RFC 1738 4'],
+  ['urn:isbn:0451450523', 'urn | - | - | - | - | - | -', 'reserved-scheme@0', 'RFC 1738 4'],
+  ['nfs://h.com/x', 'nfs | - | - | h.com | - | x | -', 'reserved-scheme@0', 'RFC 1738 4'],
+  ['foo.bar+baz-1:anything;at=all', 'foo.bar+baz-1 | - | - | - | - | - | -', 'unknown-scheme@0', 'RFC 1738 2.1'],
+  ['3:4', '3 | - | - | - | - | - | -', 'unknown-scheme@0', 'RFC 1738 5 (scheme = 1*[ lowalpha | digit | ... ])'],
+  // 2.2: characters that must be encoded
+  ['http://h.com/a b', 'http | - | - | h.com | - | a b | -', 'unsafe-char@14', 'RFC 1738 2.2'],
+  ['http://h.com/~u', 'http | - | - | h.com | - | ~u | -', 'unsafe-char@13', 'RFC 1738 2.2'],
+  ['http://h.com/{}|\\^[]`', 'http | - | - | h.com | - | {}|\\^[]` | -',
+    'unsafe-char@13 unsafe-char@14 unsafe-char@15 unsafe-char@16 unsafe-char@17 unsafe-char@18 unsafe-char@19 unsafe-char@20', 'RFC 1738 2.2'],
+  ['http://h.com/<">', 'http | - | - | h.com | - | <"> | -', 'unsafe-char@13 unsafe-char@14 unsafe-char@15', 'RFC 1738 2.2'],
+  ['http://h.com/%', 'http | - | - | h.com | - | % | -', 'invalid-escape@13', 'RFC 1738 2.2'],
+  ['http://h.com/%4', 'http | - | - | h.com | - | %4 | -', 'invalid-escape@13', 'RFC 1738 2.2'],
+  ['http://h.com/%4g', 'http | - | - | h.com | - | %4g | -', 'invalid-escape@13', 'RFC 1738 2.2'],
+  ['http://h.com/%4a%4B', 'http | - | - | h.com | - | %4a%4B | -', '', 'RFC 1738 2.2 ("abcdef" may also be used)'],
+  ['http://h.com/\t', 'http | - | - | h.com | - | \t | -', 'control-char@13', 'RFC 1738 2.2'],
+  ['http://h.com/\x7f', 'http | - | - | h.com | - | \x7f | -', 'control-char@13', 'RFC 1738 2.2'],
+  ['http://h.com/é', 'http | - | - | h.com | - | é | -', 'non-ascii@13', 'RFC 1738 2.2'],
+  ['http://h.com/😀x', 'http | - | - | h.com | - | 😀x | -', 'non-ascii@13', 'RFC 1738 2.2 (one finding per character)'],
+  ["http://h.com/$-_.+!*'(),", "http | - | - | h.com | - | $-_.+!*'(), | -", '', 'RFC 1738 2.2 (safe and extra)'],
+  // the fragment (October 1993 draft) and "#" (2.2)
+  ['http://h.com/a#b', 'http | - | - | h.com | - | a | b', '', 'draft 1993-10 fragmentaddress'],
+  ['http://h.com#b', 'http | - | - | h.com | - | - | b', '', 'draft 1993-10 fragmentaddress'],
+  ['http://h.com/#', 'http | - | - | h.com | - |  | ', '', 'draft 1993-10 (a void fragment-id)'],
+  ['http://h.com/a#b#c', 'http | - | - | h.com | - | a | b#c', 'unsafe-char@16', 'RFC 1738 2.2'],
+  ['mailto:a@b.c#x', 'mailto | - | - | - | - | - | x', '', 'draft 1993-10 fragmentaddress'],
+  // the appendix: URL: prefix and <...> wrapper are not part of the URL
+  ['<URL:ftp://h.com/>', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
+  ['URL:ftp://h.com/', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
+  ['<ftp://h.com/#f>', 'ftp | - | - | h.com | - |  | f', '', 'RFC 1738 appendix'],
+  ['<URL:http://h.com/a b>', 'http | - | - | h.com | - | a b | -', 'unsafe-char@19', 'RFC 1738 appendix (offsets count the input)'],
+  // opaque schemes never read "//" as a login
+  ['news:comp.infosystems.www', 'news | - | - | - | - | - | -', '', 'RFC 1738 3.6'],
+  ['mailto://x', 'mailto | - | - | - | - | - | -', '', 'RFC 1738 3.5'],
+  // a scheme of the common Internet syntax without "//"
+  ['http:foo', 'http | - | - | - | - | - | -', 'missing-slashes@5', 'RFC 1738 3.1'],
+];
+
+for (const [input, want, wantCodes, section] of ROWS) {
+  test(`${section}: ${JSON.stringify(input)}`, () => {
+    const u = parse(input);
+    assert.equal(summary(u), want);
+    assert.equal(codes(u), wantCodes);
+    assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
+  });
+}
+
+const FATAL: Array<[string, string, number, string]> = [
+  ['', 'empty-input', 0, 'RFC 1738 2.1'],
+  ['foo', 'missing-scheme', 0, 'RFC 1738 2.1'],
+  ['/a/b:c', 'missing-scheme', 0, 'RFC 1738 2.1 (a partial form is no URL)'],
+  [':foo', 'missing-scheme', 0, 'RFC 1738 2.1'],
+  ['ht_tp://x', 'invalid-scheme', 2, 'RFC 1738 2.1'],
+  ['\ufeffhttp://x', 'invalid-scheme', 0, 'RFC 1738 2.1 (a byte order mark is not removed unless asked)'],
+  [' http://x', 'invalid-scheme', 0, 'RFC 1738 2.1'],
+  ['http://h.com:8o/', 'invalid-port', 14, 'RFC 1738 3.1'],
+  ['http://h.com:80:81/', 'invalid-port', 15, 'RFC 1738 3.1'],
+  ['<URL:http://h.com/', 'unclosed-wrapper', 0, 'RFC 1738 appendix'],
+  ['<URL:>', 'missing-scheme', 5, 'RFC 1738 appendix'],
+  ['http://[::1/', 'invalid-host', 7, 'RFC 1738 3.1'],
+];
+
+for (const [input, code, offset, section] of FATAL) {
+  test(`${section}: ${JSON.stringify(input)} is fatal (${code})`, () => {
+    const r = tryParse(input);
+    assert.ok(r instanceof LocatorError, 'a LocatorError');
+    assert.equal(r.code, code);
+    assert.equal(r.offset, offset);
+    assert.ok(r.section.startsWith('RFC 1738'));
+    assert.throws(() => parse(input), (e: unknown) => e instanceof LocatorError && e.code === code);
+  });
+}
+
+test('RFC 1738 appendix: the trim option removes surrounding white space and says so', () => {
+  const u = parse(' \ufeffhttp://h.com/ \n', { trim: true });
+  assert.equal(u.href, 'http://h.com/');
+  assert.equal(codes(u), 'trimmed-whitespace@0 trimmed-whitespace@15');
+  assert.equal(u.valid, true);
+});
+
+test('RFC 1738 2.1: href keeps the case as written; scheme is lower case', () => {
+  const u = parse('HtTp://H.com/A');
+  assert.equal(u.href, 'HtTp://H.com/A');
+  assert.equal(u.scheme, 'http');
+  assert.equal(u.toString(), 'HtTp://H.com/A');
+});
+
+test('RFC 1738 3.1: decoded user and password, raw forms kept', () => {
+  const u = parse('ftp://J%C3%BCrgen:p%25ss%FF@h.com/');
+  assert.equal(u.user, 'Jürgen');
+  assert.equal(u.rawUser, 'J%C3%BCrgen');
+  assert.equal(u.password, 'p%ss\ufffd');
+  assert.equal(u.rawPassword, 'p%25ss%FF');
+});
+
+test('RFC 1738 3.1: the effective port is the scheme default when none is written', () => {
+  assert.equal(parse('ftp://h.com/').port, 21);
+  assert.equal(parse('gopher://h.com/').port, 70);
+  assert.equal(parse('nntp://h.com/g').port, 119);
+  assert.equal(parse('wais://h.com/d').port, 210);
+  assert.equal(parse('prospero://h.com/d').port, 1525);
+  assert.equal(parse('telnet://h.com/').port, 23);
+  assert.equal(parse('x-y://h.com/').port, null);
+  assert.equal(parse('file:///x').port, null);
+  assert.equal(parse('mailto:a@b.c').port, null);
+  assert.equal(parse('http://h.com/').explicitPort, false);
+  assert.equal(parse('http://h.com:80/').explicitPort, true);
+});
+
+test('RFC 1738 3.10: file://node.gypi has host node.gypi and no path', () => {
+  const u = parse('file://node.gypi');
+  assert.equal(u.host, 'node.gypi');
+  assert.equal(u.path, null);
+});
+
+test('components() gives the offsets of each part', () => {
+  const u = parse('<URL:ftp://u:p@h.com:21/x#f>');
+  const c = u.components();
+  assert.deepEqual(c, {
+    scheme: [0, 3], user: [6, 7], password: [8, 9], host: [10, 15], port: [16, 18], path: [19, 20],
+    schemePart: [4, 20], fragment: [21, 22],
+  });
+  assert.equal(u.inputOffset, 5);
+  assert.equal(u.schemePart, '//u:p@h.com:21/x');
+  assert.equal(u.withoutFragment, 'ftp://u:p@h.com:21/x');
+});
+
+test('the record cannot be changed', () => {
+  const u = parse('http://h.com/');
+  assert.throws(() => {
+    (u as unknown as { href: string }).href = 'x';
+  });
+  assert.throws(() => {
+    (u.fields as Record<string, unknown>).x = 1;
+  });
+  assert.ok(Object.isFrozen(u.violations));
+});
+
+test('parse of a non-string is a LocatorError, not a crash', () => {
+  const r = tryParse(undefined as unknown as string);
+  assert.ok(r instanceof LocatorError);
+});
