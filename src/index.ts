@@ -4,3 +4,4 @@ export {
   registerScheme, unregisterScheme, getScheme, listSchemes,
   type SchemeSpec, type Explanation, type Report,
 } from './schemes/registry.js';
+export { build, explain } from './build.js';

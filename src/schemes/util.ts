@@ -1,0 +1,139 @@
+// Helpers shared by the scheme modules: reading components of a parsed record, checking their
+// characters against a production of the RFC 1738 section 5 grammar, and building the login.
+
+import type { Url } from '../core/url.js';
+import type { Report } from './registry.js';
+import { type EncodeSet, USER_SET, encode, decodeText } from '../core/percent.js';
+import { checkChars } from '../core/parse.js';
+import { LocatorError, defineCode, type Diagnostic } from '../core/errors.js';
+
+export const INVALID_FIELD = defineCode('invalid-field', 'error', 'RFC 1738 5',
+  'this field value cannot be written in a URL of this scheme');
+export const DRAFT_ONLY = defineCode('draft-only', 'warning', 'RFC 1738 (drafts)',
+  'this form is defined only by a 1993-94 draft, not by RFC 1738');
+export const UNEXPECTED_LOGIN = defineCode('unexpected-login', 'error', 'RFC 1738 5',
+  'this scheme takes no user name or password');
+
+/** A [start, end) range of `url.href`. */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/** The url-path range of a record with a "//" login, or null when there is no "/" path. */
+export function pathRange(url: Url): Range | null {
+  const c = url.components().path;
+  return c === null ? null : { start: c[0], end: c[1] };
+}
+
+/** The scheme-specific part range (after "scheme:", before "#"). */
+export function schemePartRange(url: Url): Range {
+  const c = url.components().schemePart!;
+  return { start: c[0], end: c[1] };
+}
+
+/**
+ * Checks `url.href[start, end)` against an allowed set (a production of the section 5 grammar);
+ * escapes are allowed when well formed. Reports with offsets into the input as given; a
+ * reserved character outside the set is reported under `code`. Characters the scanner already
+ * reported (unsafe, control, non-ASCII, bad escapes) are not reported twice.
+ */
+export function checkRange(url: Url, start: number, end: number, set: EncodeSet, report: Report, code: string, message?: string): void {
+  const found: { v: Diagnostic[] | null } = { v: null };
+  checkChars(url.href, start, end, set.allowed, found, code);
+  if (found.v === null) return;
+  for (const d of found.v) {
+    if (d.code === code) report(code, d.offset + url.inputOffset, message ?? d.message);
+  }
+}
+
+/** Splits [start, end) of `href` at every "/" into segment ranges (empty segments kept). */
+export function splitRanges(href: string, start: number, end: number, sep = 47): Range[] {
+  const out: Range[] = [];
+  let s = start;
+  for (let i = start; i <= end; i++) {
+    if (i === end || href.charCodeAt(i) === sep) {
+      out.push({ start: s, end: i });
+      s = i + 1;
+    }
+  }
+  return out;
+}
+
+/** Decodes a range of href as UTF-8 text (RFC 1738 2.2). */
+export function text(url: Url, r: Range): string {
+  return decodeText(url.href, { strict: false }, r.start, r.end);
+}
+
+/** Reports that a scheme takes no user or password (e.g. http, RFC 1738 3.3). */
+export function refuseLogin(url: Url, report: Report, section: string): void {
+  const c = url.components();
+  const at = c.user ?? null;
+  if (at !== null) report(UNEXPECTED_LOGIN, at[0] + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
+}
+
+/** The generic fields any build() accepts. */
+export interface LoginFields {
+  user?: string | null;
+  password?: string | null;
+  host?: string | null;
+  port?: number | null;
+}
+
+function str(fields: Record<string, unknown>, name: string): string | null {
+  const v = fields[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
+  return v;
+}
+
+/** Reads an optional string field, refusing other types with a LocatorError. */
+export function stringField(fields: Record<string, unknown>, name: string): string | null {
+  return str(fields, name);
+}
+
+/**
+ * Builds "//" login for the common Internet scheme syntax (RFC 1738 3.1): user and password
+ * encoded so that ":", "@" and "/" never stand unencoded; the host as given (it must be a host
+ * name or number; it is not encoded because hosts take no escapes); the port when given and
+ * different from `defaultPort` only if `omitDefaultPort`.
+ */
+export function buildLogin(fields: Record<string, unknown>, options?: { allowLogin?: boolean; defaultPort?: number | null }): string {
+  const user = str(fields, 'user');
+  const password = str(fields, 'password');
+  const host = str(fields, 'host') ?? '';
+  const port = fields.port;
+  if (options?.allowLogin === false && (user !== null || password !== null)) {
+    throw new LocatorError(INVALID_FIELD, -1, 'this scheme takes no user name or password');
+  }
+  if (password !== null && user === null) {
+    throw new LocatorError(INVALID_FIELD, -1, 'a password needs a user name (RFC 1738 3.1)');
+  }
+  for (let i = 0; i < host.length; i++) {
+    const c = host.charCodeAt(i);
+    if (c === 47 || c === 64 || c === 58 || c === 35 || c === 63 || c === 37 || c <= 32 || c >= 127) {
+      if (!(c === 58 && host.startsWith('['))) {
+        throw new LocatorError(INVALID_FIELD, i, `the host ${JSON.stringify(host)} cannot be written in a URL`);
+      }
+    }
+  }
+  let out = '//';
+  if (user !== null) {
+    out += encode(user, USER_SET);
+    if (password !== null) out += ':' + encode(password, USER_SET);
+    out += '@';
+  }
+  out += host;
+  if (port !== undefined && port !== null) {
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new LocatorError(INVALID_FIELD, -1, `the port must be an integer from 0 to 65535, not ${String(port)}`);
+    }
+    if (port !== options?.defaultPort) out += ':' + port;
+  }
+  return out;
+}
+
+/** Explains the login part shared by the interactive schemes and FTP. */
+export function formatRequest(bytes: string): string {
+  return bytes.replace(/\t/g, '<TAB>').replace(/\r\n/g, '<CR><LF>').replace(/\r/g, '<CR>').replace(/\n/g, '<LF>');
+}
