@@ -16,7 +16,7 @@ function run(cmd, args) {
 }
 
 rmSync('.build', { recursive: true, force: true });
-run(process.execPath, [tsc, '-p', 'tsconfig.json']);
+run('npm', ['run', '--silent', 'build']);
 run(process.execPath, [tsc, '-p', 'tsconfig.test.json']);
 
 function find(dir, out = []) {

@@ -15,8 +15,28 @@ import {
 import { USER_SET } from './percent.js';
 
 const USER_ALLOWED = USER_SET.allowed;
+
+// xchar (less escape) as one flag per UTF-16 code unit: one load and one compare per character
+// in the hot loop, with no range check (code units of 128 and above are 0).
+// For the fast host check: 1 letter, 2 digit, 3 ".", 4 "-", 0 anything else.
+const HOST_FLAGS = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(65536);
+  for (let c = 0; c < 128; c++) {
+    if ((CHAR_CLASS[c] & ALPHA) !== 0) t[c] = 1;
+    else if ((CHAR_CLASS[c] & DIGIT) !== 0) t[c] = 2;
+  }
+  t[46] = 3;
+  t[45] = 4;
+  return t;
+})();
+
+const XCHAR_OK = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(65536);
+  for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & XCHAR) !== 0) t[c] = 1;
+  return t;
+})();
 import { Url } from './url.js';
-import { getScheme, RESERVED_NAMES } from '../schemes/registry.js';
+import { lookupScheme, RESERVED_NAMES } from '../schemes/registry.js';
 import '../schemes/builtin.js';
 
 export interface ParseOptions {
@@ -87,7 +107,7 @@ function checkChars(
 function checkXchars(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): void {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128 && (CHAR_CLASS[c] & XCHAR) !== 0) continue;
+    if (XCHAR_OK[c] === 1) continue;
     if (c === 37 && i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) {
       i += 2;
       continue;
@@ -97,25 +117,46 @@ function checkXchars(s: string, start: number, end: number, list: { v: Diagnosti
 }
 
 /**
- * Checks a host (RFC 1738 3.1): hostname = *[ domainlabel "." ] toplabel, or hostnumber =
- * digits "." digits "." digits "." digits. Reports the first offending character.
+ * The xchar check of a url-path or scheme part up to the first "#" (RFC 1738 2.2, 5; the
+ * October 1993 draft: "#" starts the fragment id). Returns the offset of that "#", or `end`.
  */
-function checkHost(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): void {
+function scanToHash(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): number {
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (XCHAR_OK[c] === 1) continue;
+    if (c === 35) return i;
+    if (c === 37 && i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) {
+      i += 2;
+      continue;
+    }
+    i += badChar(s, i, end, list, INVALID_CHAR);
+  }
+  return end;
+}
+
+/**
+ * Reads and checks a host (RFC 1738 3.1): hostname = *[ domainlabel "." ] toplabel, or
+ * hostnumber = digits "." digits "." digits "." digits. The host ends at the first ":" (the
+ * port follows) or at `limit`; returns that end. Reports the first offending character.
+ */
+function readHost(s: string, start: number, limit: number, list: { v: Diagnostic[] | null }): number {
   let dots = 0;
   let allDigitsOrDots = true;
   let labelStart = start;
-  for (let i = start; i <= end; i++) {
-    const c = i < end ? s.charCodeAt(i) : 46;
+  let i = start;
+  let bad = -1;
+  for (; i < limit; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 58) break;
+    if (bad >= 0) continue;
     if (c === 46) {
       if (i === labelStart) {
-        list.v = add(list.v, INVALID_HOST, i, i === end ? 'a host name does not end with "."' : 'a host name has no empty label');
-        return;
-      }
-      if (s.charCodeAt(i - 1) === 45) {
+        bad = i;
+        list.v = add(list.v, INVALID_HOST, i, 'a host name has no empty label');
+      } else if (s.charCodeAt(i - 1) === 45) {
+        bad = i;
         list.v = add(list.v, INVALID_HOST, i - 1, 'a domain label does not end with "-"');
-        return;
       }
-      if (i === end) break;
       dots++;
       labelStart = i + 1;
       continue;
@@ -130,43 +171,50 @@ function checkHost(s: string, start: number, end: number, list: { v: Diagnostic[
       allDigitsOrDots = false;
       continue;
     }
+    bad = i;
     if (c === 45) {
       list.v = add(list.v, INVALID_HOST, i, 'a domain label does not start with "-"');
-      return;
+      continue;
     }
     const before = list.v?.length ?? 0;
-    i += badChar(s, i, end, list, INVALID_HOST);
+    i += badChar(s, i, limit, list, INVALID_HOST);
     if ((list.v?.length ?? 0) === before) {
       // a valid escape: hosts take no escapes (hostname and hostnumber are plain characters)
       list.v = add(list.v, INVALID_HOST, i - 2, 'a host takes no %XX escapes');
     }
-    return;
   }
-  if (allDigitsOrDots) {
+  const end = i;
+  if (bad >= 0 || end === start) return end;
+  if (labelStart === end) {
+    list.v = add(list.v, INVALID_HOST, end - 1, 'a host name does not end with "."');
+  } else if (s.charCodeAt(end - 1) === 45) {
+    list.v = add(list.v, INVALID_HOST, end - 1, 'a domain label does not end with "-"');
+  } else if (allDigitsOrDots) {
     if (dots !== 3) {
       list.v = add(list.v, INVALID_HOST, labelStart,
         'the last label of a host name starts with a letter, and a host number has four groups');
-      return;
+      return end;
     }
     let value = 0;
     let groupStart = start;
-    for (let i = start; i <= end; i++) {
-      const c = i < end ? s.charCodeAt(i) : 46;
+    for (let k = start; k <= end; k++) {
+      const c = k < end ? s.charCodeAt(k) : 46;
       if (c === 46) {
         if (value > 255) {
           list.v = add(list.v, INVALID_IPV4, groupStart);
-          return;
+          return end;
         }
         value = 0;
-        groupStart = i + 1;
+        groupStart = k + 1;
       } else value = value * 10 + (c - 48);
     }
-    return;
+  } else {
+    const top = s.charCodeAt(labelStart);
+    if (top < 128 && (CHAR_CLASS[top] & DIGIT) !== 0) {
+      list.v = add(list.v, INVALID_HOST, labelStart, 'the last label of a host name does not start with a digit');
+    }
   }
-  const top = s.charCodeAt(labelStart);
-  if (top < 128 && (CHAR_CLASS[top] & DIGIT) !== 0) {
-    list.v = add(list.v, INVALID_HOST, labelStart, 'the last label of a host name does not start with a digit');
-  }
+  return end;
 }
 
 /**
@@ -218,10 +266,15 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   // RFC 1738 2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], case-insensitive.
   let i = start;
   let upper = false;
+  let hash = 0;
   for (; i < end; i++) {
-    const c = input.charCodeAt(i);
+    let c = input.charCodeAt(i);
     if (c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0) {
-      if (c <= 90 && c >= 65) upper = true;
+      if (c <= 90 && c >= 65) {
+        upper = true;
+        c |= 32;
+      }
+      hash = (Math.imul(hash, 31) + c) >>> 0;
       continue;
     }
     break;
@@ -240,16 +293,14 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   }
   if (i === start) return fatal(MISSING_SCHEME, start, input, 'the scheme name before ":" is empty');
   const schemeEnd = i;
-  let scheme = input.slice(start, schemeEnd);
-  if (upper) scheme = scheme.toLowerCase();
+  const spec = lookupScheme(input, start, schemeEnd, hash);
+  let scheme: string;
+  if (spec !== undefined) scheme = spec.name;
+  else {
+    scheme = input.slice(start, schemeEnd);
+    if (upper) scheme = scheme.toLowerCase();
+  }
 
-  // The first "#" ends the URL and starts the fragment id.
-  let bodyEnd = input.indexOf('#', schemeEnd + 1);
-  let fragmentStart = -1;
-  if (bodyEnd < 0 || bodyEnd >= end) bodyEnd = end;
-  else fragmentStart = bodyEnd + 1;
-
-  const spec = getScheme(scheme);
   if (spec === undefined) {
     if (scheme.length > 2 && scheme.charCodeAt(0) === 120 && scheme.charCodeAt(1) === 45) {
       list.v = add(list.v, EXPERIMENTAL_SCHEME, start);
@@ -260,6 +311,9 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
     }
   }
 
+  // The first "#" ends the URL and starts the fragment id; each loop below stops at it.
+  let bodyEnd = end;
+  let fragmentStart = -1;
   let userStart = -1;
   let passwordStart = -1;
   let hostStart = -1;
@@ -269,59 +323,95 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   let loginEnd = -1;
   let pathStart = -1;
   const p = schemeEnd + 1;
-  const slashes = p + 1 < bodyEnd && input.charCodeAt(p) === 47 && input.charCodeAt(p + 1) === 47;
 
-  if (slashes && spec?.syntax !== 'opaque') {
+  if (p + 1 < end && input.charCodeAt(p) === 47 && input.charCodeAt(p + 1) === 47 && spec?.syntax !== 'opaque') {
     // RFC 1738 3.1: //<user>:<password>@<host>:<port>/<url-path>
+    // One pass over the login: it ends at the first "/" (or "#"); the user info ends at the last
+    // "@" (an "@" inside it must be encoded, and is reported below); the host ends at the first
+    // ":" after that. The host is checked on the way; on an "@" the check starts again.
     const loginStart = p + 2;
     let at = -1;
+    let colon = -1;
+    let hs = loginStart;
+    let odd = false; // something the fast host check cannot judge: readHost() says what
+    let allDigits = true;
+    let labelStart = hs;
+    let prev = 46;
     let j = loginStart;
-    for (; j < bodyEnd; j++) {
+    for (; j < end; j++) {
       const c = input.charCodeAt(j);
-      if (c === 47) break;
-      if (c === 64) at = j;
+      const f = HOST_FLAGS[c];
+      if (f === 1) {
+        allDigits = false;
+        prev = c;
+        continue;
+      }
+      if (f === 2) {
+        prev = c;
+        continue;
+      }
+      if (c === 47 || c === 35) break;
+      if (c === 64) {
+        at = j;
+        hs = j + 1;
+        colon = -1;
+        odd = false;
+        allDigits = true;
+        labelStart = hs;
+        prev = 46;
+        continue;
+      }
+      if (colon >= 0) continue;
+      if (c === 58) {
+        colon = j;
+        continue;
+      }
+      if (f === 3) {
+        if (prev === 46 || prev === 45) odd = true;
+        labelStart = j + 1;
+      } else if (f === 4) {
+        if (prev === 46) odd = true;
+        allDigits = false;
+      } else odd = true;
+      prev = c;
     }
     loginEnd = j;
     if (at >= 0) {
       userStart = loginStart;
       // user [ ":" password ] "@": within both, ":", "@" and "/" must be encoded (RFC 1738 3.1).
-      let colon = -1;
+      let uc = -1;
       for (let k = loginStart; k < at; k++) {
         const c = input.charCodeAt(k);
         if (c < 128 && USER_ALLOWED[c] === 1) continue;
         if (c === 58) {
-          if (colon < 0) colon = k;
+          if (uc < 0) uc = k;
           else list.v = add(list.v, UNENCODED_DELIMITER, k, 'a ":" inside the password must be encoded as %3A');
         } else if (c === 64) {
           list.v = add(list.v, UNENCODED_DELIMITER, k, 'an "@" inside the user or password must be encoded as %40');
         } else k += badChar(input, k, at, list, INVALID_CHAR);
       }
-      if (colon >= 0) passwordStart = colon + 1;
-      hostStart = at + 1;
-    } else hostStart = loginStart;
+      if (uc >= 0) passwordStart = uc + 1;
+    }
+    hostStart = hs;
 
     // host [ ":" port ]; a bracketed IPv6 literal is read as a host but is not RFC 1738.
-    let colon = -1;
     if (input.charCodeAt(hostStart) === 91) {
       const close = input.indexOf(']', hostStart);
       list.v = add(list.v, IPV6_LITERAL, hostStart);
       if (close < 0 || close >= loginEnd) return fatal(INVALID_HOST, hostStart, input, 'a "[" in the host is not closed by "]"');
       hostEnd = close + 1;
+      colon = -1;
       if (hostEnd < loginEnd) {
         if (input.charCodeAt(hostEnd) !== 58) return fatal(INVALID_HOST, hostEnd, input, 'only ":" and a port may follow "]"');
         colon = hostEnd;
       }
     } else {
-      for (let k = hostStart; k < loginEnd; k++) {
-        if (input.charCodeAt(k) === 58) {
-          colon = k;
-          break;
-        }
-      }
       hostEnd = colon >= 0 ? colon : loginEnd;
       if (hostEnd === hostStart) {
         if (spec?.emptyHost !== true) list.v = add(list.v, EMPTY_HOST, hostStart);
-      } else checkHost(input, hostStart, hostEnd, list);
+      } else if (odd || allDigits || prev === 46 || prev === 45 || (HOST_FLAGS[input.charCodeAt(labelStart)] === 2)) {
+        readHost(input, hostStart, hostEnd, list);
+      }
     }
     if (colon >= 0) {
       portStart = colon + 1;
@@ -339,17 +429,22 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
         if (port > 65535) list.v = add(list.v, PORT_OUT_OF_RANGE, portStart);
       }
     }
-    if (loginEnd < bodyEnd) {
-      pathStart = loginEnd + 1;
-      checkXchars(input, pathStart, bodyEnd, list);
+    if (loginEnd < end) {
+      if (input.charCodeAt(loginEnd) === 47) {
+        pathStart = loginEnd + 1;
+        bodyEnd = scanToHash(input, pathStart, end, list);
+      } else bodyEnd = loginEnd;
     }
   } else {
+    bodyEnd = scanToHash(input, p, end, list);
     if (spec?.syntax === 'internet') {
       list.v = add(list.v, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
     }
-    checkXchars(input, p, bodyEnd, list);
   }
-  if (fragmentStart >= 0) checkXchars(input, fragmentStart, end, list);
+  if (bodyEnd < end) {
+    fragmentStart = bodyEnd + 1;
+    checkXchars(input, fragmentStart, end, list);
+  }
   if (list.v !== null && list.v.length > 1) list.v.sort(byOffset);
 
   let href = input;

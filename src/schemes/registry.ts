@@ -53,6 +53,50 @@ export interface SchemeSpec {
 
 const registry = new Map<string, SchemeSpec>();
 
+// For the scanner: the registered schemes in an open-addressed table keyed by a hash of the
+// lower-cased name, so that a scheme is recognized from the input's char codes without slicing
+// or hashing a new string (the way ada recognizes schemes without string compares).
+const TABLE_SIZE = 256;
+let table: Array<SchemeSpec | undefined> = new Array(TABLE_SIZE);
+
+/** The hash the scanner computes while it reads the scheme: h = (h * 31 + lower(c)) mod 2^32. */
+export function schemeHash(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + (name.charCodeAt(i) | 0)) >>> 0;
+  return h;
+}
+
+function rebuildTable(): void {
+  const t: Array<SchemeSpec | undefined> = new Array(TABLE_SIZE);
+  for (const spec of registry.values()) {
+    let slot = schemeHash(spec.name) & (TABLE_SIZE - 1);
+    while (t[slot] !== undefined) slot = (slot + 1) & (TABLE_SIZE - 1);
+    t[slot] = spec;
+  }
+  table = t;
+}
+
+/**
+ * The entry whose name equals input[start, end) ignoring case, given the schemeHash of its
+ * lower-cased text; undefined when none is registered.
+ */
+export function lookupScheme(input: string, start: number, end: number, hash: number): SchemeSpec | undefined {
+  const len = end - start;
+  for (let slot = hash & (TABLE_SIZE - 1); ; slot = (slot + 1) & (TABLE_SIZE - 1)) {
+    const spec = table[slot];
+    if (spec === undefined) return undefined;
+    const name = spec.name;
+    if (name.length !== len) continue;
+    let i = 0;
+    for (; i < len; i++) {
+      let c = input.charCodeAt(start + i);
+      if (c >= 65 && c <= 90) c |= 32;
+      if (c !== name.charCodeAt(i)) break;
+    }
+    if (i === len) return spec;
+  }
+}
+
 /** Checks a scheme name against RFC 1738 2.1; returns the offset of the first bad character, or -1. */
 function badSchemeChar(name: string): number {
   if (name.length === 0) return 0;
@@ -80,12 +124,18 @@ export function registerScheme(spec: SchemeSpec, options?: { replace?: boolean }
   if (spec.syntax !== 'internet' && spec.syntax !== 'opaque') {
     throw new LocatorError(INVALID_SCHEME_NAME, -1, `scheme "${spec.name}": syntax must be "internet" or "opaque"`);
   }
+  if (!registry.has(spec.name) && registry.size >= TABLE_SIZE / 2) {
+    throw new LocatorError(SCHEME_CLASH, 0, `at most ${TABLE_SIZE / 2} schemes can be registered`);
+  }
   registry.set(spec.name, Object.freeze({ ...spec }));
+  rebuildTable();
 }
 
-/** Removes a scheme that was registered; built-in schemes can be replaced but stay known. */
+/** Removes a registered scheme (a built-in one too); returns whether it was there. */
 export function unregisterScheme(name: string): boolean {
-  return registry.delete(name);
+  const had = registry.delete(name);
+  rebuildTable();
+  return had;
 }
 
 /** The entry for a lower-case scheme name, or undefined. */

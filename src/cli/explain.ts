@@ -1,0 +1,40 @@
+// `locator explain`: the access algorithm of each URL, without the network.
+import type { Readable, Writable } from 'node:stream';
+import { tryParse } from '../core/parse.js';
+import { LocatorError } from '../core/errors.js';
+import { explain } from '../build.js';
+import { inputs, Output } from './io.js';
+
+export async function runExplain(args: string[], opts: { json: boolean; trim: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
+  const out = new Output(stdout);
+  let status = 0;
+  for await (const input of inputs(args, stdin)) {
+    const u = tryParse(input, { trim: opts.trim });
+    let rec: Record<string, unknown>;
+    try {
+      if (u instanceof LocatorError) throw u;
+      const x = explain(u);
+      rec = { input, ok: true, protocol: x.protocol, host: x.host, port: x.port, steps: x.steps, notes: x.notes, error: null };
+    } catch (e) {
+      if (!(e instanceof LocatorError)) throw e;
+      status = 1;
+      rec = { input, ok: false, protocol: null, host: null, port: null, steps: [], notes: [], error: e.toDiagnostic() };
+    }
+    if (opts.json) {
+      await out.line(JSON.stringify(rec));
+      continue;
+    }
+    if (!rec.ok) {
+      const err = rec.error as { code: string; offset: number; message: string };
+      await out.line(`${JSON.stringify(input)}: cannot explain: ${err.message} (${err.code} at ${err.offset})`);
+      continue;
+    }
+    const where = rec.host === null ? '' : ` ${rec.host}${rec.port === null ? '' : ':' + rec.port}`;
+    await out.line(`${JSON.stringify(input)}: ${rec.protocol}${where}`);
+    const steps = rec.steps as string[];
+    for (let i = 0; i < steps.length; i++) await out.line(`  ${i + 1}. ${steps[i]}`);
+    for (const n of rec.notes as string[]) await out.line(`  note: ${n}`);
+  }
+  await out.flush();
+  return status;
+}

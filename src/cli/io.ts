@@ -1,0 +1,33 @@
+// Input and output for the commands: URLs from arguments, or one per line on standard input
+// (batch mode, streamed), and buffered output that respects back-pressure.
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+
+/** The inputs: the arguments when any are given, else the lines of `stdin` (CR LF or LF). */
+export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<string> {
+  if (args.length > 0) {
+    yield* args;
+    return;
+  }
+  const rl = createInterface({ input: stdin, crlfDelay: Infinity });
+  for await (const line of rl) yield line;
+}
+
+/** Collects output and writes it in blocks, waiting for 'drain' when the stream asks. */
+export class Output {
+  #buf = '';
+  readonly #out: Writable;
+  constructor(out: Writable) {
+    this.#out = out;
+  }
+  async line(s: string): Promise<void> {
+    this.#buf += s + '\n';
+    if (this.#buf.length >= 1 << 16) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.#buf === '') return;
+    const ok = this.#out.write(this.#buf);
+    this.#buf = '';
+    if (!ok) await new Promise<void>((resolve) => this.#out.once('drain', resolve));
+  }
+}

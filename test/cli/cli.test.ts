@@ -1,0 +1,65 @@
+// The `locator` command as scripts use it (../shared/docs/contract.md): arguments or stdin
+// lines, NDJSON with exactly the contract's fields, exit codes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+function run(args: string[], stdin?: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input: stdin ?? '', encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const PARSE_FIELDS = ['input', 'ok', 'valid', 'error', 'href', 'scheme', 'user', 'password', 'host', 'port',
+  'explicitPort', 'path', 'fragment', 'fields', 'violations'];
+
+test('parse --json: one object per argument with exactly the contract fields; exit 0 when all valid', () => {
+  const r = run(['parse', '--json', 'ftp://foo:@host.com/', '<URL:news:*>']);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, 2);
+  for (const o of lines) assert.deepEqual(Object.keys(o).sort(), [...PARSE_FIELDS].sort());
+  assert.equal(lines[0].user, 'foo');
+  assert.equal(lines[0].password, '');
+  assert.equal(lines[0].port, 21);
+  assert.equal(lines[0].explicitPort, false);
+  assert.equal(lines[1].href, 'news:*');
+  assert.equal(lines[1].input, '<URL:news:*>');
+});
+
+test('parse --json: batch mode reads stdin lines (CRLF too), keeps going, exits 1 on an invalid line', () => {
+  const r = run(['parse', '--json'], 'http://a.com/\r\nnot a url\r\nhttp://a.com/~x\n\nmailto:a@b.c\n');
+  assert.equal(r.code, 1);
+  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((o) => [o.input, o.ok, o.valid]), [
+    ['http://a.com/', true, true],
+    ['not a url', false, false],
+    ['http://a.com/~x', true, false],
+    ['', false, false],
+    ['mailto:a@b.c', true, true],
+  ]);
+  assert.equal(lines[1].error.code, 'missing-scheme');
+  assert.deepEqual(lines[2].violations.map((d: { code: string; offset: number }) => [d.code, d.offset]), [['unsafe-char', 13]]);
+  for (const d of lines[2].violations) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'offset', 'section', 'severity']);
+});
+
+test('parse: the human view draws each component under the URL and points at violations', () => {
+  const r = run(['parse', 'ftp://u:p@h.com:2121/a b#f']);
+  assert.equal(r.code, 1);
+  const lines = r.out.split('\n');
+  assert.equal(lines[1], '  ftp://u:p@h.com:2121/a b#f');
+  const host = lines.find((l) => l.includes('host 10..15'))!;
+  assert.equal(host.indexOf('^^^^^'), 2 + 10);
+  assert.ok(r.out.includes('error unsafe-char at 22 (RFC 1738 2.2)'));
+});
+
+test('usage errors exit 2; --help documents the exit codes', () => {
+  assert.equal(run(['frobnicate']).code, 2);
+  assert.equal(run(['parse', '--bogus']).code, 2);
+  assert.equal(run([]).code, 2);
+  const h = run(['--help']);
+  assert.equal(h.code, 0);
+  for (const s of ['parse', 'explain', 'Exit status', '0  success', '1  some input', '2  usage', '3  network']) assert.ok(h.out.includes(s), s);
+});
