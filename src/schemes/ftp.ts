@@ -12,7 +12,7 @@
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { SEGMENT_SET, encode } from '../core/percent.js';
+import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
   DRAFT_ONLY, INVALID_FIELD, buildLogin, formatRequest, pathRange, splitRanges, stringField, text,
 } from './util.js';
@@ -167,9 +167,10 @@ function segmentsOf(fields: Record<string, unknown>): string[] | null {
 
 /**
  * Encodes one fpath segment (RFC 1738 5: fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]):
- * "/", ";", "%" and everything unsafe become %XX of the UTF-8 octets.
+ * "/", ";", "%" and everything unsafe become %XX of the UTF-8 octets. A lone surrogate has no
+ * UTF-8 form and is refused. `set` is what may stand unencoded (default: fsegment).
  */
-export function encodeSegment(segment: string, what: string): string {
+export function encodeSegment(segment: string, what: string, set: EncodeSet = SEGMENT_SET): string {
   for (let i = 0; i < segment.length; i++) {
     const c = segment.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdfff) {
@@ -178,7 +179,7 @@ export function encodeSegment(segment: string, what: string): string {
       i++;
     }
   }
-  return encode(segment, SEGMENT_SET);
+  return encode(segment, set);
 }
 
 /**
