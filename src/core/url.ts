@@ -182,6 +182,26 @@ export class Url {
     return this.#fragmentStart < 0 ? this.href : this.href.slice(0, this.#fragmentStart - 1);
   }
 
+  /** Offset in href where the url-path starts (after its "/"), or -1: no login or no "/" path. */
+  get pathStart(): number {
+    return this.#hostStart < 0 ? -1 : this.#pathStart;
+  }
+
+  /** Offset in href where the body ends: the "#" of the fragment, or href.length. */
+  get bodyEnd(): number {
+    return this.#bodyEnd;
+  }
+
+  /** Offset in href where the scheme-specific part starts (after "scheme:"). */
+  get schemePartStart(): number {
+    return this.#schemeEnd + 1;
+  }
+
+  /** Offset in href where the user starts, or -1 when there is no user. */
+  get userStart(): number {
+    return this.#userStart;
+  }
+
   /** The scheme-specific fields, decoded (contract `fields`); computed on first use. */
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {

@@ -22,14 +22,13 @@ export interface Range {
 
 /** The url-path range of a record with a "//" login, or null when there is no "/" path. */
 export function pathRange(url: Url): Range | null {
-  const c = url.components().path;
-  return c === null ? null : { start: c[0], end: c[1] };
+  const start = url.pathStart;
+  return start < 0 ? null : { start, end: url.bodyEnd };
 }
 
 /** The scheme-specific part range (after "scheme:", before "#"). */
 export function schemePartRange(url: Url): Range {
-  const c = url.components().schemePart!;
-  return { start: c[0], end: c[1] };
+  return { start: url.schemePartStart, end: url.bodyEnd };
 }
 
 /**
@@ -67,9 +66,8 @@ export function text(url: Url, r: Range): string {
 
 /** Reports that a scheme takes no user or password (e.g. http, RFC 1738 3.3). */
 export function refuseLogin(url: Url, report: Report, section: string): void {
-  const c = url.components();
-  const at = c.user ?? null;
-  if (at !== null) report(UNEXPECTED_LOGIN, at[0] + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
+  const at = url.userStart;
+  if (at >= 0) report(UNEXPECTED_LOGIN, at + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
 }
 
 /** The generic fields any build() accepts. */
