@@ -5,6 +5,8 @@
 //   waisdoc      = "wais://" hostport "/" database "/" wtype "/" wpath
 //   database = wtype = wpath = *uchar
 //
+// The login is a hostport: no user name or password.
+//
 // Two draft forms are read as well, each with a `draft-only` warning:
 // - draft 1993-07: waisdoc = wais://hostport/database/wtype/digits/path, where the digits are the
 //   document length ("a client know the "type" and length of a object prior to retrieval");
@@ -16,7 +18,7 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, stringField, text, type Range } from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -142,6 +144,7 @@ function readParts(url: Url): WaisParts {
 
 /** RFC 1738 3.9 and section 5 (waisurl), with the draft forms reported as draft-only. */
 function validate(url: Url, report: Report): void {
+  refuseLogin(url, report, 'RFC 1738 3.9: "wais://" hostport');
   const p = readParts(url);
   if (p.database === null) {
     report(WAIS_MISSING_DATABASE, p.end + url.inputOffset);
@@ -343,7 +346,7 @@ function build(input: Record<string, unknown>): string {
     refuse(`kind must be "database", "index" or "document", not ${JSON.stringify(kind)}`);
   }
   if (database === null) refuse('a WAIS URL names a database (RFC 1738 3.9)');
-  let out = buildLogin(input, { defaultPort: 210 }) + '/' + encode(database, UCHAR_SET);
+  let out = buildLogin(input, { allowLogin: false, defaultPort: 210 }) + '/' + encode(database, UCHAR_SET);
   if (kind !== 'document' && (wtype !== null || wpath !== null || wpathFields !== null || wlength !== null)) {
     refuse(`wtype, wpath, wlength and wpathFields belong to a document, not a ${kind}`);
   }
