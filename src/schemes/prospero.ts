@@ -162,7 +162,10 @@ function validate(url: Url, report: Report): void {
   }
 }
 
-/** Sets an own enumerable property, even for a name such as "__proto__". */
+/**
+ * Sets an own enumerable property, even for a name such as "__proto__". A field given twice keeps
+ * its last value (RFC 1738 3.11 does not say; the duplicate is reported as a warning).
+ */
 function put(o: Record<string, string>, name: string, value: string): void {
   Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -210,6 +213,9 @@ function problemNotes(url: Url, notes: string[]): void {
  * directory server on the specified host and port to determine appropriate access methods for a
  * resource". The steps are the lines of that request (Prospero protocol version 5, sent over
  * UDP with ARDP): the object is named by its hsoname, and its ACCESS-METHOD attributes asked for.
+ * A version (the draft's %00 version, else an OBJECT-VERSION field) is written after the hsoname
+ * in the DIRECTORY line, where Prospero servers read an object version; RFC 1738 only says the
+ * fields "serve to identify the target of the URL", so the other fields are left to notes.
  */
 function explain(url: Url): Explanation {
   const p = readParts(url);

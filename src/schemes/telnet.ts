@@ -20,8 +20,9 @@ type SessionScheme = 'telnet' | 'rlogin' | 'tn3270';
 
 /**
  * The rules of RFC 1738 3.8 and section 5 (telneturl = "telnet://" login [ "/" ]), applied to
- * rlogin and tn3270 as well (the drafts give them no grammar of their own; they share the
- * telnet section). rlogin and tn3270 are reported as draft-only.
+ * rlogin and tn3270 as well: the drafts give them no grammar of their own (they share the
+ * telnet section, and the 1994-03 telnetaddress has no final "/"), so RFC 1738's telnet rule,
+ * the later edition, is used for all three. rlogin and tn3270 are reported as draft-only.
  */
 function validateSession(url: Url, report: Report): void {
   const scheme = url.scheme;
@@ -98,7 +99,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
     } else if (user === '') {
       notes.push('the user name is given but empty: no user name is suggested');
     } else {
-      notes.push(`the user name ${visible(user)} is advisory: log in as ${visible(user)} when prompted (RFC 1738 3.8)`);
+      notes.push(`the user name ${visible(user)} is advisory: log in as ${visible(user)} when prompted`);
     }
     if (password !== null) {
       notes.push('a password is given in the URL (not shown here): it is advisory too; type it when the service asks for one');
