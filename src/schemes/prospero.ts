@@ -1,9 +1,313 @@
-// STUB: replaced by the scheme's own module (issue 3).
-import type { SchemeSpec } from './registry.js';
+// Prospero (RFC 1738 3.11; section 5 prosperourl). The protocol is "The Prospero Protocol"
+// (Neuman and Augart, RFC 1738 reference [14]).
+//
+//   prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
+//   ppath       = psegment *[ "/" psegment ]
+//   psegment    = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+//   fieldspec   = ";" fieldname "=" fieldvalue
+//   fieldname   = *[ uchar | "?" | ":" | "@" | "&" ]
+//   fieldvalue  = *[ uchar | "?" | ":" | "@" | "&" ]
+//
+// The hsoname is the ppath, decoded: "<URL:prospero://host.dom//pros/name> designates a <hsoname>
+// of "/pros/name"". No user name or password is allowed.
+//
+// The 1993-10 draft (and the 1993-07 one) write a version and attributes after the hsoname instead:
+// prosperolink = prospero://hostport/hsoname [ %00 version [ attributes ] ], "separated from the
+// host specific object name and from each other by the characters "%00"", version = digits
+// ("may be the empty string"), attribute = alphanums. That form is read with `draft-only`.
 
+import type { Url } from '../core/url.js';
+import type { Explanation, Report, SchemeSpec } from './registry.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
+import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
+
+export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
+  'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
+export const PROSPERO_FIELD_SYNTAX = defineCode('prospero-field-syntax', 'error', 'RFC 1738 3.11',
+  'a field after the hsoname is ";" <field> "=" <value>: this one has no "="');
+export const PROSPERO_RESERVED = defineCode('prospero-reserved-char', 'error', 'RFC 1738 3.11',
+  'a field name or value takes no "/", ";" or "=": this reserved character must be encoded');
+export const PROSPERO_DUPLICATE_FIELD = defineCode('prospero-duplicate-field', 'warning', 'RFC 1738 3.11',
+  'this field is given twice; the last value is used');
+export const PROSPERO_VERSION = defineCode('prospero-version', 'error', 'draft 1993-10 (prospero)',
+  'the version after "%00" is digits (or empty)');
+export const PROSPERO_ATTRIBUTE = defineCode('prospero-attribute', 'error', 'draft 1993-10 (prospero)',
+  'an attribute after the version is one or more letters and digits');
+
+/** fieldname and fieldvalue: uchar | "?" | ":" | "@" | "&" (RFC 1738 5). */
+const FIELD_SET = UCHAR_SET.with('?:@&');
+/** ppath: psegments and "/" (RFC 1738 5). */
+const PPATH_SET = SEGMENT_SET.with('/');
+
+interface FieldSpec {
+  /** The ";" that starts it. */
+  at: number;
+  name: Range;
+  /** null when the fieldspec has no "=". */
+  value: Range | null;
+}
+
+interface ProsperoParts {
+  hsoname: Range | null;
+  /** draft 1993-10: the "%00" separators in the ppath, in order. */
+  nuls: number[];
+  /** draft 1993-10: the version (after the first "%00"). */
+  version: Range | null;
+  attributes: Range[];
+  fieldspecs: FieldSpec[];
+  /** Where a missing path would start. */
+  end: number;
+}
+
+const isNul = (h: string, i: number, e: number) =>
+  i + 2 < e && h.charCodeAt(i) === 37 && h.charCodeAt(i + 1) === 48 && h.charCodeAt(i + 2) === 48;
+
+/** Splits the url-path into hsoname, the draft version and attributes, and the fieldspecs. */
+function readParts(url: Url): ProsperoParts {
+  const c = url.components();
+  const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: 0 };
+  if (c.path === null) {
+    const login = c.port ?? c.host;
+    parts.end = login !== null ? login[1] : c.schemePart![1];
+    return parts;
+  }
+  const h = url.href;
+  const s = c.path[0];
+  const e = c.path[1];
+  parts.end = e;
+  let semi = e;
+  for (let i = s; i < e; i++) {
+    const ch = h.charCodeAt(i);
+    if (ch === 59) {
+      semi = i;
+      break;
+    }
+    if (ch === 37 && isNul(h, i, e)) {
+      parts.nuls.push(i);
+      i += 2;
+    }
+  }
+  const nuls = parts.nuls;
+  parts.hsoname = { start: s, end: nuls.length > 0 ? nuls[0] : semi };
+  for (let k = 0; k < nuls.length; k++) {
+    const r = { start: nuls[k] + 3, end: k + 1 < nuls.length ? nuls[k + 1] : semi };
+    if (k === 0) parts.version = r;
+    else parts.attributes.push(r);
+  }
+  for (let a = semi; a < e;) {
+    let b = a + 1;
+    let eq = -1;
+    while (b < e && h.charCodeAt(b) !== 59) {
+      if (eq < 0 && h.charCodeAt(b) === 61) eq = b;
+      b++;
+    }
+    parts.fieldspecs.push(eq < 0
+      ? { at: a, name: { start: a + 1, end: b }, value: null }
+      : { at: a, name: { start: a + 1, end: eq }, value: { start: eq + 1, end: b } });
+    a = b;
+  }
+  return parts;
+}
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+
+/** RFC 1738 3.11 and section 5 (prosperourl), and the 1993-10 draft's %00 form. */
+function validate(url: Url, report: Report): void {
+  refuseLogin(url, report, 'RFC 1738 3.11');
+  const p = readParts(url);
+  const off = url.inputOffset;
+  if (p.hsoname === null) {
+    report(PROSPERO_MISSING_PATH, p.end + off);
+    return;
+  }
+  const h = url.href;
+  if (p.version !== null) {
+    report(DRAFT_ONLY, p.nuls[0] + off,
+      'a version and attributes after "%00" are the 1993-10 draft\'s form; RFC 1738 writes ";OBJECT-VERSION=" fields instead');
+    for (let i = p.version.start; i < p.version.end; i++) {
+      const c = h.charCodeAt(i);
+      if (c < 48 || c > 57) {
+        report(PROSPERO_VERSION, i + off);
+        break;
+      }
+    }
+    for (const a of p.attributes) {
+      if (a.start === a.end) {
+        report(PROSPERO_ATTRIBUTE, a.start - 3 + off, 'an attribute after the version is one or more letters and digits: this one is empty');
+        continue;
+      }
+      for (let i = a.start; i < a.end; i++) {
+        if (!isAlnum(h.charCodeAt(i))) {
+          report(PROSPERO_ATTRIBUTE, i + off);
+          break;
+        }
+      }
+    }
+  }
+  let seen: Set<string> | null = null;
+  for (const f of p.fieldspecs) {
+    checkRange(url, f.name.start, f.name.end, FIELD_SET, report, PROSPERO_RESERVED);
+    if (f.value === null) {
+      report(PROSPERO_FIELD_SYNTAX, f.at + off);
+      continue;
+    }
+    checkRange(url, f.value.start, f.value.end, FIELD_SET, report, PROSPERO_RESERVED);
+    if (p.fieldspecs.length > 1) {
+      seen ??= new Set();
+      const name = text(url, f.name);
+      if (seen.has(name)) report(PROSPERO_DUPLICATE_FIELD, f.at + off, `the field ${JSON.stringify(name)} is given twice; the last value is used`);
+      seen.add(name);
+    }
+  }
+}
+
+/**
+ * Sets an own enumerable property, even for a name such as "__proto__". A field given twice keeps
+ * its last value (RFC 1738 3.11 does not say; the duplicate is reported as a warning).
+ */
+function put(o: Record<string, string>, name: string, value: string): void {
+  Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+interface ProsperoFields {
+  hsoname: string | null;
+  fields: Record<string, string>;
+  version: string | null;
+  attributes: string[] | null;
+}
+
+function decodeParts(url: Url, p: ProsperoParts): ProsperoFields {
+  const fields: Record<string, string> = {};
+  for (const f of p.fieldspecs) put(fields, text(url, f.name), f.value === null ? '' : text(url, f.value));
+  return {
+    hsoname: p.hsoname === null ? null : text(url, p.hsoname),
+    fields,
+    version: p.version === null ? null : text(url, p.version),
+    attributes: p.version === null ? null : p.attributes.map((a) => text(url, a)),
+  };
+}
+
+/** RFC 1738 3.11: hsoname (the decoded ppath), fields, and the draft's version and attributes. */
+function fields(url: Url): Record<string, unknown> {
+  const f = decodeParts(url, readParts(url));
+  Object.freeze(f.fields);
+  if (f.attributes !== null) Object.freeze(f.attributes);
+  return { ...f };
+}
+
+/** Quotes a Prospero protocol token: in single quotes, quotes doubled, when it is empty or holds white space or a quote. */
+function quote(s: string): string {
+  if (s !== '' && !/[\s']/.test(s)) return s;
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function problemNotes(url: Url, notes: string[]): void {
+  for (const d of url.violations) {
+    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
+  }
+}
+
+/**
+ * The access algorithm (RFC 1738 3.11): "Prospero URLs are interpreted by contacting a Prospero
+ * directory server on the specified host and port to determine appropriate access methods for a
+ * resource". The steps are the lines of that request (Prospero protocol version 5, sent over
+ * UDP with ARDP): the object is named by its hsoname, and its ACCESS-METHOD attributes asked for.
+ * A version (the draft's %00 version, else an OBJECT-VERSION field) is written after the hsoname
+ * in the DIRECTORY line, where Prospero servers read an object version; RFC 1738 only says the
+ * fields "serve to identify the target of the URL", so the other fields are left to notes.
+ */
+function explain(url: Url): Explanation {
+  const p = readParts(url);
+  const f = decodeParts(url, p);
+  const host = url.host;
+  const port = url.port;
+  const steps: string[] = [];
+  const notes: string[] = [];
+  if (host === null || host === '') notes.push('no host is given: there is no directory server to ask');
+  if (f.hsoname === null) {
+    notes.push('no hsoname is given: there is no object to ask about');
+  } else {
+    const names = Object.keys(f.fields);
+    const objectVersion = names.find((n) => n.toUpperCase() === 'OBJECT-VERSION');
+    const version = f.version !== null && f.version !== '' ? f.version : objectVersion !== undefined ? f.fields[objectVersion] : null;
+    steps.push('VERSION 5');
+    steps.push("AUTHENTICATE '' UNAUTHENTICATED <your user name>");
+    steps.push(`DIRECTORY ASCII ${formatRequest(quote(f.hsoname))}${version !== null ? ' ' + formatRequest(quote(version)) : ''}`);
+    steps.push('GET-OBJECT-INFO ACCESS-METHOD');
+    if (host !== null && host !== '') notes.push(`the request goes to the directory server at ${host}:${port} as one ARDP message over UDP`);
+    notes.push(`the hsoname ${JSON.stringify(f.hsoname)} is opaque: only the server interprets it, and a "/" in it need not mean hierarchy (RFC 1738 3.11)`);
+    notes.push('the reply names the access methods of the object, which might themselves be represented as URLs of other schemes; the client then retrieves the object by one of them (RFC 1738 3.11)');
+    notes.push('if the object is a directory, the client lists its links with LIST ... COMPONENTS instead');
+    if (names.length > 0) {
+      notes.push(`the fields ${names.map((n) => `${n}=${f.fields[n]}`).join(', ')} identify the target of the URL (RFC 1738 3.11)${objectVersion !== undefined ? '; OBJECT-VERSION selects the version of the object' : ''}`);
+    }
+    if (f.version !== null) {
+      const attrs = f.attributes!.length > 0 ? ` and the attributes ${f.attributes!.map((a) => JSON.stringify(a)).join(', ')}` : '';
+      notes.push(`the 1993-10 draft's %00 form gives the version ${JSON.stringify(f.version)}${attrs}; the version is sent after the hsoname in the DIRECTORY line`);
+    }
+    notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
+  }
+  problemNotes(url, notes);
+  return { protocol: 'prospero', host, port, steps, notes };
+}
+
+function refuse(message: string): never {
+  throw new LocatorError(INVALID_FIELD, -1, message);
+}
+
+/**
+ * Builds prospero://hostport/hsoname[%00version[%00attribute...]][;name=value...] (RFC 1738 3.11;
+ * draft 1993-10 for the %00 form). The hsoname keeps "/" and the psegment characters; a ";" in it
+ * is encoded. A field name or value has "/", ";" and "=" encoded.
+ */
+function build(input: Record<string, unknown>): string {
+  const hsoname = stringField(input, 'hsoname');
+  if (hsoname === null) refuse('a Prospero URL names an hsoname (RFC 1738 3.11)');
+  if (hsoname.includes('\0')) {
+    refuse('an hsoname cannot hold NUL: "%00" separates the version in the 1993-10 draft\'s form');
+  }
+  let out = buildLogin(input, { allowLogin: false, defaultPort: 1525 }) + '/' + encode(hsoname, PPATH_SET);
+  const version = stringField(input, 'version');
+  const attributes = input.attributes;
+  if (version !== null) {
+    for (let i = 0; i < version.length; i++) {
+      const c = version.charCodeAt(i);
+      if (c < 48 || c > 57) refuse(`the version is digits or empty (draft 1993-10), not ${JSON.stringify(version)}`);
+    }
+    out += '%00' + version;
+  }
+  if (attributes !== undefined && attributes !== null) {
+    if (!Array.isArray(attributes)) refuse('attributes must be an array of strings');
+    if (attributes.length > 0 && version === null) refuse('attributes need a version before them (it may be empty: "%00%00", draft 1993-10)');
+    for (const a of attributes) {
+      if (typeof a !== 'string' || a.length === 0) refuse('each attribute is one or more letters and digits (draft 1993-10)');
+      for (let i = 0; i < a.length; i++) {
+        if (!isAlnum(a.charCodeAt(i))) refuse(`each attribute is one or more letters and digits (draft 1993-10), not ${JSON.stringify(a)}`);
+      }
+      out += '%00' + a;
+    }
+  }
+  const fields = input.fields;
+  if (fields !== undefined && fields !== null) {
+    if (typeof fields !== 'object' || Array.isArray(fields)) refuse('fields must be an object of field name to value');
+    for (const name of Object.keys(fields)) {
+      const value = (fields as Record<string, unknown>)[name];
+      if (typeof value !== 'string') refuse(`the value of the field ${JSON.stringify(name)} must be a string`);
+      out += ';' + encode(name, FIELD_SET) + '=' + encode(value, FIELD_SET);
+    }
+  }
+  return out;
+}
+
+/** prospero (RFC 1738 3.11). */
 export const prospero: SchemeSpec = {
   name: 'prospero',
   defaultPort: 1525,
   syntax: 'internet',
   status: 'rfc1738',
+  validate,
+  fields,
+  build,
+  explain,
 };

@@ -1,23 +1,154 @@
-// STUB: replaced by the scheme's own module (issue 3).
-import type { SchemeSpec } from './registry.js';
+// Interactive sessions: telnet (RFC 1738 3.8; section 5 telneturl), and rlogin and tn3270, which
+// only the drafts define (draft 1993-10 and draft 1994-03, "Telnet, rlogin, tn3270"; RFC 1738 4
+// lists tn3270 among the names it reserves without a syntax and does not name rlogin).
+//
+//   telneturl = "telnet://" login [ "/" ]
+//
+// "The final "/" character may be omitted"; nothing may follow it. The user and password are
+// advisory only: a telnet client merely tells the user which name and password to try. rlogin is
+// different: its handshake (RFC 1282) carries a user name, so the URL's user is sent.
 
+import type { Url } from '../core/url.js';
+import type { Explanation, Report, SchemeSpec } from './registry.js';
+import { defineCode } from '../core/errors.js';
+import { DRAFT_ONLY, buildLogin, formatRequest } from './util.js';
+
+export const TELNET_PATH = defineCode('telnet-path', 'error', 'RFC 1738 3.8',
+  'a telnet URL ends after the login and an optional "/": nothing may follow that "/"');
+
+type SessionScheme = 'telnet' | 'rlogin' | 'tn3270';
+
+/**
+ * The rules of RFC 1738 3.8 and section 5 (telneturl = "telnet://" login [ "/" ]), applied to
+ * rlogin and tn3270 as well: the drafts give them no grammar of their own (they share the
+ * telnet section, and the 1994-03 telnetaddress has no final "/"), so RFC 1738's telnet rule,
+ * the later edition, is used for all three. rlogin and tn3270 are reported as draft-only.
+ */
+function validateSession(url: Url, report: Report): void {
+  const scheme = url.scheme;
+  if (scheme !== 'telnet') {
+    report(DRAFT_ONLY, url.inputOffset,
+      `${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts ("Telnet, rlogin, tn3270"); RFC 1738 defines telnet only`);
+  }
+  const p = url.components().path;
+  if (p !== null && p[1] > p[0]) {
+    report(TELNET_PATH, p[0] + url.inputOffset,
+      `a ${scheme} URL ends after the login and an optional "/" (RFC 1738 3.8, 5): nothing may follow that "/"`);
+  }
+}
+
+/** RFC 1738 3.8: no fields beyond the generic user, password, host and port. */
+function sessionFields(): Record<string, unknown> {
+  return {};
+}
+
+/** Shows a NUL and line ends in an explain step (RFC 1282 fields end with NUL). */
+function visible(s: string): string {
+  return formatRequest(s).replace(/\0/g, '<NUL>');
+}
+
+function problemNotes(url: Url, notes: string[]): void {
+  for (const d of url.violations) {
+    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
+  }
+}
+
+/**
+ * The access algorithm (RFC 1738 3.8): open a session to host:port. The user name and password
+ * are advisory for telnet and tn3270; rlogin sends the user name in its handshake (RFC 1282:
+ * "\0" client-user "\0" server-user "\0" terminal-type "/" speed "\0"). A password is never shown.
+ */
+function explainSession(scheme: SessionScheme, url: Url): Explanation {
+  const host = url.host;
+  const port = url.port;
+  const steps: string[] = [];
+  const notes: string[] = [];
+  const user = url.user;
+  const password = url.password;
+  if (host === null || host === '') {
+    notes.push(`no host is given: there is nothing to connect to`);
+  } else if (scheme === 'rlogin') {
+    steps.push(`connect ${host}:${port} from a reserved local port (512-1023)`);
+    const serverUser = user !== null && user !== '' ? visible(user) : '<your local user name>';
+    steps.push(`send <NUL><your local user name><NUL>${serverUser}<NUL><terminal type>/<speed><NUL>`);
+  } else {
+    steps.push(`connect ${host}:${port}`);
+    if (scheme === 'tn3270') {
+      steps.push('negotiate TERMINAL-TYPE (an IBM 3278 model), BINARY and END-OF-RECORD (RFC 1576), then exchange 3270 data streams');
+    }
+  }
+
+  notes.push(`${scheme === 'rlogin' ? 'an' : 'a'} ${scheme} URL designates an interactive service, not a data object (RFC 1738 3.8)`);
+  if (scheme !== 'telnet') notes.push(`${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts`);
+  if (scheme === 'rlogin') {
+    notes.push('the server answers the handshake with one NUL octet, then the session starts (RFC 1282)');
+    if (user === null || user === '') {
+      notes.push('no user name is given: rlogin sends your local user name as the server user name');
+    } else {
+      notes.push(`the user name ${visible(user)} is sent as the server user name in the rlogin handshake (RFC 1282); the client user name and terminal type/speed come from the local system`);
+      if (/[\0\r\n]/.test(user)) {
+        notes.push('the user name holds an encoded NUL, CR or LF: sent as is it would end the handshake field early (RFC 1738 6: encoded delimiters must not be decoded into the protocol)');
+      }
+    }
+    if (password !== null) {
+      notes.push('a password is given in the URL (not shown here): rlogin does not send it; type it if the server prompts for one');
+    }
+  } else {
+    if (user === null) {
+      notes.push('no user name is suggested: log in as the service asks');
+    } else if (user === '') {
+      notes.push('the user name is given but empty: no user name is suggested');
+    } else {
+      notes.push(`the user name ${visible(user)} is advisory: log in as ${visible(user)} when prompted`);
+    }
+    if (password !== null) {
+      notes.push('a password is given in the URL (not shown here): it is advisory too; type it when the service asks for one');
+    }
+    if (scheme === 'tn3270') notes.push('the 3270 terminal model and screen size are left to the client');
+  }
+  const p = url.path;
+  if (p !== null && p !== '') notes.push(`the text after the "/" (${JSON.stringify(p)}) is not part of a ${scheme} URL and is not used`);
+  problemNotes(url, notes);
+  return { protocol: scheme, host, port, steps, notes };
+}
+
+/** Builds "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/). */
+function buildSession(defaultPort: number) {
+  return (fields: Record<string, unknown>): string => buildLogin(fields, { defaultPort }) + '/';
+}
+
+/** telnet (RFC 1738 3.8). */
 export const telnet: SchemeSpec = {
   name: 'telnet',
   defaultPort: 23,
   syntax: 'internet',
   status: 'rfc1738',
+  validate: validateSession,
+  fields: sessionFields,
+  build: buildSession(23),
+  explain: (url) => explainSession('telnet', url),
 };
 
+/** rlogin (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; the protocol is RFC 1282). */
 export const rlogin: SchemeSpec = {
   name: 'rlogin',
   defaultPort: 513,
   syntax: 'internet',
   status: 'draft',
+  validate: validateSession,
+  fields: sessionFields,
+  build: buildSession(513),
+  explain: (url) => explainSession('rlogin', url),
 };
 
+/** tn3270 (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; reserved by RFC 1738 4). */
 export const tn3270: SchemeSpec = {
   name: 'tn3270',
   defaultPort: 23,
   syntax: 'internet',
   status: 'draft',
+  validate: validateSession,
+  fields: sessionFields,
+  build: buildSession(23),
+  explain: (url) => explainSession('tn3270', url),
 };
