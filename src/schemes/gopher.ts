@@ -17,7 +17,7 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, HEX } from '../core/charclass.js';
-import { XCHAR_SET, decode, encode, textToOctets } from '../core/percent.js';
+import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
 import {
   INVALID_FIELD, buildLogin, formatRequest, pathRange, refuseLogin, stringField, text, type Range,
 } from './util.js';
@@ -87,7 +87,7 @@ function validate(url: Url, report: Report): void {
   const h = url.href;
   const s = c.path[0];
   if (h.charCodeAt(s) !== 37 || s + 2 >= c.path[1] || !hex(h.charCodeAt(s + 1)) || !hex(h.charCodeAt(s + 2))) return;
-  const octet = parseInt(h.slice(s + 1, s + 3), 16);
+  const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
     const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
       : octet === 13 || octet === 10 ? 'a line end' : octet < 128 ? 'a control character' : 'an octet above 7F';
@@ -156,9 +156,13 @@ export function readGopherPlus(g: string): GopherPlus {
  * (3.4.9), which is sent as written. For "?" (3.4.5) the first thing sent is the request for the
  * +ASK attribute: selector TAB "!+ASK" CR LF.
  *
- * Reading chosen: an empty search is not sent. RFC 1738 3.4.3 says the search "may be empty"
- * between the two tabs, but its own 3.4.9 example, the draft's examples ("a_gopher_selector<tab>+
- * <cr><lf>" for "%09%09+") and the Gopher+ protocol send selector TAB "+" with no empty field.
+ * DEVIATION: an empty search is not sent. RFC 1738 3.4.3 reads as if the client sent selector
+ * TAB (empty search) TAB Gopher+ string, but its own 3.4.9 example, the draft's examples
+ * ("a_gopher_selector<tab>+<cr><lf>" for "%09%09+"), the draft's item 4 ("Otherwise this is an
+ * empty string") and the Gopher+ protocol all send selector TAB "+" with no empty field between.
+ * An empty Gopher+ string is not sent either (there is nothing to send).
+ * For "?" the URL does not give the form's answers, so `request` is the first exchange only.
+ * For type 7 with no search, `request` is the selector alone; explain() shows the prompt.
  */
 function request(selector: string, search: string | null, gopherPlus: string | null): string {
   if (gopherPlus === '?') return `${selector}\t!+ASK\r\n`;
