@@ -1,9 +1,338 @@
-// STUB: replaced by the scheme's own module (issue 3).
-import type { SchemeSpec } from './registry.js';
+// The gopher scheme (RFC 1738 3.4.1-3.4.9 and the section 5 production gopherurl; the Gopher
+// section of draft-url-1994-03 for Gopher+ strings and what the client sends; RFC 1436 for
+// selectors and item types).
+//
+//   gopher://<host>:<port>/<gophertype><selector>%09<search>%09<gopher+_string>
+//
+//   gopherurl      = "gopher://" hostport [ / [ gtype [ selector
+//                    [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
+//   gtype          = xchar
+//   selector       = *xchar
+//   gopher+_string = *xchar
+//
+// "Within the <gopher-path>, no characters are reserved" (3.4.1): "?", ";", "/" are selector
+// characters like any other, and only the escape "%09" (TAB) separates the parts.
 
+import type { Url } from '../core/url.js';
+import type { Explanation, Report, SchemeSpec } from './registry.js';
+import { defineCode, LocatorError } from '../core/errors.js';
+import { CHAR_CLASS, HEX } from '../core/charclass.js';
+import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
+import {
+  INVALID_FIELD, buildLogin, formatRequest, pathRange, refuseLogin, stringField, text, type Range,
+} from './util.js';
+
+export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC 1738 3.4.1',
+  'the gophertype is a single printable US-ASCII character (RFC 1436 item types); an escape must not decode to a control character or an octet above 7F');
+
+/** The item types RFC 1436 defines. */
+const RFC1436_TYPES = '0123456789+TgI';
+
+/** The parts of a gopher-path as ranges of href. */
+interface GopherParts {
+  /** The gtype: one character or one escape; null when the gopher-path is empty. */
+  gtype: Range | null;
+  selector: Range;
+  search: Range | null;
+  gopherPlus: Range | null;
+}
+
+const hex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
+
+/** True when href[i, i+3) is the escape "%09" (an encoded TAB). */
+function isTab(h: string, i: number, end: number): boolean {
+  return i + 2 < end && h.charCodeAt(i) === 37 && h.charCodeAt(i + 1) === 48 && h.charCodeAt(i + 2) === 57;
+}
+
+/**
+ * Splits the gopher-path (RFC 1738 5 gopherurl): the gtype is the first xchar (a character, or
+ * an escape of three characters); the selector runs to the first "%09", the search to the
+ * second; everything after the second "%09" is the gopher+_string, whatever it holds.
+ */
+function split(url: Url): GopherParts | null {
+  const r = pathRange(url);
+  if (r === null || r.start === r.end) return null;
+  const h = url.href;
+  let g = r.start + 1;
+  const c = h.charCodeAt(r.start);
+  if (c === 37 && r.start + 2 < r.end && hex(h.charCodeAt(r.start + 1)) && hex(h.charCodeAt(r.start + 2))) g = r.start + 3;
+  else if (c >= 0xd800 && c <= 0xdbff && g < r.end && (h.charCodeAt(g) & 0xfc00) === 0xdc00) g++;
+  const parts: GopherParts = { gtype: { start: r.start, end: g }, selector: { start: g, end: r.end }, search: null, gopherPlus: null };
+  for (let i = g; i < r.end; i++) {
+    if (!isTab(h, i, r.end)) continue;
+    if (parts.search === null) {
+      parts.selector.end = i;
+      parts.search = { start: i + 3, end: r.end };
+      i += 2;
+    } else {
+      parts.search.end = i;
+      parts.gopherPlus = { start: i + 3, end: r.end };
+      break;
+    }
+  }
+  return parts;
+}
+
+/**
+ * The gopher rules beyond the generic syntax: no user or password (RFC 1738 5: gopherurl has a
+ * hostport, not a login), and a gophertype that a Gopher menu line can carry (RFC 1436: one
+ * character before the display string; TAB, CR and LF delimit the lines and fields). The
+ * scanner has reported raw TAB, CR, LF and other characters that must be encoded; an encoded
+ * CR or LF in the selector is allowed by the grammar (selector = *xchar) and left to the linter.
+ */
+function validate(url: Url, report: Report): void {
+  const c = url.components();
+  if (c.user !== null) refuseLogin(url, report, 'RFC 1738 5 (gopherurl)');
+  if (c.path === null || c.path[0] === c.path[1]) return;
+  const h = url.href;
+  const s = c.path[0];
+  if (h.charCodeAt(s) !== 37 || s + 2 >= c.path[1] || !hex(h.charCodeAt(s + 1)) || !hex(h.charCodeAt(s + 2))) return;
+  const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
+  if (octet < 32 || octet >= 127) {
+    const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
+      : octet === 13 || octet === 10 ? 'a line end' : octet < 128 ? 'a control character' : 'an octet above 7F';
+    report(INVALID_GOPHERTYPE, s + url.inputOffset, `the gophertype "${h.slice(s, s + 3)}" decodes to ${what}; a gophertype is one printable US-ASCII character (RFC 1738 3.4.1, RFC 1436)`);
+  }
+}
+
+/** A Gopher+ string, read (RFC 1738 3.4.4-3.4.9, draft 1994-03 Gopher). */
+export interface GopherPlus {
+  /**
+   * `item` "+" (the default view, 3.4.4); `view` "+view_name[ language_name]" (3.4.8);
+   * `form` a "+" line followed by a data block, such as a filled-in +ASK form (3.4.9);
+   * `ask` "?" (an item with a +ASK form to fill in, 3.4.5); `attributes` "!" or "!names"
+   * (3.4.6-3.4.7); `directory-attributes` "$" or "$names"; `other` anything else.
+   */
+  kind: 'item' | 'view' | 'form' | 'ask' | 'attributes' | 'directory-attributes' | 'other';
+  /** The view name of a "+" string (e.g. "application/postscript"), or null. */
+  view: string | null;
+  /** The language name after the space (e.g. "Es_ES"), or null. */
+  language: string | null;
+  /** For "!" and "$": the attribute names asked for ([] = all of them); otherwise null. */
+  attributes: string[] | null;
+  /** For `form`: what follows the first CR LF (the data block), as sent; otherwise null. */
+  dataBlock: string | null;
+  /** For a "+-1" data block ending with "." on a line of its own: the values, one per line. */
+  askData: string[] | null;
+}
+
+/** Reads a decoded Gopher+ string (RFC 1738 3.4.4-3.4.9, draft 1994-03 "Summary: gopher+ string"). */
+export function readGopherPlus(g: string): GopherPlus {
+  const out: GopherPlus = { kind: 'other', view: null, language: null, attributes: null, dataBlock: null, askData: null };
+  const lead = g.charCodeAt(0);
+  if (g === '?') out.kind = 'ask';
+  else if (lead === 33 || lead === 36) {
+    // 3.4.6-3.4.7: "!" or "$", then attribute names separated by (coded) spaces.
+    out.kind = lead === 33 ? 'attributes' : 'directory-attributes';
+    out.attributes = g.slice(1).split(' ').filter((a) => a !== '');
+  } else if (lead === 43) {
+    // 3.4.8-3.4.9: "+" [view_name [ " " language_name ]] [ TAB "1" CR LF data block ].
+    const eol = g.indexOf('\r\n');
+    const line = eol < 0 ? g : g.slice(0, eol);
+    const tab = line.indexOf('\t');
+    const head = tab < 0 ? line.slice(1) : line.slice(1, tab);
+    if (head !== '') {
+      const sp = head.indexOf(' ');
+      out.view = sp < 0 ? head : head.slice(0, sp);
+      out.language = sp < 0 ? null : head.slice(sp + 1);
+    }
+    if (eol >= 0) {
+      out.kind = 'form';
+      const block = g.slice(eol + 2);
+      out.dataBlock = block;
+      if (block.startsWith('+-1\r\n') && block.endsWith('\r\n.\r\n')) {
+        const body = block.slice(5, block.length - 5);
+        out.askData = body === '' ? [] : body.split('\r\n');
+      } else if (block === '+-1\r\n.\r\n') out.askData = [];
+    } else out.kind = out.view === null ? 'item' : 'view';
+  }
+  return out;
+}
+
+/**
+ * The text the client sends (RFC 1738 3.4.2, 3.4.3, 3.4.9; draft 1994-03 Gopher): the selector,
+ * then TAB and the search when the search is not empty, then TAB and the Gopher+ string when it
+ * is not empty, then CR LF, unless the Gopher+ string carries its own line end and data block
+ * (3.4.9), which is sent as written. For "?" (3.4.5) the first thing sent is the request for the
+ * +ASK attribute: selector TAB "!+ASK" CR LF.
+ *
+ * DEVIATION: an empty search is not sent. RFC 1738 3.4.3 reads as if the client sent selector
+ * TAB (empty search) TAB Gopher+ string, but its own 3.4.9 example, the draft's examples
+ * ("a_gopher_selector<tab>+<cr><lf>" for "%09%09+"), the draft's item 4 ("Otherwise this is an
+ * empty string") and the Gopher+ protocol all send selector TAB "+" with no empty field between.
+ * An empty Gopher+ string is not sent either (there is nothing to send).
+ * For "?" the URL does not give the form's answers, so `request` is the first exchange only.
+ * For type 7 with no search, `request` is the selector alone; explain() shows the prompt.
+ */
+function request(selector: string, search: string | null, gopherPlus: string | null): string {
+  if (gopherPlus === '?') return `${selector}\t!+ASK\r\n`;
+  let out = selector;
+  if (search !== null && search !== '') out += '\t' + search;
+  if (gopherPlus !== null && gopherPlus !== '') {
+    out += '\t' + gopherPlus;
+    if (gopherPlus.includes('\r\n')) return out;
+  }
+  return out + '\r\n';
+}
+
+/**
+ * The decoded fields (contract: gophertype, selector, search, gopherPlus, request; plus `plus`,
+ * the Gopher+ string read). An empty gopher-path means type "1" and the empty selector (3.4.1).
+ */
+function fields(url: Url): Record<string, unknown> {
+  const p = split(url);
+  if (p === null) {
+    return { gophertype: '1', selector: '', search: null, gopherPlus: null, request: '\r\n', plus: null };
+  }
+  const gophertype = text(url, p.gtype!);
+  const selector = text(url, p.selector);
+  const search = p.search === null ? null : text(url, p.search);
+  const gopherPlus = p.gopherPlus === null ? null : text(url, p.gopherPlus);
+  return {
+    gophertype,
+    selector,
+    search,
+    gopherPlus,
+    request: request(selector, search, gopherPlus),
+    plus: gopherPlus === null ? null : readGopherPlus(gopherPlus),
+  };
+}
+
+/** Refuses a TAB where it would read as the next separator (RFC 1436: no TAB, CR, LF in a selector). */
+function noTab(name: string, v: string | null): void {
+  if (v === null) return;
+  const i = v.indexOf('\t');
+  if (i >= 0) {
+    throw new LocatorError(INVALID_FIELD, i,
+      `the ${name} cannot hold a TAB: "%09" separates selector, search and Gopher+ string (RFC 1738 3.4.1, RFC 1436)`);
+  }
+}
+
+/**
+ * Builds "//host[:port]/" gophertype selector [ "%09" search [ "%09" gopher+_string ]]
+ * (RFC 1738 5 gopherurl). No character is reserved in the gopher-path, so only what may never
+ * stand in a URL is encoded ("%", "#", unsafe characters, controls, non-ASCII). A TAB in the
+ * selector or search is refused (it would read as "%09", the separator); a TAB in the Gopher+
+ * string is written %09 (3.4.9). A Gopher+ string needs the search before it: a null search is
+ * written empty (3.4.3). `request` and `plus` are derived and ignored.
+ */
+function build(f: Record<string, unknown>): string {
+  let out = buildLogin(f, { allowLogin: false, defaultPort: 70 });
+  const gophertype = stringField(f, 'gophertype') ?? '1';
+  const selector = stringField(f, 'selector') ?? '';
+  let search = stringField(f, 'search');
+  const gopherPlus = stringField(f, 'gopherPlus');
+  const t = gophertype.charCodeAt(0);
+  if (gophertype.length !== 1 || t < 32 || t >= 127) {
+    throw new LocatorError(INVALID_FIELD, -1,
+      `the gophertype must be one printable US-ASCII character, not ${JSON.stringify(gophertype)} (RFC 1738 3.4.1, RFC 1436)`);
+  }
+  noTab('selector', selector);
+  noTab('search', search);
+  if (gopherPlus !== null && search === null) search = '';
+  out += '/' + encode(gophertype, XCHAR_SET) + encode(selector, XCHAR_SET);
+  if (search !== null) out += '%09' + encode(search, XCHAR_SET);
+  if (gopherPlus !== null) out += '%09' + encode(gopherPlus, XCHAR_SET);
+  return out;
+}
+
+/** What RFC 1436 and the Gopher+ protocol say the server answers, by item type. */
+function answerNote(type: string, plus: GopherPlus | null): string | null {
+  if (plus !== null && (plus.kind === 'item' || plus.kind === 'view' || plus.kind === 'form')) {
+    return 'a Gopher+ server answers with a header line first: "+<length>" (that many octets follow), "+-1" (data ending with "." on a line of its own) or "+-2" (data until the connection closes); "-" instead of "+" means an error (Gopher+, RFC 1738 3.4.3)';
+  }
+  if (plus !== null && (plus.kind === 'attributes' || plus.kind === 'directory-attributes')) {
+    return `the server answers with the attribute blocks (+INFO, +ADMIN, +VIEWS, +ABSTRACT, ...) of ${plus.kind === 'attributes' ? 'the item' : 'every item in the directory'} (RFC 1738 3.4.6)`;
+  }
+  if (type === '1' || type === '7') return 'the server answers with a menu: lines of type and display string, TAB selector TAB host TAB port, ended by a line "." (RFC 1436)';
+  if (type === '0') return 'the server answers with text ended by a line "." (RFC 1436)';
+  return null;
+}
+
+/**
+ * The access algorithm (RFC 1738 3.4.1-3.4.9, RFC 1436): connect to host:port (70 by default)
+ * and send the request; the server answers and closes. Steps show TAB, CR and LF as <TAB>,
+ * <CR><LF>; notes say what the client must add (a search to prompt for, a form to fill in).
+ */
+function explain(url: Url): Explanation {
+  const notes: string[] = [];
+  const steps: string[] = [];
+  for (const v of url.violations) {
+    if (v.severity === 'error') notes.push(`not valid: ${v.message} (${v.code} at offset ${v.offset}, ${v.section})`);
+    else notes.push(`warning: ${v.message} (${v.code} at offset ${v.offset})`);
+  }
+  const host = url.host;
+  if (host === null || host === '') {
+    notes.push('no host to connect to: a gopher URL is gopher://<host>:<port>/<gopher-path> (RFC 1738 3.4.1)');
+    return { protocol: 'gopher', host, port: url.port, steps, notes };
+  }
+  const f = url.fields as {
+    gophertype: string; selector: string; search: string | null; gopherPlus: string | null; request: string; plus: GopherPlus | null;
+  };
+  const type = f.gophertype;
+  if (url.path === null || url.path === '') {
+    notes.push('the gopher-path is empty: type "1" (a directory) and the empty selector, the server\'s top directory (RFC 1738 3.4.1)');
+  }
+  const noSearch = f.search === null || f.search === '';
+  if (f.plus?.kind === 'ask') {
+    steps.push(formatRequest(f.request));
+    let second = f.selector + (noSearch ? '' : '\t' + f.search) + '\t+\t1\r\n+-1\r\n';
+    second = formatRequest(second) + '<each answer><CR><LF>.<CR><LF>';
+    steps.push(second);
+    notes.push('"?" marks an item with a +ASK form: the client fetches the +ASK attribute, asks the user to fill out the form, and sends the answers with the selector (RFC 1738 3.4.5, 3.4.9)');
+  } else if (type === '7' && noSearch && f.gopherPlus === null) {
+    steps.push(formatRequest(f.selector + '\t') + '<search string><CR><LF>');
+    notes.push('type 7 is a search engine and the URL gives no search string: the client prompts for one and sends it after a TAB (RFC 1738 3.4.2, RFC 1436); the request field holds the selector alone');
+  } else {
+    steps.push(formatRequest(f.request));
+  }
+  if (f.search === '' && f.gopherPlus === null) notes.push('the search is empty: nothing follows the selector (draft 1994-03 Gopher: "Otherwise this is an empty string")');
+  if (f.search === '' && f.gopherPlus !== null && f.gopherPlus !== '') {
+    notes.push('the search is empty, so the Gopher+ string follows the selector after one TAB (RFC 1738 3.4.9; draft 1994-03 Gopher examples)');
+  }
+  if (f.plus !== null && f.plus.kind === 'other' && f.gopherPlus !== '') {
+    notes.push(`the Gopher+ string ${JSON.stringify(f.gopherPlus)} starts with none of "+", "?", "!", "$" (RFC 1738 3.4.4-3.4.9): it is sent as written`);
+  }
+  if (type === 'h' && /^\/?URL:/.test(f.selector)) {
+    notes.push(`a type "h" item whose selector starts with "URL:" points to another URL (${f.selector.replace(/^\/?URL:/, '')}): a client that knows the convention goes there instead of sending the selector (a Gopher server convention, not RFC 1436)`);
+  }
+  if (type === '8' || type === 'T') {
+    notes.push(`type ${type} is a ${type === '8' ? 'Telnet' : 'tn3270'} session (RFC 1436): the client opens a session to host:port instead of sending a request; the selector, if any, names the account to log in as. Links to other protocols should be written as URLs of those protocols (draft 1993-10 Gopher)`);
+  } else if (!RFC1436_TYPES.includes(type)) {
+    notes.push(`type ${JSON.stringify(type)} is not one of the RFC 1436 item types (0-9, +, T, g, I): the client treats the answer by its own convention`);
+  }
+  const answer = answerNote(type, f.plus);
+  if (answer !== null) notes.push(answer);
+  if (f.selector.includes('?')) {
+    notes.push('the 1993 drafts read "?" in a gopher URL as the start of a search; RFC 1738 3.4.1 reserves no character in the gopher-path, so "?" is part of the selector here');
+  }
+  if (/[\r\n]/.test(f.selector) || (f.search !== null && /[\r\n]/.test(f.search))) {
+    notes.push('the selector or search holds an encoded CR or LF: sent decoded it ends the request line early and the rest reads as another line (RFC 1738 6)');
+  }
+  if (decodeFailed(url)) notes.push('some escapes decode to octets that are not UTF-8: the client sends the octets themselves; the fields show them as U+FFFD');
+  if (url.fragment !== null) notes.push(`the fragment "#${url.fragment}" is not sent (draft 1993-10 fragment-id)`);
+  return { protocol: 'gopher', host, port: url.port, steps, notes };
+}
+
+/** True when the decoded path is not the same octets as its UTF-8 text (shown as U+FFFD). */
+function decodeFailed(url: Url): boolean {
+  const r = pathRange(url);
+  if (r === null || url.href.indexOf('%', r.start) < 0) return false;
+  const octets = decode(url.href, { strict: false }, r.start, r.end);
+  const again = textToOctets(text(url, r));
+  if (again.length !== octets.length) return true;
+  for (let i = 0; i < octets.length; i++) if (again[i] !== octets[i]) return true;
+  return false;
+}
+
+/** gopher (RFC 1738 3.4): port 70. */
 export const gopher: SchemeSpec = {
   name: 'gopher',
   defaultPort: 70,
   syntax: 'internet',
   status: 'rfc1738',
+  validate,
+  fields,
+  build,
+  explain,
 };
