@@ -3,7 +3,7 @@
 // no substring on the way; the record slices and decodes only when a getter asks.
 
 import {
-  CHAR_CLASS, ALPHA, DIGIT, HEX, NATIONAL, PUNCTUATION, RESERVED, SCHEME, XCHAR,
+  CHAR_CLASS, ALPHA, DIGIT, HEX, NATIONAL, PUNCTUATION, RESERVED, SCHEME, UNRESERVED, XCHAR,
 } from './charclass.js';
 import {
   LocatorError, diagnostic, type Diagnostic,
@@ -30,12 +30,23 @@ const HOST_FLAGS = /* @__PURE__ */ (() => {
   return t;
 })();
 
+// The body loop: 1 for unreserved characters and "/", 2 for the other reserved characters (the
+// scan notes which of them it met, so that scheme rules need not look again), 0 for the rest.
+const BODY_CLASS = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(65536);
+  for (let c = 0; c < 128; c++) {
+    if ((CHAR_CLASS[c] & UNRESERVED) !== 0 || c === 47) t[c] = 1;
+    else if ((CHAR_CLASS[c] & RESERVED) !== 0) t[c] = 2;
+  }
+  return t;
+})();
+
 const XCHAR_OK = /* @__PURE__ */ (() => {
   const t = new Uint8Array(65536);
   for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & XCHAR) !== 0) t[c] = 1;
   return t;
 })();
-import { Url } from './url.js';
+import { Url, RESERVED_BIT } from './url.js';
 import { lookupScheme, RESERVED_NAMES } from '../schemes/registry.js';
 import '../schemes/builtin.js';
 
@@ -45,6 +56,13 @@ export interface ParseOptions {
    * before parsing (each removal is still reported as a warning).
    */
   trim?: boolean;
+}
+
+/** What a scan collects: the violations, and which reserved characters the body holds. */
+interface ScanState {
+  v: Diagnostic[] | null;
+  /** RESERVED_BIT of every reserved character met in the url-path or opaque scheme part. */
+  seen: number;
 }
 
 /** Pushes a violation, creating the list on first use. */
@@ -67,7 +85,7 @@ function describe(c: number): string {
  * Returns how many code units to skip (2 for a valid escape, 1 for a surrogate pair).
  */
 function badChar(
-  s: string, i: number, end: number, list: { v: Diagnostic[] | null }, reservedCode: string,
+  s: string, i: number, end: number, list: ScanState, reservedCode: string,
 ): number {
   const c = s.charCodeAt(i);
   if (c === 37) {
@@ -94,7 +112,7 @@ function badChar(
 /** Checks [start, end) against the allowed table; escapes are always allowed when well formed. */
 function checkChars(
   s: string, start: number, end: number, allowed: Uint8Array,
-  list: { v: Diagnostic[] | null }, reservedCode: string,
+  list: ScanState, reservedCode: string,
 ): void {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
@@ -104,7 +122,7 @@ function checkChars(
 }
 
 /** The xchar check of a scheme part, path or fragment: the hot loop (RFC 1738 2.2, 5). */
-function checkXchars(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): void {
+function checkXchars(s: string, start: number, end: number, list: ScanState): void {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (XCHAR_OK[c] === 1) continue;
@@ -120,10 +138,15 @@ function checkXchars(s: string, start: number, end: number, list: { v: Diagnosti
  * The xchar check of a url-path or scheme part up to the first "#" (RFC 1738 2.2, 5; the
  * October 1993 draft: "#" starts the fragment id). Returns the offset of that "#", or `end`.
  */
-function scanToHash(s: string, start: number, end: number, list: { v: Diagnostic[] | null }): number {
+function scanToHash(s: string, start: number, end: number, list: ScanState): number {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (XCHAR_OK[c] === 1) continue;
+    const f = BODY_CLASS[c];
+    if (f === 1) continue;
+    if (f === 2) {
+      list.seen |= RESERVED_BIT[c];
+      continue;
+    }
     if (c === 35) return i;
     if (c === 37 && i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) {
       i += 2;
@@ -139,7 +162,7 @@ function scanToHash(s: string, start: number, end: number, list: { v: Diagnostic
  * hostnumber = digits "." digits "." digits "." digits. The host ends at the first ":" (the
  * port follows) or at `limit`; returns that end. Reports the first offending character.
  */
-function readHost(s: string, start: number, limit: number, list: { v: Diagnostic[] | null }): number {
+function readHost(s: string, start: number, limit: number, list: ScanState): number {
   let dots = 0;
   let allDigitsOrDots = true;
   let labelStart = start;
@@ -241,7 +264,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   if (typeof input !== 'string') {
     return fatal(EMPTY_INPUT, 0, String(input), `expected a string, got ${input === null ? 'null' : typeof input}`);
   }
-  const list: { v: Diagnostic[] | null } = { v: null };
+  const list: ScanState = { v: null, seen: 0 };
   let start = 0;
   let end = input.length;
   if (options?.trim) {
@@ -455,7 +478,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   const o = (n: number) => (n < 0 ? n : n - shift);
   const url = new Url(
     href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), list.v,
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), list.v, list.seen,
   );
   if (spec?.validate === undefined) return url;
   // The scheme's own rules read the record; what they find makes a second record.
@@ -468,7 +491,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   all.sort(byOffset);
   return new Url(
     href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all,
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all, list.seen,
   );
 }
 

@@ -18,6 +18,15 @@ import { getScheme, type SchemeSpec } from '../schemes/registry.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
 
+/** One bit for each reserved character (RFC 1738 2.2) but "/": ";" "?" ":" "@" "&" "=". */
+export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(128);
+  ';?:@&='.split('').forEach((ch, i) => {
+    t[ch.charCodeAt(0)] = 1 << i;
+  });
+  return t;
+})();
+
 /** Offsets of one component in `href`: [start, end), or null when absent. */
 export type Span = readonly [number, number] | null;
 
@@ -49,6 +58,7 @@ export class Url {
   readonly #bodyEnd: number;
   readonly #fragmentStart: number;
   readonly #violations: Diagnostic[] | null;
+  readonly #reservedSeen: number;
   #fields: Record<string, unknown> | undefined;
 
   /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
@@ -56,7 +66,7 @@ export class Url {
     href: string, scheme: string, inputOffset: number, schemeEnd: number,
     userStart: number, passwordStart: number, hostStart: number, hostEnd: number,
     portStart: number, port: number, loginEnd: number, pathStart: number, bodyEnd: number,
-    fragmentStart: number, violations: Diagnostic[] | null,
+    fragmentStart: number, violations: Diagnostic[] | null, reservedSeen = 0x3f,
   ) {
     this.#href = href;
     this.#scheme = scheme;
@@ -73,6 +83,7 @@ export class Url {
     this.#bodyEnd = bodyEnd;
     this.#fragmentStart = fragmentStart;
     this.#violations = violations;
+    this.#reservedSeen = reservedSeen;
   }
 
   /** The URL as written, with a `URL:` prefix and `<...>` wrapper removed; not normalized. */
@@ -180,6 +191,36 @@ export class Url {
   /** The URL without its fragment. */
   get withoutFragment(): string {
     return this.#fragmentStart < 0 ? this.href : this.href.slice(0, this.#fragmentStart - 1);
+  }
+
+  /**
+   * False when the url-path (or opaque scheme part) surely does not hold the character `c`
+   * unencoded; true when it may. Exact for ";" "?" ":" "@" "&" "=", which the scanner notes as
+   * it passes (so that scheme rules skip a second look); true for any other character.
+   */
+  mayContain(c: number): boolean {
+    const bit = c < 128 ? RESERVED_BIT[c] : 0;
+    return bit === 0 || (this.#reservedSeen & bit) !== 0;
+  }
+
+  /** Offset in href where the host starts, or -1 when there is no "//" login. */
+  get hostStart(): number {
+    return this.#hostStart;
+  }
+
+  /** Offset in href where the host ends. */
+  get hostEnd(): number {
+    return this.#hostEnd;
+  }
+
+  /** Offset in href of the port digits (after ":"), or -1 when no ":" follows the host. */
+  get portStart(): number {
+    return this.#portStart;
+  }
+
+  /** Offset in href where the login ends (at its "/", "#" or the end). */
+  get loginEnd(): number {
+    return this.#loginEnd;
   }
 
   /** Offset in href where the url-path starts (after its "/"), or -1: no login or no "/" path. */

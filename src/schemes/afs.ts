@@ -42,12 +42,11 @@ function validate(url: Url, report: Report): void {
     'afs: URLs are defined only by the 1993-07 draft (afsaddress); the later drafts keep it as a historical note and RFC 1738 4 only reserves the name');
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'draft 1993-07, afsaddress');
-  const c = url.components();
-  if (url.host === '') report(AFS_MISSING_CELL, c.host![0] + url.inputOffset);
-  if (c.port !== null && c.port[1] > c.port[0]) report(AFS_PORT, c.port[0] - 1 + url.inputOffset);
+  if (url.hostEnd === url.hostStart) report(AFS_MISSING_CELL, url.hostStart + url.inputOffset);
+  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(AFS_PORT, url.portStart - 1 + url.inputOffset);
   const r = pathRange(url);
   if (r === null) {
-    report(AFS_MISSING_PATH, c.schemePart![1] + url.inputOffset);
+    report(AFS_MISSING_PATH, url.bodyEnd + url.inputOffset);
     return;
   }
   checkRange(url, r.start, r.end, AFS_PATH_SET, report, AFS_RESERVED_CHAR);

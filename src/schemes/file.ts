@@ -33,17 +33,17 @@ export function isLocalHost(host: string | null): boolean {
 function validate(url: Url, report: Report): void {
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'RFC 1738 5, fileurl');
-  const c = url.components();
-  if (c.port !== null && c.port[1] > c.port[0]) report(FILE_PORT, c.port[0] - 1 + url.inputOffset);
+  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(FILE_PORT, url.portStart - 1 + url.inputOffset);
   const r = pathRange(url);
   if (r === null) {
     const host = url.host ?? '';
-    const at = c.schemePart![1] + url.inputOffset;
+    const at = url.bodyEnd + url.inputOffset;
     report(FILE_MISSING_PATH, at, host === ''
       ? 'file:// has no path: a file URL is file://<host>/<path> (RFC 1738 5, fileurl)'
       : `${JSON.stringify(host)} is read as a host name, not as a file: a file URL needs "/" and a path after the host (file://<host>/<path>, RFC 1738 3.10); for a file of this machine write file:///${host}`);
     return;
   }
+  if (!url.mayContain(59)) return; // the scanner saw no ";" in the path
   const href = url.href;
   for (let i = r.start; i < r.end; i++) {
     if (href.charCodeAt(i) === 59) {

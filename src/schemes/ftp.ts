@@ -98,7 +98,7 @@ export function readFtpPath(url: Url, withType = true): FtpPath {
  */
 function validate(url: Url, report: Report): void {
   const r = pathRange(url);
-  if (r === null) return;
+  if (r === null || !url.mayContain(SEMICOLON)) return; // the scanner saw no ";" in the path
   const href = url.href;
   const semi = typeSuffixAt(href, r.start, r.end);
   const fpathEnd = semi >= 0 ? semi : r.end;

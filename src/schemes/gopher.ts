@@ -81,12 +81,12 @@ function split(url: Url): GopherParts | null {
  * CR or LF in the selector is allowed by the grammar (selector = *xchar) and left to the linter.
  */
 function validate(url: Url, report: Report): void {
-  const c = url.components();
-  if (c.user !== null) refuseLogin(url, report, 'RFC 1738 5 (gopherurl)');
-  if (c.path === null || c.path[0] === c.path[1]) return;
+  if (url.userStart >= 0) refuseLogin(url, report, 'RFC 1738 5 (gopherurl)');
+  const s = url.pathStart;
+  const end = url.bodyEnd;
+  if (s < 0 || s === end) return;
   const h = url.href;
-  const s = c.path[0];
-  if (h.charCodeAt(s) !== 37 || s + 2 >= c.path[1] || !hex(h.charCodeAt(s + 1)) || !hex(h.charCodeAt(s + 2))) return;
+  if (h.charCodeAt(s) !== 37 || s + 2 >= end || !hex(h.charCodeAt(s + 1)) || !hex(h.charCodeAt(s + 2))) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
     const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'

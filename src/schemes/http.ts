@@ -57,13 +57,13 @@ function parts(url: Url): HttpParts | null {
  * no check of its own here (the scanner has checked it against xchar).
  */
 function validate(url: Url, report: Report): void {
-  const c = url.components();
-  if (c.user !== null) refuseLogin(url, report, 'RFC 1738 3.3');
+  if (url.userStart >= 0) refuseLogin(url, report, 'RFC 1738 3.3');
   const h = url.href;
-  if (c.host !== null) {
-    // The drafts' httpaddress is hostport [ / path ] [ ? search ]; RFC 1738 5 requires the "/".
-    // The scanner has read "host?search" as the host and reported the "?" there already.
-    for (let i = c.host[0]; i < c.host[1]; i++) {
+  // The drafts' httpaddress is hostport [ / path ] [ ? search ]; RFC 1738 5 requires the "/".
+  // The scanner has read "host?search" as the host and reported the "?" there already, so a
+  // valid host needs no look.
+  if (url.hostStart >= 0 && url.violations.length > 0) {
+    for (let i = url.hostStart; i < url.hostEnd; i++) {
       if (h.charCodeAt(i) === 63) {
         report(DRAFT_ONLY, i + url.inputOffset,
           'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search');
@@ -71,9 +71,10 @@ function validate(url: Url, report: Report): void {
       }
     }
   }
-  if (c.path === null) return;
-  let i = c.path[0];
-  const end = c.path[1];
+  // Only a "?" starts a search; the scanner noted whether the path holds one.
+  let i = url.pathStart;
+  if (i < 0 || !url.mayContain(63)) return;
+  const end = url.bodyEnd;
   while (i < end && h.charCodeAt(i) !== 63) i++;
   for (i++; i < end; i++) {
     const ch = h.charCodeAt(i);

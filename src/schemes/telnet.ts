@@ -30,9 +30,9 @@ function validateSession(url: Url, report: Report): void {
     report(DRAFT_ONLY, url.inputOffset,
       `${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts ("Telnet, rlogin, tn3270"); RFC 1738 defines telnet only`);
   }
-  const p = url.components().path;
-  if (p !== null && p[1] > p[0]) {
-    report(TELNET_PATH, p[0] + url.inputOffset,
+  const p = url.pathStart;
+  if (p >= 0 && url.bodyEnd > p) {
+    report(TELNET_PATH, p + url.inputOffset,
       `a ${scheme} URL ends after the login and an optional "/" (RFC 1738 3.8, 5): nothing may follow that "/"`);
   }
 }
