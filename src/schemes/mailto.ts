@@ -51,7 +51,7 @@ export interface AddrSpecProblem {
   message: string;
 }
 
-/** The octet a URL writes at `i`: the value of a %XX escape, else the code unit itself. */
+/** The octet a URL writes at `i` (RFC 1738 2.2): the value of a %XX escape, else the code unit itself. */
 export function octetAt(s: string, i: number, end: number): number {
   const c = s.charCodeAt(i);
   if (c === 37 && i + 2 < end) {
@@ -62,7 +62,7 @@ export function octetAt(s: string, i: number, end: number): number {
   return c;
 }
 
-/** How many code units the octet at `i` takes: 3 for an escape, else 1. */
+/** How many code units the octet at `i` takes (RFC 1738 2.2): 3 for an escape, else 1. */
 export function widthAt(s: string, i: number, end: number): number {
   return s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0
     && hexValue(s.charCodeAt(i + 2)) >= 0 ? 3 : 1;
@@ -209,8 +209,8 @@ function quoted(s: string, i: number, end: number, close: number, what: string, 
 }
 
 /**
- * True when the scanner reported the code unit at `i` already (it is not an xchar and does not
- * start a well-formed escape): the addr-spec check then does not report it a second time.
+ * True when the scanner reported the code unit at `i` already (RFC 1738 2.2, 5: it is not an
+ * xchar and does not start a well-formed escape), so a scheme check does not report it again.
  */
 export function flaggedByScanner(s: string, i: number): boolean {
   if (i >= s.length) return false;

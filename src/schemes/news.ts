@@ -265,7 +265,10 @@ function buildMessageId(id: string): string {
   return `${unique}@${id.slice(at + 1)}`;
 }
 
-/** The news server a reader is configured with: NNTPSERVER, "host" or "host:port". */
+/**
+ * The news server a reader is configured with (draft 1994-03 NEWS note 1: "the reader will fetch
+ * the article or group from his or her local news host"): NNTPSERVER, "host" or "host:port".
+ */
 export function newsServer(): { host: string | null; port: number; setting: string | null } {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const v = env?.NNTPSERVER?.trim();

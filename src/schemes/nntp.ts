@@ -13,7 +13,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD, DRAFT_ONLY, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, type Range } from './util.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
-import { flaggedByScanner } from './mailto.js';
+import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_ARTICLE_NUMBER = defineCode('invalid-article-number', 'error', 'RFC 1738 3.7',
   'the article number is the numeric id of the article within the group: digits only');
@@ -41,28 +41,13 @@ function articleNumber(s: string, r: Range | null): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-/** nntp rules (RFC 1738 3.7; section 5 nntpurl). */
-function validate(url: Url, report: Report): void {
-  const base = url.inputOffset;
-  const s = url.href;
-  refuseLogin(url, report, 'RFC 1738 3.7');
-  if (!url.hasLogin) {
-    report(DRAFT_ONLY, schemePartRange(url).start + base,
-      'nntp:<group>/<digits> with no server is the grammar of the 1993-10 and 1994-03 drafts; RFC 1738 3.7 writes nntp://<host>:<port>/<newsgroup-name>/<article-number>');
-  }
-  const p = parts(url);
-  if (p === null) {
-    report(INVALID_NEWSGROUP, schemePartRange(url).end + base,
-      'an nntp URL names a newsgroup: nntp://<host>:<port>/<newsgroup-name> (RFC 1738 5: "/" group is required)');
-    return;
-  }
-  const g = checkGroup(s, p.group.start, p.group.end);
-  if (g !== null) report(INVALID_NEWSGROUP, g.offset + base, g.message);
-  const a = p.article;
-  if (a === null) return;
+/**
+ * The first problem of an article number: [ "/" digits ] (RFC 1738 5), nothing after it, and
+ * small enough to be read exactly. Characters the scanner reported are skipped.
+ */
+function checkArticle(s: string, a: Range): AddrSpecProblem | null {
   if (a.start === a.end) {
-    report(INVALID_ARTICLE_NUMBER, a.start + base, 'the article number after "/" is missing: leave out the "/" too when there is none (RFC 1738 5: [ "/" digits ])');
-    return;
+    return { offset: a.start, message: 'the article number after "/" is missing: leave out the "/" too when there is none (RFC 1738 5: [ "/" digits ])' };
   }
   let n = 0;
   for (let i = a.start; i < a.end; i++) {
@@ -72,15 +57,40 @@ function validate(url: Url, report: Report): void {
       continue;
     }
     if (flaggedByScanner(s, i)) continue;
-    report(INVALID_ARTICLE_NUMBER, i + base, c === 47
-      ? 'nothing follows the article number: nntp://<host>:<port>/<newsgroup-name>/<article-number> (RFC 1738 3.7)'
-      : c === 37
-        ? 'the article number is plain digits, with no %XX escapes (RFC 1738 5)'
-        : `the article number is digits only, and "${String.fromCharCode(c)}" is not a digit (RFC 1738 5)`);
-    return;
+    return {
+      offset: i,
+      message: c === 47
+        ? 'nothing follows the article number: nntp://<host>:<port>/<newsgroup-name>/<article-number> (RFC 1738 3.7)'
+        : c === 37
+          ? 'the article number is plain digits, with no %XX escapes (RFC 1738 5)'
+          : `the article number is digits only, and "${String.fromCharCode(c)}" is not a digit (RFC 1738 5)`,
+    };
   }
   if (!Number.isSafeInteger(n)) {
-    report(INVALID_ARTICLE_NUMBER, a.start + base, `the article number is too large to be read exactly (over ${Number.MAX_SAFE_INTEGER})`);
+    return { offset: a.start, message: `the article number is too large to be read exactly (over ${Number.MAX_SAFE_INTEGER})` };
+  }
+  return null;
+}
+
+/** nntp rules (RFC 1738 3.7; section 5 nntpurl; the drafts' nntpaddress). */
+function validate(url: Url, report: Report): void {
+  const base = url.inputOffset;
+  const s = url.href;
+  refuseLogin(url, report, 'RFC 1738 3.7');
+  const p = parts(url);
+  if (p === null) {
+    report(INVALID_NEWSGROUP, schemePartRange(url).end + base,
+      'an nntp URL names a newsgroup: nntp://<host>:<port>/<newsgroup-name> (RFC 1738 5: "/" group is required)');
+    return;
+  }
+  const g = checkGroup(s, p.group.start, p.group.end);
+  if (g !== null) report(INVALID_NEWSGROUP, g.offset + base, g.message);
+  const a = p.article === null ? null : checkArticle(s, p.article);
+  if (a !== null) report(INVALID_ARTICLE_NUMBER, a.offset + base, a.message);
+  // The drafts' nntp:<group>/<digits>: said only when the rest is that form indeed.
+  if (!url.hasLogin && g === null && a === null && p.article !== null) {
+    report(DRAFT_ONLY, schemePartRange(url).start + base,
+      'nntp:<group>/<digits> with no server is the grammar of the 1993-10 and 1994-03 drafts; RFC 1738 3.7 writes nntp://<host>:<port>/<newsgroup-name>/<article-number>');
   }
 }
 
