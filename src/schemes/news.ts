@@ -1,9 +1,338 @@
-// STUB: replaced by the scheme's own module (issue 3).
-import type { SchemeSpec } from './registry.js';
+// The news scheme (RFC 1738 3.6; section 5 newsurl), and the newsgroup-name and host checks
+// that nntp shares.
+//
+//   newsurl        = "news:" grouppart
+//   grouppart      = "*" | group | article
+//   group          = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
+//   article        = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
+//
+// "A message identifier may be distinguished from a news group name by the presence of the
+// commercial at "@" character. No additional characters are reserved within the components of
+// a news URL." (3.6) A news URL names no server: "the reader will fetch the article or group
+// from his or her local news host. News host names are NOT part of news URLs." (draft 1994-03)
 
+import type { Url } from '../core/url.js';
+import type { Report, SchemeSpec, Explanation } from './registry.js';
+import { CHAR_CLASS, ALPHA, DIGIT } from '../core/charclass.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { XCHAR_SET, encode } from '../core/percent.js';
+import { INVALID_FIELD, schemePartRange, text, formatRequest } from './util.js';
+import { flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
+
+export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
+  'a newsgroup name is a letter followed by letters, digits, "-", ".", "+" and "_" (group)');
+export const INVALID_ARTICLE = defineCode('invalid-article', 'error', 'RFC 1738 3.6',
+  'a message-id is <unique>@<full_domain_name>: 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host');
+export const NEWS_HOST = defineCode('news-host', 'error', 'RFC 1738 3.6',
+  'a news URL names no server: it is news:<newsgroup-name>, news:<message-id> or news:*');
+
+/** The NNTP port (RFC 977 2; RFC 1738 3.7). */
+export const NNTP_PORT = 119;
+
+/** The unique part of a message-id: uchar | ";" | "/" | "?" | ":" | "&" | "=" (RFC 1738 5 article). */
+const UNIQUE_SET = XCHAR_SET.without('@');
+
+function describe(c: number): string {
+  if (c === 32) return 'a space';
+  return c > 32 && c < 127 ? `"${String.fromCharCode(c)}"` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+const isAlpha = (c: number) => c < 128 && (CHAR_CLASS[c] & ALPHA) !== 0;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Checks href[start, end) against group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]
+ * (RFC 1738 5). The production is plain characters, so an escape is reported (as the core does
+ * for hosts). Characters the scanner reported already are skipped; the first other problem is
+ * returned with its href offset, or null.
+ */
+export function checkGroup(s: string, start: number, end: number): AddrSpecProblem | null {
+  if (start >= end) return { offset: start, message: 'the newsgroup name is empty (RFC 1738 5: group = alpha *[ ... ])' };
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (isAlpha(c)) continue;
+    if (i > start && (isDigit(c) || c === 45 || c === 46 || c === 43 || c === 95)) continue;
+    if (flaggedByScanner(s, i)) continue;
+    let message: string;
+    if (c === 37) message = 'a newsgroup name takes no %XX escapes: its characters are letters, digits, "-", ".", "+" and "_" (RFC 1738 5)';
+    else if (c === 42) message = '"*" stands alone (news:*) for all groups; RFC 1738 has no group patterns';
+    else if (c === 64) message = 'an "@" makes a message-id, not a newsgroup name (RFC 1738 3.6)';
+    else if (i === start) message = `a newsgroup name starts with a letter, not ${describe(c)} (RFC 1738 5)`;
+    else message = `${describe(c)} cannot stand in a newsgroup name: letters, digits, "-", ".", "+" and "_" (RFC 1738 5)`;
+    return { offset: i, message };
+  }
+  return null;
+}
+
+/**
+ * Checks href[start, end) against host = hostname | hostnumber (RFC 1738 3.1, 5): labels of
+ * letters, digits and "-" that neither start nor end with "-", the last label starting with a
+ * letter; or four decimal groups of at most 255. Hosts take no escapes. Returns the first
+ * problem with its href offset, or null.
+ */
+export function checkHost(s: string, start: number, end: number): AddrSpecProblem | null {
+  if (start >= end) return { offset: start, message: 'the host is empty (RFC 1738 3.1)' };
+  let labelStart = start;
+  let allDigits = true;
+  let dots = 0;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? s.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (i === labelStart) {
+        return { offset: i, message: i === end ? 'a host name does not end with "." (RFC 1738 3.1)' : 'a host name has no empty label (RFC 1738 3.1)' };
+      }
+      if (s.charCodeAt(i - 1) === 45) return { offset: i - 1, message: 'a domain label does not end with "-" (RFC 1738 3.1)' };
+      if (i < end) {
+        dots++;
+        labelStart = i + 1;
+      }
+      continue;
+    }
+    if (isAlpha(c)) {
+      allDigits = false;
+      continue;
+    }
+    if (isDigit(c)) continue;
+    if (c === 45 && i > labelStart) {
+      allDigits = false;
+      continue;
+    }
+    if (c === 45) return { offset: i, message: 'a domain label does not start with "-" (RFC 1738 3.1)' };
+    if (c === 37) return { offset: i, message: 'a host takes no %XX escapes (RFC 1738 3.1)' };
+    return { offset: i, message: `${describe(c)} cannot stand in a host: letters, digits, "-" and "." (RFC 1738 3.1)` };
+  }
+  if (allDigits) {
+    if (dots !== 3) {
+      return { offset: labelStart, message: 'the last label of a host name starts with a letter, and a host number has four groups (RFC 1738 3.1)' };
+    }
+    let value = 0;
+    let groupStart = start;
+    for (let i = start; i <= end; i++) {
+      const c = i < end ? s.charCodeAt(i) : 46;
+      if (c !== 46) {
+        value = value * 10 + (c - 48);
+        continue;
+      }
+      if (value > 255) return { offset: groupStart, message: 'each group of a host number is at most 255 (RFC 1738 3.1)' };
+      value = 0;
+      groupStart = i + 1;
+    }
+    return null;
+  }
+  if (isDigit(s.charCodeAt(labelStart))) {
+    return { offset: labelStart, message: 'the last label of a host name does not start with a digit (RFC 1738 3.1)' };
+  }
+  return null;
+}
+
+type Kind = 'group' | 'article' | 'all';
+
+/** grouppart = "*" | group | article, told apart by "*" alone and by "@" (RFC 1738 3.6). */
+function kindOf(s: string, start: number, end: number): Kind {
+  if (end - start === 1 && s.charCodeAt(start) === 42) return 'all';
+  for (let i = start; i < end; i++) if (s.charCodeAt(i) === 64) return 'article';
+  return 'group';
+}
+
+/** news rules (RFC 1738 3.6; section 5 newsurl, grouppart, group, article). */
+function validate(url: Url, report: Report): void {
+  const { start, end } = schemePartRange(url);
+  const s = url.href;
+  const base = url.inputOffset;
+  // 3.6 and draft 1994-03 note 1: no server in a news URL, so no "//" of the common syntax.
+  if (end - start >= 2 && s.charCodeAt(start) === 47 && s.charCodeAt(start + 1) === 47) {
+    report(NEWS_HOST, start + base,
+      'a news URL names no server (RFC 1738 3.6: news URLs are location-independent; the reader\'s own news server is used); news://host/... is a later form (RFC 5538)');
+    return;
+  }
+  const kind = kindOf(s, start, end);
+  if (kind === 'all') return;
+  if (kind === 'group') {
+    const p = checkGroup(s, start, end);
+    if (p !== null) {
+      report(INVALID_NEWSGROUP, p.offset + base, start === end
+        ? 'a news URL names a newsgroup, a message-id or "*" (RFC 1738 3.6); here it is empty'
+        : p.message);
+    }
+    return;
+  }
+  // article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host: the last "@" starts the
+  // host (a host holds no "@"); any earlier "@" belongs to the unique part.
+  let at = end - 1;
+  while (s.charCodeAt(at) !== 64) at--;
+  if (at === start) {
+    report(INVALID_ARTICLE, start + base, 'the unique part before "@" is empty (RFC 1738 5 article)');
+  }
+  // RFC 1036 2.1.5 (which 3.6 refers to): "unique is any string of printing ASCII characters,
+  // not including "<" (left angle bracket), ">" (right angle bracket), or "@" (at sign)".
+  for (let i = start; i < at; i += widthAt(s, i, at)) {
+    const o = octetAt(s, i, at);
+    if (o > 32 && o < 127 && o !== 60 && o !== 62 && o !== 64) continue;
+    if (flaggedByScanner(s, i)) continue;
+    report(INVALID_ARTICLE, i + base, o === 64
+      ? 'a message-id has one "@", before its domain name (RFC 1036 2.1.5: the unique part holds no "@")'
+      : `the unique part of a message-id is printing US-ASCII without "<", ">" and "@" (RFC 1036 2.1.5), and this ${
+        widthAt(s, i, at) === 3 ? `escape decodes to ${o === 32 ? 'a space' : o > 32 && o < 127 ? `"${String.fromCharCode(o)}"` : `the octet ${o.toString(16).toUpperCase().padStart(2, '0')}`}` : 'character is not'}`);
+    break;
+  }
+  const h = checkHost(s, at + 1, end);
+  if (h !== null && !flaggedByScanner(s, h.offset)) {
+    report(INVALID_ARTICLE, h.offset + base, `after "@" a message-id has a full domain name: ${h.message}`);
+  }
+}
+
+/** kind, group and messageId (RFC 1738 3.6), decoded; each null when not that kind. */
+function fields(url: Url): Record<string, unknown> {
+  const r = schemePartRange(url);
+  const kind = kindOf(url.href, r.start, r.end);
+  return {
+    kind,
+    group: kind === 'group' ? text(url, r) : null,
+    messageId: kind === 'article' ? text(url, r) : null,
+  };
+}
+
+function optString(f: Record<string, unknown>, name: string): string | null {
+  const v = f[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
+  return v;
+}
+
+/** Refuses a group that no news URL can write (RFC 1738 5 group), with the reason. */
+export function assertGroup(group: string): void {
+  const p = checkGroup(group, 0, group.length);
+  if (p !== null || group.length === 0) {
+    throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(group)} is not a newsgroup name: ${p?.message ?? 'it is empty'}`);
+  }
+  // checkGroup skips what the scanner would report; a built URL must not hold such characters.
+  for (let i = 0; i < group.length; i++) {
+    const c = group.charCodeAt(i);
+    if (!(isAlpha(c) || (i > 0 && (isDigit(c) || c === 45 || c === 46 || c === 43 || c === 95)))) {
+      throw new LocatorError(INVALID_FIELD, -1,
+        `${JSON.stringify(group)} is not a newsgroup name: ${describe(c)} at ${i} (letters, digits, "-", ".", "+" and "_"; RFC 1738 5)`);
+    }
+  }
+}
+
+/**
+ * Writes "*", a group or a message-id (RFC 1738 3.6, section 5 grouppart). A group is plain
+ * characters and is refused unless it matches the grammar; a message-id is written without "<"
+ * and ">", its unique part encoded (every "@" there as %40), the host after the last "@" as
+ * it is (hosts take no escapes). `kind` may be left out when only one of group and messageId
+ * is given.
+ */
+function build(f: Record<string, unknown>): string {
+  for (const k of ['user', 'password', 'host', 'port']) {
+    if (f[k] !== undefined && f[k] !== null) {
+      throw new LocatorError(INVALID_FIELD, -1, `a news URL has no ${k}: the reader's own news server is used (RFC 1738 3.6)`);
+    }
+  }
+  const group = optString(f, 'group');
+  const messageId = optString(f, 'messageId');
+  let kind = f.kind;
+  if (kind === undefined || kind === null) kind = messageId !== null ? 'article' : group === '*' ? 'all' : 'group';
+  if (kind === 'all') {
+    if (messageId !== null || (group !== null && group !== '*')) {
+      throw new LocatorError(INVALID_FIELD, -1, 'kind "all" (news:*) takes no group or messageId');
+    }
+    return '*';
+  }
+  if (kind === 'group') {
+    if (messageId !== null) throw new LocatorError(INVALID_FIELD, -1, 'kind "group" takes no messageId');
+    if (group === null) throw new LocatorError(INVALID_FIELD, -1, 'kind "group" needs a group');
+    assertGroup(group);
+    return group;
+  }
+  if (kind !== 'article') throw new LocatorError(INVALID_FIELD, -1, `kind must be "group", "article" or "all", not ${JSON.stringify(kind)}`);
+  if (group !== null) throw new LocatorError(INVALID_FIELD, -1, 'kind "article" takes no group');
+  if (messageId === null) throw new LocatorError(INVALID_FIELD, -1, 'kind "article" needs a messageId');
+  return buildMessageId(messageId);
+}
+
+function buildMessageId(id: string): string {
+  if (id.length > 1 && id.charCodeAt(0) === 60 && id.charCodeAt(id.length - 1) === 62) {
+    throw new LocatorError(INVALID_FIELD, -1, 'a message-id is written without the enclosing "<" and ">" (RFC 1738 3.6)');
+  }
+  const at = id.lastIndexOf('@');
+  if (at < 0) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: it has no "@" (<unique>@<full_domain_name>, RFC 1738 3.6)`);
+  if (at === 0) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: the unique part before "@" is empty`);
+  const h = checkHost(id, at + 1, id.length);
+  if (h !== null) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: ${h.message}`);
+  let unique = encode(id.slice(0, at), UNIQUE_SET);
+  // A leading "//" would read as a server (news-host); "/" may always be encoded (RFC 1738 2.2).
+  if (unique.startsWith('//')) unique = '%2F' + unique.slice(1);
+  return `${unique}@${id.slice(at + 1)}`;
+}
+
+/**
+ * The news server a reader is configured with (draft 1994-03 NEWS note 1: "the reader will fetch
+ * the article or group from his or her local news host"): NNTPSERVER, "host" or "host:port".
+ */
+export function newsServer(): { host: string | null; port: number; setting: string | null } {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const v = env?.NNTPSERVER?.trim();
+  if (!v) return { host: null, port: NNTP_PORT, setting: null };
+  const m = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(v);
+  if (m && Number(m[2]) <= 65535) return { host: m[1], port: Number(m[2]), setting: v };
+  return { host: v, port: NNTP_PORT, setting: v };
+}
+
+/**
+ * What a client sends to show a newsgroup (RFC 977 3.2.1, 3.1.2, 3.9.1): GROUP selects it and
+ * its reply "211 n first last group" gives the article numbers; RFC 977 has no listing command,
+ * so a reader fetches the headers of the first article and steps through the rest with NEXT.
+ */
+export function groupListing(group: string): { steps: string[]; notes: string[] } {
+  return {
+    steps: [formatRequest(`GROUP ${group}`), 'HEAD <first>', 'NEXT', 'HEAD', 'QUIT'],
+    notes: [
+      'a group is shown as the list of its articles: the reply to GROUP ("211 <count> <first> <last> <group>") gives the article numbers; RFC 977 has no listing command, so the reader asks HEAD for the first article and then NEXT and HEAD for each following one, until "421 no next article" (it keeps Subject, From and Date of each)',
+      'servers with the later overview extension answer the list in one command: XOVER <first>-<last> (RFC 2980) or OVER (RFC 3977); LISTGROUP (RFC 2980) gives the article numbers only',
+    ],
+  };
+}
+
+/**
+ * The access algorithm (RFC 1738 3.6; draft 1994-03 NEWS): NNTP (RFC 977) to the reader's own
+ * news server; ARTICLE <message-id> for an article, GROUP for a group, LIST for news:*.
+ */
+function explain(url: Url): Explanation {
+  const f = fields(url);
+  const server = newsServer();
+  const notes: string[] = [];
+  let steps: string[];
+  if (f.kind === 'all') {
+    steps = ['LIST', 'QUIT'];
+    notes.push('news:* is "all available news groups" (RFC 1738 3.6): LIST returns each active group as "<group> <last> <first> <posting>" (RFC 977 3.6.1); descriptions of the groups need LIST NEWSGROUPS (RFC 2980, later)');
+  } else if (f.kind === 'article') {
+    steps = [formatRequest(`ARTICLE <${f.messageId as string}>`), 'QUIT'];
+    notes.push('the message-id is sent in "<" and ">" (RFC 977 3.1.1, RFC 1036 2.1.5), which the URL leaves out (RFC 1738 3.6)');
+    notes.push('an article that has expired on the server cannot be fetched: the message-id names no archive (draft 1994-03, note 2)');
+    notes.push('the article may come by any other news transport too, or from articles already received (draft 1994-03)');
+  } else {
+    const listing = groupListing(f.group as string);
+    steps = listing.steps;
+    notes.push(...listing.notes);
+  }
+  notes.unshift(server.setting !== null
+    ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
+    : 'the news server is the reader\'s local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)');
+  notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
+  for (const d of url.violations) {
+    if (d.severity === 'error') notes.push(`not a valid news URL: ${d.message} (offset ${d.offset})`);
+  }
+  return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
+}
+
+/** news: a USENET newsgroup, article or all groups (RFC 1738 3.6). */
 export const news: SchemeSpec = {
   name: 'news',
   defaultPort: null,
   syntax: 'opaque',
   status: 'rfc1738',
+  validate,
+  fields,
+  build,
+  explain,
 };
