@@ -80,7 +80,7 @@ const ROWS: Array<[string, string, string, string]> = [
   ['<URL:http://h.com/a b>', 'http | - | - | h.com | - | a b | -', 'unsafe-char@19', 'RFC 1738 appendix (offsets count the input)'],
   // opaque schemes never read "//" as a login
   ['news:comp.infosystems.www', 'news | - | - | - | - | - | -', '', 'RFC 1738 3.6'],
-  ['mailto://x', 'mailto | - | - | - | - | - | -', '', 'RFC 1738 3.5'],
+  ['mailto://x', 'mailto | - | - | - | - | - | -', 'mailto-slashes@7', 'RFC 1738 3.5'],
   // a scheme of the common Internet syntax without "//"
   ['http:foo', 'http | - | - | - | - | - | -', 'missing-slashes@5', 'RFC 1738 3.1'],
 ];
