@@ -63,3 +63,36 @@ test('usage errors exit 2; --help documents the exit codes', () => {
   assert.equal(h.code, 0);
   for (const s of ['parse', 'explain', 'Exit status', '0  success', '1  some input', '2  usage', '3  network']) assert.ok(h.out.includes(s), s);
 });
+
+test('explain --json: the contract fields; the FTP steps of RFC 1738 3.2.2; exit 1 for a scheme with no access algorithm', () => {
+  const r = run(['explain', '--json'], 'ftp://myname@host.dom/%2Fetc/motd\nnode:url\nnope\n');
+  assert.equal(r.code, 1);
+  const [ftp, node, nope] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(Object.keys(ftp).sort(), ['error', 'host', 'input', 'notes', 'ok', 'port', 'protocol', 'steps']);
+  assert.equal(ftp.protocol, 'ftp');
+  assert.equal(ftp.host, 'host.dom');
+  assert.equal(ftp.port, 21);
+  assert.deepEqual(ftp.steps.filter((s: string) => /^(USER|CWD|RETR)/.test(s)), ['USER myname', 'CWD /etc', 'RETR motd']);
+  assert.equal(node.ok, false);
+  assert.equal(node.error.code, 'no-access-algorithm');
+  assert.equal(nope.error.code, 'missing-scheme');
+});
+
+test('explain: human output numbers the steps and shows the Gopher request with <TAB> and <CR><LF>', () => {
+  const r = run(['explain', 'gopher://h.com/7sel%09words']);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(r.out.includes('gopher h.com:70'), r.out);
+  assert.ok(r.out.includes('  1. sel<TAB>words<CR><LF>'), r.out);
+});
+
+test('parse --json fills the scheme fields (contract table)', () => {
+  const r = run(['parse', '--json', 'gopher://h.com/', 'news:comp.x', 'wais://h.com/db?w', 'file:///etc/motd']);
+  const [g, n, w, f] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(g.fields.gophertype, '1');
+  assert.equal(g.fields.request, '\r\n');
+  assert.equal(n.fields.kind, 'group');
+  assert.equal(n.fields.group, 'comp.x');
+  assert.equal(w.fields.kind, 'index');
+  assert.equal(w.fields.search, 'w');
+  assert.deepEqual([f.fields.path, f.fields.local], ['/etc/motd', true]);
+});
