@@ -4,6 +4,7 @@ import { tryParse } from '../core/parse.js';
 import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
 import { inputs, Output } from './io.js';
+import type { Command } from './command.js';
 
 export async function runExplain(args: string[], opts: { json: boolean; trim: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
@@ -38,3 +39,11 @@ export async function runExplain(args: string[], opts: { json: boolean; trim: bo
   await out.flush();
   return status;
 }
+
+export const explainCommand: Command = {
+  name: 'explain',
+  synopsis: ['explain [--json] [URL...]', 'Show the access algorithm of a URL (the protocol steps a client performs), without the network.'],
+  help: [],
+  options: { json: { type: 'boolean' }, trim: { type: 'boolean' } },
+  run: (args, values, io) => runExplain(args, { json: values.json === true, trim: values.trim === true }, io.stdin, io.stdout),
+};

@@ -1,52 +1,81 @@
 #!/usr/bin/env node
-// The `locator` command: a thin layer over the library (../shared/docs/contract.md).
+// The `locator` command: a thin layer over the library (../shared/docs/contract.md). The
+// subcommands are listed in commands.ts; --help is built from them.
 import { parseArgs } from 'node:util';
-import { runParse } from './parse.js';
-import { runExplain } from './explain.js';
+import { COMMANDS } from './commands.js';
+import { EXIT, UsageError, type Io } from './command.js';
 
-export const EXIT = { ok: 0, invalid: 1, usage: 2, network: 3 } as const;
-
-const HELP = `locator: the URLs of RFC 1738 and its 1993-94 drafts
-
-Usage: locator <command> [options] [URL...]
-
-Commands:
-  parse [--json] [--trim] [URL...]   Parse URLs; show each part and every violation of the spec.
-  explain [--json] [URL...]          Show the access algorithm of a URL (the protocol steps a
-                                     client performs), without touching the network.
-  help                               Show this text.
-
-With no URL arguments, a command reads one URL per line from standard input (batch mode) and
-prints a result for every line, in order. With --json, each result is one JSON object on its
-own line (NDJSON); the fields are listed in docs/cli.md.
-
-Options:
-  --json       One JSON object per input, one per line.
-  --trim       (parse) Remove white space and a byte order mark around each URL first (leniency;
-               each removal is reported as a warning).
-  -h, --help   Show this text.
-  -V, --version
-
-A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).
-
-Exit status:
-  0  success: every input was read (for parse: every URL is valid)
-  1  some input was invalid (parse: not valid, or not readable at all); batch mode keeps going
-  2  usage error (unknown command or option)
-  3  network or protocol failure
-`;
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
-    process.stdout.write(HELP);
-    return command === undefined ? EXIT.usage : EXIT.ok;
+function wrap(text: string, width: number, indent: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
   }
-  if (command === '-V' || command === '--version') {
+  if (line !== '') out.push(line);
+  return out.map((l, i) => (i === 0 ? l : ' '.repeat(indent) + l));
+}
+
+export function helpText(): string {
+  const lines = [
+    'locator: the URLs of RFC 1738 and its 1993-94 drafts',
+    '',
+    'Usage: locator <command> [options] [URL...]',
+    '',
+    'Commands:',
+  ];
+  for (const c of COMMANDS) {
+    const [syn, what] = c.synopsis;
+    const head = `  ${syn}`;
+    const desc = wrap(what, 58, 38);
+    lines.push(head.length < 36 ? head.padEnd(38) + desc[0] : head);
+    if (head.length >= 36) lines.push(' '.repeat(38) + desc[0]);
+    lines.push(...desc.slice(1));
+  }
+  lines.push('  help'.padEnd(38) + 'Show this text.', '');
+  lines.push(
+    'With no URL arguments, a command reads one URL per line from standard input (batch mode) and',
+    'prints a result for every line, in order. With --json, each result is one JSON object on its',
+    'own line (NDJSON); the fields are listed in docs/cli.md.',
+    '',
+    'Options:',
+    '  --json       One JSON object per input, one per line.',
+  );
+  for (const c of COMMANDS) lines.push(...c.help);
+  lines.push(
+    '  -h, --help   Show this text.',
+    '  -V, --version',
+    '',
+    'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
+    '',
+    'Exit status:',
+    '  0  success: every input was read (for parse: every URL is valid)',
+    '  1  some input was invalid (parse: not valid, or not readable at all); batch mode keeps going',
+    '  2  usage error (unknown command or option)',
+    '  3  network or protocol failure',
+    '',
+  );
+  return lines.join('\n');
+}
+
+async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '-h' || name === '--help') {
+    io.stdout.write(helpText());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '-V' || name === '--version') {
     const { createRequire } = await import('node:module');
     const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
-    process.stdout.write(pkg.version + '\n');
+    io.stdout.write(pkg.version + '\n');
     return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr.write(`locator: unknown command '${name}'\nTry 'locator --help'.\n`);
+    return EXIT.usage;
   }
   let parsed;
   try {
@@ -54,33 +83,34 @@ async function main(argv: string[]): Promise<number> {
       args: rest,
       allowPositionals: true,
       strict: true,
-      options: {
-        json: { type: 'boolean' },
-        trim: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
-    process.stderr.write(`locator: ${(e as Error).message}\nTry 'locator --help'.\n`);
+    io.stderr.write(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`);
     return EXIT.usage;
   }
   if (parsed.values.help) {
-    process.stdout.write(HELP);
+    io.stdout.write(helpText());
     return EXIT.ok;
   }
-  const opts = { json: parsed.values.json === true, trim: parsed.values.trim === true };
-  switch (command) {
-    case 'parse':
-      return runParse(parsed.positionals, opts, process.stdin, process.stdout);
-    case 'explain':
-      return runExplain(parsed.positionals, opts, process.stdin, process.stdout);
-    default:
-      process.stderr.write(`locator: unknown command '${command}'\nTry 'locator --help'.\n`);
+  try {
+    return await command.run(parsed.positionals, parsed.values, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`locator ${name}: ${e.message}\nTry 'locator --help'.\n`);
       return EXIT.usage;
+    }
+    throw e;
   }
 }
 
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stderrIsTTY: process.stderr.isTTY === true,
+  env: process.env,
+}).then(
   (code) => {
     process.exitCode = code;
   },

@@ -4,6 +4,7 @@ import { tryParse } from '../core/parse.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
+import type { Command } from './command.js';
 
 export interface ParseCommandOptions {
   json: boolean;
@@ -53,3 +54,14 @@ export async function runParse(args: string[], opts: ParseCommandOptions, stdin:
   await out.flush();
   return status;
 }
+
+export const parseCommand: Command = {
+  name: 'parse',
+  synopsis: ['parse [--json] [--trim] [URL...]', 'Parse URLs; show each part and every violation of the spec.'],
+  help: [
+    '  --trim       (parse) Remove white space and a byte order mark around each URL first',
+    '               (leniency; each removal is reported as a warning).',
+  ],
+  options: { json: { type: 'boolean' }, trim: { type: 'boolean' } },
+  run: (args, values, io) => runParse(args, { json: values.json === true, trim: values.trim === true }, io.stdin, io.stdout),
+};

@@ -1,0 +1,28 @@
+// What every `locator` subcommand module exports; main.ts builds --help and dispatch from these.
+import type { Readable, Writable } from 'node:stream';
+
+export const EXIT = { ok: 0, invalid: 1, usage: 2, network: 3 } as const;
+
+export interface Io {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** True when standard error is a terminal (progress bars, prompts). */
+  stderrIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export type OptionSpec = { type: 'boolean' | 'string'; short?: string; multiple?: boolean };
+
+export interface Command {
+  name: string;
+  /** One line per entry for the command list of --help: "name [options] ARGS  what it does". */
+  synopsis: string[];
+  /** Option lines for --help, already indented. */
+  help: string[];
+  options: Record<string, OptionSpec>;
+  run(positionals: string[], values: Record<string, string | boolean | string[] | boolean[] | undefined>, io: Io): Promise<number>;
+}
+
+/** A usage error: main prints it and exits 2. */
+export class UsageError extends Error {}
