@@ -29,4 +29,24 @@ function find(dir, out = []) {
 }
 const filter = process.argv.slice(2);
 const files = find('.build/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
-run(process.execPath, ['--test', '--test-reporter=spec', ...files]);
+// The client tests run against real servers on loopback (test/servers/*.sh, after
+// ../shared/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
+const needServers = files.some((f) => f.includes(`${join('test', 'clients')}`) || f.includes('fetch'));
+let ts = null;
+if (needServers && !process.env.LOCATOR_TEST_SERVERS) {
+  const r = spawnSync('bash', ['test/servers/start.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error('could not start the test servers (see above); the client tests need them');
+    process.exit(1);
+  }
+  ts = r.stdout.trim();
+  process.env.LOCATOR_TEST_SERVERS = ts;
+}
+const stop = () => {
+  if (ts !== null) spawnSync('bash', ['test/servers/stop.sh', ts], { stdio: 'inherit' });
+  ts = null;
+};
+process.on('SIGINT', () => { stop(); process.exit(130); });
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+stop();
+process.exit(r.status ?? 1);

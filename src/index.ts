@@ -5,3 +5,5 @@ export {
   type SchemeSpec, type Explanation, type Report,
 } from './schemes/registry.js';
 export { build, explain } from './build.js';
+export { open } from './clients/index.js';
+export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig } from './clients/types.js';

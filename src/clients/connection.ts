@@ -1,0 +1,242 @@
+// A TCP connection that owns its socket, its timeouts, its AbortSignal and one close path (the
+// basic-ftp model): whatever goes wrong - a timeout, an abort, a reset, a protocol error found
+// by the caller - ends in close(error), which destroys the socket once and fails every waiting
+// read with that error. Reads are pulled, with back-pressure: the socket is paused while
+// unread data waits, so memory stays bounded by the queue, not by the object.
+
+import net from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { LocatorError } from '../core/errors.js';
+import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js';
+import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type TranscriptLine } from './types.js';
+
+export const DEFAULT_TIMEOUT = 30_000;
+const HIGH_WATER = 4;
+
+export interface ConnectOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  policy?: Policy;
+  /** Called with each transcript line (already redacted). */
+  onTranscript?: (line: TranscriptLine) => void;
+  /** Strings never to show in a transcript (a password), replaced by ****. */
+  secrets?: string[];
+}
+
+export class Connection {
+  readonly socket: net.Socket;
+  readonly timeout: number;
+  #queue: Buffer[] = [];
+  #ended = false;
+  #error: LocatorError | null = null;
+  #waiter: { resolve: () => void } | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #onAbort: () => void;
+  readonly #signal: AbortSignal | undefined;
+  readonly #transcript: ((line: TranscriptLine) => void) | undefined;
+  readonly #secrets: string[];
+  /** Bytes received so far. */
+  received = 0;
+
+  private constructor(socket: net.Socket, options: ConnectOptions) {
+    this.socket = socket;
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    this.#signal = options.signal;
+    this.#transcript = options.onTranscript;
+    this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
+    this.#onAbort = () => this.close(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+    options.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      this.#queue.push(chunk);
+      if (this.#queue.length >= HIGH_WATER) socket.pause();
+      this.#wake();
+    });
+    socket.on('end', () => {
+      this.#ended = true;
+      this.#wake();
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      this.close(new LocatorError(CONNECTION_CLOSED, -1, `the connection failed: ${e.code ?? e.message}`, { cause: e }));
+    });
+    socket.on('close', () => {
+      this.#ended = true;
+      this.#wake();
+    });
+  }
+
+  /**
+   * Resolves the host, lets the policy judge the address (RFC 1738 6: for servers that fetch on
+   * behalf of others), then connects. Fails with connect-failed, timeout or aborted.
+   */
+  static async connect(host: string, port: number, options: ConnectOptions = {}): Promise<Connection> {
+    const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    if (options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    let address: string;
+    let family: 4 | 6;
+    try {
+      const r = await lookup(bare);
+      address = r.address;
+      family = r.family === 6 ? 6 : 4;
+    } catch (e) {
+      throw new LocatorError(CONNECT_FAILED, -1, `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`, { cause: e });
+    }
+    assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
+    options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
+    const socket = net.connect({ host: address, port, family });
+    socket.setNoDelay(true);
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err: LocatorError) => {
+        cleanup();
+        socket.destroy();
+        reject(err);
+      };
+      const timer = setTimeout(() => fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)), timeout);
+      const onAbort = () => fail(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      const onError = (e: NodeJS.ErrnoException) =>
+        fail(new LocatorError(CONNECT_FAILED, -1, `cannot connect to ${host}:${port}: ${e.code ?? e.message}`, { cause: e }));
+      const onConnect = () => {
+        cleanup();
+        resolve();
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        socket.off('error', onError);
+        socket.off('connect', onConnect);
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      socket.once('error', onError);
+      socket.once('connect', onConnect);
+    });
+    return new Connection(socket, options);
+  }
+
+  /** Wraps a socket already connected (e.g. the FTP data connection). */
+  static wrap(socket: net.Socket, options: ConnectOptions = {}): Connection {
+    return new Connection(socket, options);
+  }
+
+  #wake(): void {
+    const w = this.#waiter;
+    this.#waiter = null;
+    w?.resolve();
+  }
+
+  /** Hides the secrets in a transcript line. */
+  redact(text: string): string {
+    let t = text;
+    for (const s of this.#secrets) t = t.split(s).join('****');
+    return t;
+  }
+
+  /** Records a transcript line. */
+  note(direction: TranscriptLine['direction'], text: string): void {
+    this.#transcript?.({ direction, text: this.redact(text) });
+  }
+
+  /** Sends bytes; `shown` is the transcript text (default: the bytes as text, line ends cut). */
+  async write(data: string | Uint8Array, shown?: string): Promise<void> {
+    if (this.#error) throw this.#error;
+    if (this.#transcript) {
+      const text = shown ?? (typeof data === 'string' ? data.replace(/\r?\n$/, '') : `<${data.length} octets>`);
+      this.note('send', text);
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.socket.write(data, (e) => (e ? reject(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`)) : resolve()));
+    });
+  }
+
+  /**
+   * The next chunk of data, or null at the end of the stream. Fails with the close error, or
+   * with `timeout` after `timeout` ms of silence (which also closes the connection).
+   */
+  async read(): Promise<Buffer | null> {
+    for (;;) {
+      if (this.#queue.length > 0) {
+        const c = this.#queue.shift()!;
+        if (this.#queue.length < HIGH_WATER && this.socket.isPaused()) this.socket.resume();
+        return c;
+      }
+      if (this.#error) throw this.#error;
+      if (this.#ended) return null;
+      await new Promise<void>((resolve) => {
+        this.#waiter = { resolve };
+        this.#timer = setTimeout(() => {
+          this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
+        }, this.timeout);
+      });
+      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+  }
+
+  /** Puts back data read too far (a parser's rest). */
+  unread(chunk: Buffer): void {
+    if (chunk.length > 0) this.#queue.unshift(chunk);
+  }
+
+  /** True once close() ran or the peer ended the stream and all data was read. */
+  get done(): boolean {
+    return this.#error !== null || (this.#ended && this.#queue.length === 0);
+  }
+
+  /**
+   * The one close path: with an error, every waiting and later read fails with it; without one,
+   * the connection ends normally. Idempotent.
+   */
+  close(error?: LocatorError): void {
+    if (error && this.#error === null) this.#error = error;
+    this.#ended = true;
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (!this.socket.destroyed) this.socket.destroy();
+    this.#wake();
+  }
+
+  /** Ends the write side politely (the server then closes) and then the socket. */
+  end(): void {
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+    if (!this.socket.destroyed) this.socket.end();
+  }
+}
+
+/**
+ * A ReadableStream over chunks pulled from `next()` (null at the end), with a byte limit and a
+ * cancel that closes the source. The stream is the only buffer: nothing is read ahead.
+ */
+export function pullStream(
+  next: () => Promise<Uint8Array | null>,
+  onCancel: (reason?: unknown) => void,
+  options: { maxBytes?: number; onProgress?: (bytes: number) => void; tooLarge?: () => LocatorError } = {},
+): ReadableStream<Uint8Array> {
+  let total = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await next();
+        if (chunk === null) {
+          controller.close();
+          return;
+        }
+        total += chunk.length;
+        if (options.maxBytes !== undefined && total > options.maxBytes) {
+          const e = options.tooLarge?.() ?? new Error('too large');
+          onCancel(e);
+          controller.error(e);
+          return;
+        }
+        options.onProgress?.(total);
+        controller.enqueue(chunk);
+      } catch (e) {
+        onCancel(e);
+        controller.error(e);
+      }
+    },
+    cancel(reason) {
+      onCancel(reason);
+    },
+  }, { highWaterMark: 1 });
+}

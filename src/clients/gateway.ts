@@ -1,0 +1,54 @@
+// Gateways (RFC 1738 section 4: "a gateway which provides objects in the new scheme for clients
+// using an existing protocol"; the drafts' gateway notes): a URL of any scheme may be fetched
+// through an HTTP gateway, which receives the full URL in a GET request line. Configuration
+// follows the convention of the 1990s clients (CERN libwww, lynx, curl): `<scheme>_proxy`
+// environment variables (lower case first), and `no_proxy` for hosts reached directly.
+
+import type { GatewayConfig } from './types.js';
+
+/**
+ * Reads gateways from an environment: `ftp_proxy`, `gopher_proxy`, `http_proxy`, ... for every
+ * scheme named; the lower-case name wins over the upper-case one. Upper-case `HTTP_PROXY` is
+ * ignored when running as a CGI script (REQUEST_METHOD is set), because a request header
+ * "Proxy:" becomes HTTP_PROXY there ("httpoxy").
+ */
+export function gatewayFromEnv(env: Record<string, string | undefined>): GatewayConfig {
+  const proxies: Record<string, string> = {};
+  const cgi = env.REQUEST_METHOD !== undefined;
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || value === '') continue;
+    const m = /^([A-Za-z0-9+.-]+)_proxy$/i.exec(key);
+    if (m === null) continue;
+    const scheme = m[1].toLowerCase();
+    if (scheme === 'no' || scheme === 'all') continue;
+    const lower = key === key.toLowerCase();
+    if (!lower && cgi && scheme === 'http') continue;
+    if (!lower && env[`${scheme}_proxy`]) continue; // the lower-case one wins
+    proxies[scheme] = value;
+  }
+  const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
+  return { proxies, noProxy };
+}
+
+/** True when `host` is reached directly under `no_proxy` (`*`, a name, or a `.suffix`). */
+export function bypasses(host: string, noProxy: string[]): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  for (const entry of noProxy) {
+    if (entry === '*') return true;
+    const e = entry.replace(/:\d+$/, '');
+    const bare = e.startsWith('.') ? e.slice(1) : e;
+    if (h === bare || h.endsWith('.' + bare)) return true;
+  }
+  return false;
+}
+
+/** The gateway for a URL, or null to go direct. */
+export function gatewayFor(scheme: string, host: string | null, config: GatewayConfig): string | null {
+  const proxy = config.proxies[scheme];
+  if (proxy === undefined) return null;
+  if (host !== null && host !== '' && bypasses(host, config.noProxy)) return null;
+  return proxy;
+}

@@ -1,0 +1,157 @@
+// http and https (RFC 1738 3.3): "GET <path>?<search>" over Node's own HTTP stack; the fragment
+// is never sent. Also the gateway form (RFC 1738 4): any URL fetched through an HTTP proxy that
+// receives the full URL in its request line. Redirects are followed within the policy.
+
+import http from 'node:http';
+import https from 'node:https';
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { parse } from '../../core/parse.js';
+import type { Url } from '../../core/url.js';
+import { LocatorError, defineCode } from '../../core/errors.js';
+import { assertAddressAllowed, assertAllowed, assertRedirectAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
+import { DEFAULT_TIMEOUT, pullStream } from '../connection.js';
+import { ABORTED, CONNECT_FAILED, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource, type TranscriptLine } from '../types.js';
+import { redactHref } from '../redact.js';
+
+export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
+  'the HTTP server answered with an error status');
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The request target of an http URL: "/" hpath ["?" search], never the fragment (RFC 1738 3.3). */
+export function requestTarget(url: Url): string {
+  const path = url.path;
+  return '/' + (path ?? '');
+}
+
+function lookupWith(policy: Policy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: false }, (err, address, family) => {
+      if (err) return (callback as (e: Error | null, a: string, f: number) => void)(err, '', 0);
+      try {
+        assertAddressAllowed(address as string, family === 6 ? 6 : 4, policy);
+      } catch (e) {
+        return (callback as (e: Error | null, a: string, f: number) => void)(e as Error, '', 0);
+      }
+      (callback as (e: Error | null, a: string, f: number) => void)(null, address as string, family as number);
+    });
+  };
+}
+
+interface Target {
+  /** The URL whose object is wanted. */
+  url: Url;
+  /** Where the TCP connection goes (the URL's host, or the gateway's). */
+  via: Url;
+  /** The request line target: a path, or the full URL for a gateway. */
+  path: string;
+}
+
+function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => void): Promise<http.IncomingMessage> {
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  const secure = t.via.scheme === 'https';
+  const mod = secure ? https : http;
+  const host = (t.via.host ?? '').replace(/^\[|\]$/g, '');
+  const port = t.via.port ?? (secure ? 443 : 80);
+  const hostHeader = t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : t.url.host ?? '';
+  const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
+  return new Promise((resolve, reject) => {
+    note({ direction: 'info', text: `connect ${host}:${port}` });
+    note({ direction: 'send', text: `GET ${t.path} HTTP/1.1` });
+    note({ direction: 'send', text: `Host: ${hostHeader}` });
+    const req = mod.request({
+      host, port, method: 'GET', path: t.path, headers, lookup: lookupWith(policy), signal: options.signal, timeout,
+    });
+    req.on('timeout', () => req.destroy(new LocatorError(TIMEOUT, -1, `no answer from ${host}:${port} within ${timeout} ms`)));
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (e instanceof LocatorError) return reject(e);
+      if (e.name === 'AbortError') return reject(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      reject(new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${host}:${port}: ${e.code ?? e.message}`, { cause: e }));
+    });
+    req.on('response', (res) => {
+      note({ direction: 'receive', text: `HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`.trimEnd() });
+      resolve(res);
+    });
+    req.end();
+  });
+}
+
+function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): Resource {
+  const size = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : null;
+  const iter = res[Symbol.asyncIterator]();
+  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  res.setTimeout(timeout, () => res.destroy(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${timeout} ms`)));
+  const body = pullStream(
+    async () => {
+      try {
+        const r = await iter.next();
+        return r.done ? null : new Uint8Array(r.value as Buffer);
+      } catch (e) {
+        if (e instanceof LocatorError) throw e;
+        if ((e as Error).name === 'AbortError') throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+        throw new LocatorError(CONNECT_FAILED, -1, `the HTTP transfer failed: ${(e as Error).message}`, { cause: e });
+      }
+    },
+    () => res.destroy(),
+    { maxBytes: options.maxBytes, tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`) },
+  );
+  return {
+    meta: {
+      scheme: url.scheme, url: redactHref(url.href), size: Number.isFinite(size) ? size : null,
+      contentType: res.headers['content-type'] ?? null, status: res.statusCode, transcript: [],
+    },
+    body,
+  };
+}
+
+async function run(first: Target, options: OpenOptions, gateway: boolean): Promise<Resource> {
+  const note = typeof options.transcript === 'function' ? options.transcript : () => {};
+  const policy = options.policy ?? DEFAULT_POLICY;
+  let t = first;
+  let count = 0;
+  let cross = 0;
+  for (;;) {
+    const res = await request(t, options, note);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
+      res.resume();
+      const next = parse(new URL(location, t.url.withoutFragment).href);
+      note({ direction: 'info', text: `redirect to ${redactHref(next.href)}` });
+      if (next.scheme !== t.url.scheme) cross++;
+      assertRedirectAllowed(t.url, next, count, cross, policy);
+      assertAllowed(next, policy);
+      if (next.scheme !== 'http' && next.scheme !== 'https') {
+        const { open } = await import('../index.js');
+        return open(next, { ...options, gateway: false });
+      }
+      count++;
+      t = { url: next, via: next, path: requestTarget(next) };
+      continue;
+    }
+    if (status >= 400) {
+      res.resume();
+      throw new LocatorError(HTTP_STATUS, -1, `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd());
+    }
+    return toResource(t.url, res, options);
+  }
+}
+
+/** Retrieves an http or https URL (RFC 1738 3.3). */
+export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+  return run({ url, via: url, path: requestTarget(url) }, options, false);
+}
+
+/**
+ * Retrieves any URL through an HTTP gateway (RFC 1738 4): GET with the full URL (without the
+ * fragment) as the request target, as proxies have always been asked.
+ */
+export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource> {
+  const via = parse(gateway);
+  if (via.scheme !== 'http' && via.scheme !== 'https') {
+    throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(gateway)} is not an http URL`);
+  }
+  return run({ url, via, path: url.withoutFragment }, options, true);
+}

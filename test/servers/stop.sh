@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Stops every server started by start.sh under the given state directory, and removes it.
+set -u
+TS=${1:?usage: stop.sh TS}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+for f in "$TS"/*/pid; do [ -f "$f" ] && stop_pid "$(cat "$f")" 100; done
+case "$TS" in /tmp/locator-servers.*) rm -rf "$TS" ;; esac
+exit 0
