@@ -22,6 +22,7 @@ export function assertAllowed(url: Url, _policy: Policy = DEFAULT_POLICY): void 
 
 export function assertAddressAllowed(_address: string, _family: 4 | 6, _policy: Policy = DEFAULT_POLICY): void {}
 
-export function assertRedirectAllowed(_from: Url, _to: Url, count: number, _cross: number, policy: Policy = DEFAULT_POLICY): void {
+export function assertRedirectAllowed(_from: Url, _to: Url, count: number, cross: number, policy: Policy = DEFAULT_POLICY): void {
   if (count >= (policy.maxRedirects ?? 5)) throw new LocatorError(POLICY_REFUSED, -1, 'too many redirects');
+  if (cross > (policy.maxCrossSchemeRedirects ?? 0)) throw new LocatorError(POLICY_REFUSED, -1, 'a redirect to another scheme');
 }

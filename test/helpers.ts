@@ -47,3 +47,22 @@ export function summary(u: Url): string {
 export function codes(u: Url): string {
   return u.violations.map((d) => `${d.code}@${d.offset}`).join(' ');
 }
+
+/** The state directory of the real test servers (started by scripts/test.mjs). */
+export function serversDir(): string {
+  const ts = process.env.LOCATOR_TEST_SERVERS;
+  if (!ts) throw new Error('LOCATOR_TEST_SERVERS is not set: run the client tests through `npm test` (scripts/test.mjs starts the servers)');
+  return ts;
+}
+
+/** Reads a whole web stream (for tests with small objects). */
+export async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(Buffer.from(value));
+  }
+  return Buffer.concat(parts);
+}

@@ -2,5 +2,6 @@
 import type { Command } from './command.js';
 import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
+import { fetchCommand } from './fetch.js';
 
-export const COMMANDS: Command[] = [parseCommand, explainCommand];
+export const COMMANDS: Command[] = [parseCommand, explainCommand, fetchCommand];

@@ -1,0 +1,156 @@
+// `locator fetch [options] URL`: retrieves the object of a URL to standard output or to a file.
+// With -o, the bytes go to a temporary file in the same folder, renamed to FILE only when the
+// transfer is complete: a failed transfer leaves nothing under the final name.
+
+import { open as openFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import { tryParse } from '../core/parse.js';
+import { LocatorError } from '../core/errors.js';
+import { open } from '../clients/index.js';
+import { NETWORK_CODES, type OpenOptions, type TranscriptLine } from '../clients/types.js';
+import { EXIT, UsageError, type Command, type Io } from './command.js';
+import { Progress } from './progress.js';
+import { readSecret } from './prompt.js';
+
+function int(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} takes a whole number, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** Writes all of `chunk`, waiting for 'drain' when asked (standard output). */
+function writeOut(out: Writable, chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = out.write(chunk, (e) => (e ? reject(e) : undefined));
+    if (ok) resolve();
+    else out.once('drain', resolve);
+  });
+}
+
+async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('fetch takes exactly one URL');
+  const input = args[0];
+  const url = tryParse(input);
+  if (url instanceof LocatorError) {
+    io.stderr.write(`locator fetch: not a URL: ${url.message}\n`);
+    return EXIT.invalid;
+  }
+  const verbose = values.verbose === true;
+  const showSecrets = values['show-secrets'] === true;
+  const secrets: string[] = [];
+  if (!showSecrets && url.password) secrets.push(url.password, url.rawPassword ?? '');
+  const hide = (t: string) => secrets.reduce((s, x) => (x ? s.split(x).join('****') : s), t);
+  const stdinTTY = (io.stdin as { isTTY?: boolean }).isTTY === true;
+
+  let password: OpenOptions['password'];
+  if (values['password-stdin'] === true) {
+    let text = '';
+    for await (const chunk of io.stdin) text += chunk.toString();
+    password = text.replace(/\r?\n$/, '');
+    secrets.push(password);
+  } else if (stdinTTY && io.stderrIsTTY) {
+    password = async () => {
+      const p = await readSecret(`Password for ${url.user ?? ''}@${url.host ?? ''}: `, io);
+      secrets.push(p);
+      return p;
+    };
+  }
+  let search: OpenOptions['search'] = values.search as string | undefined;
+  if (search === undefined && stdinTTY && io.stderrIsTTY) {
+    search = async () => readSecret('Search for: ', io, true);
+  }
+  const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => int('allow-port', p)!);
+  const options: OpenOptions = {
+    timeout: int('timeout', values.timeout),
+    maxBytes: int('max-bytes', values['max-bytes']),
+    email: values.email as string | undefined,
+    password,
+    search,
+    env: io.env,
+    gateway: values['no-gateway'] === true ? false : undefined,
+    policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true, maxRedirects: 5, maxCrossSchemeRedirects: 0 },
+    transcript: verbose
+      ? (l: TranscriptLine) => io.stderr.write(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`)
+      : undefined,
+  };
+  const ac = new AbortController();
+  options.signal = ac.signal;
+  const onSigint = () => ac.abort();
+  process.once('SIGINT', onSigint);
+
+  const target = values.output as string | undefined;
+  const temp = target === undefined ? null
+    : join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  let file: Awaited<ReturnType<typeof openFile>> | null = null;
+  try {
+    const res = await open(url, options);
+    const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
+    if (temp !== null) file = await openFile(temp, 'wx', 0o644);
+    const reader = res.body.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      if (file !== null) await file.write(value);
+      else await writeOut(io.stdout, value);
+      progress?.update(bytes);
+    }
+    progress?.finish(bytes);
+    if (file !== null) {
+      await file.sync();
+      await file.close();
+      file = null;
+      await rename(temp!, target!);
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (file !== null) await file.close().catch(() => {});
+    if (temp !== null) await unlink(temp).catch(() => {});
+    if (!(e instanceof LocatorError)) throw e;
+    const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
+    io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
+    if (e.code === 'aborted') return 130;
+    return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+export const fetchCommand: Command = {
+  name: 'fetch',
+  synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
+  help: [
+    '  -o, --output FILE   (fetch) Write to FILE: the data goes to a temporary file in the same',
+    '               folder, renamed to FILE only when the transfer is complete.',
+    '  -v, --verbose  (fetch) Print the protocol exchange on standard error (passwords hidden).',
+    '  --timeout MS    (fetch) Milliseconds of silence allowed on any wait (default 30000).',
+    '  --max-bytes N   (fetch) Refuse objects larger than N octets.',
+    '  --search S      (fetch) The search string for a Gopher search item (type 7).',
+    '  --email ADDR    (fetch) The password for anonymous FTP (default: $LOCATOR_EMAIL).',
+    '  --password-stdin  (fetch) Read the FTP password from standard input.',
+    '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
+    '  --allow-port N  (fetch) Allow a port the policy reserves for another protocol.',
+    '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
+    '  --show-secrets  Show passwords in output (hidden by default).',
+    '  -q, --quiet     (fetch) No progress bar.',
+  ],
+  options: {
+    output: { type: 'string', short: 'o' },
+    verbose: { type: 'boolean', short: 'v' },
+    timeout: { type: 'string' },
+    'max-bytes': { type: 'string' },
+    search: { type: 'string' },
+    email: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+    'no-gateway': { type: 'boolean' },
+    'allow-port': { type: 'string', multiple: true },
+    'refuse-private': { type: 'boolean' },
+    'show-secrets': { type: 'boolean' },
+    quiet: { type: 'boolean', short: 'q' },
+  },
+  run: (args, values, io) => run(args, values, io),
+};
