@@ -27,7 +27,7 @@ export function progressLine(bytes: number, size: number | null, elapsedMs: numb
   const speed = `${human(rate)}/s`;
   if (size === null || size <= 0) return `${human(bytes)}  ${speed}`;
   const frac = Math.min(1, bytes / size);
-  const filled = Math.round(frac * width);
+  const filled = Math.floor(frac * width);
   const eta = rate > 0 ? (size - bytes) / rate : Infinity;
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(Math.floor(frac * 100)).padStart(3)}%  ${human(bytes)} of ${human(size)}  ${speed}  ETA ${clock(eta)}`;
 }

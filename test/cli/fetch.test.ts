@@ -1,0 +1,75 @@
+// `locator fetch` (issue 7): standard output or -o FILE (temporary name, renamed when complete),
+// exit codes, --verbose. Against nginx on 127.0.0.1:8080 (started by scripts/test.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, serversDir } from '../helpers.js';
+import { progressLine } from '../../src/cli/progress.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: Buffer; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } });
+    const out: Buffer[] = [];
+    let err = '';
+    p.stdout.on('data', (d) => out.push(d));
+    p.stderr.on('data', (d) => { err += d; });
+    p.stdin.end();
+    p.on('close', (code) => resolve({ code, out: Buffer.concat(out), err }));
+  });
+}
+
+test('fetch writes the object to standard output, exit 0', async () => {
+  const r = await run(['fetch', 'http://127.0.0.1:8080/hello.txt']);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out.toString(), readFileSync(join(serversDir(), 'http', 'root', 'hello.txt'), 'utf8'));
+});
+
+test('fetch -o FILE: the file appears complete under its name, no temporary file is left', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  const r = await run(['fetch', '-o', join(dir, 'out.txt'), 'http://127.0.0.1:8080/dir/inner.txt']);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(readdirSync(dir), ['out.txt']);
+  assert.equal(readFileSync(join(dir, 'out.txt'), 'utf8'), 'inner\n');
+});
+
+test('fetch -o FILE of a missing object: exit 3, nothing under the final name, no temporary file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  const r = await run(['fetch', '-o', join(dir, 'out.txt'), 'http://127.0.0.1:8080/missing.txt']);
+  assert.equal(r.code, 3);
+  assert.match(r.err, /404/);
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('fetch -o FILE when the transfer breaks off: nothing under the final name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  const r = await run(['fetch', '--max-bytes', '3', '-o', join(dir, 'out.txt'), 'http://127.0.0.1:8080/hello.txt']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /larger than 3 octets/);
+  assert.equal(existsSync(join(dir, 'out.txt')), false);
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('fetch --verbose prints the protocol exchange on standard error; a password never appears', async () => {
+  const r = await run(['fetch', '--verbose', 'http://127.0.0.1:8080/hello.txt']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /^> GET \/hello\.txt HTTP\/1\.1$/m);
+  assert.match(r.err, /^< HTTP\/1\.1 200 OK$/m);
+  const f = await run(['fetch', '--verbose', 'ftp://me:s3cret@127.0.0.1:1/x'], {});
+  assert.notEqual(f.code, 0);
+  assert.ok(!f.err.includes('s3cret'), f.err);
+});
+
+test('fetch: a URL that is not one exits 1; usage errors exit 2', async () => {
+  assert.equal((await run(['fetch', 'nope'])).code, 1);
+  assert.equal((await run(['fetch'])).code, 2);
+  assert.equal((await run(['fetch', '--timeout', 'x', 'http://h.com/'])).code, 2);
+});
+
+test('the progress line: bytes, rate, percentage and time left when the size is known', () => {
+  assert.equal(progressLine(512, null, 1000), '512 B  512 B/s');
+  assert.equal(progressLine(1048576, 4194304, 1000, 10), '[##........]  25%  1.0 MiB of 4.0 MiB  1.0 MiB/s  ETA 00:03');
+});
