@@ -14,7 +14,7 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, formatRequest, pathRange, splitRanges, stringField, text,
+  DRAFT_ONLY, INVALID_FIELD, buildLogin, formatRequest, pathRange, splitRanges, stringField, stringListField, text,
 } from './util.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
@@ -134,22 +134,13 @@ function fields(url: Url): Record<string, unknown> {
   };
 }
 
-function stringList(fields: Record<string, unknown>, name: string): string[] | null {
-  const v = fields[name];
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
-    throw new LocatorError(INVALID_FIELD, -1, `${name} must be an array of strings`);
-  }
-  return v as string[];
-}
-
 /**
  * The segments to write, from `segments`, or else from `cwd` and `name`; null for no url-path.
  * When both are given they must agree.
  */
 function segmentsOf(fields: Record<string, unknown>): string[] | null {
-  const segments = stringList(fields, 'segments');
-  const cwd = stringList(fields, 'cwd');
+  const segments = stringListField(fields, 'segments');
+  const cwd = stringListField(fields, 'cwd');
   const name = stringField(fields, 'name');
   if (segments !== null) {
     const n = segments.length;

@@ -15,7 +15,7 @@ import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR, HEX } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, text, type Range,
+  DRAFT_ONLY, INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, stringField, stringListField, text, type Range,
 } from './util.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
@@ -100,19 +100,10 @@ function fields(url: Url): Record<string, unknown> {
   };
 }
 
-function stringList(fields: Record<string, unknown>, name: string): string[] | null {
-  const v = fields[name];
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
-    throw new LocatorError(INVALID_FIELD, -1, `${name} must be an array of strings`);
-  }
-  return v as string[];
-}
-
-/** Checks a raw hpath or search given to build(): only `set`, "/" where allowed, and escapes. */
-function checkRaw(name: string, raw: unknown, set: EncodeSet): string | null {
-  if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
+/** Reads the raw hpath or search given to build(): only `set`, "/" where allowed, and escapes. */
+function checkRaw(f: Record<string, unknown>, name: 'hpath' | 'search', set: EncodeSet): string | null {
+  const raw = stringField(f, name);
+  if (raw === null) return null;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 128 && set.allowed[c] === 1) continue;
@@ -138,14 +129,14 @@ function hex(c: number): boolean {
  */
 function build(f: Record<string, unknown>, defaultPort: number): string {
   let out = buildLogin(f, { allowLogin: false, defaultPort });
-  const segments = stringList(f, 'segments');
-  const keywords = stringList(f, 'keywords');
+  const segments = stringListField(f, 'segments');
+  const keywords = stringListField(f, 'keywords');
   let hpath: string | null;
   if (segments !== null) hpath = segments.length === 0 ? null : segments.map((s) => encode(s, SEGMENT_OUT)).join('/');
-  else hpath = checkRaw('hpath', f.hpath, HPATH_RAW);
+  else hpath = checkRaw(f, 'hpath', HPATH_RAW);
   let search: string | null;
   if (keywords !== null) search = keywords.length === 0 ? null : keywords.map((k) => encode(k, KEYWORD_OUT)).join('+');
-  else search = checkRaw('search', f.search, HSEGMENT_SET);
+  else search = checkRaw(f, 'search', HSEGMENT_SET);
   if (search !== null && hpath === null) {
     throw new LocatorError(INVALID_FIELD, -1,
       'an http search needs the "/" before it (RFC 1738 5: "/" hpath [ "?" search ]): give segments [""] for http://host/?search');

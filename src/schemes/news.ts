@@ -16,7 +16,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, ALPHA, DIGIT } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, schemePartRange, text, formatRequest } from './util.js';
+import { INVALID_FIELD, schemePartRange, stringField, text, formatRequest } from './util.js';
 import { flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
@@ -192,13 +192,6 @@ function fields(url: Url): Record<string, unknown> {
   };
 }
 
-function optString(f: Record<string, unknown>, name: string): string | null {
-  const v = f[name];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
-  return v;
-}
-
 /** Refuses a group that no news URL can write (RFC 1738 5 group), with the reason. */
 export function assertGroup(group: string): void {
   const p = checkGroup(group, 0, group.length);
@@ -228,8 +221,8 @@ function build(f: Record<string, unknown>): string {
       throw new LocatorError(INVALID_FIELD, -1, `a news URL has no ${k}: the reader's own news server is used (RFC 1738 3.6)`);
     }
   }
-  const group = optString(f, 'group');
-  const messageId = optString(f, 'messageId');
+  const group = stringField(f, 'group');
+  const messageId = stringField(f, 'messageId');
   let kind = f.kind;
   if (kind === undefined || kind === null) kind = messageId !== null ? 'article' : group === '*' ? 'all' : 'group';
   if (kind === 'all') {

@@ -18,9 +18,9 @@
 
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
+import { DRAFT_ONLY, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, type Range } from './util.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
@@ -250,10 +250,6 @@ function explain(url: Url): Explanation {
   }
   problemNotes(url, notes);
   return { protocol: 'prospero', host, port, steps, notes };
-}
-
-function refuse(message: string): never {
-  throw new LocatorError(INVALID_FIELD, -1, message);
 }
 
 /**

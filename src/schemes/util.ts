@@ -78,16 +78,25 @@ export interface LoginFields {
   port?: number | null;
 }
 
-function str(fields: Record<string, unknown>, name: string): string | null {
-  const v = fields[name];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
-  return v;
+/** Refuses a build() input with an `invalid-field` LocatorError. */
+export function refuse(message: string): never {
+  throw new LocatorError(INVALID_FIELD, -1, message);
 }
 
 /** Reads an optional string field, refusing other types with a LocatorError. */
 export function stringField(fields: Record<string, unknown>, name: string): string | null {
-  return str(fields, name);
+  const v = fields[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') refuse(`${name} must be a string`);
+  return v;
+}
+
+/** Reads an optional field that is an array of strings, refusing anything else with a LocatorError. */
+export function stringListField(fields: Record<string, unknown>, name: string): string[] | null {
+  const v = fields[name];
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) refuse(`${name} must be an array of strings`);
+  return v as string[];
 }
 
 /**
@@ -97,9 +106,9 @@ export function stringField(fields: Record<string, unknown>, name: string): stri
  * different from `defaultPort` only if `omitDefaultPort`.
  */
 export function buildLogin(fields: Record<string, unknown>, options?: { allowLogin?: boolean; defaultPort?: number | null }): string {
-  const user = str(fields, 'user');
-  const password = str(fields, 'password');
-  const host = str(fields, 'host') ?? '';
+  const user = stringField(fields, 'user');
+  const password = stringField(fields, 'password');
+  const host = stringField(fields, 'host') ?? '';
   const port = fields.port;
   if (options?.allowLogin === false && (user !== null || password !== null)) {
     throw new LocatorError(INVALID_FIELD, -1, 'this scheme takes no user name or password');

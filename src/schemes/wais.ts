@@ -16,9 +16,9 @@
 
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
+import { DRAFT_ONLY, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, type Range } from './util.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -301,10 +301,6 @@ function explain(url: Url): Explanation {
   }
   problemNotes(url, notes);
   return { protocol: 'wais', host, port, steps, notes };
-}
-
-function refuse(message: string): never {
-  throw new LocatorError(INVALID_FIELD, -1, message);
 }
 
 function lengthField(v: unknown): number | null {
