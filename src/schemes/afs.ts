@@ -18,9 +18,10 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, pathRange, refuseLogin, stringField, text,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, checkRange, pathRange, refuseLogin, stringField, text,
+  violationNotes,
 } from './util.js';
-import { encodeSegment, violationNotes } from './ftp.js';
+import { encodeSegment } from './ftp.js';
 
 export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',
   'an afs URL names its cell: afs://<cellname>/<path>, cellname = hostname');
@@ -84,7 +85,7 @@ function build(f: Record<string, unknown>): string {
  * running an AFS client, so the file is opened there.
  */
 function explain(url: Url): Explanation {
-  const notes = violationNotes(url);
+  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
   const path = readPath(url);
   const cell = url.host;
   const steps: string[] = [];

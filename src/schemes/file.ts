@@ -13,9 +13,9 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
-  INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, stringField, text,
+  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, splitRanges, stringField, text, violationNotes,
 } from './util.js';
-import { encodeSegment, ftpSteps, violationNotes } from './ftp.js';
+import { encodeSegment, ftpSteps } from './ftp.js';
 
 export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
   'a file URL needs "/" and a path after the host: file://<host>/<path>');
@@ -104,7 +104,7 @@ function build(f: Record<string, unknown>): string {
  */
 function explain(url: Url): Explanation {
   const path = readPath(url);
-  const notes = violationNotes(url);
+  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
   if (isLocalHost(url.host)) {
     const steps: string[] = [];
     if (path === null) {

@@ -14,7 +14,8 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, formatRequest, pathRange, splitRanges, stringField, stringListField, text,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, pathRange, splitRanges, stringField,
+  stringListField, text, violationNotes,
 } from './util.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
@@ -326,21 +327,12 @@ export function ftpSteps(a: FtpAccess): { steps: string[]; notes: string[] } {
   return { steps, notes };
 }
 
-/** Notes for every error the URL carries, so an explanation of an invalid URL says so. */
-export function violationNotes(url: Url): string[] {
-  const out: string[] = [];
-  for (const d of url.violations) {
-    if (d.severity === 'error') out.push(`the URL is not valid (${d.code} at ${d.offset}, ${d.section}): ${d.message}`);
-  }
-  return out;
-}
-
 /** The access algorithm of RFC 1738 3.2.1-3.2.5 (contract: `locator explain`). */
 function explain(url: Url): Explanation {
   const { segments, ftptype } = readFtpPath(url);
   const { steps, notes } = ftpSteps({ user: url.user, password: url.password, segments, ftptype });
   if (url.host === null) notes.unshift('the URL has no "//" host, so there is no server to connect to');
-  return { protocol: 'ftp', host: url.host, port: url.port ?? 21, steps, notes: [...violationNotes(url), ...notes] };
+  return { protocol: 'ftp', host: url.host, port: url.port ?? 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
 }
 
 /** ftp: File Transfer Protocol (RFC 1738 3.2; RFC 959). */

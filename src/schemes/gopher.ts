@@ -19,7 +19,8 @@ import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, HEX } from '../core/charclass.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
 import {
-  INVALID_FIELD, buildLogin, formatRequest, pathRange, refuseLogin, stringField, text, type Range,
+  INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, formatRequest, pathRange, refuseLogin, stringField, text,
+  violationNotes, type Range,
 } from './util.js';
 
 export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC 1738 3.4.1',
@@ -255,12 +256,8 @@ function answerNote(type: string, plus: GopherPlus | null): string | null {
  * <CR><LF>; notes say what the client must add (a search to prompt for, a form to fill in).
  */
 function explain(url: Url): Explanation {
-  const notes: string[] = [];
+  const notes = violationNotes(url, NOT_VALID_OR_WARNING);
   const steps: string[] = [];
-  for (const v of url.violations) {
-    if (v.severity === 'error') notes.push(`not valid: ${v.message} (${v.code} at offset ${v.offset}, ${v.section})`);
-    else notes.push(`warning: ${v.message} (${v.code} at offset ${v.offset})`);
-  }
   const host = url.host;
   if (host === null || host === '') {
     notes.push('no host to connect to: a gopher URL is gopher://<host>:<port>/<gopher-path> (RFC 1738 3.4.1)');

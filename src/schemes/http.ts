@@ -15,7 +15,8 @@ import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR, HEX } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, stringField, stringListField, text, type Range,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, pathRange, refuseLogin, splitRanges, stringField,
+  stringListField, text, violationNotes, type Range,
 } from './util.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
@@ -185,10 +186,7 @@ function explain(url: Url, secure: boolean): Explanation {
   const notes: string[] = [];
   const steps: string[] = [];
   if (secure) notes.push('https is not defined by RFC 1738 or its drafts (it came later, RFC 2818): it is read with the http syntax, port 443, and the request is sent inside a TLS connection');
-  for (const v of url.violations) {
-    if (v.severity === 'error') notes.push(`not valid: ${v.message} (${v.code} at offset ${v.offset}, ${v.section})`);
-    else notes.push(`warning: ${v.message} (${v.code} at offset ${v.offset})`);
-  }
+  violationNotes(url, NOT_VALID_OR_WARNING, notes);
   const host = url.host;
   if (host === null || host === '') {
     notes.push(`no host to connect to: an ${url.scheme} URL is ${url.scheme}://<host>:<port>/<path>?<searchpart> (RFC 1738 3.3)`);

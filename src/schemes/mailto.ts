@@ -13,7 +13,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
-import { INVALID_FIELD, schemePartRange, text, formatRequest } from './util.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, schemePartRange, text, formatRequest, violationNotes } from './util.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
@@ -291,9 +291,7 @@ function explain(url: Url): Explanation {
   if (address.includes('%')) {
     notes.push('the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client');
   }
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid mailto URL: ${d.message} (offset ${d.offset})`);
-  }
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return {
     protocol: 'smtp',
     host: null,

@@ -16,7 +16,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, ALPHA, DIGIT } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, schemePartRange, stringField, text, formatRequest } from './util.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, schemePartRange, stringField, text, formatRequest, violationNotes } from './util.js';
 import { flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
@@ -312,9 +312,7 @@ function explain(url: Url): Explanation {
     ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
     : 'the news server is the reader\'s local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)');
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid news URL: ${d.message} (offset ${d.offset})`);
-  }
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
 }
 

@@ -20,7 +20,10 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
-import { DRAFT_ONLY, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, type Range } from './util.js';
+import {
+  DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes,
+  type Range,
+} from './util.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
@@ -202,12 +205,6 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-function problemNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
-  }
-}
-
 /**
  * The access algorithm (RFC 1738 3.11): "Prospero URLs are interpreted by contacting a Prospero
  * directory server on the specified host and port to determine appropriate access methods for a
@@ -248,7 +245,7 @@ function explain(url: Url): Explanation {
     }
     notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
   }
-  problemNotes(url, notes);
+  violationNotes(url, INVALID_URL, notes);
   return { protocol: 'prospero', host, port, steps, notes };
 }
 

@@ -18,7 +18,10 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import { DRAFT_ONLY, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, type Range } from './util.js';
+import {
+  DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes,
+  type Range,
+} from './util.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -235,12 +238,6 @@ function octets(url: Url, r: Range): number {
   return decode(url.href, { strict: false }, r.start, r.end).length;
 }
 
-function problemNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
-  }
-}
-
 /**
  * The access algorithm (RFC 1738 3.9 over RFC 1625): an InitRequest, then a SearchRequest of
  * query type 3 (database name and seed words) for a search, or of query type 1 (the DocID, the
@@ -299,7 +296,7 @@ function explain(url: Url): Explanation {
       }
     }
   }
-  problemNotes(url, notes);
+  violationNotes(url, INVALID_URL, notes);
   return { protocol: 'wais', host, port, steps, notes };
 }
 
