@@ -101,43 +101,29 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   return { protocol: scheme, host, port, steps, notes };
 }
 
-/** Builds "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/). */
-function buildSession(defaultPort: number) {
-  return (fields: Record<string, unknown>): string => buildLogin(fields, { defaultPort }) + '/';
+/**
+ * The registry entry of one interactive scheme: the telnet rules, no fields of its own, a build
+ * that writes "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/), and
+ * the session's access algorithm.
+ */
+function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738' | 'draft'): SchemeSpec {
+  return {
+    name,
+    defaultPort,
+    syntax: 'internet',
+    status,
+    validate: validateSession,
+    fields: sessionFields,
+    build: (fields) => buildLogin(fields, { defaultPort }) + '/',
+    explain: (url) => explainSession(name, url),
+  };
 }
 
 /** telnet (RFC 1738 3.8). */
-export const telnet: SchemeSpec = {
-  name: 'telnet',
-  defaultPort: 23,
-  syntax: 'internet',
-  status: 'rfc1738',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(23),
-  explain: (url) => explainSession('telnet', url),
-};
+export const telnet: SchemeSpec = sessionSpec('telnet', 23, 'rfc1738');
 
 /** rlogin (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; the protocol is RFC 1282). */
-export const rlogin: SchemeSpec = {
-  name: 'rlogin',
-  defaultPort: 513,
-  syntax: 'internet',
-  status: 'draft',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(513),
-  explain: (url) => explainSession('rlogin', url),
-};
+export const rlogin: SchemeSpec = sessionSpec('rlogin', 513, 'draft');
 
 /** tn3270 (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; reserved by RFC 1738 4). */
-export const tn3270: SchemeSpec = {
-  name: 'tn3270',
-  defaultPort: 23,
-  syntax: 'internet',
-  status: 'draft',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(23),
-  explain: (url) => explainSession('tn3270', url),
-};
+export const tn3270: SchemeSpec = sessionSpec('tn3270', 23, 'draft');
