@@ -13,7 +13,7 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
-  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, splitRanges, stringField, text, violationNotes,
+  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, schemePartRange, splitRanges, stringField, text, violationNotes,
 } from './util.js';
 import { encodeSegment, ftpSteps } from './ftp.js';
 
@@ -62,10 +62,7 @@ function validate(url: Url, report: Report): void {
 function readPath(url: Url): string | null {
   const r = pathRange(url);
   if (r !== null) return '/' + text(url, r);
-  if (!url.hasLogin && url.schemePart.startsWith('/')) {
-    const c = url.components().schemePart!;
-    return text(url, { start: c[0], end: c[1] });
-  }
+  if (!url.hasLogin && url.schemePart.startsWith('/')) return text(url, schemePartRange(url));
   return null;
 }
 

@@ -68,17 +68,11 @@ const isNul = (h: string, i: number, e: number) =>
 
 /** Splits the url-path into hsoname, the draft version and attributes, and the fieldspecs. */
 function readParts(url: Url): ProsperoParts {
-  const c = url.components();
-  const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: 0 };
-  if (c.path === null) {
-    const login = c.port ?? c.host;
-    parts.end = login !== null ? login[1] : c.schemePart![1];
-    return parts;
-  }
+  const s = url.pathStart;
+  const e = url.bodyEnd; // without a url-path the login runs to the end of the body
+  const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: e };
+  if (s < 0) return parts;
   const h = url.href;
-  const s = c.path[0];
-  const e = c.path[1];
-  parts.end = e;
   let semi = e;
   for (let i = s; i < e; i++) {
     const ch = h.charCodeAt(i);

@@ -89,18 +89,13 @@ function readFields(h: string, s: number, e: number): FieldRange[] | null {
  * makes a search (database?search); else the path is the database.
  */
 function readParts(url: Url): WaisParts {
-  const c = url.components();
+  const s = url.pathStart;
+  const e = url.bodyEnd; // without a url-path the login runs to the end of the body
   const none: WaisParts = {
-    kind: 'database', database: null, search: null, wtype: null, length: null, wpath: null, fields: null, end: 0,
+    kind: 'database', database: null, search: null, wtype: null, length: null, wpath: null, fields: null, end: e,
   };
-  if (c.path === null) {
-    const login = c.port ?? c.host;
-    none.end = login !== null ? login[1] : c.schemePart![1];
-    return none;
-  }
+  if (s < 0) return none;
   const h = url.href;
-  const s = c.path[0];
-  const e = c.path[1];
   let q = -1;
   let slash = -1;
   for (let i = s; i < e; i++) {
@@ -115,8 +110,8 @@ function readParts(url: Url): WaisParts {
     }
   }
   if (slash < 0) {
-    if (q < 0) return { ...none, database: { start: s, end: e }, end: e };
-    return { ...none, kind: 'index', database: { start: s, end: q }, search: { start: q + 1, end: e }, end: e };
+    if (q < 0) return { ...none, database: { start: s, end: e } };
+    return { ...none, kind: 'index', database: { start: s, end: q }, search: { start: q + 1, end: e } };
   }
   // waisdoc: database "/" wtype "/" wpath
   let slash2 = -1;
@@ -126,7 +121,7 @@ function readParts(url: Url): WaisParts {
       break;
     }
   }
-  const parts: WaisParts = { ...none, kind: 'document', database: { start: s, end: slash }, end: e };
+  const parts: WaisParts = { ...none, kind: 'document', database: { start: s, end: slash } };
   if (slash2 < 0) {
     parts.wtype = { start: slash + 1, end: e };
     return parts;
