@@ -13,7 +13,8 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
-  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, schemePartRange, splitRanges, stringField, text, violationNotes,
+  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, schemePartRange, stringField, text, textSegments,
+  violationNotes,
 } from './util.js';
 import { encodeSegment, ftpSteps } from './ftp.js';
 
@@ -117,7 +118,7 @@ function explain(url: Url): Explanation {
     return { protocol: 'file', host: url.host, port: null, steps, notes };
   }
   const r = pathRange(url);
-  const segments = r === null ? [] : splitRanges(url.href, r.start, r.end).map((s) => text(url, s));
+  const segments = r === null ? [] : textSegments(url, r.start, r.end);
   const ftpAccess = ftpSteps({ user: null, password: null, segments, ftptype: null });
   notes.push(
     `the host ${JSON.stringify(url.host)} is another machine: RFC 1738 3.10 names no protocol or access method for file URLs`,

@@ -14,8 +14,8 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, pathRange, splitRanges, stringField,
-  stringListField, text, violationNotes,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, isSurrogatePair, pathRange, stringField, stringListField,
+  textSegments, violationNotes,
 } from './util.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
@@ -86,7 +86,7 @@ export function readFtpPath(url: Url, withType = true): FtpPath {
   if (r === null) return { segments: [], ftptype: null };
   const semi = withType ? typeSuffixAt(url.href, r.start, r.end) : -1;
   const fpathEnd = semi >= 0 ? semi : r.end;
-  const segments = splitRanges(url.href, r.start, fpathEnd).map((s) => text(url, s));
+  const segments = textSegments(url, r.start, fpathEnd);
   // The typecode is literal (no escapes in ftptype), so it is read raw: "%41" is not "a".
   const ftptype = semi >= 0 ? url.href.slice(semi + 6, r.end).toLowerCase() : null;
   return { segments, ftptype };
@@ -166,8 +166,9 @@ export function encodeSegment(segment: string, what: string, set: EncodeSet = SE
   for (let i = 0; i < segment.length; i++) {
     const c = segment.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdfff) {
-      const pair = c <= 0xdbff && i + 1 < segment.length && (segment.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      if (!pair) throw new LocatorError(INVALID_FIELD, -1, `${what} holds a lone surrogate at ${i}, which has no UTF-8 form`);
+      if (!isSurrogatePair(segment, i, segment.length)) {
+        throw new LocatorError(INVALID_FIELD, -1, `${what} holds a lone surrogate at ${i}, which has no UTF-8 form`);
+      }
       i++;
     }
   }

@@ -12,11 +12,11 @@
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode, LocatorError } from '../core/errors.js';
-import { CHAR_CLASS, XCHAR, HEX } from '../core/charclass.js';
+import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, pathRange, refuseLogin, splitRanges, stringField,
-  stringListField, text, violationNotes, type Range,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField,
+  stringListField, textSegments, violationNotes, type Range,
 } from './util.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
@@ -95,9 +95,9 @@ function fields(url: Url): Record<string, unknown> {
   const h = url.href;
   return {
     hpath: h.slice(p.hpath.start, p.hpath.end),
-    segments: splitRanges(h, p.hpath.start, p.hpath.end).map((r) => text(url, r)),
+    segments: textSegments(url, p.hpath.start, p.hpath.end),
     search: p.search === null ? null : h.slice(p.search.start, p.search.end),
-    keywords: p.search === null ? [] : splitRanges(h, p.search.start, p.search.end, 43).map((r) => text(url, r)),
+    keywords: p.search === null ? [] : textSegments(url, p.search.start, p.search.end, 43),
   };
 }
 
@@ -108,7 +108,7 @@ function checkRaw(f: Record<string, unknown>, name: 'hpath' | 'search', set: Enc
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 128 && set.allowed[c] === 1) continue;
-    if (c === 37 && i + 2 < raw.length && hex(raw.charCodeAt(i + 1)) && hex(raw.charCodeAt(i + 2))) {
+    if (isEscape(raw, i, raw.length)) {
       i += 2;
       continue;
     }
@@ -116,10 +116,6 @@ function checkRaw(f: Record<string, unknown>, name: 'hpath' | 'search', set: Enc
       `the raw ${name} ${JSON.stringify(raw)} holds ${JSON.stringify(raw[i])}, which cannot stand there (RFC 1738 5 httpurl); give the decoded ${name === 'hpath' ? 'segments' : 'keywords'} instead`);
   }
   return raw;
-}
-
-function hex(c: number): boolean {
-  return c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
 }
 
 /**
@@ -162,11 +158,11 @@ function requestTarget(url: Url, p: HttpParts | null): { target: string; escaped
   for (let i = p.hpath.start; i < end; i++) {
     const c = h.charCodeAt(i);
     if (c < 128 && (CHAR_CLASS[c] & XCHAR) !== 0) continue;
-    if (c === 37 && i + 2 < end && hex(h.charCodeAt(i + 1)) && hex(h.charCodeAt(i + 2))) {
+    if (isEscape(h, i, end)) {
       i += 2;
       continue;
     }
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < end && (h.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const pair = isSurrogatePair(h, i, end);
     target += h.slice(run, i) + encode(h.slice(i, pair ? i + 2 : i + 1), ENCODE_ALL);
     if (pair) i++;
     run = i + 1;

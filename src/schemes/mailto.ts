@@ -13,7 +13,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
-import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, schemePartRange, text, formatRequest, violationNotes } from './util.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, isEscape, schemePartRange, text, formatRequest, violationNotes } from './util.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
@@ -64,8 +64,7 @@ export function octetAt(s: string, i: number, end: number): number {
 
 /** How many code units the octet at `i` takes (RFC 1738 2.2): 3 for an escape, else 1. */
 export function widthAt(s: string, i: number, end: number): number {
-  return s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0
-    && hexValue(s.charCodeAt(i + 2)) >= 0 ? 3 : 1;
+  return isEscape(s, i, end) ? 3 : 1;
 }
 
 /** RFC 822 3.3 specials, SPACE, CTLs and DEL: not atom characters. */

@@ -3,7 +3,7 @@
 
 import type { Url } from '../core/url.js';
 import type { Report } from './registry.js';
-import { type EncodeSet, USER_SET, encode, decodeText } from '../core/percent.js';
+import { type EncodeSet, USER_SET, encode, decodeText, hexValue } from '../core/percent.js';
 import { checkChars } from '../core/parse.js';
 import { LocatorError, defineCode, type Diagnostic } from '../core/errors.js';
 
@@ -62,6 +62,22 @@ export function splitRanges(href: string, start: number, end: number, sep = 47):
 /** Decodes a range of href as UTF-8 text (RFC 1738 2.2). */
 export function text(url: Url, r: Range): string {
   return decodeText(url.href, { strict: false }, r.start, r.end);
+}
+
+/** The segments of href[start, end) between `sep` characters ("/" by default), each decoded. */
+export function textSegments(url: Url, start: number, end: number, sep = 47): string[] {
+  return splitRanges(url.href, start, end, sep).map((r) => text(url, r));
+}
+
+/** True when s[i] and s[i+1], before `end`, are a UTF-16 surrogate pair (one code point). */
+export function isSurrogatePair(s: string, i: number, end: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+}
+
+/** True when s[i, i+3) is a well-formed escape, "%" and two hex digits, before `end` (RFC 1738 2.2). */
+export function isEscape(s: string, i: number, end: number): boolean {
+  return s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0;
 }
 
 /** Reports that a scheme takes no user or password (e.g. http, RFC 1738 3.3). */
