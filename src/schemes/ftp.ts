@@ -14,8 +14,8 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, isSurrogatePair, pathRange, stringField, stringListField,
-  textSegments, violationNotes,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, isSurrogatePair, pathRange, stringField,
+  stringListField, textSegments, violationNotes,
 } from './util.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',

@@ -19,7 +19,8 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
 import {
-  INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, schemePartRange, text, formatRequest, violationNotes, type Range,
+  INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes,
+  type Range,
 } from './util.js';
 import { checkAddrSpec, flaggedByScanner } from './mailto.js';
 
@@ -88,12 +89,6 @@ function cidFields(url: Url): Record<string, unknown> {
   return { contentId: text(url, schemePartRange(url)) };
 }
 
-function refuseServer(f: Record<string, unknown>, scheme: string): void {
-  for (const k of ['user', 'password', 'host', 'port']) {
-    if (f[k] !== undefined && f[k] !== null) throw new LocatorError(INVALID_FIELD, -1, `a ${scheme} URL has no ${k}`);
-  }
-}
-
 function idField(f: Record<string, unknown>, name: string, scheme: string, optional: boolean): string | null {
   const v = f[name];
   if ((v === undefined || v === null) && optional) return null;
@@ -111,7 +106,7 @@ function idField(f: Record<string, unknown>, name: string, scheme: string, optio
  * is still written and reported by parse(); an empty one is refused.
  */
 function buildMid(f: Record<string, unknown>): string {
-  refuseServer(f, 'mid');
+  refuseLoginFields(f, 'mid');
   const messageId = idField(f, 'messageId', 'mid', false) as string;
   const contentId = idField(f, 'contentId', 'mid', true);
   const m = encode(messageId, MID_PART_SET);
@@ -120,7 +115,7 @@ function buildMid(f: Record<string, unknown>): string {
 
 /** Writes cid:<content-id> (draft 1994-03), encoded like a mailto address. */
 function buildCid(f: Record<string, unknown>): string {
-  refuseServer(f, 'cid');
+  refuseLoginFields(f, 'cid');
   return encode(idField(f, 'contentId', 'cid', false) as string, XCHAR_SET);
 }
 

@@ -13,11 +13,13 @@
 
 import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './registry.js';
-import { CHAR_CLASS, ALPHA, DIGIT } from '../core/charclass.js';
+import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, schemePartRange, stringField, text, formatRequest, violationNotes } from './util.js';
-import { flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
+import {
+  INVALID_FIELD, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, stringField, text, formatRequest, violationNotes,
+} from './util.js';
+import { describeOctet, flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
   'a newsgroup name is a letter followed by letters, digits, "-", ".", "+" and "_" (group)');
@@ -172,7 +174,7 @@ function validate(url: Url, report: Report): void {
     report(INVALID_ARTICLE, i + base, o === 64
       ? 'a message-id has one "@", before its domain name (RFC 1036 2.1.5: the unique part holds no "@")'
       : `the unique part of a message-id is printing US-ASCII without "<", ">" and "@" (RFC 1036 2.1.5), and this ${
-        widthAt(s, i, at) === 3 ? `escape decodes to ${o === 32 ? 'a space' : o > 32 && o < 127 ? `"${String.fromCharCode(o)}"` : `the octet ${o.toString(16).toUpperCase().padStart(2, '0')}`}` : 'character is not'}`);
+        widthAt(s, i, at) === 3 ? `escape decodes to ${describeOctet(o)}` : 'character is not'}`);
     break;
   }
   const h = checkHost(s, at + 1, end);
@@ -216,11 +218,7 @@ export function assertGroup(group: string): void {
  * is given.
  */
 function build(f: Record<string, unknown>): string {
-  for (const k of ['user', 'password', 'host', 'port']) {
-    if (f[k] !== undefined && f[k] !== null) {
-      throw new LocatorError(INVALID_FIELD, -1, `a news URL has no ${k}: the reader's own news server is used (RFC 1738 3.6)`);
-    }
-  }
+  refuseLoginFields(f, 'news', 'the reader\'s own news server is used (RFC 1738 3.6)');
   const group = stringField(f, 'group');
   const messageId = stringField(f, 'messageId');
   let kind = f.kind;

@@ -86,6 +86,18 @@ export function refuseLogin(url: Url, report: Report, section: string): void {
   if (at >= 0) report(UNEXPECTED_LOGIN, at + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
 }
 
+const LOGIN_FIELDS = ['user', 'password', 'host', 'port'] as const;
+
+/**
+ * Refuses the generic login fields for a scheme that has no login: "a <scheme> URL has no
+ * <field>", followed by ": <why>" when given.
+ */
+export function refuseLoginFields(fields: Record<string, unknown>, scheme: string, why?: string): void {
+  for (const k of LOGIN_FIELDS) {
+    if (fields[k] !== undefined && fields[k] !== null) refuse(`a ${scheme} URL has no ${k}${why === undefined ? '' : `: ${why}`}`);
+  }
+}
+
 /** The generic fields any build() accepts. */
 export interface LoginFields {
   user?: string | null;
