@@ -13,10 +13,10 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
-  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, schemePartRange, stringField, text, textSegments,
-  violationNotes,
+  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, refusePort, schemePartRange, stringField, text,
+  textSegments, violationNotes,
 } from './util.js';
-import { encodeSegment, ftpSteps } from './ftp.js';
+import { encodePath, ftpSteps } from './ftp.js';
 
 export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
   'a file URL needs "/" and a path after the host: file://<host>/<path>');
@@ -34,7 +34,7 @@ export function isLocalHost(host: string | null): boolean {
 function validate(url: Url, report: Report): void {
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'RFC 1738 5, fileurl');
-  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(FILE_PORT, url.portStart - 1 + url.inputOffset);
+  refusePort(url, report, FILE_PORT);
   const r = pathRange(url);
   if (r === null) {
     const host = url.host ?? '';
@@ -92,7 +92,7 @@ function build(f: Record<string, unknown>): string {
     throw new LocatorError(INVALID_FIELD, -1, 'a file URL needs a path beginning with "/" (RFC 1738 5, fileurl)');
   }
   const login = buildLogin({ ...f, host: host ?? '', port: null }, { allowLogin: false });
-  return login + '/' + path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`)).join('/');
+  return login + '/' + encodePath(path);
 }
 
 /**

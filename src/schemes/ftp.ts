@@ -175,6 +175,11 @@ export function encodeSegment(segment: string, what: string, set: EncodeSet = SE
   return encode(segment, set);
 }
 
+/** Encodes a path that begins with "/": each segment after that "/" as encodeSegment does. */
+export function encodePath(path: string, set: EncodeSet = SEGMENT_SET): string {
+  return path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`, set)).join('/');
+}
+
 /**
  * Builds "//login/fpath;type=code" (RFC 1738 3.2, 5). The login takes user and password
  * (RFC 1738 3.2.1); port 21 is left out. A typecode is written in lower case.

@@ -98,6 +98,11 @@ export function refuseLoginFields(fields: Record<string, unknown>, scheme: strin
   }
 }
 
+/** Reports a port after the host under `code`, at its ":" (an empty port, "host:", is let be). */
+export function refusePort(url: Url, report: Report, code: string): void {
+  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(code, url.portStart - 1 + url.inputOffset);
+}
+
 /** The generic fields any build() accepts. */
 export interface LoginFields {
   user?: string | null;
