@@ -13,9 +13,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
-import {
-  INVALID_FIELD, NOT_A_VALID_SCHEME_URL, isEscape, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes,
-} from './util.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, isEscape, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes } from './util.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');

@@ -11,10 +11,7 @@
 import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import {
-  INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest,
-  violationNotes, type Range,
-} from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 

@@ -20,10 +20,7 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes,
-  type Range,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');

@@ -18,10 +18,7 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes,
-  type Range,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
