@@ -2,6 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
 
 /** The repository root (tests run from .build/test/...). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,4 +49,42 @@ export function summary(u: Url): string {
 /** The violation codes with offsets, "code@offset", in order. */
 export function codes(u: Url): string {
   return u.violations.map((d) => `${d.code}@${d.offset}`).join(' ');
+}
+
+
+/**
+ * One test per row [input, want, codes, section], named `section: "input"`: `check` compares the
+ * parsed input with `want`; its violations are `codes` (code@offset, in order); it is valid
+ * exactly when none of them is an error.
+ */
+export function rowTests<T>(rows: ReadonlyArray<readonly [string, T, string, string]>, check: (u: Url, want: T) => void): void {
+  for (const [input, want, wantCodes, section] of rows) {
+    test(`${section}: ${JSON.stringify(input)}`, () => {
+      const u = parse(input);
+      check(u, want);
+      assert.equal(codes(u), wantCodes);
+      assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
+    });
+  }
+}
+
+/** What the noise after a scheme prefix is made of: delimiters, specials, white space, hex digits, non-ASCII, a lone surrogate. */
+export const NOISE_ALPHABET = ':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C';
+
+/**
+ * The property (seed 1738, 2000 runs): on noise after one of `prefixes`, tryParse throws
+ * nothing but a LocatorError; fields never throw; every violation has an offset inside the
+ * input and a message; `explain` gives at least one step.
+ */
+export function assertNoiseSafe(prefixes: string[], explain: (u: Url) => { steps: string[] }, alphabet = NOISE_ALPHABET): void {
+  const noise = fc.tuple(fc.constantFrom(...prefixes),
+    fc.string({ unit: fc.constantFrom(...alphabet.split('')), maxLength: 30 }))
+    .map(([a, b]) => a + b);
+  fc.assert(fc.property(noise, (s) => {
+    const r = tryParse(s);
+    if (r instanceof LocatorError) return;
+    void r.fields;
+    for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
+    assert.ok(explain(r).steps.length > 0);
+  }), { seed: 1738, numRuns: 2000 });
 }
