@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { checkAddrSpec } from '../../src/schemes/mailto.js';
 import { LocatorError } from '../../src/core/errors.js';
@@ -109,15 +109,10 @@ const ROWS: Array<[string, string, string, string]> = [
   ['<URL:mailto:a..b@c>', 'a..b@c', 'invalid-addr-spec@14', 'RFC 1738 appendix'],
 ];
 
-for (const [input, address, wantCodes, section] of ROWS) {
-  test(`${section}: ${JSON.stringify(input)}`, () => {
-    const u = parse(input);
-    assert.deepEqual(u.fields, { address });
-    assert.equal(codes(u), wantCodes);
-    assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
-    for (const d of u.violations) assert.ok(d.message.length > 0 && d.section.length > 0);
-  });
-}
+rowTests(ROWS, (u, address) => {
+  assert.deepEqual(u.fields, { address });
+  for (const d of u.violations) assert.ok(d.message.length > 0 && d.section.length > 0);
+});
 
 test('RFC 1738 3.5: violations name the rule and say what to write', () => {
   const slashes = parse('mailto://x').violations[0];
