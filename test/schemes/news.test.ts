@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe, rowTests } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests, chars, newsgroupArb, hostnameArb, spicedText, ID_SPICES } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
@@ -186,25 +186,15 @@ test('explain of an invalid news URL still explains, and says what is wrong', ()
 });
 
 // Properties (seed 1738)
-const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const chars = (s: string) => fc.constantFrom(...s.split(''));
-/** group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ] */
-const group = fc.tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
-  .map(([a, r]) => a + r.join(''));
-const alphadigit = chars(LETTERS + '0123456789');
-const domainlabel = fc.oneof(alphadigit,
-  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b));
-const toplabel = fc.tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/)).map(([a, r]) => a + r);
-const hostname = fc.tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel).map(([d, t]) => [...d, t].join('.'));
 const hostnumber = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }).map((a) => a.join('.'));
-const host = fc.oneof(hostname, hostnumber);
+const host = fc.oneof(hostnameArb, hostnumber);
 /** RFC 1036 2.1.5: unique is printing ASCII but "<", ">" and "@" */
 const PRINTING = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).join('').replace(/[<>@]/g, '');
 const unique = fc.array(chars(PRINTING), { minLength: 1, maxLength: 20 }).map((a) => a.join(''));
 const messageId = fc.tuple(unique, host).map(([u, h]) => `${u}@${h}`);
 
 test('property (seed 1738): random group names valid per the grammar build, parse back and are valid', () => {
-  fc.assert(fc.property(group, (g) => {
+  fc.assert(fc.property(newsgroupArb, (g) => {
     const href = build('news', { kind: 'group', group: g });
     assert.equal(href, `news:${g}`);
     const u = parse(href);
@@ -226,9 +216,7 @@ test('property (seed 1738): random RFC 1036 message ids build, parse back and ar
 });
 
 test('property (seed 1738): any text as the unique part round-trips (reserved, "%", TAB, CR LF, "/")', () => {
-  const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 20 });
-  const spiced = fc.tuple(text, fc.constantFrom('%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', '<>', ' '), text).map(([a, b, c]) => a + b + c);
-  fc.assert(fc.property(fc.oneof(text, spiced), host, (u0, h) => {
+  fc.assert(fc.property(spicedText(ID_SPICES), host, (u0, h) => {
     const id = `${u0}@${h}`;
     const href = build('news', { messageId: id });
     const u = parse(href);
@@ -240,7 +228,7 @@ test('property (seed 1738): any text as the unique part round-trips (reserved, "
 
 test('property (seed 1738): a character outside the group grammar is reported at its offset', () => {
   const other = chars('!$\'()*,/:;=?&');
-  fc.assert(fc.property(group, other, group, (a, c, b) => {
+  fc.assert(fc.property(newsgroupArb, other, newsgroupArb, (a, c, b) => {
     const u = parse(`news:${a}${c}${b}`);
     assert.equal(codes(u), `invalid-newsgroup@${5 + a.length}`);
   }), { seed: 1738, numRuns: 500 });
