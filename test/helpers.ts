@@ -2,6 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
 
 /** The repository root (tests run from .build/test/...). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,4 +68,98 @@ export async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer>
     parts.push(Buffer.from(value));
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * One test per row [input, want, codes, section], named `section: "input"`: `check` compares the
+ * parsed input with `want`; its violations are `codes` (code@offset, in order); it is valid
+ * exactly when none of them is an error.
+ */
+export function rowTests<T>(rows: ReadonlyArray<readonly [string, T, string, string]>, check: (u: Url, want: T) => void): void {
+  for (const [input, want, wantCodes, section] of rows) {
+    test(`${section}: ${JSON.stringify(input)}`, () => {
+      const u = parse(input);
+      check(u, want);
+      assert.equal(codes(u), wantCodes);
+      assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
+    });
+  }
+}
+
+/** What the noise after a scheme prefix is made of: delimiters, specials, white space, hex digits, non-ASCII, a lone surrogate. */
+export const NOISE_ALPHABET = ':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C';
+
+/**
+ * The property (seed 1738, 2000 runs): on noise after one of `prefixes`, tryParse throws
+ * nothing but a LocatorError; fields never throw; every violation has an offset inside the
+ * input and a message; `explain` gives at least one step.
+ */
+export function assertNoiseSafe(prefixes: string[], explain: (u: Url) => { steps: string[] }, alphabet = NOISE_ALPHABET): void {
+  const noise = fc.tuple(fc.constantFrom(...prefixes),
+    fc.string({ unit: fc.constantFrom(...alphabet.split('')), maxLength: 30 }))
+    .map(([a, b]) => a + b);
+  fc.assert(fc.property(noise, (s) => {
+    const r = tryParse(s);
+    if (r instanceof LocatorError) return;
+    void r.fields;
+    for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
+    assert.ok(explain(r).steps.length > 0);
+  }), { seed: 1738, numRuns: 2000 });
+}
+
+// fast-check arbitraries that several scheme tests draw from. They are the definitions the tests
+// had, so each property (seed 1738) still tries the same values.
+
+/** One character of `s`. */
+export const chars = (s: string) => fc.constantFrom(...s.split(''));
+
+/** US-ASCII, the 128 characters 0-127. */
+export const ASCII = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('');
+/** RFC 822 atom characters: letters, digits and the specials-free punctuation. */
+export const ATEXT = "!#$%&'*+-/=?^_`{|}~abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+/** An RFC 822 atom of 1 to 8 characters. */
+export const atomArb = fc.array(chars(ATEXT), { minLength: 1, maxLength: 8 }).map((a) => a.join(''));
+
+export const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ] (RFC 1738 5). */
+export const newsgroupArb = fc.tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
+  .map(([a, r]) => a + r.join(''));
+const alphadigit = chars(LETTERS + '0123456789');
+const domainlabel = fc.oneof(alphadigit,
+  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b));
+const toplabel = fc.tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/)).map(([a, r]) => a + r);
+/** hostname = *[ domainlabel "." ] toplabel (RFC 1738 5), with up to three domain labels. */
+export const hostnameArb = fc.tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel).map(([d, t]) => [...d, t].join('.'));
+
+/** What must be encoded in a message or content identifier: reserved, "%", TAB, CR LF, "/", "//". */
+export const ID_SPICES = ['%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', '<>', ' '];
+
+/** Non-empty text (any code units, up to `maxLength`), or two such around one of `spices`. */
+export function spicedText(spices: string[], maxLength = 20) {
+  const text = fc.string({ unit: 'binary', minLength: 1, maxLength });
+  return fc.oneof(text, fc.tuple(text, fc.constantFrom(...spices), text).map(([a, b, c]) => a + b + c));
+}
+
+/** Up to six pieces, each up to six code units of any text or one of `specials`, joined. */
+export function piecesText(specials: string[]) {
+  const piece = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom(...specials));
+  return fc.array(piece, { maxLength: 6 }).map((a) => a.join(''));
+}
+
+/**
+ * The property (seed 1738, 500 runs): fields from `fieldsArb`, built with a host and an optional
+ * port, parse back to the same fields and the same href, with the port (or `defaultPort`), valid.
+ */
+export function assertBuildRoundTrip(
+  build: (scheme: string, fields: Record<string, unknown>) => string,
+  scheme: string, fieldsArb: fc.Arbitrary<Record<string, unknown>>, defaultPort: number,
+): void {
+  fc.assert(fc.property(fieldsArb, fc.option(fc.integer({ min: 1, max: 65535 })), (f, port) => {
+    const href = build(scheme, { ...f, host: 'h.example', port });
+    const u = parse(href);
+    assert.equal(parse(u.href).href, href);
+    assert.deepEqual(u.fields, f);
+    assert.equal(u.port, port ?? defaultPort);
+    assert.equal(u.valid, true, `${href}: ${JSON.stringify(u.violations)}`);
+  }), { seed: 1738, numRuns: 500 });
 }

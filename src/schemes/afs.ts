@@ -18,9 +18,10 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, pathRange, refuseLogin, stringField, text,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, checkRange, pathRange, refuseLogin, refusePort, stringField, text,
+  violationNotes,
 } from './util.js';
-import { encodeSegment, violationNotes } from './ftp.js';
+import { encodePath } from './ftp.js';
 
 export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',
   'an afs URL names its cell: afs://<cellname>/<path>, cellname = hostname');
@@ -43,7 +44,7 @@ function validate(url: Url, report: Report): void {
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'draft 1993-07, afsaddress');
   if (url.hostEnd === url.hostStart) report(AFS_MISSING_CELL, url.hostStart + url.inputOffset);
-  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(AFS_PORT, url.portStart - 1 + url.inputOffset);
+  refusePort(url, report, AFS_PORT);
   const r = pathRange(url);
   if (r === null) {
     report(AFS_MISSING_PATH, url.bodyEnd + url.inputOffset);
@@ -75,7 +76,7 @@ function build(f: Record<string, unknown>): string {
   const path = stringField(f, 'path');
   if (path === null || !path.startsWith('/')) throw new LocatorError(INVALID_FIELD, -1, 'an afs URL needs a path beginning with "/"');
   const login = buildLogin({ ...f, host: name, port: null }, { allowLogin: false });
-  return login + '/' + path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`, AFS_SEGMENT_SET)).join('/');
+  return login + '/' + encodePath(path, AFS_SEGMENT_SET);
 }
 
 /**
@@ -84,7 +85,7 @@ function build(f: Record<string, unknown>): string {
  * running an AFS client, so the file is opened there.
  */
 function explain(url: Url): Explanation {
-  const notes = violationNotes(url);
+  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
   const path = readPath(url);
   const cell = url.host;
   const steps: string[] = [];

@@ -13,9 +13,10 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
-  INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, stringField, text,
+  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, refusePort, schemePartRange, stringField, text,
+  textSegments, violationNotes,
 } from './util.js';
-import { encodeSegment, ftpSteps, violationNotes } from './ftp.js';
+import { encodePath, ftpSteps } from './ftp.js';
 
 export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
   'a file URL needs "/" and a path after the host: file://<host>/<path>');
@@ -33,7 +34,7 @@ export function isLocalHost(host: string | null): boolean {
 function validate(url: Url, report: Report): void {
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'RFC 1738 5, fileurl');
-  if (url.portStart >= 0 && url.loginEnd > url.portStart) report(FILE_PORT, url.portStart - 1 + url.inputOffset);
+  refusePort(url, report, FILE_PORT);
   const r = pathRange(url);
   if (r === null) {
     const host = url.host ?? '';
@@ -62,10 +63,7 @@ function validate(url: Url, report: Report): void {
 function readPath(url: Url): string | null {
   const r = pathRange(url);
   if (r !== null) return '/' + text(url, r);
-  if (!url.hasLogin && url.schemePart.startsWith('/')) {
-    const c = url.components().schemePart!;
-    return text(url, { start: c[0], end: c[1] });
-  }
+  if (!url.hasLogin && url.schemePart.startsWith('/')) return text(url, schemePartRange(url));
   return null;
 }
 
@@ -94,7 +92,7 @@ function build(f: Record<string, unknown>): string {
     throw new LocatorError(INVALID_FIELD, -1, 'a file URL needs a path beginning with "/" (RFC 1738 5, fileurl)');
   }
   const login = buildLogin({ ...f, host: host ?? '', port: null }, { allowLogin: false });
-  return login + '/' + path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`)).join('/');
+  return login + '/' + encodePath(path);
 }
 
 /**
@@ -104,7 +102,7 @@ function build(f: Record<string, unknown>): string {
  */
 function explain(url: Url): Explanation {
   const path = readPath(url);
-  const notes = violationNotes(url);
+  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
   if (isLocalHost(url.host)) {
     const steps: string[] = [];
     if (path === null) {
@@ -120,7 +118,7 @@ function explain(url: Url): Explanation {
     return { protocol: 'file', host: url.host, port: null, steps, notes };
   }
   const r = pathRange(url);
-  const segments = r === null ? [] : splitRanges(url.href, r.start, r.end).map((s) => text(url, s));
+  const segments = r === null ? [] : textSegments(url, r.start, r.end);
   const ftpAccess = ftpSteps({ user: null, password: null, segments, ftptype: null });
   notes.push(
     `the host ${JSON.stringify(url.host)} is another machine: RFC 1738 3.10 names no protocol or access method for file URLs`,

@@ -14,7 +14,8 @@ import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, formatRequest, pathRange, splitRanges, stringField, text,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, isSurrogatePair, pathRange, stringField,
+  stringListField, textSegments, violationNotes,
 } from './util.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
@@ -85,7 +86,7 @@ export function readFtpPath(url: Url, withType = true): FtpPath {
   if (r === null) return { segments: [], ftptype: null };
   const semi = withType ? typeSuffixAt(url.href, r.start, r.end) : -1;
   const fpathEnd = semi >= 0 ? semi : r.end;
-  const segments = splitRanges(url.href, r.start, fpathEnd).map((s) => text(url, s));
+  const segments = textSegments(url, r.start, fpathEnd);
   // The typecode is literal (no escapes in ftptype), so it is read raw: "%41" is not "a".
   const ftptype = semi >= 0 ? url.href.slice(semi + 6, r.end).toLowerCase() : null;
   return { segments, ftptype };
@@ -134,22 +135,13 @@ function fields(url: Url): Record<string, unknown> {
   };
 }
 
-function stringList(fields: Record<string, unknown>, name: string): string[] | null {
-  const v = fields[name];
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
-    throw new LocatorError(INVALID_FIELD, -1, `${name} must be an array of strings`);
-  }
-  return v as string[];
-}
-
 /**
  * The segments to write, from `segments`, or else from `cwd` and `name`; null for no url-path.
  * When both are given they must agree.
  */
 function segmentsOf(fields: Record<string, unknown>): string[] | null {
-  const segments = stringList(fields, 'segments');
-  const cwd = stringList(fields, 'cwd');
+  const segments = stringListField(fields, 'segments');
+  const cwd = stringListField(fields, 'cwd');
   const name = stringField(fields, 'name');
   if (segments !== null) {
     const n = segments.length;
@@ -174,12 +166,18 @@ export function encodeSegment(segment: string, what: string, set: EncodeSet = SE
   for (let i = 0; i < segment.length; i++) {
     const c = segment.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdfff) {
-      const pair = c <= 0xdbff && i + 1 < segment.length && (segment.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      if (!pair) throw new LocatorError(INVALID_FIELD, -1, `${what} holds a lone surrogate at ${i}, which has no UTF-8 form`);
+      if (!isSurrogatePair(segment, i, segment.length)) {
+        throw new LocatorError(INVALID_FIELD, -1, `${what} holds a lone surrogate at ${i}, which has no UTF-8 form`);
+      }
       i++;
     }
   }
   return encode(segment, set);
+}
+
+/** Encodes a path that begins with "/": each segment after that "/" as encodeSegment does. */
+export function encodePath(path: string, set: EncodeSet = SEGMENT_SET): string {
+  return path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`, set)).join('/');
 }
 
 /**
@@ -335,21 +333,12 @@ export function ftpSteps(a: FtpAccess): { steps: string[]; notes: string[] } {
   return { steps, notes };
 }
 
-/** Notes for every error the URL carries, so an explanation of an invalid URL says so. */
-export function violationNotes(url: Url): string[] {
-  const out: string[] = [];
-  for (const d of url.violations) {
-    if (d.severity === 'error') out.push(`the URL is not valid (${d.code} at ${d.offset}, ${d.section}): ${d.message}`);
-  }
-  return out;
-}
-
 /** The access algorithm of RFC 1738 3.2.1-3.2.5 (contract: `locator explain`). */
 function explain(url: Url): Explanation {
   const { segments, ftptype } = readFtpPath(url);
   const { steps, notes } = ftpSteps({ user: url.user, password: url.password, segments, ftptype });
   if (url.host === null) notes.unshift('the URL has no "//" host, so there is no server to connect to');
-  return { protocol: 'ftp', host: url.host, port: url.port ?? 21, steps, notes: [...violationNotes(url), ...notes] };
+  return { protocol: 'ftp', host: url.host, port: url.port ?? 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
 }
 
 /** ftp: File Transfer Protocol (RFC 1738 3.2; RFC 959). */

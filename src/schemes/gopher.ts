@@ -16,10 +16,10 @@
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode, LocatorError } from '../core/errors.js';
-import { CHAR_CLASS, HEX } from '../core/charclass.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
 import {
-  INVALID_FIELD, buildLogin, formatRequest, pathRange, refuseLogin, stringField, text, type Range,
+  INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, formatRequest, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField, text,
+  violationNotes, type Range,
 } from './util.js';
 
 export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC 1738 3.4.1',
@@ -37,8 +37,6 @@ interface GopherParts {
   gopherPlus: Range | null;
 }
 
-const hex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
-
 /** True when href[i, i+3) is the escape "%09" (an encoded TAB). */
 function isTab(h: string, i: number, end: number): boolean {
   return i + 2 < end && h.charCodeAt(i) === 37 && h.charCodeAt(i + 1) === 48 && h.charCodeAt(i + 2) === 57;
@@ -54,9 +52,8 @@ function split(url: Url): GopherParts | null {
   if (r === null || r.start === r.end) return null;
   const h = url.href;
   let g = r.start + 1;
-  const c = h.charCodeAt(r.start);
-  if (c === 37 && r.start + 2 < r.end && hex(h.charCodeAt(r.start + 1)) && hex(h.charCodeAt(r.start + 2))) g = r.start + 3;
-  else if (c >= 0xd800 && c <= 0xdbff && g < r.end && (h.charCodeAt(g) & 0xfc00) === 0xdc00) g++;
+  if (isEscape(h, r.start, r.end)) g = r.start + 3;
+  else if (isSurrogatePair(h, r.start, r.end)) g++;
   const parts: GopherParts = { gtype: { start: r.start, end: g }, selector: { start: g, end: r.end }, search: null, gopherPlus: null };
   for (let i = g; i < r.end; i++) {
     if (!isTab(h, i, r.end)) continue;
@@ -86,7 +83,7 @@ function validate(url: Url, report: Report): void {
   const end = url.bodyEnd;
   if (s < 0 || s === end) return;
   const h = url.href;
-  if (h.charCodeAt(s) !== 37 || s + 2 >= end || !hex(h.charCodeAt(s + 1)) || !hex(h.charCodeAt(s + 2))) return;
+  if (!isEscape(h, s, end)) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
     const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
@@ -255,12 +252,8 @@ function answerNote(type: string, plus: GopherPlus | null): string | null {
  * <CR><LF>; notes say what the client must add (a search to prompt for, a form to fill in).
  */
 function explain(url: Url): Explanation {
-  const notes: string[] = [];
+  const notes = violationNotes(url, NOT_VALID_OR_WARNING);
   const steps: string[] = [];
-  for (const v of url.violations) {
-    if (v.severity === 'error') notes.push(`not valid: ${v.message} (${v.code} at offset ${v.offset}, ${v.section})`);
-    else notes.push(`warning: ${v.message} (${v.code} at offset ${v.offset})`);
-  }
   const host = url.host;
   if (host === null || host === '') {
     notes.push('no host to connect to: a gopher URL is gopher://<host>:<port>/<gopher-path> (RFC 1738 3.4.1)');

@@ -12,10 +12,11 @@
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode, LocatorError } from '../core/errors.js';
-import { CHAR_CLASS, XCHAR, HEX } from '../core/charclass.js';
+import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import {
-  DRAFT_ONLY, INVALID_FIELD, buildLogin, pathRange, refuseLogin, splitRanges, text, type Range,
+  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField,
+  stringListField, textSegments, violationNotes, type Range,
 } from './util.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
@@ -94,29 +95,20 @@ function fields(url: Url): Record<string, unknown> {
   const h = url.href;
   return {
     hpath: h.slice(p.hpath.start, p.hpath.end),
-    segments: splitRanges(h, p.hpath.start, p.hpath.end).map((r) => text(url, r)),
+    segments: textSegments(url, p.hpath.start, p.hpath.end),
     search: p.search === null ? null : h.slice(p.search.start, p.search.end),
-    keywords: p.search === null ? [] : splitRanges(h, p.search.start, p.search.end, 43).map((r) => text(url, r)),
+    keywords: p.search === null ? [] : textSegments(url, p.search.start, p.search.end, 43),
   };
 }
 
-function stringList(fields: Record<string, unknown>, name: string): string[] | null {
-  const v = fields[name];
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) {
-    throw new LocatorError(INVALID_FIELD, -1, `${name} must be an array of strings`);
-  }
-  return v as string[];
-}
-
-/** Checks a raw hpath or search given to build(): only `set`, "/" where allowed, and escapes. */
-function checkRaw(name: string, raw: unknown, set: EncodeSet): string | null {
-  if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
+/** Reads the raw hpath or search given to build(): only `set`, "/" where allowed, and escapes. */
+function checkRaw(f: Record<string, unknown>, name: 'hpath' | 'search', set: EncodeSet): string | null {
+  const raw = stringField(f, name);
+  if (raw === null) return null;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c < 128 && set.allowed[c] === 1) continue;
-    if (c === 37 && i + 2 < raw.length && hex(raw.charCodeAt(i + 1)) && hex(raw.charCodeAt(i + 2))) {
+    if (isEscape(raw, i, raw.length)) {
       i += 2;
       continue;
     }
@@ -124,10 +116,6 @@ function checkRaw(name: string, raw: unknown, set: EncodeSet): string | null {
       `the raw ${name} ${JSON.stringify(raw)} holds ${JSON.stringify(raw[i])}, which cannot stand there (RFC 1738 5 httpurl); give the decoded ${name === 'hpath' ? 'segments' : 'keywords'} instead`);
   }
   return raw;
-}
-
-function hex(c: number): boolean {
-  return c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
 }
 
 /**
@@ -138,14 +126,14 @@ function hex(c: number): boolean {
  */
 function build(f: Record<string, unknown>, defaultPort: number): string {
   let out = buildLogin(f, { allowLogin: false, defaultPort });
-  const segments = stringList(f, 'segments');
-  const keywords = stringList(f, 'keywords');
+  const segments = stringListField(f, 'segments');
+  const keywords = stringListField(f, 'keywords');
   let hpath: string | null;
   if (segments !== null) hpath = segments.length === 0 ? null : segments.map((s) => encode(s, SEGMENT_OUT)).join('/');
-  else hpath = checkRaw('hpath', f.hpath, HPATH_RAW);
+  else hpath = checkRaw(f, 'hpath', HPATH_RAW);
   let search: string | null;
   if (keywords !== null) search = keywords.length === 0 ? null : keywords.map((k) => encode(k, KEYWORD_OUT)).join('+');
-  else search = checkRaw('search', f.search, HSEGMENT_SET);
+  else search = checkRaw(f, 'search', HSEGMENT_SET);
   if (search !== null && hpath === null) {
     throw new LocatorError(INVALID_FIELD, -1,
       'an http search needs the "/" before it (RFC 1738 5: "/" hpath [ "?" search ]): give segments [""] for http://host/?search');
@@ -170,11 +158,11 @@ function requestTarget(url: Url, p: HttpParts | null): { target: string; escaped
   for (let i = p.hpath.start; i < end; i++) {
     const c = h.charCodeAt(i);
     if (c < 128 && (CHAR_CLASS[c] & XCHAR) !== 0) continue;
-    if (c === 37 && i + 2 < end && hex(h.charCodeAt(i + 1)) && hex(h.charCodeAt(i + 2))) {
+    if (isEscape(h, i, end)) {
       i += 2;
       continue;
     }
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < end && (h.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const pair = isSurrogatePair(h, i, end);
     target += h.slice(run, i) + encode(h.slice(i, pair ? i + 2 : i + 1), ENCODE_ALL);
     if (pair) i++;
     run = i + 1;
@@ -194,10 +182,7 @@ function explain(url: Url, secure: boolean): Explanation {
   const notes: string[] = [];
   const steps: string[] = [];
   if (secure) notes.push('https is not defined by RFC 1738 or its drafts (it came later, RFC 2818): it is read with the http syntax, port 443, and the request is sent inside a TLS connection');
-  for (const v of url.violations) {
-    if (v.severity === 'error') notes.push(`not valid: ${v.message} (${v.code} at offset ${v.offset}, ${v.section})`);
-    else notes.push(`warning: ${v.message} (${v.code} at offset ${v.offset})`);
-  }
+  violationNotes(url, NOT_VALID_OR_WARNING, notes);
   const host = url.host;
   if (host === null || host === '') {
     notes.push(`no host to connect to: an ${url.scheme} URL is ${url.scheme}://<host>:<port>/<path>?<searchpart> (RFC 1738 3.3)`);

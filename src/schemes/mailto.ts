@@ -13,7 +13,7 @@ import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
-import { INVALID_FIELD, schemePartRange, text, formatRequest } from './util.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, isEscape, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes } from './util.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
@@ -64,8 +64,7 @@ export function octetAt(s: string, i: number, end: number): number {
 
 /** How many code units the octet at `i` takes (RFC 1738 2.2): 3 for an escape, else 1. */
 export function widthAt(s: string, i: number, end: number): number {
-  return s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0
-    && hexValue(s.charCodeAt(i + 2)) >= 0 ? 3 : 1;
+  return isEscape(s, i, end) ? 3 : 1;
 }
 
 /** RFC 822 3.3 specials, SPACE, CTLs and DEL: not atom characters. */
@@ -80,7 +79,8 @@ function isAtomOctet(o: number): boolean {
   }
 }
 
-function show(o: number): string {
+/** Names an octet in a message: a space, a printable character in quotes, else its hex value. */
+export function describeOctet(o: number): string {
   if (o === 32) return 'a space';
   if (o > 32 && o < 127) return `"${String.fromCharCode(o)}"`;
   return `the octet ${o.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -91,15 +91,15 @@ function notAllowed(s: string, i: number, end: number, where: string): string {
   const o = octetAt(s, i, end);
   if (o >= 128) {
     const escaped = widthAt(s, i, end) === 3;
-    return `${show(o)} is not US-ASCII: an RFC 822 address is ASCII${escaped
+    return `${describeOctet(o)} is not US-ASCII: an RFC 822 address is ASCII${escaped
       ? ` (if "%" is part of the address, write it as %25, RFC 1738 3.5)` : ''}`;
   }
   if (o === 64) return `a second "@": only one "@" separates local-part and domain (quote an "@" of the local part: "...", written %22...%22)`;
   if (o === 44) return `"," lists addresses, but a mailto URL names one address (RFC 1738 3.5)`;
   if (o === 32 || o === 9 || o === 40) {
-    return `${show(o)} cannot stand ${where}: RFC 822 white space and comments between tokens are not part of an address`;
+    return `${describeOctet(o)} cannot stand ${where}: RFC 822 white space and comments between tokens are not part of an address`;
   }
-  return `${show(o)} cannot stand ${where} (RFC 822 specials, space and controls are not atom characters; quote the word as "...", written %22...%22)`;
+  return `${describeOctet(o)} cannot stand ${where} (RFC 822 specials, space and controls are not atom characters; quote the word as "...", written %22...%22)`;
 }
 
 /**
@@ -266,11 +266,7 @@ function build(f: Record<string, unknown>): string {
   const address = f.address;
   if (typeof address !== 'string') throw new LocatorError(INVALID_FIELD, -1, 'mailto needs an address (a string)');
   if (address === '') throw new LocatorError(INVALID_FIELD, -1, 'the mailto address is empty (RFC 1738 5: encoded822addr = 1*xchar)');
-  for (const k of ['user', 'password', 'host', 'port']) {
-    if (f[k] !== undefined && f[k] !== null) {
-      throw new LocatorError(INVALID_FIELD, -1, `a mailto URL has no ${k}: the address is the whole URL (RFC 1738 3.5)`);
-    }
-  }
+  refuseLoginFields(f, 'mailto', 'the address is the whole URL (RFC 1738 3.5)');
   const out = encode(address, XCHAR_SET);
   return out.startsWith('//') ? '%2F' + out.slice(1) : out;
 }
@@ -291,9 +287,7 @@ function explain(url: Url): Explanation {
   if (address.includes('%')) {
     notes.push('the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client');
   }
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid mailto URL: ${d.message} (offset ${d.offset})`);
-  }
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return {
     protocol: 'smtp',
     host: null,

@@ -18,7 +18,7 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, DRAFT_ONLY, schemePartRange, text, formatRequest, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes, type Range } from './util.js';
 import { checkAddrSpec, flaggedByScanner } from './mailto.js';
 
 export const INVALID_MESSAGE_ID = defineCode('invalid-message-id', 'error', 'draft 1994-03 (mid)',
@@ -86,12 +86,6 @@ function cidFields(url: Url): Record<string, unknown> {
   return { contentId: text(url, schemePartRange(url)) };
 }
 
-function refuseServer(f: Record<string, unknown>, scheme: string): void {
-  for (const k of ['user', 'password', 'host', 'port']) {
-    if (f[k] !== undefined && f[k] !== null) throw new LocatorError(INVALID_FIELD, -1, `a ${scheme} URL has no ${k}`);
-  }
-}
-
 function idField(f: Record<string, unknown>, name: string, scheme: string, optional: boolean): string | null {
   const v = f[name];
   if ((v === undefined || v === null) && optional) return null;
@@ -109,7 +103,7 @@ function idField(f: Record<string, unknown>, name: string, scheme: string, optio
  * is still written and reported by parse(); an empty one is refused.
  */
 function buildMid(f: Record<string, unknown>): string {
-  refuseServer(f, 'mid');
+  refuseLoginFields(f, 'mid');
   const messageId = idField(f, 'messageId', 'mid', false) as string;
   const contentId = idField(f, 'contentId', 'mid', true);
   const m = encode(messageId, MID_PART_SET);
@@ -118,17 +112,11 @@ function buildMid(f: Record<string, unknown>): string {
 
 /** Writes cid:<content-id> (draft 1994-03), encoded like a mailto address. */
 function buildCid(f: Record<string, unknown>): string {
-  refuseServer(f, 'cid');
+  refuseLoginFields(f, 'cid');
   return encode(idField(f, 'contentId', 'cid', false) as string, XCHAR_SET);
 }
 
 const NO_PROTOCOL = 'there is no network protocol: the URL names the object by its identifier, not by where it is, so the client looks it up in the mail (and news) it already holds: its mail store, folders or archives';
-
-function invalidNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid ${url.scheme} URL: ${d.message} (offset ${d.offset})`);
-  }
-}
 
 /** How a mid URL is resolved: a lookup by Message-ID in a mail store (draft 1994-03). */
 function explainMid(url: Url): Explanation {
@@ -143,7 +131,7 @@ function explainMid(url: Url): Explanation {
     steps.push(formatRequest(`in it, find the MIME body part with the header field "Content-ID: <${f.contentId as string}>"`));
     notes.push('the "/content-id" part, which selects one body part of the message, follows RFC 2111 (1997)');
   }
-  invalidNotes(url, notes);
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return { protocol: 'mail', host: null, port: null, steps, notes };
 }
 
@@ -155,7 +143,7 @@ function explainCid(url: Url): Explanation {
     'cid URLs are defined only by the 1994-03 draft ("Content identifiers for MIME body part")',
     'the body part is looked for first in the MIME message in which the URL appears, then among the other messages held',
   ];
-  invalidNotes(url, notes);
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return {
     protocol: 'mail',
     host: null,

@@ -13,11 +13,11 @@
 
 import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './registry.js';
-import { CHAR_CLASS, ALPHA, DIGIT } from '../core/charclass.js';
+import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, schemePartRange, text, formatRequest } from './util.js';
-import { flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
+import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, stringField, text, formatRequest, violationNotes } from './util.js';
+import { describeOctet, flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
   'a newsgroup name is a letter followed by letters, digits, "-", ".", "+" and "_" (group)');
@@ -172,7 +172,7 @@ function validate(url: Url, report: Report): void {
     report(INVALID_ARTICLE, i + base, o === 64
       ? 'a message-id has one "@", before its domain name (RFC 1036 2.1.5: the unique part holds no "@")'
       : `the unique part of a message-id is printing US-ASCII without "<", ">" and "@" (RFC 1036 2.1.5), and this ${
-        widthAt(s, i, at) === 3 ? `escape decodes to ${o === 32 ? 'a space' : o > 32 && o < 127 ? `"${String.fromCharCode(o)}"` : `the octet ${o.toString(16).toUpperCase().padStart(2, '0')}`}` : 'character is not'}`);
+        widthAt(s, i, at) === 3 ? `escape decodes to ${describeOctet(o)}` : 'character is not'}`);
     break;
   }
   const h = checkHost(s, at + 1, end);
@@ -190,13 +190,6 @@ function fields(url: Url): Record<string, unknown> {
     group: kind === 'group' ? text(url, r) : null,
     messageId: kind === 'article' ? text(url, r) : null,
   };
-}
-
-function optString(f: Record<string, unknown>, name: string): string | null {
-  const v = f[name];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `${name} must be a string`);
-  return v;
 }
 
 /** Refuses a group that no news URL can write (RFC 1738 5 group), with the reason. */
@@ -223,13 +216,9 @@ export function assertGroup(group: string): void {
  * is given.
  */
 function build(f: Record<string, unknown>): string {
-  for (const k of ['user', 'password', 'host', 'port']) {
-    if (f[k] !== undefined && f[k] !== null) {
-      throw new LocatorError(INVALID_FIELD, -1, `a news URL has no ${k}: the reader's own news server is used (RFC 1738 3.6)`);
-    }
-  }
-  const group = optString(f, 'group');
-  const messageId = optString(f, 'messageId');
+  refuseLoginFields(f, 'news', 'the reader\'s own news server is used (RFC 1738 3.6)');
+  const group = stringField(f, 'group');
+  const messageId = stringField(f, 'messageId');
   let kind = f.kind;
   if (kind === undefined || kind === null) kind = messageId !== null ? 'article' : group === '*' ? 'all' : 'group';
   if (kind === 'all') {
@@ -319,9 +308,7 @@ function explain(url: Url): Explanation {
     ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
     : 'the news server is the reader\'s local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)');
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid news URL: ${d.message} (offset ${d.offset})`);
-  }
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
 }
 

@@ -11,7 +11,7 @@
 import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './registry.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { INVALID_FIELD, DRAFT_ONLY, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
@@ -146,9 +146,7 @@ function explain(url: Url): Explanation {
   notes.push('article numbers belong to one server: the same article has another number on another server (draft 1994-03)');
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
   if (!url.hasLogin) notes.push('this URL names no server (the drafts\' nntp:<group>/<digits>): the client must be told which server to ask');
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`not a valid nntp URL: ${d.message} (offset ${d.offset})`);
-  }
+  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
   return { protocol: 'nntp', host: url.host, port: url.hasLogin ? url.port : NNTP_PORT, steps, notes };
 }
 

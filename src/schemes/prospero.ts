@@ -18,9 +18,9 @@
 
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
+import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
@@ -65,17 +65,11 @@ const isNul = (h: string, i: number, e: number) =>
 
 /** Splits the url-path into hsoname, the draft version and attributes, and the fieldspecs. */
 function readParts(url: Url): ProsperoParts {
-  const c = url.components();
-  const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: 0 };
-  if (c.path === null) {
-    const login = c.port ?? c.host;
-    parts.end = login !== null ? login[1] : c.schemePart![1];
-    return parts;
-  }
+  const s = url.pathStart;
+  const e = url.bodyEnd; // without a url-path the login runs to the end of the body
+  const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: e };
+  if (s < 0) return parts;
   const h = url.href;
-  const s = c.path[0];
-  const e = c.path[1];
-  parts.end = e;
   let semi = e;
   for (let i = s; i < e; i++) {
     const ch = h.charCodeAt(i);
@@ -202,12 +196,6 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-function problemNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
-  }
-}
-
 /**
  * The access algorithm (RFC 1738 3.11): "Prospero URLs are interpreted by contacting a Prospero
  * directory server on the specified host and port to determine appropriate access methods for a
@@ -248,12 +236,8 @@ function explain(url: Url): Explanation {
     }
     notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
   }
-  problemNotes(url, notes);
+  violationNotes(url, INVALID_URL, notes);
   return { protocol: 'prospero', host, port, steps, notes };
-}
-
-function refuse(message: string): never {
-  throw new LocatorError(INVALID_FIELD, -1, message);
 }
 
 /**

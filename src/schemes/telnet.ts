@@ -11,7 +11,7 @@
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
 import { defineCode } from '../core/errors.js';
-import { DRAFT_ONLY, buildLogin, formatRequest } from './util.js';
+import { DRAFT_ONLY, INVALID_URL, buildLogin, formatRequest, violationNotes } from './util.js';
 
 export const TELNET_PATH = defineCode('telnet-path', 'error', 'RFC 1738 3.8',
   'a telnet URL ends after the login and an optional "/": nothing may follow that "/"');
@@ -42,17 +42,6 @@ function sessionFields(): Record<string, unknown> {
   return {};
 }
 
-/** Shows a NUL and line ends in an explain step (RFC 1282 fields end with NUL). */
-function visible(s: string): string {
-  return formatRequest(s).replace(/\0/g, '<NUL>');
-}
-
-function problemNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
-  }
-}
-
 /**
  * The access algorithm (RFC 1738 3.8): open a session to host:port. The user name and password
  * are advisory for telnet and tn3270; rlogin sends the user name in its handshake (RFC 1282:
@@ -69,7 +58,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
     notes.push(`no host is given: there is nothing to connect to`);
   } else if (scheme === 'rlogin') {
     steps.push(`connect ${host}:${port} from a reserved local port (512-1023)`);
-    const serverUser = user !== null && user !== '' ? visible(user) : '<your local user name>';
+    const serverUser = user !== null && user !== '' ? formatRequest(user, true) : '<your local user name>';
     steps.push(`send <NUL><your local user name><NUL>${serverUser}<NUL><terminal type>/<speed><NUL>`);
   } else {
     steps.push(`connect ${host}:${port}`);
@@ -85,7 +74,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
     if (user === null || user === '') {
       notes.push('no user name is given: rlogin sends your local user name as the server user name');
     } else {
-      notes.push(`the user name ${visible(user)} is sent as the server user name in the rlogin handshake (RFC 1282); the client user name and terminal type/speed come from the local system`);
+      notes.push(`the user name ${formatRequest(user, true)} is sent as the server user name in the rlogin handshake (RFC 1282); the client user name and terminal type/speed come from the local system`);
       if (/[\0\r\n]/.test(user)) {
         notes.push('the user name holds an encoded NUL, CR or LF: sent as is it would end the handshake field early (RFC 1738 6: encoded delimiters must not be decoded into the protocol)');
       }
@@ -99,7 +88,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
     } else if (user === '') {
       notes.push('the user name is given but empty: no user name is suggested');
     } else {
-      notes.push(`the user name ${visible(user)} is advisory: log in as ${visible(user)} when prompted`);
+      notes.push(`the user name ${formatRequest(user, true)} is advisory: log in as ${formatRequest(user, true)} when prompted`);
     }
     if (password !== null) {
       notes.push('a password is given in the URL (not shown here): it is advisory too; type it when the service asks for one');
@@ -108,47 +97,33 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   }
   const p = url.path;
   if (p !== null && p !== '') notes.push(`the text after the "/" (${JSON.stringify(p)}) is not part of a ${scheme} URL and is not used`);
-  problemNotes(url, notes);
+  violationNotes(url, INVALID_URL, notes);
   return { protocol: scheme, host, port, steps, notes };
 }
 
-/** Builds "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/). */
-function buildSession(defaultPort: number) {
-  return (fields: Record<string, unknown>): string => buildLogin(fields, { defaultPort }) + '/';
+/**
+ * The registry entry of one interactive scheme: the telnet rules, no fields of its own, a build
+ * that writes "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/), and
+ * the session's access algorithm.
+ */
+function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738' | 'draft'): SchemeSpec {
+  return {
+    name,
+    defaultPort,
+    syntax: 'internet',
+    status,
+    validate: validateSession,
+    fields: sessionFields,
+    build: (fields) => buildLogin(fields, { defaultPort }) + '/',
+    explain: (url) => explainSession(name, url),
+  };
 }
 
 /** telnet (RFC 1738 3.8). */
-export const telnet: SchemeSpec = {
-  name: 'telnet',
-  defaultPort: 23,
-  syntax: 'internet',
-  status: 'rfc1738',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(23),
-  explain: (url) => explainSession('telnet', url),
-};
+export const telnet: SchemeSpec = sessionSpec('telnet', 23, 'rfc1738');
 
 /** rlogin (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; the protocol is RFC 1282). */
-export const rlogin: SchemeSpec = {
-  name: 'rlogin',
-  defaultPort: 513,
-  syntax: 'internet',
-  status: 'draft',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(513),
-  explain: (url) => explainSession('rlogin', url),
-};
+export const rlogin: SchemeSpec = sessionSpec('rlogin', 513, 'draft');
 
 /** tn3270 (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; reserved by RFC 1738 4). */
-export const tn3270: SchemeSpec = {
-  name: 'tn3270',
-  defaultPort: 23,
-  syntax: 'internet',
-  status: 'draft',
-  validate: validateSession,
-  fields: sessionFields,
-  build: buildSession(23),
-  explain: (url) => explainSession('tn3270', url),
-};
+export const tn3270: SchemeSpec = sessionSpec('tn3270', 23, 'draft');

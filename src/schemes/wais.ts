@@ -16,9 +16,9 @@
 
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec } from './registry.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_FIELD, buildLogin, checkRange, formatRequest, refuseLogin, stringField, text, type Range } from './util.js';
+import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -86,18 +86,13 @@ function readFields(h: string, s: number, e: number): FieldRange[] | null {
  * makes a search (database?search); else the path is the database.
  */
 function readParts(url: Url): WaisParts {
-  const c = url.components();
+  const s = url.pathStart;
+  const e = url.bodyEnd; // without a url-path the login runs to the end of the body
   const none: WaisParts = {
-    kind: 'database', database: null, search: null, wtype: null, length: null, wpath: null, fields: null, end: 0,
+    kind: 'database', database: null, search: null, wtype: null, length: null, wpath: null, fields: null, end: e,
   };
-  if (c.path === null) {
-    const login = c.port ?? c.host;
-    none.end = login !== null ? login[1] : c.schemePart![1];
-    return none;
-  }
+  if (s < 0) return none;
   const h = url.href;
-  const s = c.path[0];
-  const e = c.path[1];
   let q = -1;
   let slash = -1;
   for (let i = s; i < e; i++) {
@@ -112,8 +107,8 @@ function readParts(url: Url): WaisParts {
     }
   }
   if (slash < 0) {
-    if (q < 0) return { ...none, database: { start: s, end: e }, end: e };
-    return { ...none, kind: 'index', database: { start: s, end: q }, search: { start: q + 1, end: e }, end: e };
+    if (q < 0) return { ...none, database: { start: s, end: e } };
+    return { ...none, kind: 'index', database: { start: s, end: q }, search: { start: q + 1, end: e } };
   }
   // waisdoc: database "/" wtype "/" wpath
   let slash2 = -1;
@@ -123,7 +118,7 @@ function readParts(url: Url): WaisParts {
       break;
     }
   }
-  const parts: WaisParts = { ...none, kind: 'document', database: { start: s, end: slash }, end: e };
+  const parts: WaisParts = { ...none, kind: 'document', database: { start: s, end: slash } };
   if (slash2 < 0) {
     parts.wtype = { start: slash + 1, end: e };
     return parts;
@@ -235,12 +230,6 @@ function octets(url: Url, r: Range): number {
   return decode(url.href, { strict: false }, r.start, r.end).length;
 }
 
-function problemNotes(url: Url, notes: string[]): void {
-  for (const d of url.violations) {
-    if (d.severity === 'error') notes.push(`invalid URL: ${d.message} (${d.code} at offset ${d.offset}, ${d.section})`);
-  }
-}
-
 /**
  * The access algorithm (RFC 1738 3.9 over RFC 1625): an InitRequest, then a SearchRequest of
  * query type 3 (database name and seed words) for a search, or of query type 1 (the DocID, the
@@ -299,12 +288,8 @@ function explain(url: Url): Explanation {
       }
     }
   }
-  problemNotes(url, notes);
+  violationNotes(url, INVALID_URL, notes);
   return { protocol: 'wais', host, port, steps, notes };
-}
-
-function refuse(message: string): never {
-  throw new LocatorError(INVALID_FIELD, -1, message);
 }
 
 function lengthField(v: unknown): number | null {

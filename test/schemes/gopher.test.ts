@@ -89,34 +89,27 @@ function specLines(source: string, from: number, to = from): string[] {
 
 // The URL examples the texts print for gopher, word for word. The draft writes "host [port]"
 // for "a host, optionally with a port"; each such example is tested as printed and with "host".
-const URL_EXAMPLES: Array<{ source: string; line: number; printed: string; concrete: string; expected: string; note: string }> = [
-  {
-    source: 'draft-url-1994-03.txt', line: 236, printed: 'gopher://host [port]/0a_gopher_selector',
-    concrete: 'gopher://host/0a_gopher_selector', expected: '0 | a_gopher_selector | - | - | a_gopher_selector<CR><LF>',
-    note: 'a type 0 item (a document); "host [port]" replaced by "host"',
-  },
-  {
-    source: 'draft-url-1994-03.txt', line: 240, printed: 'gopher://host [port]/7a_gopher_selector%09foobar',
-    concrete: 'gopher://host/7a_gopher_selector%09foobar', expected: '7 | a_gopher_selector | foobar | - | a_gopher_selector<TAB>foobar<CR><LF>',
-    note: 'a type 7 item (a search engine) with the search foobar; "host [port]" replaced by "host"',
-  },
-  {
-    source: 'draft-url-1994-03.txt', line: 244, printed: 'gopher://host [port]/0a_gopher_selector%09%09some_gplus_stuff',
-    concrete: 'gopher://host/0a_gopher_selector%09%09some_gplus_stuff',
-    expected: '0 | a_gopher_selector |  | some_gplus_stuff | a_gopher_selector<TAB>some_gplus_stuff<CR><LF>',
-    note: 'a Gopher+ type 0 item; "host [port]" replaced by "host"',
-  },
-  {
-    source: 'draft-url-1994-03.txt', line: 248, printed: 'gopher://host [port]/0a_gopher_selector%09%09!',
-    concrete: 'gopher://host/0a_gopher_selector%09%09!', expected: '0 | a_gopher_selector |  | ! | a_gopher_selector<TAB>!<CR><LF>',
-    note: 'a Gopher+ item\'s attribute information; "host [port]" replaced by "host"',
-  },
-  {
-    source: 'draft-url-1994-03.txt', line: 252, printed: 'gopher://host [port]/0a_gopher_selector%09%09+application/postscript%20Es_ES',
-    concrete: 'gopher://host/0a_gopher_selector%09%09+application/postscript%20Es_ES',
-    expected: '0 | a_gopher_selector |  | +application/postscript Es_ES | a_gopher_selector<TAB>+application/postscript Es_ES<CR><LF>',
-    note: 'the Spanish postscript view; "host [port]" replaced by "host"',
-  },
+type UrlExample = { source: string; line: number; printed: string; concrete: string; expected: string; note: string };
+
+/** A draft 1994-03 example "gopher://host [port]/<path>", made concrete with the host "host". */
+function hostPort(line: number, path: string, expected: string, what: string): UrlExample {
+  return {
+    source: 'draft-url-1994-03.txt', line, printed: `gopher://host [port]/${path}`,
+    concrete: `gopher://host/${path}`, expected, note: `${what}; "host [port]" replaced by "host"`,
+  };
+}
+
+const URL_EXAMPLES: UrlExample[] = [
+  hostPort(236, '0a_gopher_selector', '0 | a_gopher_selector | - | - | a_gopher_selector<CR><LF>', 'a type 0 item (a document)'),
+  hostPort(240, '7a_gopher_selector%09foobar', '7 | a_gopher_selector | foobar | - | a_gopher_selector<TAB>foobar<CR><LF>',
+    'a type 7 item (a search engine) with the search foobar'),
+  hostPort(244, '0a_gopher_selector%09%09some_gplus_stuff',
+    '0 | a_gopher_selector |  | some_gplus_stuff | a_gopher_selector<TAB>some_gplus_stuff<CR><LF>', 'a Gopher+ type 0 item'),
+  hostPort(248, '0a_gopher_selector%09%09!', '0 | a_gopher_selector |  | ! | a_gopher_selector<TAB>!<CR><LF>',
+    'a Gopher+ item\'s attribute information'),
+  hostPort(252, '0a_gopher_selector%09%09+application/postscript%20Es_ES',
+    '0 | a_gopher_selector |  | +application/postscript Es_ES | a_gopher_selector<TAB>+application/postscript Es_ES<CR><LF>',
+    'the Spanish postscript view'),
   {
     source: 'draft-url-1994-03.txt', line: 231, printed: 'gopher://host [port]/T[gopher_selector]%09[search_string]%09[gopher+_string]',
     concrete: 'gopher://host/Tgopher_selector%09search_string%09gopher+_string',

@@ -64,29 +64,26 @@ test('RFC 1738 3.3: http fields and violations, row by row', () => {
 // Every http URL printed in the four texts, word for word as printed (the wrappers are part of
 // what the texts print; the scanner strips them). Line-wrapped ones are joined (RFC 1738
 // appendix: white space inside the wrapper is ignored); the row says so.
-const SPEC: Array<{ source: string; line: number; printed: string; input: string; fields: string; port: number; note: string }> = [
-  {
-    source: 'rfc1738-1994-12.txt', line: 43, printed: '<URL:http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
-    input: '<URL:http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
-    fields: 'URI/archive/uri-archive.index.html | ["URI","archive","uri-archive.index.html"] | - | []', port: 80, note: 'section 1',
-  },
+type SpecRow = { source: string; line: number; printed: string; input: string; fields: string; port: number; note: string };
+
+/** A URL printed on one line, parsed as printed; it gives no port, so 80. */
+function asPrinted(source: string, line: number, printed: string, fields: string, note: string): SpecRow {
+  return { source, line, printed, input: printed, fields, port: 80, note };
+}
+
+const SPEC: SpecRow[] = [
+  asPrinted('rfc1738-1994-12.txt', 43, '<URL:http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
+    'URI/archive/uri-archive.index.html | ["URI","archive","uri-archive.index.html"] | - | []', 'section 1'),
   {
     source: 'rfc1738-1994-12.txt', line: 1239, printed: '<URL:http://ds.internic.',
     input: '<URL:http://ds.internic.net/instructions/overview.html#WARNING>',
     fields: 'instructions/overview.html | ["instructions","overview.html"] | - | []', port: 80,
     note: 'appendix; printed across two lines ("ds.internic." / "net/instructions/overview.html#WARNING>"), joined',
   },
-  {
-    source: 'draft-url-1994-03.txt', line: 7, printed: '<http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
-    input: '<http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
-    fields: 'URI/archive/uri-archive.index.html | ["URI","archive","uri-archive.index.html"] | - | []', port: 80, note: 'About this document',
-  },
-  {
-    source: 'draft-url-1994-03.txt', line: 15, printed: '<http://www.w3.org/hypertext/WWW/Addressing/URL/Overview.html>',
-    input: '<http://www.w3.org/hypertext/WWW/Addressing/URL/Overview.html>',
-    fields: 'hypertext/WWW/Addressing/URL/Overview.html | ["hypertext","WWW","Addressing","URL","Overview.html"] | - | []', port: 80,
-    note: 'About this document',
-  },
+  asPrinted('draft-url-1994-03.txt', 7, '<http://www.acl.lanl.gov/URI/archive/uri-archive.index.html>',
+    'URI/archive/uri-archive.index.html | ["URI","archive","uri-archive.index.html"] | - | []', 'About this document'),
+  asPrinted('draft-url-1994-03.txt', 15, '<http://www.w3.org/hypertext/WWW/Addressing/URL/Overview.html>',
+    'hypertext/WWW/Addressing/URL/Overview.html | ["hypertext","WWW","Addressing","URL","Overview.html"] | - | []', 'About this document'),
   {
     source: 'rfc1738-1994-12.txt', line: 467, printed: 'http://<host>:<port>/<path>?<searchpart>',
     input: 'http://host:8080/path?searchpart',

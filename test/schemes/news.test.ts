@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, tryParse, codes, shared } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests, chars, newsgroupArb, hostnameArb, spicedText, ID_SPICES } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
@@ -96,16 +96,11 @@ const ROWS: Array<[string, string, string, string]> = [
   ['<URL:news:comp.*>', 'group | comp.* | -', 'invalid-newsgroup@15', 'RFC 1738 appendix'],
 ];
 
-for (const [input, want, wantCodes, section] of ROWS) {
-  test(`${section}: ${JSON.stringify(input)}`, () => {
-    const u = parse(input);
-    assert.equal(row(u), want);
-    assert.equal(codes(u), wantCodes);
-    assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
-    assert.equal(u.host, null);
-    assert.equal(u.port, null);
-  });
-}
+rowTests(ROWS, (u, want) => {
+  assert.equal(row(u), want);
+  assert.equal(u.host, null);
+  assert.equal(u.port, null);
+});
 
 test('RFC 1738 3.6: violations say what is wrong', () => {
   assert.match(parse('news:comp.*').violations[0].message, /stands alone/);
@@ -191,25 +186,15 @@ test('explain of an invalid news URL still explains, and says what is wrong', ()
 });
 
 // Properties (seed 1738)
-const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const chars = (s: string) => fc.constantFrom(...s.split(''));
-/** group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ] */
-const group = fc.tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
-  .map(([a, r]) => a + r.join(''));
-const alphadigit = chars(LETTERS + '0123456789');
-const domainlabel = fc.oneof(alphadigit,
-  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b));
-const toplabel = fc.tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/)).map(([a, r]) => a + r);
-const hostname = fc.tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel).map(([d, t]) => [...d, t].join('.'));
 const hostnumber = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }).map((a) => a.join('.'));
-const host = fc.oneof(hostname, hostnumber);
+const host = fc.oneof(hostnameArb, hostnumber);
 /** RFC 1036 2.1.5: unique is printing ASCII but "<", ">" and "@" */
 const PRINTING = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).join('').replace(/[<>@]/g, '');
 const unique = fc.array(chars(PRINTING), { minLength: 1, maxLength: 20 }).map((a) => a.join(''));
 const messageId = fc.tuple(unique, host).map(([u, h]) => `${u}@${h}`);
 
 test('property (seed 1738): random group names valid per the grammar build, parse back and are valid', () => {
-  fc.assert(fc.property(group, (g) => {
+  fc.assert(fc.property(newsgroupArb, (g) => {
     const href = build('news', { kind: 'group', group: g });
     assert.equal(href, `news:${g}`);
     const u = parse(href);
@@ -231,9 +216,7 @@ test('property (seed 1738): random RFC 1036 message ids build, parse back and ar
 });
 
 test('property (seed 1738): any text as the unique part round-trips (reserved, "%", TAB, CR LF, "/")', () => {
-  const text = fc.string({ unit: 'binary', minLength: 1, maxLength: 20 });
-  const spiced = fc.tuple(text, fc.constantFrom('%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', '<>', ' '), text).map(([a, b, c]) => a + b + c);
-  fc.assert(fc.property(fc.oneof(text, spiced), host, (u0, h) => {
+  fc.assert(fc.property(spicedText(ID_SPICES), host, (u0, h) => {
     const id = `${u0}@${h}`;
     const href = build('news', { messageId: id });
     const u = parse(href);
@@ -245,21 +228,12 @@ test('property (seed 1738): any text as the unique part round-trips (reserved, "
 
 test('property (seed 1738): a character outside the group grammar is reported at its offset', () => {
   const other = chars('!$\'()*,/:;=?&');
-  fc.assert(fc.property(group, other, group, (a, c, b) => {
+  fc.assert(fc.property(newsgroupArb, other, newsgroupArb, (a, c, b) => {
     const u = parse(`news:${a}${c}${b}`);
     assert.equal(codes(u), `invalid-newsgroup@${5 + a.length}`);
   }), { seed: 1738, numRuns: 500 });
 });
 
 test('property (seed 1738): on noise after news: / <URL:news: / news://, parse, fields and explain never throw; offsets are in the input', () => {
-  const noise = fc.tuple(fc.constantFrom('news:', '<URL:news:', 'news://'),
-    fc.string({ unit: fc.constantFrom(...':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C'.split('')), maxLength: 30 }))
-    .map(([a, b]) => a + b);
-  fc.assert(fc.property(noise, (s) => {
-    const r = tryParse(s);
-    if (r instanceof LocatorError) return;
-    void r.fields;
-    for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
-    assert.ok(explain(r).steps.length > 0);
-  }), { seed: 1738, numRuns: 2000 });
+  assertNoiseSafe(['news:', '<URL:news:', 'news://'], explain);
 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, tryParse, codes, shared } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests, chars, newsgroupArb, hostnameArb } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
@@ -59,14 +59,7 @@ const ROWS: Array<[string, string, string, string]> = [
   ['<URL:nntp://h.com/g/x>', 'h.com | 119 | g | -', 'invalid-article-number@20', 'RFC 1738 appendix'],
 ];
 
-for (const [input, want, wantCodes, section] of ROWS) {
-  test(`${section}: ${JSON.stringify(input)}`, () => {
-    const u = parse(input);
-    assert.equal(row(u), want);
-    assert.equal(codes(u), wantCodes);
-    assert.equal(u.valid, !u.violations.some((d) => d.severity === 'error'));
-  });
-}
+rowTests(ROWS, (u, want) => assert.equal(row(u), want));
 
 test('RFC 1738 3.7: violations say what to write', () => {
   assert.match(parse('nntp://h.com/g/12a').violations[0].message, /digits only/);
@@ -133,19 +126,10 @@ test('explain: the drafts\' form names no server; an invalid URL says why', () =
 });
 
 // Properties (seed 1738)
-const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const chars = (s: string) => fc.constantFrom(...s.split(''));
-const group = fc.tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
-  .map(([a, r]) => a + r.join(''));
-const alphadigit = chars(LETTERS + '0123456789');
-const domainlabel = fc.oneof(alphadigit,
-  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b));
-const toplabel = fc.tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/)).map(([a, r]) => a + r);
-const hostname = fc.tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel).map(([d, t]) => [...d, t].join('.'));
 const article = fc.option(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.maxSafeNat()), { nil: null });
 
 test('property (seed 1738): host, port, group and article build, parse back and are valid', () => {
-  fc.assert(fc.property(hostname, fc.option(fc.integer({ min: 0, max: 65535 }), { nil: null }), group, article, (host, port, g, a) => {
+  fc.assert(fc.property(hostnameArb, fc.option(fc.integer({ min: 0, max: 65535 }), { nil: null }), newsgroupArb, article, (host, port, g, a) => {
     const href = build('nntp', { host, port, group: g, article: a });
     const u = parse(href);
     assert.deepEqual(u.fields, { group: g, article: a });
@@ -159,7 +143,7 @@ test('property (seed 1738): host, port, group and article build, parse back and 
 
 test('property (seed 1738): a non-digit in the article number is reported at its offset', () => {
   const digits = fc.stringMatching(/^[0-9]{0,6}$/);
-  fc.assert(fc.property(group, digits, chars('abcXYZ.-+_!$*\'(),;:=&?@'), digits, (g, d1, c, d2) => {
+  fc.assert(fc.property(newsgroupArb, digits, chars('abcXYZ.-+_!$*\'(),;:=&?@'), digits, (g, d1, c, d2) => {
     const prefix = `nntp://h.com/${g}/${d1}`;
     const u = parse(`${prefix}${c}${d2}`);
     assert.equal(codes(u), `invalid-article-number@${prefix.length}`);
@@ -168,14 +152,5 @@ test('property (seed 1738): a non-digit in the article number is reported at its
 });
 
 test('property (seed 1738): on noise after nntp:// / nntp: / <URL:nntp://h.com/, parse, fields and explain never throw; offsets are in the input', () => {
-  const noise = fc.tuple(fc.constantFrom('nntp://', 'nntp:', '<URL:nntp://h.com/'),
-    fc.string({ unit: fc.constantFrom(...':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C'.split('')), maxLength: 30 }))
-    .map(([a, b]) => a + b);
-  fc.assert(fc.property(noise, (s) => {
-    const r = tryParse(s);
-    if (r instanceof LocatorError) return;
-    void r.fields;
-    for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
-    assert.ok(explain(r).steps.length > 0);
-  }), { seed: 1738, numRuns: 2000 });
+  assertNoiseSafe(['nntp://', 'nntp:', '<URL:nntp://h.com/'], explain);
 });
