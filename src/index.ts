@@ -7,3 +7,6 @@ export {
 export { build, explain } from './build.js';
 export { open } from './clients/index.js';
 export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig } from './clients/types.js';
+export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './clients/gopher/menu.js';
+export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './clients/gopher/parser.js';
+export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './clients/gopher/types.js';

@@ -1,8 +1,424 @@
-// PLACEHOLDER: the gopher client is being written (issue 7); this file is replaced by it.
-import type { Url } from '../../core/url.js';
-import { LocatorError } from '../../core/errors.js';
-import { NO_CLIENT, type OpenOptions, type Resource } from '../types.js';
+// gopher (RFC 1738 3.4, RFC 1436, the Gopher+ protocol document): connect to host:port (70 by
+// default), send exactly the request the gopher scheme module computes (`fields.request`, the
+// steps of explain()), read the answer until the server closes. Gopher+ requests ("+", "!", "$",
+// and the two exchanges of a "?" form) get a header line first ("+<length>", "+-1", "+-2", or
+// "-..." for an error), which is read and stripped. The body is streamed with back-pressure.
+//
+// Menus are returned as their raw bytes like any other item; src/clients/gopher/menu.ts reads
+// them into items (openMenu, readMenu, renderMenu).
 
-export async function open(url: Url, _options: OpenOptions): Promise<Resource> {
-  throw new LocatorError(NO_CLIENT, 0, `the gopher client is not written yet (${url.scheme})`);
+import type { Url } from '../../core/url.js';
+import { parse } from '../../core/parse.js';
+import { LocatorError } from '../../core/errors.js';
+import { decode } from '../../core/percent.js';
+import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
+import type { GopherPlus } from '../../schemes/gopher.js';
+import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
+import { Connection, pullStream } from '../connection.js';
+import { redactHref } from '../redact.js';
+import {
+  CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Resource, type TranscriptLine,
+} from '../types.js';
+import { concat, parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, readDotData, type PlusHeader } from './parser.js';
+import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
+
+export { openMenu, readMenu, renderItem, renderMenu } from './menu.js';
+export { GopherError, GOPHER_ERROR, GOPHER_NOT_MENU, type MenuItem, type AskQuestion, type GopherOpenOptions } from './types.js';
+
+/** The fields of a gopher URL (src/schemes/gopher.ts). */
+interface GopherFields {
+  gophertype: string;
+  selector: string;
+  search: string | null;
+  gopherPlus: string | null;
+  request: string;
+  plus: GopherPlus | null;
+}
+
+/** One request to send: its octets, how the transcript shows it, and whether a Gopher+ header answers it. */
+interface Exchange {
+  request: Uint8Array;
+  shown: string;
+  plus: boolean;
+  secrets: string[];
+}
+
+const EMPTY = new Uint8Array(0);
+const TAB = new Uint8Array([9]);
+const CRLF = new Uint8Array([13, 10]);
+const utf8 = new TextEncoder();
+const text = new TextDecoder('utf-8');
+/** How much of a reply starting with "3" is read to see whether it is a lone error line. */
+const ERROR_LINE_PEEK = 4096;
+/** The largest Gopher+ error text kept, and the largest +ASK attribute reply accepted. */
+const ERROR_TEXT_LIMIT = 64 * 1024;
+const ASK_REPLY_LIMIT = 1024 * 1024;
+
+function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is sent
+
+/**
+ * The octets of the selector, search and Gopher+ string (RFC 1738 2.2: an escape stands for its
+ * octet). The gophertype is the first octet; "%09" separates the parts (RFC 1738 5 gopherurl).
+ */
+function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null; gopherPlus: Uint8Array | null } {
+  const r = pathRange(url);
+  if (r === null || r.start === r.end) return { selector: EMPTY, search: null, gopherPlus: null };
+  const o = decode(url.href, { strict: false }, r.start, r.end);
+  const t1 = o.indexOf(9, 1);
+  if (t1 < 0) return { selector: o.subarray(1), search: null, gopherPlus: null };
+  const t2 = o.indexOf(9, t1 + 1);
+  if (t2 < 0) return { selector: o.subarray(1, t1), search: o.subarray(t1 + 1), gopherPlus: null };
+  return { selector: o.subarray(1, t1), search: o.subarray(t1 + 1, t2), gopherPlus: o.subarray(t2 + 1) };
+}
+
+function join(...parts: Uint8Array[]): Uint8Array {
+  return parts.reduce((a, b) => concat(a, b), EMPTY);
+}
+
+/**
+ * The octets of `fields.request` (RFC 1738 3.4.2-3.4.9): its UTF-8 form, except when the URL
+ * escapes octets that are not UTF-8 (the fields show them as U+FFFD): then the same request is
+ * composed from the URL's own octets, as explain() notes ("the client sends the octets themselves").
+ */
+export function requestOctets(url: Url): Uint8Array {
+  const f = url.fields as unknown as GopherFields;
+  return f.request.includes('\uFFFD') ? requestFromOctets(url) : utf8.encode(f.request);
+}
+
+/**
+ * The request of src/schemes/gopher.ts (RFC 1738 3.4.2-3.4.9, with its DEVIATION: an empty
+ * search or Gopher+ string is not sent), composed from the URL's octets instead of its text.
+ */
+export function requestFromOctets(url: Url): Uint8Array {
+  const f = url.fields as unknown as GopherFields;
+  const p = octetParts(url);
+  if (f.plus?.kind === 'ask') return join(p.selector, utf8.encode('\t!+ASK\r\n'));
+  let out = p.selector;
+  if (p.search !== null && p.search.length > 0) out = join(out, TAB, p.search);
+  if (p.gopherPlus !== null && p.gopherPlus.length > 0) {
+    out = join(out, TAB, p.gopherPlus);
+    if (f.gopherPlus!.includes('\r\n')) return out;
+  }
+  return join(out, CRLF);
+}
+
+/** True when the server answers with a Gopher+ header (RFC 1738 3.4.4-3.4.9: "+", "!", "$"). */
+function isPlusRequest(f: GopherFields): boolean {
+  const g = f.gopherPlus;
+  return g !== null && g !== '' && (g[0] === '+' || g[0] === '!' || g[0] === '$');
+}
+
+/**
+ * Type 7 with no search in the URL (RFC 1738 3.4.2, RFC 1436 3.7): the client asks for the
+ * search string (options.search, a string or a prompt) and sends selector TAB search CR LF.
+ */
+async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Exchange> {
+  const given = options.search;
+  if (given === undefined) {
+    throw new LocatorError(NEEDS_INPUT, -1,
+      `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`);
+  }
+  const search = typeof given === 'string' ? given : await given();
+  const bad = search.search(/[\t\r\n]/);
+  if (bad >= 0) {
+    throw new LocatorError(INVALID_FIELD, bad, 'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)');
+  }
+  const request = join(octetParts(url).selector, TAB, utf8.encode(search), CRLF);
+  return { request, shown: formatRequest(`${f.selector}\t${search}\r\n`), plus: false, secrets: [] };
+}
+
+/** The one exchange of every URL but "?" forms (RFC 1738 3.4.2-3.4.9). */
+async function plainExchange(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Exchange> {
+  const noSearch = f.search === null || f.search === '';
+  if (f.gophertype === '7' && noSearch && f.gopherPlus === null) return searchExchange(url, f, options);
+  return { request: requestOctets(url), shown: formatRequest(f.request), plus: isPlusRequest(f), secrets: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is received
+
+async function connect(url: Url, options: GopherOpenOptions, secrets: string[]): Promise<Connection> {
+  const onTranscript = typeof options.transcript === 'function' ? options.transcript : undefined;
+  return Connection.connect(url.host ?? '', url.port ?? 70, {
+    signal: options.signal, timeout: options.timeout, policy: options.policy, onTranscript, secrets,
+  });
+}
+
+/** Reads the Gopher+ header line (Gopher+ 2.3) and puts back what follows it. */
+async function readHeader(conn: Connection): Promise<PlusHeader> {
+  let buf: Uint8Array = EMPTY;
+  for (;;) {
+    const chunk = await conn.read();
+    if (chunk === null) {
+      throw new LocatorError(CONNECTION_CLOSED, -1, buf.length === 0
+        ? 'the server closed the connection without answering the Gopher+ request'
+        : 'the server closed the connection in the middle of the Gopher+ header line');
+    }
+    buf = concat(buf, chunk);
+    const r = parsePlusHeader(buf);
+    if (r.error !== null) throw new LocatorError(PROTOCOL_ERROR, -1, `${r.error} (a server that does not speak Gopher+ answers such a request as a plain Gopher one)`);
+    if (r.header !== null) {
+      conn.note('receive', r.header.line);
+      conn.unread(asBuffer(r.rest));
+      return r.header;
+    }
+  }
+}
+
+/**
+ * A function giving the next chunk of the data that follows a Gopher+ header of `length`
+ * (Gopher+ 2.3): exactly `length` octets (fewer is an error: the reply was cut), or data up to
+ * the "." line (-1), or everything until the server closes (-2, and plain Gopher, RFC 1436).
+ * At the end the connection is closed.
+ */
+function dataReader(conn: Connection, length: number): () => Promise<Uint8Array | null> {
+  const finish = (): null => {
+    conn.note('info', `received ${conn.received} octets; connection closed`);
+    conn.close();
+    return null;
+  };
+  if (length >= 0) {
+    let remaining = length;
+    return async () => {
+      if (remaining === 0) return finish();
+      const c = await conn.read();
+      if (c === null) {
+        throw new LocatorError(CONNECTION_CLOSED, -1,
+          `the server announced ${length} octets ("+${length}") and closed the connection after ${length - remaining}`);
+      }
+      if (c.length < remaining) {
+        remaining -= c.length;
+        return c;
+      }
+      if (c.length > remaining) conn.note('info', `ignored ${c.length - remaining} octets after the ${length} announced`);
+      const piece = c.subarray(0, remaining);
+      remaining = 0;
+      return piece;
+    };
+  }
+  if (length === -1) {
+    const state = { atLineStart: true };
+    let rest: Uint8Array = EMPTY;
+    let done = false;
+    return async () => {
+      for (;;) {
+        if (done) return finish();
+        const c = await conn.read();
+        if (c === null) throw new LocatorError(CONNECTION_CLOSED, -1, 'the server closed the connection before the "." line that ends a "+-1" reply');
+        const r = readDotData(concat(rest, c), state);
+        rest = r.rest;
+        done = r.done;
+        if (r.data.length > 0) return r.data;
+      }
+    };
+  }
+  return async () => (await conn.read()) ?? finish();
+}
+
+/** Reads a whole (small) reply: at most `limit` octets, or `null` past it. */
+async function readAll(next: () => Promise<Uint8Array | null>, limit: number): Promise<Uint8Array | null> {
+  let all: Uint8Array = EMPTY;
+  for (let c = await next(); c !== null; c = await next()) {
+    all = concat(all, c);
+    if (all.length > limit) return null;
+  }
+  return all;
+}
+
+/** Reads a Gopher+ error reply ("-" header, Gopher+ 2.3) and throws it as a GopherError. */
+async function throwPlusError(conn: Connection, header: PlusHeader, where: string): Promise<never> {
+  const next = dataReader(conn, header.length);
+  let all: Uint8Array = EMPTY;
+  for (let c = await next(); c !== null && all.length < ERROR_TEXT_LIMIT; c = await next()) all = concat(all, c);
+  const t = parseErrorText(text.decode(all.subarray(0, ERROR_TEXT_LIMIT)));
+  for (const line of text.decode(all.subarray(0, ERROR_TEXT_LIMIT)).split(/\r?\n/)) if (line !== '') conn.note('receive', line);
+  throw new GopherError(t.errorNumber, t.contact, t.message, where);
+}
+
+/**
+ * RFC 1436 3.8: a plain Gopher server reports a missing selector with an error item (type 3)
+ * instead of the data. A reply that is nothing but type-3 menu lines (and an optional "." line)
+ * is that error, thrown as a GopherError; anything else is data and is put back untouched. Only
+ * a reply whose first octet is "3" is read ahead, and at most ERROR_LINE_PEEK octets of it.
+ */
+async function checkErrorLine(conn: Connection, where: string): Promise<void> {
+  let buf: Uint8Array = EMPTY;
+  for (;;) {
+    if (buf.length > 0 && buf[0] !== 0x33) break;
+    if (buf.length > ERROR_LINE_PEEK) break;
+    const chunk = await conn.read();
+    if (chunk === null) {
+      const { items } = parseMenu(buf, true);
+      if (items.length > 0 && items.every((i) => i.type === '3' && i.problem === null)) {
+        for (const i of items) conn.note('receive', `3${i.display}`);
+        throw new GopherError(null, null, items.map((i) => i.display).join('\n'), where);
+      }
+      break;
+    }
+    buf = concat(buf, chunk);
+  }
+  conn.unread(asBuffer(buf));
+}
+
+/** A MIME type for the answer (Gopher+ views are MIME types; otherwise by RFC 1436 item type). */
+function contentTypeOf(type: string, plus: GopherPlus | null): string | null {
+  if (plus !== null && (plus.kind === 'view' || plus.kind === 'form') && plus.view !== null && plus.view.includes('/')) return plus.view;
+  if (plus !== null && (plus.kind === 'attributes' || plus.kind === 'directory-attributes')) return null;
+  return TYPE_MIME[type] ?? null;
+}
+
+const TYPE_MIME: Record<string, string> = {
+  0: 'text/plain', 1: 'application/gopher-menu', 4: 'application/mac-binhex40', 5: 'application/octet-stream',
+  6: 'text/x-uuencode', 7: 'application/gopher-menu', 9: 'application/octet-stream', g: 'image/gif', h: 'text/html',
+};
+
+/**
+ * Sends one request and returns the answer as a stream (RFC 1436; Gopher+ 2.3): the Gopher+
+ * header is read first when the request expects one, an error header or a lone type-3 line
+ * becomes a GopherError, and the body is pulled from the socket as the consumer reads.
+ */
+async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: GopherOpenOptions): Promise<Resource> {
+  const where = redactHref(url.href);
+  const conn = await connect(url, options, ex.secrets);
+  try {
+    await conn.write(ex.request, ex.shown);
+    let size: number | null = null;
+    let length = -2;
+    if (ex.plus) {
+      const header = await readHeader(conn);
+      if (!header.ok) await throwPlusError(conn, header, where);
+      length = header.length;
+      if (length >= 0) size = length;
+    } else {
+      await checkErrorLine(conn, where);
+    }
+    const body = pullStream(dataReader(conn, length), (reason) => conn.close(reason instanceof LocatorError ? reason : undefined), {
+      maxBytes: options.maxBytes,
+      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+    });
+    return {
+      meta: {
+        scheme: 'gopher', url: where, size, contentType: contentTypeOf(f.gophertype, f.plus), gopherType: f.gophertype, transcript: [],
+      },
+      body,
+    };
+  } catch (e) {
+    conn.close(e instanceof LocatorError ? e : undefined);
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// +ASK forms (RFC 1738 3.4.5, 3.4.9)
+
+/** Asks the server for the item's +ASK attribute (the first exchange of explain()) and reads the questions. */
+async function fetchForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<AskQuestion[]> {
+  const where = redactHref(url.href);
+  const conn = await connect(url, options, []);
+  try {
+    await conn.write(requestOctets(url), formatRequest(f.request));
+    const header = await readHeader(conn);
+    if (!header.ok) await throwPlusError(conn, header, where);
+    const all = await readAll(dataReader(conn, header.length), ASK_REPLY_LIMIT);
+    if (all === null) throw new LocatorError(PROTOCOL_ERROR, -1, `the +ASK attribute of ${where} is larger than ${ASK_REPLY_LIMIT} octets`);
+    const ask = parseAttributes(text.decode(all)).find((s) => s.blocks.ASK !== undefined)?.blocks.ASK;
+    if (ask === undefined) throw new LocatorError(PROTOCOL_ERROR, -1, `the server sent no +ASK block for ${where}`);
+    return parseAsk(ask);
+  } finally {
+    conn.close();
+  }
+}
+
+/**
+ * The second exchange of a "?" form (RFC 1738 3.4.9, draft 1994-03 Gopher): selector [TAB
+ * search] TAB "+" TAB "1" CR LF, then the answers as a "+-1" data block: one line each (an
+ * AskL answer may take several), a line starting with "." doubled, and a "." line at the end.
+ */
+function answerExchange(url: Url, f: GopherFields, questions: AskQuestion[], answers: string[]): Exchange {
+  if (answers.length !== questions.length) {
+    throw new LocatorError(INVALID_FIELD, -1, `the +ASK form has ${questions.length} questions but ${answers.length} answers were given`);
+  }
+  const lines: string[] = [];
+  answers.forEach((a, i) => {
+    const split = a.split(/\r?\n/);
+    if (split.length > 1 && questions[i].kind !== 'AskL') {
+      throw new LocatorError(INVALID_FIELD, -1, `the answer to "${questions[i].prompt}" (${questions[i].kind}) must be one line`);
+    }
+    for (const l of split) lines.push(l.startsWith('.') ? '.' + l : l);
+  });
+  const head = f.selector + (f.search === null || f.search === '' ? '' : '\t' + f.search);
+  const block = `\t+\t1\r\n+-1\r\n${lines.map((l) => l + '\r\n').join('')}.\r\n`;
+  const p = octetParts(url);
+  const selectorAndSearch = p.search !== null && p.search.length > 0 ? join(p.selector, TAB, p.search) : p.selector;
+  const secrets = answers.filter((_, i) => questions[i].kind === 'AskP');
+  return { request: join(selectorAndSearch, utf8.encode(block)), shown: formatRequest(head + block), plus: true, secrets };
+}
+
+/** "?" (RFC 1738 3.4.5): fetch the form, have options.ask fill it in, send the answers. */
+async function openForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Resource> {
+  if (options.ask === undefined) {
+    throw new LocatorError(NEEDS_INPUT, -1,
+      `${redactHref(url.href)} names an item with a +ASK form to fill in: pass the ask option (RFC 1738 3.4.5)`);
+  }
+  const questions = (await fetchForm(url, f, options)).filter((q) => q.kind !== 'Note');
+  const answers = await options.ask(questions);
+  return retrieve(url, f, answerExchange(url, f, questions, answers), options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Items that are not retrieved from this server
+
+/** The URL named by an "h" item's "URL:" selector (a Gopher server convention), or null. */
+function linkedUrl(selector: string): string | null {
+  if (selector.startsWith('URL:')) return selector.slice(4);
+  if (selector.startsWith('/URL:')) return selector.slice(5);
+  return null;
+}
+
+/**
+ * An "h" item whose selector starts with "URL:" names another URL: the client goes there
+ * instead of sending the selector (the note of explain()). That URL is checked against the
+ * policy like any other and opened through open() (so its own gateway applies); a link to
+ * another such link is refused, so that no chain of them can loop.
+ */
+async function openLinked(url: Url, target: string, options: GopherOpenOptions): Promise<Resource> {
+  const next = parse(target);
+  const nf = next.scheme === 'gopher' ? (next.fields as unknown as GopherFields) : null;
+  if (nf !== null && nf.gophertype === 'h' && linkedUrl(nf.selector) !== null) {
+    throw new LocatorError(PROTOCOL_ERROR, -1, `${redactHref(url.href)} links to another "URL:" link (${redactHref(next.href)}); only one is followed`);
+  }
+  const note = typeof options.transcript === 'function' ? options.transcript : () => {};
+  note({ direction: 'info', text: `the selector names a URL: retrieving ${redactHref(next.href)} (the Gopher "URL:" convention)` } satisfies TranscriptLine);
+  assertAllowed(next, options.policy ?? DEFAULT_POLICY);
+  const { open: openAny } = await import('../index.js');
+  return openAny(next, options);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Retrieves a gopher URL (RFC 1738 3.4, RFC 1436, Gopher+): performs exactly the steps of
+ * explain(url). Resolves to `{ meta, body }` once the server has started to answer; fails with
+ * a LocatorError: `gopher-error` (GopherError) when the server reports an error,
+ * `needs-input` for a type 7 search without a search string or a "?" form without `ask`,
+ * `connection-closed` when a reply is cut short, `protocol-error` for a reply that is not
+ * Gopher+ where a Gopher+ header is due, `timeout`, `aborted`, `too-large`.
+ */
+export async function open(url: Url, options: GopherOpenOptions): Promise<Resource> {
+  const f = url.fields as unknown as GopherFields;
+  const type = f.gophertype;
+  if (type === '8' || type === 'T') {
+    const scheme = type === '8' ? 'telnet' : 'tn3270';
+    throw new LocatorError(NO_CLIENT, -1,
+      `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with a session client`);
+  }
+  const link = type === 'h' ? linkedUrl(f.selector) : null;
+  if (link !== null) return openLinked(url, link, options);
+  if (f.plus?.kind === 'ask') return openForm(url, f, options);
+  return retrieve(url, f, await plainExchange(url, f, options), options);
 }
