@@ -33,7 +33,7 @@ try {
   const cases = [
     ['ftp 50 MB', 'ftp://127.0.0.1:2121/pub/big.bin', 50 * 1048576],
     ['ftp 5 MB', 'ftp://127.0.0.1:2121/pub/five.bin', 5 * 1048576],
-    ['gopher 50 MB', 'gopher://127.0.0.1:7070/9/files/big.bin', 50 * 1048576],
+    ['gopher 50 MB', 'gopher://127.0.0.1:7070/9/big.bin', 50 * 1048576],
   ];
   const rows = [];
   for (const [name, url, bytes] of cases) {

@@ -9,8 +9,8 @@ printf 'Ask: What is your name?\nChoose: Pick a colour\tred\tgreen\tblue\n' > "$
 echo 'spaced'                                                        > "$G/root/files/with space.txt"
 echo 'nested'                                                        > "$G/root/files/sub/nested.txt"
 head -c 4096 /dev/zero                                               > "$G/root/files/data.bin"
-head -c "${LOCATOR_BIG_BYTES:-52428800}" /dev/urandom > "$G/root/files/big.bin"
-sha256sum "$G/root/files/big.bin" | cut -d" " -f1 > "$G/big.sha256"
+head -c "${LOCATOR_BIG_BYTES:-52428800}" /dev/urandom > "$G/root/big.bin"
+sha256sum "$G/root/big.bin" | cut -d" " -f1 > "$G/big.sha256"
 printf '%s\n' \
   "iWelcome to the test gopher server	fake	(NULL)	0" \
   "0Hello text	/hello.txt" \
