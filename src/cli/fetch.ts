@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../core/parse.js';
+import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { open } from '../clients/index.js';
 import { NETWORK_CODES, type OpenOptions, type TranscriptLine } from '../clients/types.js';
@@ -81,6 +82,15 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);
 
+  // Gopher menus (types 1 and 7) are shown as text, one item with its URL per line, when asked
+  // (--menu, or --json for NDJSON items) or when the output is a terminal (RFC 1436 appendix).
+  const gtype = url.scheme === 'gopher' ? (url.fields as { gophertype?: string }).gophertype : undefined;
+  const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
+  if ((gtype === '1' || gtype === '7') && values.raw !== true
+    && (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))) {
+    return fetchMenu(url, options, values.json === true, io, hide);
+  }
+
   const target = values.output as string | undefined;
   const temp = target === undefined ? null
     : join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
@@ -120,6 +130,21 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   }
 }
 
+async function fetchMenu(url: Url, options: OpenOptions, json: boolean, io: Io, hide: (t: string) => string): Promise<number> {
+  const { openMenu, renderItem } = await import('../clients/gopher/menu.js');
+  try {
+    const menu = await openMenu(url, options);
+    for await (const item of menu.items) {
+      await writeOut(io.stdout, Buffer.from((json ? JSON.stringify(item) : renderItem(item)) + '\n'));
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof LocatorError)) throw e;
+    io.stderr.write(`locator fetch: ${hide(e.message)}\n`);
+    return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
+  }
+}
+
 export const fetchCommand: Command = {
   name: 'fetch',
   synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
@@ -137,6 +162,9 @@ export const fetchCommand: Command = {
     '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
     '  --show-secrets  Show passwords in output (hidden by default).',
     '  -q, --quiet     (fetch) No progress bar.',
+    '  --menu          (fetch) Show a Gopher menu (type 1 or 7) as text, one item and its URL per',
+    '               line (the default when standard output is a terminal); with --json, as NDJSON.',
+    '  --raw           (fetch) Write a Gopher menu as the server sent it.',
   ],
   options: {
     output: { type: 'string', short: 'o' },
@@ -151,6 +179,9 @@ export const fetchCommand: Command = {
     'refuse-private': { type: 'boolean' },
     'show-secrets': { type: 'boolean' },
     quiet: { type: 'boolean', short: 'q' },
+    menu: { type: 'boolean' },
+    raw: { type: 'boolean' },
+    json: { type: 'boolean' },
   },
   run: (args, values, io) => run(args, values, io),
 };

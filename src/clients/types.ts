@@ -92,4 +92,5 @@ export const NEEDS_INPUT = defineCode('needs-input', 'error', 'RFC 1738 3',
 /** The codes that mean "the network or the server failed" (exit status 3). */
 export const NETWORK_CODES: ReadonlySet<string> = new Set([
   CONNECT_FAILED, TIMEOUT, CONNECTION_CLOSED, PROTOCOL_ERROR, NOT_FOUND, 'ftp-reply', 'http-status', 'gopher-error',
+  'gopher-not-menu',
 ]);

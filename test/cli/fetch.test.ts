@@ -73,3 +73,32 @@ test('the progress line: bytes, rate, percentage and time left when the size is 
   assert.equal(progressLine(512, null, 1000), '512 B  512 B/s');
   assert.equal(progressLine(1048576, 4194304, 1000, 10), '[##........]  25%  1.0 MiB of 4.0 MiB  1.0 MiB/s  ETA 00:03');
 });
+
+test('fetch --menu renders a Gopher menu: each item with its own URL (pygopherd)', async () => {
+  const r = await run(['fetch', '--menu', 'gopher://127.0.0.1:7070/']);
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.toString().split('\n');
+  assert.ok(lines.includes('(TXT)    Hello text  <URL:gopher://127.0.0.1:7070/0/hello.txt>'), r.out.toString());
+  assert.ok(lines.includes('(HTML)   An HTTP link  <URL:http://127.0.0.1:8080/>'), 'h items with URL: selectors carry that URL');
+});
+
+test('fetch --search: a Gopher search (type 7) sends the string and shows the result menu', async () => {
+  const r = await run(['fetch', '--menu', '--search', 'two words', 'gopher://127.0.0.1:7070/7/search.sh']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out.toString(), /Results for: two words/);
+});
+
+test('fetch of a Gopher search without a search string and no terminal: a clear error, exit 1', async () => {
+  const r = await run(['fetch', '--menu', 'gopher://127.0.0.1:7070/7/search.sh']);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /search/);
+});
+
+test('fetch --menu --json: one JSON object per menu item', async () => {
+  const r = await run(['fetch', '--json', 'gopher://127.0.0.1:7070/']);
+  assert.equal(r.code, 0, r.err);
+  const items = r.out.toString().trim().split('\n').map((l) => JSON.parse(l));
+  const hello = items.find((i) => i.display === 'Hello text');
+  assert.equal(hello.url, 'gopher://127.0.0.1:7070/0/hello.txt');
+  assert.equal(hello.type, '0');
+});
