@@ -156,17 +156,18 @@ export type Overrides = Partial<Record<string, Handler>>;
  * `overrides` replace the answer to a verb.
  */
 export function standard(files: Record<string, string | Uint8Array>, overrides: Overrides = {}): Handler {
-  let cwd = '/';
+  const cwds = new WeakMap<FakeSession, string>();
   return async (verb, arg, s) => {
     const own = overrides[verb];
     if (own) return own(verb, arg, s);
+    const cwd = cwds.get(s) ?? '/';
     switch (verb) {
       case 'USER': return s.reply('331 Password please.');
       case 'PASS': return s.reply('230 Logged in.');
       case 'CWD': {
         const dir = arg.startsWith('/') ? `${arg.replace(/\/$/, '')}/` : `${cwd}${arg}/`;
         if (arg !== '' && Object.keys(files).some((f) => `/${f}`.startsWith(dir))) {
-          cwd = dir;
+          cwds.set(s, dir);
           return s.reply('250 OK.');
         }
         return s.reply('550 No such directory.');
@@ -217,5 +218,15 @@ export async function socketsSettle(n: number, ms = 2000): Promise<number> {
     const now = tcpSockets();
     if (now <= n || Date.now() > end) return now;
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Reads a body to its end, passing each chunk to `each` (the DOM typing has no async iterator). */
+export async function drain(body: ReadableStream<Uint8Array>, each: (chunk: Uint8Array) => void): Promise<void> {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    each(value);
   }
 }
