@@ -7,3 +7,4 @@ export {
 export { build, explain } from './build.js';
 export { open } from './clients/index.js';
 export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig } from './clients/types.js';
+export { FtpReplyError } from './clients/ftp/errors.js';

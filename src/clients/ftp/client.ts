@@ -4,7 +4,7 @@
 // both sockets are closed on every path: success, error, abort, a cancelled body.
 
 import type { Url } from '../../core/url.js';
-import { LocatorError, defineCode } from '../../core/errors.js';
+import { LocatorError } from '../../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, DEFAULT_TIMEOUT, pullStream, type ConnectOptions } from '../connection.js';
 import { redactHref } from '../redact.js';
@@ -12,14 +12,12 @@ import {
   ABORTED, CONNECT_FAILED, NEEDS_INPUT, PROTOCOL_ERROR, TOO_LARGE,
   type OpenOptions, type Resource, type TranscriptLine,
 } from '../types.js';
-import { FtpControl, FtpReplyError } from './control.js';
+import { FtpControl } from './control.js';
+import { FTP_LINE_BREAK, FtpReplyError } from './errors.js';
 import { announcedSize, parseEpsv, parsePasv, type FtpReply } from './parser.js';
 import { planFtp, shown, type FtpPlan } from './plan.js';
 
-export { FtpReplyError, FTP_REPLY } from './control.js';
-
-export const FTP_LINE_BREAK = defineCode('ftp-line-break', 'error', 'RFC 1738 6',
-  'a decoded user name, password or path segment holds CR or LF, which would end the FTP command early and start another');
+export { FtpReplyError, FTP_REPLY, FTP_LINE_BREAK } from './errors.js';
 
 /**
  * The password of the anonymous convention when no e-mail address is configured (RFC 1738
@@ -31,6 +29,9 @@ export const DEFAULT_EMAIL = 'anonymous@';
 /** How long a finished session waits for the reply to QUIT before closing anyway. */
 const QUIT_WAIT = 2000;
 
+/** How many 1yz replies may precede the one that ends a step (RFC 959 4.2: 1yz then 2yz). */
+const MAX_PRELIMINARY = 10;
+
 const encoder = new TextEncoder();
 
 /** The e-mail address sent as the anonymous password (RFC 1738 3.2.1): option, environment, default. */
@@ -40,17 +41,16 @@ export function anonymousPassword(options: OpenOptions): string {
   return from ?? DEFAULT_EMAIL;
 }
 
-function refuseLineBreak(what: string, octets: Uint8Array): void {
-  if (octets.includes(13) || octets.includes(10)) {
-    throw new LocatorError(FTP_LINE_BREAK, -1,
-      `${what} holds CR or LF once decoded: sent on the control connection it would end the command and start another, so it is refused (RFC 1738 6)`);
-  }
+/** The refusal of an argument holding CR or LF: it would end the command early (RFC 1738 6). */
+function lineBreakError(what: string): LocatorError {
+  return new LocatorError(FTP_LINE_BREAK, -1,
+    `${what} holds CR or LF once decoded: sent on the control connection it would end the command and start another, so it is refused (RFC 1738 6)`);
 }
 
 /** RFC 959 5.4: "120 Service ready in nnn minutes" may come first; then 220, or 421. */
 async function greeting(control: FtpControl): Promise<void> {
   let r = await control.reply();
-  for (let i = 0; r.code === 120 && i < 10; i++) r = await control.reply();
+  for (let i = 0; r.code === 120 && i < MAX_PRELIMINARY; i++) r = await control.reply();
   if (r.code !== 220) throw control.fail(r);
 }
 
@@ -97,7 +97,7 @@ async function login(control: FtpControl, plan: FtpPlan, options: OpenOptions): 
   if (r.code === 332) throw accountError(control, r);
   if (r.code !== 331) throw control.fail(r);
   const pass = await password(plan, options);
-  refuseLineBreak('the password', pass);
+  if (pass.includes(13) || pass.includes(10)) throw lineBreakError('the password');
   r = await control.command('PASS', pass, 'PASS ****');
   if (r.code === 230 || r.code === 202) return;
   if (r.code === 332) throw accountError(control, r);
@@ -151,7 +151,10 @@ function bodyStream(control: FtpControl, data: Connection, first: FtpReply, opti
     const chunk = await data.read();
     if (chunk !== null) return chunk;
     data.close();
-    while (final === null || final.code < 200) final = await control.reply();
+    for (let i = 0; final === null || final.code < 200; i++) {
+      if (i === MAX_PRELIMINARY) throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
+      final = await control.reply();
+    }
     if (final.code >= 300) throw control.fail(final, `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`);
     await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
     return null;
@@ -177,7 +180,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(url, policy);
   const plan = planFtp(url);
-  if (plan.lineBreakIn !== null) refuseLineBreak(plan.lineBreakIn, new Uint8Array([10]));
+  if (plan.lineBreakIn !== null) throw lineBreakError(plan.lineBreakIn);
   if (url.host === null || url.host === '') {
     throw new LocatorError(CONNECT_FAILED, 0, 'the ftp URL names no host to connect to (RFC 1738 3.1)');
   }

@@ -2,32 +2,13 @@
 // owns the socket, the timeouts, the AbortSignal and the one close path. Replies are read with
 // the pure parser (parser.ts), so a reply split across packets is resumed.
 
-import { LocatorError, defineCode } from '../../core/errors.js';
+import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
 import { CONNECTION_CLOSED } from '../types.js';
 import { parseReplies, type FtpReply } from './parser.js';
+import { FtpReplyError } from './errors.js';
 
-export const FTP_REPLY = defineCode('ftp-reply', 'error', 'RFC 959 4.2',
-  'the FTP server answered with a transient (4yz) or permanent (5yz) negative reply, or a reply the command does not allow');
-
-/**
- * A reply that ends the session: a 4yz or 5yz, or one the command does not allow (RFC 959 5.4).
- * `replyCode` and `replyText` are the server's; `command` the command it answered (PASS hidden).
- */
-export class FtpReplyError extends LocatorError {
-  readonly replyCode: number;
-  readonly replyText: string;
-  readonly command: string | null;
-
-  constructor(reply: FtpReply, command: string | null, message?: string) {
-    const to = command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
-    super(FTP_REPLY, -1, message ?? `the FTP server answered ${reply.code} ${JSON.stringify(reply.text)} ${to}`);
-    this.name = 'FtpReplyError';
-    this.replyCode = reply.code;
-    this.replyText = reply.text;
-    this.command = command;
-  }
-}
+export { FtpReplyError, FTP_REPLY } from './errors.js';
 
 const CRLF = Buffer.from('\r\n');
 

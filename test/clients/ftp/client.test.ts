@@ -14,6 +14,7 @@ import { explain } from '../../../src/build.js';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { FtpReplyError } from '../../../src/clients/ftp/client.js';
+import { FtpReplyError as RootFtpReplyError } from '../../../src/index.js';
 import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js';
 import { drain, socketsSettle, tcpSockets } from './fakes.js';
 
@@ -91,7 +92,7 @@ test('vsftpd: ;type=d on a directory URL, and no path at all, list the start dir
 test('vsftpd: a missing file is ftp-reply 550, nothing left open', async () => {
   const base = tcpSockets();
   await assert.rejects(open(`${FTP}/pub/missing.txt`, OPTS), (e: unknown) => {
-    assert.ok(e instanceof FtpReplyError && e instanceof LocatorError);
+    assert.ok(e instanceof FtpReplyError && e instanceof LocatorError && e instanceof RootFtpReplyError);
     assert.equal(e.code, 'ftp-reply');
     assert.equal(e.replyCode, 550);
     assert.equal(e.replyText, 'Failed to open file.');
