@@ -263,6 +263,11 @@ test('fault: a stall (no reply) -> timeout after 300 ms', async () => {
   assert.ok(Date.now() - t0 < 3000);
 });
 
+test('fault: a multi-line reply that stops half-way -> timeout', async () => {
+  const f = await start({ USER: (_v, _a, s) => s.write('331-Please\r\n give the') });
+  await failure(open(f.url('hello.txt'), quiet), 'timeout');
+});
+
 test('fault: no greeting at all -> timeout', async () => {
   await start({}, null);
   await failure(open(fake!.url('hello.txt'), quiet), 'timeout');
