@@ -61,12 +61,13 @@ function isAnonymous(plan: FtpPlan): boolean {
 
 /**
  * The PASS argument, asked for only after 331 (RFC 1738 3.2.1): the URL's password; for the
- * anonymous convention the e-mail address; else options.password (a string, or a prompt).
+ * anonymous convention (no user, or "anonymous" or "ftp") the e-mail address, never a prompt;
+ * else options.password (a string, or a prompt).
  * With none of these the session ends with `needs-input`.
  */
 async function password(plan: FtpPlan, options: OpenOptions): Promise<Uint8Array> {
   if (plan.password !== null) return plan.password.octets;
-  if (options.password === undefined && isAnonymous(plan)) return encoder.encode(anonymousPassword(options));
+  if (isAnonymous(plan)) return encoder.encode(anonymousPassword(options));
   if (options.password === undefined) {
     throw new LocatorError(NEEDS_INPUT, -1,
       `the FTP server asks for the password of ${JSON.stringify(plan.user!.text)} (331) and none was given: put it in the URL, pass the password option, or run \`locator fetch\` on a terminal or with --password-stdin (RFC 1738 3.2.1)`);

@@ -134,13 +134,15 @@ test('anonymous: the e-mail address from options.email, LOCATOR_EMAIL, EMAIL, el
   await fetchText(f.url('hello.txt'), { env: { LOCATOR_EMAIL: 'locator@example.test', EMAIL: 'no@x' } });
   await fetchText(f.url('hello.txt'), { env: { EMAIL: 'email@example.test' } });
   await fetchText(f.url('hello.txt'), { env: {} });
-  await fetchText(f.url('hello.txt', 'anonymous@'), { env: { EMAIL: 'named@example.test' } });
+  await fetchText(f.url('hello.txt', 'anonymous@'), { env: { EMAIL: 'named@example.test' }, password: () => assert.fail('asked') });
+  await fetchText(f.url('hello.txt'), { email: 'prompt@not.asked', password: () => assert.fail('asked') });
   assert.deepEqual(f.sessions.map((s) => s.commands.slice(0, 2)), [
     ['USER anonymous', 'PASS me@example.test'],
     ['USER anonymous', 'PASS locator@example.test'],
     ['USER anonymous', 'PASS email@example.test'],
     ['USER anonymous', 'PASS anonymous@'],
     ['USER anonymous', 'PASS named@example.test'],
+    ['USER anonymous', 'PASS prompt@not.asked'],
   ]);
 });
 
