@@ -73,10 +73,7 @@ export function planFtp(url: Url): FtpPlan {
     const semi = typeSuffixAt(href, r.start, r.end);
     const end = semi >= 0 ? semi : r.end;
     segments = splitRanges(href, r.start, end).map((s) => argument(href, s.start, s.end));
-    if (semi >= 0) {
-      const t = typeArgument(href.slice(semi + 6, r.end));
-      code = t;
-    }
+    if (semi >= 0) code = typeArgument(href.slice(semi + 6, r.end));
   }
   const n = segments.length;
   const cwd = segments.slice(0, Math.max(0, n - 1));
@@ -90,7 +87,7 @@ export function planFtp(url: Url): FtpPlan {
   if (code === 'D') {
     type = null;
     verb = 'NLST';
-    arg = name === null || name.text === '' && name.octets.length === 0 ? null : name;
+    arg = name === null || name.octets.length === 0 ? null : name;
   } else if (name === null || name.octets.length === 0) {
     type = code;
     verb = 'NLST';
