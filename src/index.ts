@@ -10,3 +10,4 @@ export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig } from 
 export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './clients/gopher/menu.js';
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './clients/gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './clients/gopher/types.js';
+export { FtpReplyError } from './clients/ftp/errors.js';
