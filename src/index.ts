@@ -5,3 +5,14 @@ export {
   type SchemeSpec, type Explanation, type Report,
 } from './schemes/registry.js';
 export { build, explain } from './build.js';
+export {
+  lint, lintRecord, type LintRecord,
+  ENCODED_DELIMITER, ENCODED_CONTROL, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS,
+} from './lint.js';
+export { wellKnownPorts, portEntry, reservedFor, type PortEntry } from './lint/ports.js';
+export { classifyAddress, classifyHost, type AddressClass } from './lint/address.js';
+export {
+  DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
+  isCrossScheme, resolveAllowed, type Policy, type Lookup,
+} from './policy.js';
+export { MASK, redactUrl, redactText, secretsOf, passwordSpans } from './redact.js';

@@ -2,5 +2,7 @@
 import type { Command } from './command.js';
 import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
+import { lintCommand } from './lint.js';
 
 export const COMMANDS: Command[] = [parseCommand, explainCommand];
+COMMANDS.push(lintCommand);
