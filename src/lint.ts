@@ -47,7 +47,8 @@ export interface LintRecord {
 export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] {
   const url = typeof input === 'string' ? tryParse(input, options) : input;
   if (url instanceof LocatorError) return [url.toDiagnostic()];
-  const out: Diagnostic[] = url.violations.slice();
+  const v = url.violations;
+  const out: Diagnostic[] = v.length === 0 ? [] : v.slice();
   const n = out.length;
   encodedDelimiters(url, out);
   ports(url, out);
@@ -97,6 +98,7 @@ function ports(url: Url, out: Diagnostic[]): void {
  * as a host name is reported as deceptive (RFC 1738 3.1: the host follows the "@").
  */
 function login(url: Url, out: Diagnostic[]): void {
+  if (url.userStart < 0) return; // no user, so no password either (RFC 1738 3.1)
   const c = url.components();
   if (c.password !== null && c.password[1] > c.password[0]) {
     out.push(diagnostic(PASSWORD_IN_URL, c.password[0] + url.inputOffset,
@@ -150,8 +152,15 @@ function looksLikeHost(s: string): boolean {
  * "host" is this machine or an AFS cell.
  */
 function host(url: Url, out: Diagnostic[]): void {
-  const h = url.host;
-  if (h === null || h === '' || url.scheme === 'file' || url.scheme === 'afs') return;
+  const start = url.hostStart;
+  const end = url.hostEnd;
+  if (start < 0 || end === start || url.scheme === 'file' || url.scheme === 'afs') return;
+  // A name that does not end in "localhost" (or "localhost.") needs no closer look.
+  const href = url.href;
+  const first = href.charCodeAt(start);
+  const last = href.charCodeAt(end - 1) === 46 && end - 1 > start ? href.charCodeAt(end - 2) : href.charCodeAt(end - 1);
+  if (first > 58 && first !== 91 && (last | 32) !== 116) return;
+  const h = href.slice(start, end);
   const cls = classifyHost(h);
   if (cls === null) return;
   const d = diagnostic(PRIVATE_ADDRESS, url.hostStart + url.inputOffset,

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, shared } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, shared, ROOT } from './helpers.js';
 import { lint, lintRecord } from '../src/lint.js';
 import { build, explain } from '../src/build.js';
 import { describeCodes, type Diagnostic } from '../src/core/errors.js';
@@ -335,4 +337,30 @@ test('property: lint never throws, and its offsets lie in the input, in order', 
       last = x.offset;
     }
   }), { seed: 1738, numRuns: 2000 });
+});
+
+test('docs/security.md: every code lint and the policy use is listed, each example gives its code', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'security.md'), 'utf8');
+  const documented = new Set<string>();
+  for (const section of doc.split('\n## ')) {
+    const policy = section.startsWith('The policy');
+    for (const line of section.split('\n')) {
+      if (!line.startsWith('| `')) continue;
+      const cells = line.split(' | ');
+      const code = cells[0].slice(3, -1);
+      documented.add(code);
+      if (policy) continue;
+      const m = /`([^`]*)`/.exec(cells[3]);
+      const example = (m === null ? '' : m[1]).replace(/<TAB>/g, '\t');
+      const got = lint(example, { trim: cells[3].includes('with `--trim`') });
+      assert.ok(got.some((d) => d.code === code), `${code}: ${JSON.stringify(example)} gives ${show(got)}`);
+      assert.ok(cells[2] === got.find((d) => d.code === code)!.section || code === 'private-address', `${code}: section ${cells[2]}`);
+    }
+  }
+  for (const code of ['encoded-delimiter', 'encoded-control', 'reserved-port', 'nondefault-port', 'password-in-url', 'deceptive-login',
+    'private-address', 'unsafe-char', 'draft-only', 'experimental-scheme', 'policy-refused', 'too-many-redirects',
+    'cross-scheme-redirect', 'redirect-to-file', 'no-address']) assert.ok(documented.has(code), code);
+  for (const rows of Object.values(ROWS)) {
+    for (const [input] of rows) for (const d of lint(input)) assert.ok(documented.has(d.code), `${d.code} (from ${input}) is documented`);
+  }
 });

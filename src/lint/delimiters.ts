@@ -133,6 +133,7 @@ function scan(url: Url, start: number, end: number, mask: number, what: string, 
 
 /** The user and password of a "//" login, when present. */
 function loginParts(url: Url, mask: number, userLine: string, passwordLine: string, sink: Sink): void {
+  if (url.userStart < 0) return;
   const c = url.components();
   if (c.user !== null) scan(url, c.user[0], c.user[1], mask, 'the user name', userLine, sink);
   if (c.password !== null) scan(url, c.password[0], c.password[1], mask, 'the password', passwordLine, sink);
