@@ -15,4 +15,4 @@ export {
   DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
   isCrossScheme, resolveAllowed, type Policy, type Lookup,
 } from './policy.js';
-export { MASK, redactUrl, redactText, secretsOf, passwordSpans } from './redact.js';
+export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';

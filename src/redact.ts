@@ -141,3 +141,19 @@ export function secretsOf(url: Url): string[] {
   const decoded = url.password as string;
   return decoded === raw ? [raw] : [raw, decoded];
 }
+
+/**
+ * A copy of a JSON-like value (objects, arrays, strings, numbers...) with every string passed
+ * through redactText(string, secrets): for a record such as `locator parse --json` prints, whose
+ * `input`, `href` and `password` hold the password. Offsets and other numbers are unchanged.
+ */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  if (typeof value === 'string') return redactText(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, secrets);
+    return out as T;
+  }
+  return value;
+}

@@ -13,6 +13,7 @@ import {
   resolveAllowed, isCrossScheme, type Policy,
 } from '../src/policy.js';
 import { LocatorError } from '../src/core/errors.js';
+import { explain } from '../src/build.js';
 
 function refused(input: string, policy?: Policy): string {
   try {
@@ -180,15 +181,19 @@ test('resolveAllowed: every answer is checked, the first is returned, literals n
 });
 
 // A client built the way the clients must be: policy, resolution, check, connect to the checked
-// address, send the request. Here it sends what a gopher client sends (RFC 1738 3.4).
-async function gopherClient(input: string, policy: Policy): Promise<void> {
+// address, send what the access algorithm sends. The bytes are explain()'s steps (RFC 1738 3.x),
+// with <CR>, <LF>, <TAB> put back: a model of each protocol's client until the clients exist.
+function wire(step: string): string {
+  return step.replace(/<CR>/g, '\r').replace(/<LF>/g, '\n').replace(/<TAB>/g, '\t');
+}
+
+async function modelClient(input: string, policy: Policy): Promise<void> {
   const url = parse(input);
   assertAllowed(url, policy);
   const { address } = await resolveAllowed(url, policy, (host) => dnsLookup(host, { all: true }));
+  const bytes = explain(url).steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n')).join('');
   await new Promise<void>((resolve, reject) => {
-    const socket = connect({ host: address, port: url.port as number }, () => {
-      socket.end((url.fields as { request: string }).request, () => resolve());
-    });
+    const socket = connect({ host: address, port: url.port as number }, () => socket.end(bytes, () => resolve()));
     socket.on('error', reject);
   });
 }
@@ -197,36 +202,55 @@ async function listener(): Promise<{ server: Server; port: number; received: () 
   const chunks: string[] = [];
   const connections: Array<Promise<void>> = [];
   const server = createServer((s) => {
+    let data = '';
     connections.push(new Promise((resolve) => {
-      s.on('data', (d) => chunks.push(d.toString('latin1')));
-      s.on('end', () => resolve());
-      s.on('close', () => resolve());
+      s.on('data', (d) => {
+        data += d.toString('latin1');
+      });
+      s.on('close', () => {
+        chunks.push(data);
+        resolve();
+      });
     }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { server, port, received: async () => { await Promise.all(connections); return chunks; } };
+  return { server, port, received: async () => { await Promise.all(connections); return chunks.sort(); } };
 }
 
-test('a local listener: a URL that would smuggle a command is refused and no byte arrives; a clean one arrives', async () => {
+test('a local listener, per client protocol: a URL that would smuggle a command is refused and no byte arrives', async () => {
   const l = await listener();
+  const at = `127.0.0.1:${l.port}`;
+  // [scheme, a URL that would smuggle a command, a clean URL whose request does arrive]
+  const cases: Array<[string, string, string]> = [
+    ['ftp', `ftp://${at}/pub%0D%0ADELE%20x/f`, `ftp://${at}/pub/f`],
+    ['ftp (USER)', `ftp://u%0D%0ASITE%20x@${at}/f`, `ftp://u@${at}/f`],
+    ['http', `http://${at}/a\r\nHost: evil`, `http://${at}/a`],
+    ['gopher', `gopher://${at}/_SET%20k%20v%0D%0AQUIT`, `gopher://${at}/0hello`],
+    ['gopher (search)', `gopher://${at}/7s%09a%0Ab`, `gopher://${at}/7s%09a`],
+    ['gopher+', `gopher://${at}/0x%09%09!+A%0D%0AEVIL`, `gopher://${at}/0x%09%09!+A`],
+    ['nntp', `nntp://${at}/a%0D%0AQUIT`, `nntp://${at}/comp.lang.c/1`],
+    ['telnet', `telnet://u%0D%0A@${at}/`, `telnet://u@${at}/`],
+    ['prospero', `prospero://${at}/a%0Ab`, `prospero://${at}/a`],
+  ];
+  const sent: string[] = [];
   try {
-    // the positive control: the listener does receive what a client sends
-    await gopherClient(`gopher://127.0.0.1:${l.port}/0hello`, DEFAULT_POLICY);
-    for (const bad of [
-      `gopher://127.0.0.1:${l.port}/_SET%20k%20v%0D%0AQUIT%0D%0A`,
-      `gopher://127.0.0.1:${l.port}/7s%09a%0Ab`,
-      `gopher://127.0.0.1:${l.port}/0x%09%09!+A%0D%0AEVIL`,
-    ]) {
-      await assert.rejects(gopherClient(bad, DEFAULT_POLICY), (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'encoded-delimiter', bad);
+    for (const [scheme, bad, good] of cases) {
+      await assert.rejects(modelClient(bad, DEFAULT_POLICY), (e: unknown) => e instanceof PolicyError
+        && ['encoded-delimiter', 'control-char'].includes(e.diagnostic.code), scheme);
+      await modelClient(good, DEFAULT_POLICY);
+      sent.push(explain(parse(good)).steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n')).join(''));
     }
     // a server that fetches for others: the loopback listener is out of reach, by literal and by name
-    await assert.rejects(gopherClient(`gopher://127.0.0.1:${l.port}/0hello`, { refusePrivateAddresses: true }),
-      (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address');
-    await assert.rejects(gopherClient(`gopher://localhost:${l.port}/0hello`, { refusePrivateAddresses: true }),
-      (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address');
+    for (const host of ['127.0.0.1', 'localhost']) {
+      await assert.rejects(modelClient(`gopher://${host}:${l.port}/0hello`, { refusePrivateAddresses: true }),
+        (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address', host);
+    }
   } finally {
     await new Promise((resolve) => l.server.close(resolve));
   }
-  assert.deepEqual(await l.received(), ['hello\r\n']);
+  // exactly the clean requests arrived, each whole, and nothing of the refused ones
+  const got = await l.received();
+  assert.deepEqual(got, [...sent].sort());
+  for (const chunk of got) assert.doesNotMatch(chunk, /DELE|SITE|evil|SET k|QUIT\r\n.*QUIT|EVIL/s);
 });

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from './helpers.js';
-import { redactUrl, redactText, secretsOf, passwordSpans, redactedOffset, MASK } from '../src/redact.js';
+import { redactUrl, redactText, redactValue, secretsOf, passwordSpans, redactedOffset, MASK } from '../src/redact.js';
+import { parseRecord } from '../src/cli/parse.js';
 import { build } from '../src/build.js';
 
 const ROWS: Array<[string, string, string]> = [
@@ -65,6 +66,15 @@ test('redactText: given secrets (longest first) and every //user:password@ in fr
   assert.equal(redactText('abcd', ['ab', 'abc']), '****d');
   assert.equal(redactText('no secrets here', ['']), 'no secrets here');
   assert.equal(MASK, '****');
+});
+
+test('redactValue: the parse --json record with its password hidden everywhere, all else unchanged', () => {
+  const input = '<URL:ftp://u:p%40ss@h.com:2121/a>';
+  const rec = parseRecord(input);
+  const hidden = redactValue(rec, secretsOf(parse(input)));
+  assert.equal(JSON.stringify(hidden).includes('p@ss') || JSON.stringify(hidden).includes('p%40ss'), false);
+  assert.deepEqual(hidden, { ...rec, input: '<URL:ftp://u:****@h.com:2121/a>', href: 'ftp://u:****@h.com:2121/a', password: '****' });
+  assert.deepEqual(redactValue([1, null, { a: ['x y'] }], ['y']), [1, null, { a: ['x ****'] }]);
 });
 
 test('property: for any user and password, redactUrl hides exactly the written password', () => {

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Diagnostic } from '../core/errors.js';
 import { lintRecord } from '../lint.js';
-import { passwordSpans, redactedOffset, replaceSpans, type Span } from '../redact.js';
+import { passwordSpans, redactedOffset, replaceSpans, redactText, type Span } from '../redact.js';
 import { inputs, Output } from './io.js';
 import { visible } from './draw.js';
 import { EXIT, type Command } from './command.js';
@@ -45,6 +45,11 @@ export async function runLint(args: string[], opts: LintCommandOptions, stdin: R
     if (!rec.ok) status = EXIT.invalid;
     const spans = opts.showSecrets ? [] : passwordSpans(input);
     const text = replaceSpans(input, spans);
+    if (spans.length > 0) {
+      // No message quotes a password; this keeps it so should one ever quote a part of the URL.
+      const secrets = spans.map(([s, e]) => input.slice(s, e));
+      rec.diagnostics = rec.diagnostics.map((d) => ({ ...d, message: redactText(d.message, secrets) }));
+    }
     if (opts.json) {
       await out.line(JSON.stringify({ input: text, ok: rec.ok, diagnostics: rec.diagnostics }));
       continue;
