@@ -82,7 +82,7 @@ export function passwordSpans(input: string): Span[] {
   return [[r.span[0] + url.inputOffset, r.span[1] + url.inputOffset]];
 }
 
-/** `text` with each span (in order, not overlapping) replaced by the mask. */
+/** `text` with each span (in order, not overlapping) replaced by the mask (RFC 1738 6: passwords are not shown). */
 export function replaceSpans(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return text;
   let out = '';
@@ -106,7 +106,7 @@ export function redactUrl(href: string): string {
 /**
  * Where an offset of `input` lands in redactUrl(input): offsets inside a password move to the
  * start of the mask, offsets after it shift by the difference in length. For drawing a caret
- * under the redacted text at a diagnostic's offset.
+ * under the redacted text at a diagnostic's offset (offsets count the input, errors.ts).
  */
 export function redactedOffset(spans: readonly Span[], offset: number): number {
   let shift = 0;
@@ -121,8 +121,9 @@ export function redactedOffset(spans: readonly Span[], offset: number): number {
 /**
  * `text` with every occurrence of each secret replaced by "****" (longest first, so that a secret
  * inside another is not left half shown), and the password of every "//user:password@" in it
- * masked as well. Empty secrets are ignored. For error messages, logs and progress lines that may
- * quote a URL or a password; pass secretsOf(url) for the URLs at hand.
+ * masked as well (RFC 1738 3.1 login). Empty secrets are ignored. For error messages, logs and
+ * progress lines that may quote a URL or a password; pass secretsOf(url) for the URLs at hand
+ * (RFC 1738 6).
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
@@ -144,8 +145,8 @@ export function secretsOf(url: Url): string[] {
 
 /**
  * A copy of a JSON-like value (objects, arrays, strings, numbers...) with every string passed
- * through redactText(string, secrets): for a record such as `locator parse --json` prints, whose
- * `input`, `href` and `password` hold the password. Offsets and other numbers are unchanged.
+ * through redactText(string, secrets) (RFC 1738 6): for a record such as `locator parse --json`
+ * prints, whose `input`, `href` and `password` hold the password. Numbers are unchanged.
  */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === 'string') return redactText(value, secrets) as T;

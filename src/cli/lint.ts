@@ -37,6 +37,7 @@ function count(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? '' : 's'}`;
 }
 
+/** `locator lint`: lint() per input (RFC 1738 6), human or NDJSON; exit 1 when any input has an error. */
 export async function runLint(args: string[], opts: LintCommandOptions, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
   let status: number = EXIT.ok;

@@ -11,7 +11,10 @@ export interface AddressClass {
   section: string;
 }
 
-/** Reads a dotted-quad IPv4 address (four decimal groups of at most 255); null when it is not one. */
+/**
+ * Reads a dotted-quad IPv4 address (RFC 1738 3.1 hostnumber: four decimal groups, each at most 255,
+ * RFC 791 3.2); null when it is not one. A leading zero is refused: some resolvers read it as octal.
+ */
 export function parseIPv4(s: string, start = 0, end = s.length): number | null {
   let value = 0;
   let group = -1;
@@ -118,7 +121,7 @@ const V4: ReadonlyArray<readonly [number, number, AddressClass]> = [
   [0xf0000000, 4, { kind: 'reserved', range: '240.0.0.0/4 (and the broadcast address 255.255.255.255)', section: 'RFC 1112 4, RFC 919 7' }],
 ];
 
-/** The class of an IPv4 address given as a 32-bit number, or null for an ordinary one. */
+/** The class of an IPv4 address given as a 32-bit number (RFC 6890 2.2.2 lists the ranges), or null for an ordinary one. */
 export function classifyIPv4Number(v: number): AddressClass | null {
   for (const [first, bits, cls] of V4) {
     const size = 2 ** (32 - bits);
@@ -127,7 +130,7 @@ export function classifyIPv4Number(v: number): AddressClass | null {
   return null;
 }
 
-/** The class of an IPv6 address given as eight 16-bit groups, reading embedded IPv4 addresses through. */
+/** The class of an IPv6 address given as eight 16-bit groups (RFC 4291 2.4, RFC 6890 2.2.3), reading embedded IPv4 addresses through. */
 export function classifyIPv6Groups(g: readonly number[]): AddressClass | null {
   const v4 = (hi: number, lo: number) => hi * 65536 + lo;
   const zeros = (from: number, to: number) => {

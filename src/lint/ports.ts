@@ -47,12 +47,12 @@ const PORTS: ReadonlyMap<number, PortEntry> = new Map(TABLE.map(([port, service,
   schemes: Object.freeze(schemes === undefined ? [service] : schemes === '' ? [] : schemes.split(' ')),
 })]));
 
-/** Every entry of the table, in port order. */
+/** Every entry of the table, in port order (RFC 1738 6: the ports reserved for each protocol). */
 export function wellKnownPorts(): PortEntry[] {
   return [...PORTS.values()];
 }
 
-/** The table entry of a port, or undefined. */
+/** The table entry of a port, or undefined (RFC 1738 6). */
 export function portEntry(port: number): PortEntry | undefined {
   return PORTS.get(port);
 }
