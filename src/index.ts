@@ -11,3 +11,14 @@ export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './clients
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './clients/gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './clients/gopher/types.js';
 export { FtpReplyError } from './clients/ftp/errors.js';
+export {
+  lint, lintRecord, type LintRecord,
+  ENCODED_DELIMITER, ENCODED_CONTROL, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS,
+} from './lint.js';
+export { wellKnownPorts, portEntry, reservedFor, type PortEntry } from './lint/ports.js';
+export { classifyAddress, classifyHost, type AddressClass } from './lint/address.js';
+export {
+  DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
+  isCrossScheme, resolveAllowed, type Policy, type Lookup,
+} from './policy.js';
+export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';

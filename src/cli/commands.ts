@@ -3,5 +3,6 @@ import type { Command } from './command.js';
 import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
 import { fetchCommand } from './fetch.js';
+import { lintCommand } from './lint.js';
 
-export const COMMANDS: Command[] = [parseCommand, explainCommand, fetchCommand];
+export const COMMANDS: Command[] = [parseCommand, explainCommand, lintCommand, fetchCommand];

@@ -16,9 +16,12 @@ export function visible(s: string): string {
 }
 
 /** Draws the spans of the record under its href. */
-export function drawRecord(url: Url, input: string): string[] {
+export function drawRecord(url: Url, input: string, hidePassword = false): string[] {
   const out: string[] = [];
-  const shown = visible(url.href);
+  const pw = url.components().password;
+  const hide = hidePassword && pw !== null && pw[1] > pw[0];
+  const href = hide ? url.href.slice(0, pw![0]) + '*'.repeat(pw![1] - pw![0]) + url.href.slice(pw![1]) : url.href;
+  const shown = visible(href);
   const pad = '  ';
   out.push(pad + shown);
   const comps = url.components();
@@ -30,10 +33,10 @@ export function drawRecord(url: Url, input: string): string[] {
     const a = colOf(span[0]);
     const b = colOf(span[1]);
     const bar = b > a ? '^'.repeat(b - a) : '|';
-    const value = JSON.stringify(url.href.slice(span[0], span[1]));
+    const value = JSON.stringify(href.slice(span[0], span[1]));
     out.push(`${pad}${' '.repeat(a)}${bar}${' '.repeat(Math.max(1, shown.length - a - bar.length + 2))}${name} ${span[0]}..${span[1]} ${value}`);
   }
-  if (input !== url.href) out.push(`${pad}(the input had ${url.inputOffset} character(s) of wrapper or prefix before the URL; offsets below count the input)`);
+  if (input.length !== url.href.length) out.push(`${pad}(the input had ${url.inputOffset} character(s) of wrapper or prefix before the URL; offsets below count the input)`);
   return out;
 }
 

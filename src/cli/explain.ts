@@ -5,12 +5,16 @@ import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
 import { inputs, Output } from './io.js';
 import type { Command } from './command.js';
+import { redactUrl } from '../redact.js';
 
-export async function runExplain(args: string[], opts: { json: boolean; trim: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
+export async function runExplain(args: string[], opts: { json: boolean; trim: boolean; showSecrets?: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
-  for await (const input of inputs(args, stdin)) {
-    const u = tryParse(input, { trim: opts.trim });
+  for await (const raw of inputs(args, stdin)) {
+    const u = tryParse(raw, { trim: opts.trim });
+    // Passwords are hidden unless asked for (explain's steps never hold one: PASS is shown as a
+    // placeholder by the schemes).
+    const input = opts.showSecrets ? raw : redactUrl(raw);
     let rec: Record<string, unknown>;
     try {
       if (u instanceof LocatorError) throw u;
@@ -44,6 +48,8 @@ export const explainCommand: Command = {
   name: 'explain',
   synopsis: ['explain [--json] [URL...]', 'Show the access algorithm of a URL (the protocol steps a client performs), without the network.'],
   help: [],
-  options: { json: { type: 'boolean' }, trim: { type: 'boolean' } },
-  run: (args, values, io) => runExplain(args, { json: values.json === true, trim: values.trim === true }, io.stdin, io.stdout),
+  options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+  run: (args, values, io) => runExplain(args, {
+    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout),
 };

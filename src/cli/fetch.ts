@@ -160,7 +160,6 @@ export const fetchCommand: Command = {
     '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
     '  --allow-port N  (fetch) Allow a port the policy reserves for another protocol.',
     '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
-    '  --show-secrets  Show passwords in output (hidden by default).',
     '  -q, --quiet     (fetch) No progress bar.',
     '  --menu          (fetch) Show a Gopher menu (type 1 or 7) as text, one item and its URL per',
     '               line (the default when standard output is a terminal); with --json, as NDJSON.',

@@ -5,50 +5,68 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
+import { MASK, passwordSpans, redactUrl } from '../redact.js';
+
+/** `text` with each span's characters replaced by "*", one for one, so that columns stay put. */
+export function maskSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
+  let out = text;
+  for (const [s, e] of spans) out = out.slice(0, s) + '*'.repeat(e - s) + out.slice(e);
+  return out;
+}
 
 export interface ParseCommandOptions {
   json: boolean;
   trim: boolean;
+  /** Show passwords (issue 6: hidden unless asked). */
+  showSecrets?: boolean;
 }
 
 /** The contract JSON of one input (../shared/docs/contract.md, `locator parse`). */
-export function parseRecord(input: string, trim = false): Record<string, unknown> {
+export function parseRecord(input: string, trim = false, showSecrets = true): Record<string, unknown> {
   const r = tryParse(input, { trim });
+  const shown = showSecrets ? input : redactUrl(input);
   if (r instanceof LocatorError) {
     return {
-      input, ok: false, valid: false, error: r.toDiagnostic(), href: null, scheme: null, user: null,
+      input: shown, ok: false, valid: false, error: r.toDiagnostic(), href: null, scheme: null, user: null,
       password: null, host: null, port: null, explicitPort: false, path: null, fragment: null,
       fields: {}, violations: [],
     };
   }
   const j = r.toJSON();
-  return { input, ok: true, valid: j.valid, error: null, ...j };
+  if (!showSecrets && j.password !== null && j.password !== '') {
+    j.password = MASK;
+    j.href = redactUrl(j.href as string);
+  }
+  return { input: shown, ok: true, valid: j.valid, error: null, ...j };
 }
 
 export async function runParse(args: string[], opts: ParseCommandOptions, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const input of inputs(args, stdin)) {
-    const rec = parseRecord(input, opts.trim);
+    const rec = parseRecord(input, opts.trim, opts.showSecrets === true);
     if (rec.valid !== true) status = 1;
     if (opts.json) {
       await out.line(JSON.stringify(rec));
       continue;
     }
     const r = tryParse(input, { trim: opts.trim });
+    const mask = opts.showSecrets ? [] : passwordSpans(input);
+    const shownInput = maskSpans(input, mask);
     if (r instanceof LocatorError) {
-      await out.line(`${JSON.stringify(input)}: not a URL`);
-      for (const l of drawDiagnostics(input, [r.toDiagnostic()])) await out.line(l);
+      await out.line(`${JSON.stringify(shownInput)}: not a URL`);
+      for (const l of drawDiagnostics(shownInput, [r.toDiagnostic()])) await out.line(l);
       await out.line('');
       continue;
     }
-    await out.line(`${JSON.stringify(input)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`);
-    for (const l of drawRecord(r, input)) await out.line(l);
+    await out.line(`${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`);
+    for (const l of drawRecord(r, shownInput, !opts.showSecrets)) await out.line(l);
     const fields = r.fields;
-    for (const [k, v] of [['user', r.user], ['password', r.password], ['port', r.port], ...Object.entries(fields)] as Array<[string, unknown]>) {
+    const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
+    for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port], ...Object.entries(fields)] as Array<[string, unknown]>) {
       if (v !== null && v !== undefined) await out.line(`  ${k}: ${JSON.stringify(v)}`);
     }
-    for (const l of drawDiagnostics(input, r.violations as Diagnostic[])) await out.line(l);
+    for (const l of drawDiagnostics(shownInput, r.violations as Diagnostic[])) await out.line(l);
     await out.line('');
   }
   await out.flush();
@@ -59,9 +77,13 @@ export const parseCommand: Command = {
   name: 'parse',
   synopsis: ['parse [--json] [--trim] [URL...]', 'Parse URLs; show each part and every violation of the spec.'],
   help: [
+    '  --show-secrets  Show passwords in output (parse, explain, lint, fetch). By default a',
+    '               password is shown as **** (offsets still count the input as given).',
     '  --trim       (parse) Remove white space and a byte order mark around each URL first',
     '               (leniency; each removal is reported as a warning).',
   ],
-  options: { json: { type: 'boolean' }, trim: { type: 'boolean' } },
-  run: (args, values, io) => runParse(args, { json: values.json === true, trim: values.trim === true }, io.stdin, io.stdout),
+  options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+  run: (args, values, io) => runParse(args, {
+    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout),
 };

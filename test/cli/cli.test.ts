@@ -49,7 +49,7 @@ test('parse: the human view draws each component under the URL and points at vio
   const r = run(['parse', 'ftp://u:p@h.com:2121/a b#f']);
   assert.equal(r.code, 1);
   const lines = r.out.split('\n');
-  assert.equal(lines[1], '  ftp://u:p@h.com:2121/a b#f');
+  assert.equal(lines[1], '  ftp://u:*@h.com:2121/a b#f', 'the password masked one for one');
   const host = lines.find((l) => l.includes('host 10..15'))!;
   assert.equal(host.indexOf('^^^^^'), 2 + 10);
   assert.ok(r.out.includes('error unsafe-char at 22 (RFC 1738 2.2)'));
@@ -95,4 +95,21 @@ test('parse --json fills the scheme fields (contract table)', () => {
   assert.equal(w.fields.kind, 'index');
   assert.equal(w.fields.search, 'w');
   assert.deepEqual([f.fields.path, f.fields.local], ['/etc/motd', true]);
+});
+
+test('passwords are hidden in parse and explain output unless --show-secrets (RFC 1738 6)', () => {
+  const url = 'ftp://me:s3cr3t@host.com/a b';
+  const j = JSON.parse(run(['parse', '--json', url]).out);
+  assert.equal(j.input, 'ftp://me:****@host.com/a b');
+  assert.equal(j.href, 'ftp://me:****@host.com/a b');
+  assert.equal(j.password, '****');
+  assert.equal(j.violations[0].offset, 26, 'offsets still count the input as given');
+  const human = run(['parse', url]).out;
+  assert.ok(!human.includes('s3cr3t'), human);
+  assert.ok(human.includes('ftp://me:******@host.com/a b'), 'masked one for one, so the drawing lines up');
+  const shown = JSON.parse(run(['parse', '--json', '--show-secrets', url]).out);
+  assert.equal(shown.password, 's3cr3t');
+  const ex = run(['explain', '--json', url]).out;
+  assert.ok(!ex.includes('s3cr3t'), ex);
+  assert.equal(JSON.parse(run(['parse', '--json', 'ftp://me:@h.com/']).out).password, '', 'an empty password is no secret');
 });

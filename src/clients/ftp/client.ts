@@ -7,7 +7,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, DEFAULT_TIMEOUT, pullStream, type ConnectOptions } from '../connection.js';
-import { redactHref } from '../redact.js';
+import { redactUrl as redactHref } from '../../redact.js';
 import {
   ABORTED, CONNECT_FAILED, NEEDS_INPUT, PROTOCOL_ERROR, TOO_LARGE,
   type OpenOptions, type Resource, type TranscriptLine,

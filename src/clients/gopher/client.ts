@@ -15,7 +15,7 @@ import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
 import type { GopherPlus } from '../../schemes/gopher.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, pullStream } from '../connection.js';
-import { redactHref } from '../redact.js';
+import { redactUrl as redactHref } from '../../redact.js';
 import {
   CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Resource, type TranscriptLine,
 } from '../types.js';

@@ -12,7 +12,7 @@ import { LocatorError, defineCode } from '../../core/errors.js';
 import { assertAddressAllowed, assertAllowed, assertRedirectAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
 import { DEFAULT_TIMEOUT, pullStream } from '../connection.js';
 import { ABORTED, CONNECT_FAILED, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource, type TranscriptLine } from '../types.js';
-import { redactHref } from '../redact.js';
+import { redactUrl as redactHref } from '../../redact.js';
 
 export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
   'the HTTP server answered with an error status');

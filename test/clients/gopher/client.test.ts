@@ -251,6 +251,14 @@ test('a type 8 (Telnet) item is a session, not a document', async () => {
 });
 
 test('connecting to a closed port fails with connect-failed', async () => {
-  const e = await rejects(open('gopher://127.0.0.1:1/0/x', NO_GATEWAY));
+  // a port that was free a moment ago (port 1 would be refused by the policy: reserved-port)
+  const net = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as import('node:net').AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const e = await rejects(open(`gopher://127.0.0.1:${port}/0/x`, NO_GATEWAY));
   assert.equal(e.code, 'connect-failed');
 });

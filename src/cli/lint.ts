@@ -1,0 +1,81 @@
+// `locator lint`: the dangers of RFC 1738 section 6 and every violation, per input; the contract's
+// `{ "input", "ok", "diagnostics" }` with --json. Passwords are shown as **** unless
+// --show-secrets, in the JSON `input` too (offsets still count the input as given).
+import type { Readable, Writable } from 'node:stream';
+import type { Diagnostic } from '../core/errors.js';
+import { lintRecord } from '../lint.js';
+import { passwordSpans, redactedOffset, replaceSpans, redactText, type Span } from '../redact.js';
+import { inputs, Output } from './io.js';
+import { visible } from './draw.js';
+import { EXIT, type Command } from './command.js';
+
+export interface LintCommandOptions {
+  json: boolean;
+  trim: boolean;
+  showSecrets: boolean;
+}
+
+/**
+ * The human view: the (redacted) input, a line of marks under it ("^" error, "~" warning) at each
+ * diagnostic's offset, then one line per diagnostic with its true offset into the input.
+ */
+function draw(text: string, spans: readonly Span[], list: readonly Diagnostic[]): string[] {
+  const line = visible(text);
+  const width = [...text].length;
+  const marks = new Array(width + 1).fill(' ');
+  for (const d of list) {
+    const at = d.offset < 0 ? 0 : redactedOffset(spans, d.offset);
+    const col = Math.min([...text.slice(0, at)].length, width);
+    if (marks[col] !== '^') marks[col] = d.severity === 'error' ? '^' : '~';
+  }
+  const out = ['  ' + line, '  ' + marks.join('').trimEnd()];
+  for (const d of list) out.push(`  ${d.severity} ${d.code} at ${d.offset} (${d.section}): ${d.message}`);
+  return out;
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
+/** `locator lint`: lint() per input (RFC 1738 6), human or NDJSON; exit 1 when any input has an error. */
+export async function runLint(args: string[], opts: LintCommandOptions, stdin: Readable, stdout: Writable): Promise<number> {
+  const out = new Output(stdout);
+  let status: number = EXIT.ok;
+  for await (const input of inputs(args, stdin)) {
+    const rec = lintRecord(input, { trim: opts.trim });
+    if (!rec.ok) status = EXIT.invalid;
+    const spans = opts.showSecrets ? [] : passwordSpans(input);
+    const text = replaceSpans(input, spans);
+    if (spans.length > 0) {
+      // No message quotes a password; this keeps it so should one ever quote a part of the URL.
+      const secrets = spans.map(([s, e]) => input.slice(s, e));
+      rec.diagnostics = rec.diagnostics.map((d) => ({ ...d, message: redactText(d.message, secrets) }));
+    }
+    if (opts.json) {
+      await out.line(JSON.stringify({ input: text, ok: rec.ok, diagnostics: rec.diagnostics }));
+      continue;
+    }
+    const errors = rec.diagnostics.filter((d) => d.severity === 'error').length;
+    const warnings = rec.diagnostics.length - errors;
+    if (rec.diagnostics.length === 0) {
+      await out.line(`${JSON.stringify(text)}: no findings`);
+      continue;
+    }
+    await out.line(`${JSON.stringify(text)}: ${count(errors, 'error')}, ${count(warnings, 'warning')}`);
+    for (const l of draw(text, spans, rec.diagnostics)) await out.line(l);
+    await out.line('');
+  }
+  await out.flush();
+  return status;
+}
+
+export const lintCommand: Command = {
+  name: 'lint',
+  synopsis: ['lint [--json] [--show-secrets] [URL...]',
+    'Check URLs for the dangers of RFC 1738 section 6 (encoded delimiters, ports of other protocols, passwords) and every violation; exit 1 on any error.'],
+  help: [],
+  options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+  run: (args, values, io) => runLint(args, {
+    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout),
+};
