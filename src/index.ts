@@ -5,3 +5,8 @@ export {
   type SchemeSpec, type Explanation, type Report,
 } from './schemes/registry.js';
 export { build, explain } from './build.js';
+export {
+  resolve, resolveUrl, relativize, isHierarchical, HIERARCHICAL,
+  removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
+  type Rules, type ResolveOptions,
+} from './resolve.js';
