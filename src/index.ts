@@ -10,3 +10,7 @@ export {
   removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
   type Rules, type ResolveOptions,
 } from './resolve.js';
+export {
+  normalize, normalizeUrl, equivalent, toSafe, toDisplay, normalizeEscapes, SCHEME_RULES,
+  type SchemeRule, type EquivalentOptions,
+} from './normalize.js';
