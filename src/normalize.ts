@@ -61,8 +61,15 @@ const DECODE_BUT_PLUS: Uint8Array = /* @__PURE__ */ (() => {
   return t;
 })();
 
-/** For each code unit below 128: 1 when it may stand raw in a URL (unreserved or reserved). */
-const RAW_OK: Uint8Array = DECODE_ALL_GRAPHIC_SAFE;
+/**
+ * For each UTF-16 code unit: 1 when it may stand raw in a URL (unreserved or reserved, RFC 1738
+ * 2.2) and is not "%": one load and one compare per character in the hot loops.
+ */
+const RAW_OK: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(65536);
+  t.set(DECODE_ALL_GRAPHIC_SAFE);
+  return t;
+})();
 
 const isHex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
 
@@ -101,7 +108,7 @@ export function normalizeEscapes(s: string, decodable: Uint8Array = DECODE_UNRES
   let run = start;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (c < 128 && c !== 37 && RAW_OK[c] === 1) continue;
+    if (RAW_OK[c] === 1) continue;
     if (c === 37 && i + 2 < end && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
       const h = s.charCodeAt(i + 1);
       const l = s.charCodeAt(i + 2);
@@ -135,6 +142,15 @@ export function normalizeEscapes(s: string, decodable: Uint8Array = DECODE_UNRES
 function normalizeHost(h: string): string {
   // A bracketed IPv6 literal (read by parse(), though not RFC 1738): only the case changes.
   if (h.charCodeAt(0) === 91) return h.toLowerCase();
+  let plain = true;
+  for (let i = 0; i < h.length; i++) {
+    const c = h.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 45)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return h; // the usual host: lower-case letters, digits, "." and "-"
   const e = normalizeEscapes(h);
   let out = '';
   let run = 0;
@@ -161,16 +177,21 @@ export interface SchemeRule {
   readonly section: string;
   /**
    * The url-path (after the "/" that follows host[:port]; null when there is none) in normal
-   * form. Gets the raw path; returns the normalized one, or null for no "/" at all.
+   * form. Gets the raw path; returns the normalized one, or null for no "/" at all. `clean` is
+   * true when the URL holds no "%" and no character that must be encoded (the scanner reported
+   * none), so that its escapes need no work.
    */
-  path?(raw: string | null): string | null;
+  path?(raw: string | null, clean: boolean): string | null;
   /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
   host?(host: string): string;
-  /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form. */
-  part?(raw: string): string;
+  /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
+  part?(raw: string, clean: boolean): string;
 }
 
-const plainPath = (raw: string | null) => (raw === null ? null : normalizeEscapes(raw));
+/** normalizeEscapes(), skipped when the URL is clean (see SchemeRule.path). */
+const esc = (raw: string, clean: boolean, decodable: Uint8Array = DECODE_UNRESERVED) => (clean ? raw : normalizeEscapes(raw, decodable));
+
+const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null : esc(raw, clean));
 
 /** True for a domain of letters, digits, "-" and "." only. */
 function isPlainDomain(s: string, start: number): boolean {
@@ -188,10 +209,10 @@ const httpRule: SchemeRule = {
   // form writes it. "/", ";" and "?" are reserved in <path> and <searchpart>, and "+" separates
   // the keywords of a search (draft 1993-07: search = xalphas [ + search ]), so "%2B" is kept
   // encoded there.
-  path(raw) {
+  path(raw, clean) {
     if (raw === null) return '';
     const q = raw.indexOf('?');
-    if (q < 0) return normalizeEscapes(raw);
+    if (q < 0 || clean) return esc(raw, clean);
     return normalizeEscapes(raw, DECODE_UNRESERVED, 0, q) + '?' + normalizeEscapes(raw, DECODE_BUT_PLUS, q + 1);
   },
 };
@@ -207,9 +228,9 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
     // ";type=" is an RFC 822 literal (case-insensitive) and the typecode is "A" | "I" | "D" |
     // "a" | "i" | "d": both in lower case. (The 1994-03 draft's codes such as "AN" and "L8"
     // likewise: RFC 959 TYPE arguments are case-insensitive.)
-    path(raw) {
+    path(raw, clean) {
       if (raw === null) return null;
-      const p = normalizeEscapes(raw);
+      const p = esc(raw, clean);
       const semi = typeSuffixAt(p, 0, p.length);
       return semi < 0 ? p : p.slice(0, semi) + p.slice(semi).toLowerCase();
     },
@@ -220,9 +241,9 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
     // optional and the <gophertype> defaults to "1"": an empty path is written "/1" (gophertype
     // 1, empty selector). "Within the <gopher-path>, no characters are reserved", so an escape of
     // a reserved character means that character: it is decoded too.
-    path(raw) {
+    path(raw, clean) {
       if (raw === null || raw === '') return '1';
-      return normalizeEscapes(raw, DECODE_ALL_GRAPHIC_SAFE);
+      return esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
     },
   }],
   ['file', {
@@ -237,8 +258,8 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
     // "Within mailto URLs, there are no reserved characters": escapes of reserved characters
     // are decoded as well. The domain after the last "@" compares without regard to case (RFC
     // 822 3.4.7: only the local-part keeps its case): in lower case when it is a plain domain.
-    part(raw) {
-      const p = normalizeEscapes(raw, DECODE_ALL_GRAPHIC_SAFE);
+    part(raw, clean) {
+      const p = esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
       const at = p.lastIndexOf('@');
       return at >= 0 && isPlainDomain(p, at + 1) ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase() : p;
     },
@@ -247,7 +268,7 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
     section: 'RFC 1738 3.8',
     // telnet://<user>:<password>@<host>:<port>/ — "The final "/" character may be omitted": the
     // normal form writes it.
-    path: (raw) => (raw === null ? '' : normalizeEscapes(raw)),
+    path: (raw, clean) => (raw === null ? '' : esc(raw, clean)),
   }]),
 ]);
 
@@ -263,28 +284,44 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
   const u = typeof url === 'string' ? parse(url, options) : url;
   const rule = SCHEME_RULES.get(u.scheme);
   const h = u.href;
+  const clean = isClean(u);
   let out = u.scheme + ':';
   if (u.hasLogin) {
     out += '//';
     const user = u.rawUser;
     if (user !== null) {
-      out += normalizeEscapes(user);
+      out += esc(user, clean);
       const password = u.rawPassword;
-      if (password !== null) out += ':' + normalizeEscapes(password);
+      if (password !== null) out += ':' + esc(password, clean);
       out += '@';
     }
     let host = normalizeHost(u.host ?? '');
     if (rule?.host) host = rule.host(host);
     out += host;
     if (u.explicitPort && u.port !== getScheme(u.scheme)?.defaultPort) out += ':' + u.port;
-    const path = rule?.path ? rule.path(u.path) : plainPath(u.path);
+    const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
     if (path !== null) out += '/' + path;
   } else {
-    out += rule?.part ? rule.part(u.schemePart) : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
+    out += rule?.part ? rule.part(u.schemePart, clean)
+      : clean ? u.schemePart : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
   }
   const fragment = u.fragment;
-  if (fragment !== null && fragment !== '') out += '#' + normalizeEscapes(fragment);
+  if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
   return out;
+}
+
+/** The codes by which the scanner reports a character that must be encoded, or a bad escape. */
+const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-char', 'non-ascii', 'invalid-escape']);
+
+/**
+ * True when the URL holds no "%" and the scanner reported no character that must be encoded
+ * (RFC 1738 2.2): then no escape needs work, and the components are taken as they stand.
+ */
+function isClean(u: Url): boolean {
+  if (u.href.indexOf('%') >= 0) return false;
+  const v = u.violations;
+  for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
+  return true;
 }
 
 /** normalize(), parsed. */
@@ -333,7 +370,7 @@ export function toSafe(text: string): string {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c < 128 && c !== 37 && RAW_OK[c] === 1) continue;
+    if (RAW_OK[c] === 1) continue;
     if (c === 37 && i + 2 < n && isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) {
       i += 2;
       continue;

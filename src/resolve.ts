@@ -264,6 +264,7 @@ function split(s: string, rules: Rules, isPartial: boolean): Parts {
  * "." or a popping final ".." leaves the path ending in "/".
  */
 export function removeDotSegments1808(path: string): string {
+  if (!hasDotSegment(path)) return path;
   const out: string[] = [];
   const n = path.length;
   let s = 0;
@@ -284,6 +285,18 @@ export function removeDotSegments1808(path: string): string {
   return out.join('/');
 }
 
+/** True when some complete segment of the path is "." or "..": only then is there work to do. */
+function hasDotSegment(path: string): boolean {
+  const n = path.length;
+  for (let i = path.indexOf('.'); i >= 0; i = path.indexOf('.', i + 1)) {
+    if (i > 0 && path.charCodeAt(i - 1) !== 47) continue;
+    let j = i + 1;
+    if (j < n && path.charCodeAt(j) === 46) j++;
+    if (j === n || path.charCodeAt(j) === 47) return true;
+  }
+  return false;
+}
+
 function startsAt(s: string, i: number, prefix: string): boolean {
   return s.startsWith(prefix, i);
 }
@@ -293,6 +306,7 @@ function startsAt(s: string, i: number, prefix: string): boolean {
  * and an output buffer, and rules A to E applied until the input is empty.
  */
 export function removeDotSegments3986(input: string): string {
+  if (!hasDotSegment(input)) return input; // rules A to D never apply: E moves every segment
   let out = '';
   let i = 0;
   const n = input.length;
