@@ -357,3 +357,24 @@ test('property (seed 1738): with dot segments in the target, RFC 1808 and the dr
     }), { seed: 1738, numRuns: 1500 });
   }
 });
+
+test('the examples of docs/resolve.md give what the page says', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('./helpers.js');
+  const norm = await import('../src/normalize.js');
+  const page = readFileSync(join(ROOT, 'docs', 'resolve.md'), 'utf8');
+  const block = page.slice(page.indexOf('```ts\n') + 6, page.indexOf('```', page.indexOf('```ts\n') + 6));
+  const names = ['resolve', 'resolveUrl', 'relativize', 'normalize', 'equivalent', 'toSafe', 'toDisplay'];
+  const fns = [resolve, resolveUrl, relativize, norm.normalize, norm.equivalent, norm.toSafe, norm.toDisplay];
+  let n = 0;
+  for (const line of block.split('\n')) {
+    const m = /^(.+?);\s+\/\/ (?:'([^']*)'|(true|false))/.exec(line);
+    if (m === null) continue;
+    const value = new Function(...names, `return ${m[1]};`)(...fns);
+    assert.equal(value, m[2] ?? (m[3] === 'true'), line);
+    n++;
+  }
+  assert.ok(n >= 10, `${n} examples`);
+  assert.throws(() => resolve('news:comp.x', 'other'), (e: unknown) => e instanceof LocatorError && e.code === 'non-hierarchical-base' && e.offset === 0);
+});
