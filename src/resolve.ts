@@ -537,7 +537,7 @@ export function resolve(base: string | Url, partial: string, options?: ResolveOp
   }
   const rules = options?.rfc ?? 1808;
   if (rules !== 1808 && rules !== 3986 && rules !== 'draft-1993-10') {
-    throw new LocatorError(EMPTY_INPUT, -1, `unknown rules ${JSON.stringify(rules)}: use 1808, 3986 or 'draft-1993-10'`);
+    throw new RangeError(`unknown rules ${JSON.stringify(rules)}: use 1808, 3986 or 'draft-1993-10'`);
   }
   const r = split(partial, rules, true);
   if (base === '') {
