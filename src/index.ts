@@ -22,3 +22,12 @@ export {
   isCrossScheme, resolveAllowed, type Policy, type Lookup,
 } from './policy.js';
 export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';
+export {
+  resolve, resolveUrl, relativize, isHierarchical, HIERARCHICAL,
+  removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
+  type Rules, type ResolveOptions,
+} from './resolve.js';
+export {
+  normalize, normalizeUrl, equivalent, toSafe, toDisplay, normalizeEscapes, SCHEME_RULES,
+  type SchemeRule, type EquivalentOptions,
+} from './normalize.js';

@@ -1,8 +1,13 @@
-// The table of subcommands. Each lives in its own module.
+// The table of subcommands, in the order --help lists them. Each lives in its own module.
 import type { Command } from './command.js';
 import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
-import { fetchCommand } from './fetch.js';
+import { resolveCommand, relativizeCommand } from './resolve.js';
+import { normalizeCommand, equalCommand } from './normalize.js';
 import { lintCommand } from './lint.js';
+import { fetchCommand } from './fetch.js';
 
-export const COMMANDS: Command[] = [parseCommand, explainCommand, lintCommand, fetchCommand];
+export const COMMANDS: Command[] = [
+  parseCommand, explainCommand, resolveCommand, relativizeCommand, normalizeCommand, equalCommand,
+  lintCommand, fetchCommand,
+];

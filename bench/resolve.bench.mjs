@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// resolve() and normalize() throughput beside Node's URL on the corpus of ../shared/corpus, all
+// in one run. For resolve, each corpus line becomes one partial form (in turn: an absolute path,
+// a relative path, "../" and a path, "./" and the last segment with the search, a net path, a
+// query) resolved against a base of the same scheme (the first line's host, with a deep path),
+// the way a page's links are; Node's `new URL(rel, base)` resolves the same strings (by the WHATWG URL Standard,
+// so the results differ in places: this compares speed, not answers). For normalize, each line
+// as it is, beside `new URL(line).href` (Node's own normalization). Prints partials/s or URLs/s
+// (median of the rounds) and the ratio to Node. The machines are shared and noisy: read the
+// medians and ratios, not single timings.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolve, normalize, parse } from '../dist/index.js';
+
+const corpusDir = new URL('../../shared/corpus/', import.meta.url).pathname;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 150);
+const FILES = ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt'];
+
+function timeOnce(fn, items) {
+  let sink = 0;
+  let n = 0;
+  const t0 = process.hrtime.bigint();
+  let t = t0;
+  do {
+    for (let i = 0; i < items.length; i++) sink += fn(items[i]);
+    n += items.length;
+    t = process.hrtime.bigint();
+  } while (Number(t - t0) / 1e6 < MIN_MS);
+  if (sink === -1) console.log('');
+  return n / (Number(t - t0) / 1e9);
+}
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[s.length >> 1];
+};
+
+function measure(peers, items, reference) {
+  const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
+  for (const fn of Object.values(peers)) timeOnce(fn, items); // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, items));
+  }
+  const base = median(results[reference]);
+  return Object.keys(peers).map((name) => ({ name, rate: median(results[name]), ratio: median(results[name]) / base }));
+}
+
+/** The partial forms of one corpus file, and the base they are resolved against. */
+function partials(lines) {
+  const refs = [];
+  let base = null;
+  for (const line of lines) {
+    let u;
+    try {
+      u = new URL(line);
+    } catch {
+      continue;
+    }
+    if (!['http:', 'https:', 'ftp:', 'file:'].includes(u.protocol)) continue;
+    base ??= `${u.protocol}//${u.host}/a/b/c/d.html?q=1`;
+    if (!base.startsWith(u.protocol)) continue;
+    const path = u.pathname;
+    const rel = path.slice(1);
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    switch (refs.length % 6) {
+      case 0: refs.push(path + u.search); break;
+      case 1: refs.push(rel); break;
+      case 2: refs.push('../' + rel); break;
+      case 3: refs.push('./' + last + u.search); break;
+      case 4: refs.push(`//${u.host}${path}`); break;
+      default: refs.push(u.search === '' ? '?x=' + last : u.search); break;
+    }
+  }
+  return { base, refs };
+}
+
+const rows = [];
+for (const file of FILES) {
+  const lines = readFileSync(join(corpusDir, file), 'utf8').split('\n').filter((l) => l !== '');
+  const { base, refs } = partials(lines);
+  if (base === null || refs.length === 0) continue;
+  const baseUrl = parse(base);
+  const baseURL = new URL(base);
+  const peers = {
+    'locator resolve (RFC 1808)': (r) => resolve(base, r).length,
+    'locator resolve (RFC 3986)': (r) => resolve(base, r, { rfc: 3986 }).length,
+    'locator resolve, parsed base': (r) => resolve(baseUrl, r).length,
+    'node new URL(rel, base)': (r) => new URL(r, base).href.length,
+    'node new URL(rel, URL)': (r) => new URL(r, baseURL).href.length,
+  };
+  for (const m of measure(peers, refs, 'node new URL(rel, base)')) {
+    rows.push({ bench: 'resolve', corpus: file, items: refs.length, what: m.name, 'per s': Math.round(m.rate), 'vs node': m.ratio.toFixed(2) + 'x' });
+  }
+  const urls = lines.filter((l) => {
+    try {
+      normalize(l);
+      new URL(l);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const npeers = {
+    'locator normalize': (s) => normalize(s).length,
+    'node new URL(s).href': (s) => new URL(s).href.length,
+  };
+  for (const m of measure(npeers, urls, 'node new URL(s).href')) {
+    rows.push({ bench: 'normalize', corpus: file, items: urls.length, what: m.name, 'per s': Math.round(m.rate), 'vs node': m.ratio.toFixed(2) + 'x' });
+  }
+}
+
+console.log(`resolve() and normalize() throughput, median of ${ROUNDS} rounds of >= ${MIN_MS} ms, Node ${process.version}`);
+console.table(rows);
+if (process.argv.includes('--json')) console.log(JSON.stringify(rows));

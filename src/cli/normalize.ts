@@ -1,0 +1,95 @@
+// `locator normalize` and `locator equal` (../shared/docs/contract.md): the normal form of each
+// URL, and whether two URLs denote the same object under their scheme's rules.
+import type { Readable, Writable } from 'node:stream';
+import { normalize, toDisplay, equivalent } from '../normalize.js';
+import { tryParse } from '../core/parse.js';
+import { LocatorError } from '../core/errors.js';
+import { inputs, Output } from './io.js';
+import { EXIT, UsageError, type Command } from './command.js';
+
+export interface NormalizeCommandOptions {
+  json: boolean;
+  display: boolean;
+}
+
+/** `{ input, ok, href, error }` for one input, plus `valid` (the normal form is a valid URL) and `display`. */
+export function normalizeRecord(input: string): Record<string, unknown> {
+  const u = tryParse(input);
+  if (u instanceof LocatorError) return { input, ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+  const href = normalize(u);
+  const n = tryParse(href);
+  return { input, ok: true, href, error: null, valid: !(n instanceof LocatorError) && n.valid, display: toDisplay(href) };
+}
+
+/** Prints the normal form of each URL (or its display form with --display); exit 1 if one could not be read. */
+export async function runNormalize(args: string[], opts: NormalizeCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+  const out = new Output(stdout);
+  let status = 0;
+  for await (const input of inputs(args, stdin)) {
+    const rec = normalizeRecord(input);
+    if (!rec.ok) status = 1;
+    if (opts.json) {
+      await out.line(JSON.stringify(rec));
+      continue;
+    }
+    await out.line(((opts.display ? rec.display : rec.href) as string | null) ?? '');
+    if (!rec.ok) {
+      const e = rec.error as { code: string; offset: number; message: string };
+      stderr.write(`locator normalize: ${JSON.stringify(input)}: ${e.message} (${e.code} at ${e.offset})\n`);
+    }
+  }
+  await out.flush();
+  return status;
+}
+
+/** Exit 0 when A and B are equivalent, 1 when not (or when one cannot be read), 2 for usage. */
+export async function runEqual(args: string[], opts: { json: boolean; ignoreFragment: boolean }, stdout: Writable, stderr: Writable): Promise<number> {
+  if (args.length !== 2) throw new UsageError(`equal takes exactly two URLs, got ${args.length}`);
+  const [a, b] = args;
+  let eq: boolean | null = null;
+  let error: ReturnType<LocatorError['toDiagnostic']> | null = null;
+  let which: string | null = null;
+  try {
+    which = 'a';
+    const na = normalize(a);
+    which = 'b';
+    const nb = normalize(b);
+    which = null;
+    eq = equivalent(na, nb, { ignoreFragment: opts.ignoreFragment });
+  } catch (e) {
+    if (!(e instanceof LocatorError)) throw e;
+    error = e.toDiagnostic();
+  }
+  if (opts.json) {
+    const normal = [a, b].map((x) => {
+      const u = tryParse(x);
+      return u instanceof LocatorError ? null : normalize(u);
+    });
+    stdout.write(JSON.stringify({ a, b, ok: error === null, equivalent: eq === true, normal, error, errorIn: which }) + '\n');
+  } else if (error !== null) {
+    stderr.write(`locator equal: ${JSON.stringify(which === 'a' ? a : b)}: ${error.message} (${error.code} at ${error.offset})\n`);
+  } else {
+    stdout.write(eq ? 'equivalent\n' : `not equivalent:\n  ${normalize(a)}\n  ${normalize(b)}\n`);
+  }
+  return eq === true ? EXIT.ok : EXIT.invalid;
+}
+
+export const normalizeCommand: Command = {
+  name: 'normalize',
+  synopsis: ['normalize [--json] [--display] [URL...]', 'Print the normal form of each URL (scheme and host in lower case, default port dropped, escapes in normal form, scheme rules).'],
+  help: [
+    '  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).',
+  ],
+  options: { json: { type: 'boolean' }, display: { type: 'boolean' } },
+  run: (args, values, io) => runNormalize(args, { json: values.json === true, display: values.display === true }, io.stdin, io.stdout, io.stderr),
+};
+
+export const equalCommand: Command = {
+  name: 'equal',
+  synopsis: ['equal [--json] [--ignore-fragment] A B', 'Exit 0 when A and B denote the same object under their scheme\'s rules (equal normal forms), 1 when not.'],
+  help: [
+    '  --ignore-fragment  (equal) Compare without the fragment ids.',
+  ],
+  options: { json: { type: 'boolean' }, 'ignore-fragment': { type: 'boolean' } },
+  run: (args, values, io) => runEqual(args, { json: values.json === true, ignoreFragment: values['ignore-fragment'] === true }, io.stdout, io.stderr),
+};

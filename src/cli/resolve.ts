@@ -1,0 +1,95 @@
+// `locator resolve` and `locator relativize`: partial forms against a base URL
+// (../shared/docs/contract.md). RFC 1808 by default; --rfc3986 for RFC 3986 section 5;
+// --draft-1993 for the October 1993 draft's partial form rules.
+import type { Readable, Writable } from 'node:stream';
+import { resolve, relativize, type Rules } from '../resolve.js';
+import { LocatorError, type Diagnostic } from '../core/errors.js';
+import { inputs, Output } from './io.js';
+import { UsageError, type Command } from './command.js';
+
+export interface ResolveCommandOptions {
+  json: boolean;
+  rules: Rules;
+}
+
+function rulesOf(values: Record<string, unknown>): Rules {
+  if (values.rfc3986 === true && values['draft-1993'] === true) throw new UsageError('--rfc3986 and --draft-1993 exclude each other');
+  return values.rfc3986 === true ? 3986 : values['draft-1993'] === true ? 'draft-1993-10' : 1808;
+}
+
+function run(fn: () => string): { value: string | null; error: Diagnostic | null } {
+  try {
+    return { value: fn(), error: null };
+  } catch (e) {
+    if (!(e instanceof LocatorError)) throw e;
+    return { value: null, error: e.toDiagnostic() };
+  }
+}
+
+/**
+ * One result per partial, in order: the absolute URL (an empty line and a message on standard
+ * error when it cannot be resolved, so that output lines stay paired with input lines), or with
+ * --json `{ base, partial, ok, href, error }`. Exit 1 when any failed.
+ */
+export async function runResolve(args: string[], opts: ResolveCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+  const [base, ...partials] = args;
+  if (base === undefined) throw new UsageError('resolve needs a BASE URL');
+  const out = new Output(stdout);
+  let status = 0;
+  for await (const partial of inputs(partials, stdin)) {
+    const r = run(() => resolve(base, partial, { rfc: opts.rules }));
+    if (r.error !== null) status = 1;
+    if (opts.json) {
+      await out.line(JSON.stringify({ base, partial, ok: r.error === null, href: r.value, error: r.error }));
+    } else {
+      await out.line(r.value ?? '');
+      if (r.error !== null) stderr.write(`locator resolve: ${JSON.stringify(partial)}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+    }
+  }
+  await out.flush();
+  return status;
+}
+
+/**
+ * One shortest partial form per target, or with --json `{ base, target, ok, partial, error }`.
+ * The empty partial form is printed "<>", as RFC 1808 5.2 writes it (resolve reads it back).
+ */
+export async function runRelativize(args: string[], opts: ResolveCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+  const [base, ...targets] = args;
+  if (base === undefined) throw new UsageError('relativize needs a BASE URL');
+  const out = new Output(stdout);
+  let status = 0;
+  for await (const target of inputs(targets, stdin)) {
+    const r = run(() => relativize(base, target, { rfc: opts.rules }));
+    if (r.error !== null) status = 1;
+    if (opts.json) {
+      await out.line(JSON.stringify({ base, target, ok: r.error === null, partial: r.value, error: r.error }));
+    } else {
+      await out.line(r.value === '' ? '<>' : r.value ?? '');
+      if (r.error !== null) stderr.write(`locator relativize: ${JSON.stringify(target)}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+    }
+  }
+  await out.flush();
+  return status;
+}
+
+const OPTIONS = { json: { type: 'boolean' }, rfc3986: { type: 'boolean' }, 'draft-1993': { type: 'boolean' } } as const;
+
+export const resolveCommand: Command = {
+  name: 'resolve',
+  synopsis: ['resolve [--json] [--rfc3986] BASE [PARTIAL...]', 'Resolve partial (relative) URLs against BASE: one absolute URL per PARTIAL (RFC 1808).'],
+  help: [
+    '  --rfc3986    (resolve, relativize) Use RFC 3986 section 5 instead of RFC 1808.',
+    '  --draft-1993 (resolve, relativize) Use the partial form rules of the October 1993 draft.',
+  ],
+  options: OPTIONS,
+  run: (args, values, io) => runResolve(args, { json: values.json === true, rules: rulesOf(values) }, io.stdin, io.stdout, io.stderr),
+};
+
+export const relativizeCommand: Command = {
+  name: 'relativize',
+  synopsis: ['relativize [--json] [--rfc3986] BASE [TARGET...]', 'Print the shortest partial form that resolves against BASE back to each TARGET.'],
+  help: [],
+  options: OPTIONS,
+  run: (args, values, io) => runRelativize(args, { json: values.json === true, rules: rulesOf(values) }, io.stdin, io.stdout, io.stderr),
+};

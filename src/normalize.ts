@@ -1,0 +1,471 @@
+// Normal forms and equivalence (RFC 1738 2.1, 2.2, 3.1 and the scheme sections of 3), and the
+// "safer" and display forms of the drafts:
+//
+//   "As a % sign always indicates an encoded character, a URL may be made safer simply by
+//   encoding any characters considered unsafe, while leaving already encoded characters still
+//   encoded." (draft 1993-10, "Encoding prohibited characters"; the 1994-03 draft adds:)
+//   "Similarly, in cases where a larger set of characters is acceptable, % signs can be
+//   selectively and reversibly expanded."
+//
+// What the normal form changes, and why each change keeps the meaning:
+//   - the scheme in lower case (2.1: "programs interpreting URLs should treat upper case letters
+//     as equivalent to lower case in scheme names");
+//   - the host in lower case (3.1: a fully qualified domain name, RFC 1034, whose labels compare
+//     without regard to case); user and password keep their case;
+//   - the port dropped when it is the scheme's default, and an empty port's ":" dropped (3.1:
+//     "If the port is omitted, the colon is as well"); leading zeros of a port dropped;
+//   - in every escape the hex digits in upper case (2.2: "abcdef" "may also be used");
+//   - an escape of an unreserved character (alphanumerics and "$-_.+!*'(),") decoded (2.2:
+//     "Usually a URL has the same interpretation when an octet is represented by a character and
+//     when it encoded"), and never one of a reserved character (";", "/", "?", ":", "@", "=",
+//     "&"), whose "encoding ... may change the semantics", nor one of an unsafe or control
+//     character or an octet above 7F, which must stay encoded;
+//   - a raw unsafe character (space, "<", ">", '"', "#" after the fragment's, "%" that starts no
+//     escape, "{", "}", "|", "\", "^", "~", "[", "]", "`"), a control character or a non-ASCII
+//     character encoded as %XX (UTF-8 octets for non-ASCII): 2.2 "All unsafe characters must
+//     always be encoded within a URL";
+//   - a void fragment id dropped (draft 1993-10: "A void fragment-id with or without the hash
+//     sign means that the URL refers to the whole object");
+//   - the rules of each scheme, in SCHEME_RULES below.
+// What it never changes: a reserved character, raw or encoded, and dot segments ("/./", "/../"):
+// RFC 1738 gives them no meaning in an absolute URL (an FTP "CWD .." is not the same as no CWD),
+// only partial forms do (see resolve.ts).
+
+import { CHAR_CLASS, UNRESERVED, RESERVED, HEX } from './core/charclass.js';
+import { parse, type ParseOptions } from './core/parse.js';
+import { hexValue } from './core/percent.js';
+import type { Url } from './core/url.js';
+import { typeSuffixAt } from './schemes/ftp.js';
+import { getScheme } from './schemes/registry.js';
+
+const HEX_UPPER = '0123456789ABCDEF';
+
+/** For each US-ASCII code unit, 1 when an escape of it may be decoded: the unreserved characters. */
+const DECODE_UNRESERVED: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & UNRESERVED) !== 0) t[c] = 1;
+  return t;
+})();
+
+/** Unreserved and reserved: for the parts of schemes that reserve no character. */
+const DECODE_ALL_GRAPHIC_SAFE: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & (UNRESERVED | RESERVED)) !== 0) t[c] = 1;
+  return t;
+})();
+
+/** Unreserved but "+": the http search, where "+" separates keywords (draft 1993-07 search). */
+const DECODE_BUT_PLUS: Uint8Array = /* @__PURE__ */ (() => {
+  const t = DECODE_UNRESERVED.slice();
+  t[43] = 0;
+  return t;
+})();
+
+/**
+ * For each UTF-16 code unit: 1 when it may stand raw in a URL (unreserved or reserved, RFC 1738
+ * 2.2) and is not "%": one load and one compare per character in the hot loops.
+ */
+const RAW_OK: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(65536);
+  t.set(DECODE_ALL_GRAPHIC_SAFE);
+  return t;
+})();
+
+const isHex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
+
+function pushOctet(out: string, b: number): string {
+  return out + '%' + HEX_UPPER[b >> 4] + HEX_UPPER[b & 15];
+}
+
+/** Appends the UTF-8 octets of the code point at s[i] (a surrogate pair counts as one) as %XX. */
+function encodeCodePoint(out: string, s: string, i: number, end: number): [string, number] {
+  let c = s.charCodeAt(i);
+  let used = 1;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
+    used = 2;
+  } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate has no UTF-8 form
+  if (c < 0x80) out = pushOctet(out, c);
+  else if (c < 0x800) out = pushOctet(pushOctet(out, 0xc0 | (c >> 6)), 0x80 | (c & 63));
+  else if (c < 0x10000) {
+    out = pushOctet(pushOctet(pushOctet(out, 0xe0 | (c >> 12)), 0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
+  } else {
+    out = pushOctet(pushOctet(pushOctet(pushOctet(out, 0xf0 | (c >> 18)), 0x80 | ((c >> 12) & 63)),
+      0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
+  }
+  return [out, used];
+}
+
+/**
+ * The escapes of s[start, end) in normal form (RFC 1738 2.2): an escape whose character is
+ * marked in `decodable` is decoded, every other keeps its octet with upper-case hex digits; a
+ * "%" that starts no escape becomes "%25"; a raw character that is neither unreserved nor
+ * reserved (unsafe, control, non-ASCII) is encoded. Returns the slice itself when nothing
+ * changes (one scan, no copy).
+ */
+export function normalizeEscapes(s: string, decodable: Uint8Array = DECODE_UNRESERVED, start = 0, end = s.length): string {
+  let out = '';
+  let run = start;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (RAW_OK[c] === 1) continue;
+    if (c === 37 && i + 2 < end && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
+      const h = s.charCodeAt(i + 1);
+      const l = s.charCodeAt(i + 2);
+      const v = (hexValue(h) << 4) | hexValue(l);
+      if (v < 128 && decodable[v] === 1) {
+        out += s.slice(run, i) + String.fromCharCode(v);
+      } else if ((h >= 97 && h <= 102) || (l >= 97 && l <= 102)) {
+        out = pushOctet(out + s.slice(run, i), v);
+      } else {
+        i += 2;
+        continue; // already in normal form
+      }
+      i += 2;
+      run = i + 1;
+      continue;
+    }
+    out += s.slice(run, i);
+    if (c === 37) out += '%25';
+    else {
+      const [o, used] = encodeCodePoint(out, s, i, end);
+      out = o;
+      i += used - 1;
+    }
+    run = i + 1;
+  }
+  if (run === start) return start === 0 && end === s.length ? s : s.slice(start, end);
+  return out + s.slice(run, end);
+}
+
+/** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
+function normalizeHost(h: string): string {
+  // A bracketed IPv6 literal (read by parse(), though not RFC 1738): only the case changes.
+  if (h.charCodeAt(0) === 91) return h.toLowerCase();
+  let plain = true;
+  for (let i = 0; i < h.length; i++) {
+    const c = h.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 46 || c === 45)) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return h; // the usual host: lower-case letters, digits, "." and "-"
+  const e = normalizeEscapes(h);
+  let out = '';
+  let run = 0;
+  for (let i = 0; i < e.length; i++) {
+    const c = e.charCodeAt(i);
+    if (c === 37) {
+      i += 2; // an escape keeps its upper-case hex digits
+      continue;
+    }
+    if (c >= 65 && c <= 90) {
+      out += e.slice(run, i) + String.fromCharCode(c | 32);
+      run = i + 1;
+    }
+  }
+  return run === 0 ? e : out + e.slice(run);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules of each scheme.
+
+/** How one scheme's URLs are put in normal form, beyond the generic rules. */
+export interface SchemeRule {
+  /** The section of RFC 1738 (or a draft) that licenses the rule. */
+  readonly section: string;
+  /**
+   * The url-path (after the "/" that follows host[:port]; null when there is none) in normal
+   * form. Gets the raw path; returns the normalized one, or null for no "/" at all. `clean` is
+   * true when the URL holds no "%" and no character that must be encoded (the scanner reported
+   * none), so that its escapes need no work.
+   */
+  path?(raw: string | null, clean: boolean): string | null;
+  /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
+  host?(host: string): string;
+  /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
+  part?(raw: string, clean: boolean): string;
+}
+
+/** normalizeEscapes(), skipped when the URL is clean (see SchemeRule.path). */
+const esc = (raw: string, clean: boolean, decodable: Uint8Array = DECODE_UNRESERVED) => (clean ? raw : normalizeEscapes(raw, decodable));
+
+const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null : esc(raw, clean));
+
+/** True for a domain of letters, digits, "-" and "." only. */
+function isPlainDomain(s: string, start: number): boolean {
+  if (start >= s.length) return false;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return false;
+  }
+  return true;
+}
+
+const httpRule: SchemeRule = {
+  section: 'RFC 1738 3.3',
+  // "If neither <path> nor <searchpart> is present, the "/" may also be omitted": the normal
+  // form writes it. "/", ";" and "?" are reserved in <path> and <searchpart>, and "+" separates
+  // the keywords of a search (draft 1993-07: search = xalphas [ + search ]), so "%2B" is kept
+  // encoded there.
+  path(raw, clean) {
+    if (raw === null) return '';
+    const q = raw.indexOf('?');
+    if (q < 0 || clean) return esc(raw, clean);
+    return normalizeEscapes(raw, DECODE_UNRESERVED, 0, q) + '?' + normalizeEscapes(raw, DECODE_BUT_PLUS, q + 1);
+  },
+};
+
+/**
+ * Per-scheme rules, by scheme name. A scheme not listed follows only the generic rules.
+ */
+export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, SchemeRule>([
+  ['http', httpRule],
+  ['https', { ...httpRule, section: 'RFC 1738 3.3 (https: the http syntax)' }],
+  ['ftp', {
+    section: 'RFC 1738 3.2.2, 5 (ftptype)',
+    // ";type=" is an RFC 822 literal (case-insensitive) and the typecode is "A" | "I" | "D" |
+    // "a" | "i" | "d": both in lower case. (The 1994-03 draft's codes such as "AN" and "L8"
+    // likewise: RFC 959 TYPE arguments are case-insensitive.)
+    path(raw, clean) {
+      if (raw === null) return null;
+      const p = esc(raw, clean);
+      const semi = typeSuffixAt(p, 0, p.length);
+      return semi < 0 ? p : p.slice(0, semi) + p.slice(semi).toLowerCase();
+    },
+  }],
+  ['gopher', {
+    section: 'RFC 1738 3.4.1',
+    // "The entire <gopher-path> may also be empty, in which case the delimiting "/" is also
+    // optional and the <gophertype> defaults to "1"": an empty path is written "/1" (gophertype
+    // 1, empty selector). "Within the <gopher-path>, no characters are reserved", so an escape of
+    // a reserved character means that character: it is decoded too.
+    path(raw, clean) {
+      if (raw === null || raw === '') return '1';
+      return esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
+    },
+  }],
+  ['file', {
+    section: 'RFC 1738 3.10',
+    // "<host> can be the string "localhost" or the empty string; this is interpreted as `the
+    // machine from which the URL is being interpreted'": both are written as the empty host.
+    host: (h) => (h === 'localhost' ? '' : h),
+    path: plainPath,
+  }],
+  ['mailto', {
+    section: 'RFC 1738 3.5; RFC 822 3.4.7',
+    // "Within mailto URLs, there are no reserved characters": escapes of reserved characters
+    // are decoded as well. The domain after the last "@" compares without regard to case (RFC
+    // 822 3.4.7: only the local-part keeps its case): in lower case when it is a plain domain.
+    part(raw, clean) {
+      const p = esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
+      const at = p.lastIndexOf('@');
+      return at >= 0 && isPlainDomain(p, at + 1) ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase() : p;
+    },
+  }],
+  ...['telnet', 'rlogin', 'tn3270'].map((name): [string, SchemeRule] => [name, {
+    section: 'RFC 1738 3.8',
+    // telnet://<user>:<password>@<host>:<port>/ — "The final "/" character may be omitted": the
+    // normal form writes it.
+    path: (raw, clean) => (raw === null ? '' : esc(raw, clean)),
+  }]),
+]);
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The normal form of a URL (RFC 1738 2.1, 2.2, 3.1 and the scheme sections; see the top of
+ * this file and SCHEME_RULES): two URLs with the same normal form denote the same object.
+ * Idempotent: normalize(normalize(x)) === normalize(x). A `URL:` prefix and `<...>` wrapper are
+ * removed; a URL that cannot be read throws the LocatorError of parse().
+ */
+export function normalize(url: string | Url, options?: ParseOptions): string {
+  const u = typeof url === 'string' ? parse(url, options) : url;
+  const rule = SCHEME_RULES.get(u.scheme);
+  const h = u.href;
+  const clean = isClean(u);
+  let out = u.scheme + ':';
+  if (u.hasLogin) {
+    out += '//';
+    const user = u.rawUser;
+    if (user !== null) {
+      out += esc(user, clean);
+      const password = u.rawPassword;
+      if (password !== null) out += ':' + esc(password, clean);
+      out += '@';
+    }
+    let host = normalizeHost(u.host ?? '');
+    if (rule?.host) host = rule.host(host);
+    out += host;
+    if (u.explicitPort && u.port !== getScheme(u.scheme)?.defaultPort) out += ':' + u.port;
+    const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
+    if (path !== null) out += '/' + path;
+  } else {
+    out += rule?.part ? rule.part(u.schemePart, clean)
+      : clean ? u.schemePart : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
+  }
+  const fragment = u.fragment;
+  if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
+  return out;
+}
+
+/** The codes by which the scanner reports a character that must be encoded, or a bad escape. */
+const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-char', 'non-ascii', 'invalid-escape']);
+
+/**
+ * True when the URL holds no "%" and the scanner reported no character that must be encoded
+ * (RFC 1738 2.2): then no escape needs work, and the components are taken as they stand.
+ */
+function isClean(u: Url): boolean {
+  if (u.href.indexOf('%') >= 0) return false;
+  const v = u.violations;
+  for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
+  return true;
+}
+
+/** normalize(), parsed. */
+export function normalizeUrl(url: string | Url, options?: ParseOptions): Url {
+  return parse(normalize(url, options));
+}
+
+export interface EquivalentOptions extends ParseOptions {
+  /** Compare without the fragment ids (the URLs then name the same whole object). */
+  ignoreFragment?: boolean;
+}
+
+/**
+ * True when two URLs denote the same object under their scheme's rules: their normal forms are
+ * equal (RFC 1738 2.2 and 3; see normalize()). Throws the LocatorError of parse() for a URL that
+ * cannot be read.
+ */
+export function equivalent(a: string | Url, b: string | Url, options?: EquivalentOptions): boolean {
+  let na = normalize(a, options);
+  let nb = normalize(b, options);
+  if (options?.ignoreFragment) {
+    const ia = na.indexOf('#');
+    const ib = nb.indexOf('#');
+    if (ia >= 0) na = na.slice(0, ia);
+    if (ib >= 0) nb = nb.slice(0, ib);
+  }
+  return na === nb;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safer and display forms.
+
+/**
+ * Makes a URL safer (draft 1993-10, "Encoding prohibited characters": "a URL may be made safer
+ * simply by encoding any characters considered unsafe, while leaving already encoded characters
+ * still encoded"). Encodes, as %XX with upper-case hex digits: the unsafe characters of RFC 1738
+ * 2.2 (space, "<", ">", '"', "{", "}", "|", "\", "^", "~", "[", "]", "`"), every "#" but the
+ * first (which starts the fragment id), a "%" that starts no escape, control characters, and
+ * non-ASCII characters (as their UTF-8 octets). Existing escapes and every unreserved or
+ * reserved character are left exactly as they are. Works on the text: no parse, no error.
+ */
+export function toSafe(text: string): string {
+  let out = '';
+  let run = 0;
+  let hashSeen = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (RAW_OK[c] === 1) continue;
+    if (c === 37 && i + 2 < n && isHex(text.charCodeAt(i + 1)) && isHex(text.charCodeAt(i + 2))) {
+      i += 2;
+      continue;
+    }
+    if (c === 35 && !hashSeen) {
+      hashSeen = true;
+      continue;
+    }
+    out += text.slice(run, i);
+    if (c === 37) out += '%25';
+    else {
+      const [o, used] = encodeCodePoint(out, text, i, n);
+      out = o;
+      i += used - 1;
+    }
+    run = i + 1;
+  }
+  return run === 0 ? text : out + text.slice(run);
+}
+
+/** Characters that are not shown decoded: controls, format characters, separators, unassigned. */
+const NOT_SHOWN = /[\p{Cc}\p{Cf}\p{Z}\p{Cs}\p{Co}\p{Cn}]/u;
+
+/** The length of the UTF-8 sequence led by octet b (2 to 4), or 0 for a non-leading octet. */
+function utf8Length(b: number): number {
+  if (b >= 0xc2 && b <= 0xdf) return 2;
+  if (b >= 0xe0 && b <= 0xef) return 3;
+  if (b >= 0xf0 && b <= 0xf4) return 4;
+  return 0;
+}
+
+/** The octet of the escape at s[i], or -1 when there is none. */
+function escapeAt(s: string, i: number): number {
+  if (i + 2 >= s.length || s.charCodeAt(i) !== 37) return -1;
+  const h = hexValue(s.charCodeAt(i + 1));
+  const l = hexValue(s.charCodeAt(i + 2));
+  return h < 0 || l < 0 ? -1 : (h << 4) | l;
+}
+
+/**
+ * The display form of a URL (draft 1994-03: "in cases where a larger set of characters is
+ * acceptable, % signs can be selectively and reversibly expanded"): an escape is decoded when
+ * the character is safe to show, namely an unreserved US-ASCII character other than "+" (which
+ * separates search keywords), or a printable non-ASCII character written as a valid UTF-8
+ * sequence of escapes. Reserved, unsafe and control characters, "%", "+", format characters,
+ * separators and octets that are not valid UTF-8 stay encoded. The reverse is toSafe():
+ * toSafe(toDisplay(u)) === u for a URL u in normal form.
+ */
+export function toDisplay(url: string | Url): string {
+  const s = typeof url === 'string' ? url : url.href;
+  let out = '';
+  let run = 0;
+  let stray = -10; // the output offset of the last "%" left standing that starts no escape
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) !== 37) continue;
+    const v = escapeAt(s, i);
+    if (v < 0) {
+      stray = out.length + (i - run);
+      continue;
+    }
+    if (v < 128) {
+      const pos = out.length + (i - run);
+      // A decoded hex digit right after a stray "%" would make a new escape: leave it encoded.
+      if (v !== 43 && DECODE_UNRESERVED[v] === 1 && !(pos - stray <= 2 && isHex(v))) {
+        out += s.slice(run, i) + String.fromCharCode(v);
+        run = i + 3;
+      }
+      i += 2;
+      continue;
+    }
+    const len = utf8Length(v);
+    if (len === 0) {
+      i += 2;
+      continue;
+    }
+    let cp = v & (len === 2 ? 0x1f : len === 3 ? 0x0f : 0x07);
+    let ok = true;
+    for (let k = 1; k < len; k++) {
+      const w = escapeAt(s, i + 3 * k);
+      if (w < 0x80 || w > 0xbf) {
+        ok = false;
+        break;
+      }
+      cp = (cp << 6) | (w & 0x3f);
+    }
+    // No overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
+    if (ok && ((len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))) ok = false;
+    const ch = ok ? String.fromCodePoint(cp) : '';
+    if (!ok || NOT_SHOWN.test(ch)) {
+      i += 2;
+      continue;
+    }
+    out += s.slice(run, i) + ch;
+    i += 3 * len - 1;
+    run = i + 1;
+  }
+  return run === 0 ? s : out + s.slice(run);
+}
