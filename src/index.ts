@@ -5,3 +5,7 @@ export {
   type SchemeSpec, type Explanation, type Report,
 } from './schemes/registry.js';
 export { build, explain } from './build.js';
+export {
+  extract, createExtractor, extractStream, DEFAULT_MAX_LENGTH,
+  type Extractor, type ExtractOptions, type Match, type MatchForm, type TextSource,
+} from './extract/index.js';
