@@ -69,7 +69,8 @@ export function extract(text: string, options?: ExtractOptions): Iterable<Match>
 export interface Extractor {
   /**
    * Adds the next chunk of text and returns the matches it completes. Offsets, lines and
-   * columns continue across chunks; a match that spans chunks comes back once it is complete.
+   * columns continue across chunks; a match that spans chunks comes back with the chunk that
+   * completes it (a bare URL at the end of a chunk: with the next chunk, which may extend it).
    */
   push(chunk: string): Match[];
   /** Marks the end of the text and returns the remaining matches. */
@@ -86,7 +87,6 @@ export function createExtractor(options?: ExtractOptions): Extractor {
   let ended = false;
   const drain = (): Match[] => {
     const out: Match[] = [];
-    if (s.waiting()) return out;
     for (let m = s.next(); m !== null; m = s.next()) out.push(m);
     return out;
   };

@@ -5,8 +5,9 @@
 //
 // The scanner works on a buffer that a caller may extend (the streaming form): every decision is
 // made from the text alone, and a candidate that runs into the end of the buffer is answered
-// MORE, to be tried again from its start when more text has come. The whole-text form is the
-// same scanner with one buffer marked final, so the two forms agree by construction.
+// MORE; its scan state is saved and resumed where it stopped when more text has come (so a long
+// candidate fed in small chunks is still read once). The whole-text form is the same scanner
+// with one buffer marked final, so the two forms agree by construction.
 //
 //   buffer:  ....keep....|.............pending / unscanned..............|
 //            ^ base       ^ pos - LOOKBACK     ^ pos                     ^ buf.length
@@ -87,6 +88,19 @@ const TRAIL = /* @__PURE__ */ (() => {
 const isSchemeChar = (c: number) => c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0;
 const isHex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
 
+/** The scan state of a candidate that answered MORE; offsets are absolute. */
+interface Saved {
+  /** The candidate: its ":" (bare) or "<" (wrapper). */
+  at: number;
+  /** Where its scan stopped. */
+  i: number;
+  hashSeen: boolean;
+  wrap: {
+    state: number; prefixed: boolean; pieces: number[]; outLen: number; seg: number; runStart: number;
+    runHash: number; runLen: number; restStart: number; hyphenLast: boolean; hyphens: number[] | null; quote: number;
+  } | null;
+}
+
 /** A candidate that needs text beyond the end of the buffer. */
 const MORE = -2;
 /** A candidate that is not a URL: scanning resumes after its first character. */
@@ -137,8 +151,8 @@ export class Scanner {
   lastEnd = 0;
   /** Inside a run of URL characters longer than maxLength: skip to its end. */
   skipRun = false;
-  /** Length of the pending region when a candidate last answered MORE (0: none pending). */
-  pending = 0;
+  /** The saved state of the candidate that last answered MORE (absolute offsets), or null. */
+  #saved: Saved | null = null;
 
   // Line counting, advanced lazily up to match starts and to the compaction point.
   #lcAbs = 0;
@@ -177,11 +191,6 @@ export class Scanner {
     }
   }
 
-  /** True when a pending candidate should wait for more text (amortizes re-scanning). */
-  waiting(): boolean {
-    return !this.final && this.pending > 0 && this.buf.length - this.pos < 2 * this.pending;
-  }
-
   /** The next match, or null when the buffer has no more (or a candidate needs more text). */
   next(): Match | null {
     const buf = this.buf;
@@ -205,15 +214,13 @@ export class Scanner {
         r = this.#bareUrl(c);
       } else {
         this.pos = buf.length;
-        this.pending = 0;
         return null;
       }
       if (r === MORE) {
         this.pos = at;
-        this.pending = buf.length - at + 1;
         return null;
       }
-      this.pending = 0;
+      this.#saved = null;
       if (r === FAIL) {
         if (!this.skipRun) this.pos = at + 1;
         continue;
@@ -286,11 +293,16 @@ export class Scanner {
     }
     const limit = ts + this.#max;
     let hashSeen = false;
+    const saved = this.#saved;
+    if (saved !== null && saved.at === this.base + c) {
+      i = saved.i - this.base;
+      hashSeen = saved.hashSeen;
+    }
     for (; i < buf.length && i <= limit; i++) {
       const f = BARE[buf.charCodeAt(i)];
       if (f === B_OK) continue;
       if (f === B_PERCENT) {
-        if (i + 2 >= buf.length && !this.final) return MORE;
+        if (i + 2 >= buf.length && !this.final) return this.#saveBare(c, i, hashSeen);
         if (isHex(buf.charCodeAt(i + 1)) && isHex(buf.charCodeAt(i + 2))) {
           i += 2;
           continue;
@@ -309,10 +321,15 @@ export class Scanner {
       this.skipRun = true;
       return FAIL;
     }
-    if (i === buf.length && !this.final) return MORE;
+    if (i === buf.length && !this.final) return this.#saveBare(c, i, hashSeen);
     const e = trimTrailing(buf, ts, i);
     if (e <= (internet ? c + 3 : c + 1)) return FAIL;
     return this.#emit(buf.slice(ts, e), ts, e, 'bare', []);
+  }
+
+  #saveBare(c: number, i: number, hashSeen: boolean): number {
+    this.#saved = { at: this.base + c, i: this.base + i, hashSeen, wrap: null };
+    return MORE;
   }
 
   // ---- wrappers ------------------------------------------------------------------------------
@@ -335,7 +352,7 @@ export class Scanner {
     let state = 0;
     let prefixed = false;
     // The URL as pieces [from, to) of the buffer; outLen is their total length.
-    const pieces: number[] = [];
+    let pieces: number[] = [];
     let outLen = 0;
     let seg = -1;
     let runStart = -1; // buffer index where the current name began
@@ -346,6 +363,36 @@ export class Scanner {
     let hyphens: number[] | null = null;
     let quote = -1; // quote depth of the wrapper's line, computed at the first line break
     let i = l + 1;
+    const saved = this.#saved;
+    if (saved !== null && saved.wrap !== null && saved.at === this.base + l) {
+      // Resume where the scan stopped for want of text (offsets were saved absolute).
+      const w = saved.wrap;
+      const b = this.base;
+      state = w.state;
+      prefixed = w.prefixed;
+      pieces = w.pieces.map((x) => x - b);
+      outLen = w.outLen;
+      seg = w.seg < 0 ? -1 : w.seg - b;
+      runStart = w.runStart < 0 ? -1 : w.runStart - b;
+      runHash = w.runHash;
+      runLen = w.runLen;
+      restStart = w.restStart;
+      hyphenLast = w.hyphenLast;
+      hyphens = w.hyphens;
+      quote = w.quote;
+      i = saved.i - b;
+    }
+    const save = (): number => {
+      const b = this.base;
+      this.#saved = {
+        at: b + l, i: b + i, hashSeen: false,
+        wrap: {
+          state, prefixed, pieces: pieces.map((x) => x + b), outLen, seg: seg < 0 ? -1 : seg + b,
+          runStart: runStart < 0 ? -1 : runStart + b, runHash, runLen, restStart, hyphenLast, hyphens, quote,
+        },
+      };
+      return MORE;
+    };
     while (i < stop) {
       const ch = buf.charCodeAt(i);
       const w = WRAP[ch];
@@ -413,11 +460,11 @@ export class Scanner {
       }
       if (quote < 0) quote = this.#quoteDepth(l);
       const n = this.#nextLine(i, stop, quote);
-      if (n === MORE) return this.final || stop === limit ? FAIL : MORE;
+      if (n === MORE) return this.final || stop === limit ? FAIL : save();
       if (n === FAIL) return FAIL;
       i = n;
     }
-    return stop === limit || this.final ? FAIL : MORE;
+    return stop === limit || this.final ? FAIL : save();
   }
 
   /** Whether the name just read (pieces + [seg, end)) is `want`, ignoring case. */
