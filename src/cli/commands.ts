@@ -4,3 +4,5 @@ import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
 
 export const COMMANDS: Command[] = [parseCommand, explainCommand];
+import { extractCommand } from './extract.js';
+COMMANDS.push(extractCommand);
