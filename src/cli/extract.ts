@@ -21,8 +21,8 @@ export function matchRecord(m: Match, file: string): Record<string, unknown> {
 }
 
 /**
- * Extracts from each FILE in turn ("-" is standard input), or from standard input when there is
- * none. Exit 0 when some URL was found, 1 when none was, 2 when a FILE could not be read (the
+ * Extracts the URLs (RFC 1738 appendix) from each FILE in turn ("-" is standard input), or from
+ * standard input when there is none. Exit 0 when some URL was found, 1 when none was, 2 when a FILE could not be read (the
  * others are still read).
  */
 export async function runExtract(files: string[], opts: ExtractCommandOptions, io: Io): Promise<number> {

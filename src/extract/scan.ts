@@ -247,7 +247,7 @@ export class Scanner {
     while (i < end) {
       const lf = this.#lf.find(buf, i);
       const cr = this.#cr.find(buf, i);
-      let k = lf < 0 ? cr : cr < 0 ? lf : lf < cr ? lf : cr;
+      const k = lf < 0 ? cr : cr < 0 ? lf : lf < cr ? lf : cr;
       if (k < 0 || k >= end) break;
       if (k === cr) this.#line++;
       else if (!(k > 0 ? buf.charCodeAt(k - 1) === 13 : this.#crBeforeBuf)) this.#line++;
@@ -382,17 +382,6 @@ export class Scanner {
       quote = w.quote;
       i = saved.i - b;
     }
-    const save = (): number => {
-      const b = this.base;
-      this.#saved = {
-        at: b + l, i: b + i, hashSeen: false,
-        wrap: {
-          state, prefixed, pieces: pieces.map((x) => x + b), outLen, seg: seg < 0 ? -1 : seg + b,
-          runStart: runStart < 0 ? -1 : runStart + b, runHash, runLen, restStart, hyphenLast, hyphens, quote,
-        },
-      };
-      return MORE;
-    };
     while (i < stop) {
       const ch = buf.charCodeAt(i);
       const w = WRAP[ch];
@@ -460,11 +449,26 @@ export class Scanner {
       }
       if (quote < 0) quote = this.#quoteDepth(l);
       const n = this.#nextLine(i, stop, quote);
-      if (n === MORE) return this.final || stop === limit ? FAIL : save();
+      if (n === MORE) {
+        if (this.final || stop === limit) return FAIL;
+        this.#saveWrap(l, i, { state, prefixed, pieces, outLen, seg, runStart, runHash, runLen, restStart, hyphenLast, hyphens, quote });
+        return MORE;
+      }
       if (n === FAIL) return FAIL;
       i = n;
     }
-    return stop === limit || this.final ? FAIL : save();
+    if (this.final || stop === limit) return FAIL;
+    this.#saveWrap(l, i, { state, prefixed, pieces, outLen, seg, runStart, runHash, runLen, restStart, hyphenLast, hyphens, quote });
+    return MORE;
+  }
+
+  /** Saves a wrapper's scan state with absolute offsets (the buffer may be compacted). */
+  #saveWrap(l: number, i: number, w: NonNullable<Saved['wrap']>): void {
+    const b = this.base;
+    w.pieces = w.pieces.map((x) => x + b);
+    if (w.seg >= 0) w.seg += b;
+    if (w.runStart >= 0) w.runStart += b;
+    this.#saved = { at: b + l, i: b + i, hashSeen: false, wrap: w };
   }
 
   /** Whether the name just read (pieces + [seg, end)) is `want`, ignoring case. */
@@ -507,6 +511,10 @@ export class Scanner {
   }
 
   /**
+   * DEVIATION: the appendix ignores only white space between the parts of a URL; a page footer
+   * and header are skipped as well, because the 1993-10 draft's own references break a URL
+   * across a page (and any paginated RFC may). Only this narrow shape is taken for one.
+   *
    * A page break of a paginated text (an RFC or Internet-Draft) between two parts of a URL: from
    * the blank line at `k`, blank lines, a footer that ends with the page number ("[Page 21]",
    * "20"), blank lines or form feeds, a header, blank lines, then the line where the URL
@@ -540,6 +548,10 @@ export class Scanner {
   }
 
   /**
+   * DEVIATION: besides white space, the quote marks a mail reader puts before each line of a
+   * quoted message are skipped, as deep as on the wrapper's first line (the appendix names mail
+   * and news as the places URLs are written; RFC 1738 does not speak of quoting).
+   *
    * The number of ">" in the mail quote prefix of the line where the "<" at `l` stands ("> > "
    * before the text); 0 when there is none or the line start is more than LOOKBACK back.
    */
@@ -640,7 +652,8 @@ function popcount(m: number): number {
 
 /**
  * The end of a bare URL [s, e) without trailing sentence punctuation (. , ; : ! ?), a closing
- * ")" that has no "(" in the URL, and a closing "'" with no opening one.
+ * ")" that has no "(" in the URL, and a closing "'" with no opening one (RFC 1738 appendix:
+ * "punctuation marks that might be mistaken for part of the URL").
  */
 function trimTrailing(buf: string, s: number, e: number): number {
   for (;;) {
