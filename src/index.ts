@@ -31,3 +31,7 @@ export {
   normalize, normalizeUrl, equivalent, toSafe, toDisplay, normalizeEscapes, SCHEME_RULES,
   type SchemeRule, type EquivalentOptions,
 } from './normalize.js';
+export {
+  extract, createExtractor, extractStream, DEFAULT_MAX_LENGTH,
+  type Extractor, type ExtractOptions, type Match, type MatchForm, type TextSource,
+} from './extract/index.js';

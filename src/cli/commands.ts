@@ -4,10 +4,11 @@ import { parseCommand } from './parse.js';
 import { explainCommand } from './explain.js';
 import { resolveCommand, relativizeCommand } from './resolve.js';
 import { normalizeCommand, equalCommand } from './normalize.js';
+import { extractCommand } from './extract.js';
 import { lintCommand } from './lint.js';
 import { fetchCommand } from './fetch.js';
 
 export const COMMANDS: Command[] = [
   parseCommand, explainCommand, resolveCommand, relativizeCommand, normalizeCommand, equalCommand,
-  lintCommand, fetchCommand,
+  extractCommand, lintCommand, fetchCommand,
 ];

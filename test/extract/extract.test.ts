@@ -1,0 +1,390 @@
+// extract() (RFC 1738 appendix, "Recommendations for URLs in Context"; the "Wrappers for URIs
+// in plain text" appendix of the 1993-10 and 1994-03 drafts): the appendix examples word for
+// word, the fixture texts of test/fixtures/extract with their expected matches, the one-line
+// cases and not_urls, the four spec texts against test/fixtures/spec-examples.json, and the
+// rules one by one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, fixture, shared } from '../helpers.js';
+import { extract, createExtractor, type Match } from '../../src/extract/index.js';
+import { registerScheme, unregisterScheme } from '../../src/schemes/registry.js';
+import { LocatorError } from '../../src/core/errors.js';
+
+const all = (text: string, options?: Parameters<typeof extract>[1]) => [...extract(text, options)];
+const urls = (text: string, options?: Parameters<typeof extract>[1]) => all(text, options).map((m) => m.url);
+
+/** The same text pushed in chunks of the given sizes (cycled), then end(). */
+function streamed(text: string, sizes: number[], options?: Parameters<typeof extract>[1]): Match[] {
+  const ex = createExtractor(options);
+  const out: Match[] = [];
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const n = sizes[k % sizes.length];
+    out.push(...ex.push(text.slice(i, i + n)));
+    i += n;
+  }
+  out.push(...ex.end());
+  return out;
+}
+
+// ---- the appendix examples, verbatim -------------------------------------------------------
+
+test('RFC 1738 appendix: the three examples come out exactly (prefixed, wrapped, fragment inside)', () => {
+  const text = [
+    '      Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;',
+    '      type=d> but you can probably pick it up from <URL:ftp://ds.in',
+    '      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.',
+    '      net/instructions/overview.html#WARNING>.',
+  ].join('\n');
+  assert.deepEqual(all(text).map((m) => [m.url, m.form, m.line, m.column, m.alternatives]), [
+    ['ftp://info.cern.ch/pub/www/doc;type=d', 'prefixed', 1, 34, []],
+    ['ftp://ds.internic.net/rfc', 'prefixed', 2, 52, []],
+    ['http://ds.internic.net/instructions/overview.html#WARNING', 'prefixed', 3, 45, []],
+  ]);
+  const m = all(text);
+  assert.equal(text.slice(m[0].start, m[0].end), '<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>');
+});
+
+test('draft 1994-03 appendix: the example without "URL:" (bracketed)', () => {
+  const text = 'Yes, Jim, I found it under <ftp://ftp.w3.org/pub/www/doc> but\n    you can probably pick it up from <ftp://ds.internic.net/rfc>.';
+  assert.deepEqual(all(text).map((m) => [m.url, m.form, m.line, m.column]), [
+    ['ftp://ftp.w3.org/pub/www/doc', 'bracketed', 1, 28],
+    ['ftp://ds.internic.net/rfc', 'bracketed', 2, 38],
+  ]);
+});
+
+test('draft 1993-10 appendix: U+00A0 spaces, "bu"/"t" broken prose, a URL wrapped to column 0', () => {
+  const nb = '\u00a0';
+  const text = `${nb.repeat(16)}Yes,${nb}Jim,${nb}I${nb}found${nb}it${nb}under${nb}<ftp://info.cern.ch/pub>${nb}bu\nt\n`
+    + `${nb.repeat(16)}you${nb}can${nb}probably${nb}pick${nb}it${nb}up${nb}from${nb}<ftp://ds.internic.ne\nt/rfc>.\n`;
+  assert.deepEqual(urls(text), ['ftp://info.cern.ch/pub', 'ftp://ds.internic.net/rfc']);
+});
+
+// ---- fixture texts with their expected matches ---------------------------------------------
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'extract');
+const documents = readdirSync(FIXTURES).filter((f) => f.endsWith('.expected.json')).map((f) => f.replace('.expected.json', ''));
+
+test('the fixture documents are all there', () => {
+  assert.deepEqual(documents.sort(), [
+    'appendix-draft-1993-10', 'appendix-draft-1994-03', 'appendix-rfc1738', 'mail-crlf', 'news', 'page-break',
+    'references-draft-1993-10', 'references-rfc1738',
+  ]);
+});
+
+for (const name of documents) {
+  test(`fixture ${name}: the expected matches, whole and in chunks`, () => {
+    const text = fixture(`extract/${name}.txt`);
+    const expected = JSON.parse(fixture(`extract/${name}.expected.json`)) as { source: string; matches: Array<Match & { text: string }> };
+    assert.ok(expected.source.length > 20, 'the fixture names its source');
+    const got = all(text);
+    assert.deepEqual(got, expected.matches.map(({ text: _t, ...m }) => m));
+    for (const m of expected.matches) assert.equal(text.slice(m.start, m.end), m.text);
+    for (const sizes of [[1], [2, 3], [7], [64, 1, 5], [4096]]) assert.deepEqual(streamed(text, sizes), got, `chunks ${sizes}`);
+  });
+}
+
+test('fixture mail-crlf really has CR LF line ends; line numbers count each CR LF once', () => {
+  const text = fixture('extract/mail-crlf.txt');
+  assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text));
+  const lines = text.split('\r\n');
+  for (const m of all(text)) assert.equal(lines[m.line - 1].charCodeAt(m.column - 1), text.charCodeAt(m.start));
+});
+
+/** The one-line cases: a text line, then "=" and the URLs; "%" lines cite the source. */
+function cases(name: string): Array<[string, string[]]> {
+  const out: Array<[string, string[]]> = [];
+  let input: string | null = null;
+  for (const line of fixture(`extract/${name}`).split('\n')) {
+    if (line === '' || line.startsWith('%')) continue;
+    if (line.startsWith('=')) {
+      assert.notEqual(input, null, `"=" line without a text: ${line}`);
+      const rest = line.slice(1).trim();
+      out.push([input!, rest === '' ? [] : rest.split(' ')]);
+      input = null;
+    } else {
+      assert.equal(input, null, `text without an "=" line: ${input}`);
+      input = line;
+    }
+  }
+  return out;
+}
+
+test('bare.txt: each line gives exactly its URLs (RFC 1738 2.2, appendix)', () => {
+  const rows = cases('bare.txt');
+  assert.ok(rows.length >= 35);
+  for (const [input, expected] of rows) assert.deepEqual(urls(input), expected, input);
+});
+
+test('not_urls.txt: no line, and not the whole text, gives a URL', () => {
+  const text = fixture('extract/not_urls.txt');
+  const lines = text.split('\n').filter((l) => l !== '' && !l.startsWith('%'));
+  assert.ok(lines.length >= 20);
+  for (const l of lines) assert.deepEqual(urls(l), [], l);
+  assert.deepEqual(urls(text), []);
+});
+
+// ---- the four spec texts against spec-examples.json ----------------------------------------
+
+interface Example { source: string; line: number; printed: string; url: string }
+const examples = (JSON.parse(fixture('spec-examples.json')) as { examples: Example[] }).examples;
+const SPECS = ['rfc1738-1994-12.txt', 'draft-url-1994-03.txt', 'draft-url-1993-10.txt', 'draft-url-1993-07.txt'];
+
+/** Where extract departs from the `url` of spec-examples.json, and why. */
+const DIFFERENT: Record<string, string> = {
+  // RFC 1738 appendix: "The whitespace should be ignored when extracting the URL" (the
+  // fixture keeps the spaces of this one-line example; its note gives this reading).
+  'draft-url-1994-03.txt:489:<gopher://gopher.micro.umn.edu/00/Information About Gopher/About Gopher>':
+    'gopher://gopher.micro.umn.edu/00/InformationAboutGopher/AboutGopher',
+};
+
+function lineOffset(text: string, line: number): number {
+  let at = 0;
+  for (let n = 1; n < line; n++) at = text.indexOf('\n', at) + 1;
+  return at;
+}
+
+for (const spec of SPECS) {
+  test(`spec text ${spec}: every wrapped example of spec-examples.json comes out as its url`, () => {
+    const text = shared(`spec/${spec}`);
+    const found = all(text);
+    const byStart = new Map(found.map((m) => [m.start, m]));
+    const wrapped = examples.filter((e) => e.source === spec && e.printed.startsWith('<'));
+    for (const e of wrapped) {
+      const at = text.indexOf(e.printed, lineOffset(text, e.line));
+      assert.ok(at >= 0, `${spec}:${e.line} printed text not found`);
+      const m = byStart.get(at);
+      assert.ok(m, `${spec}:${e.line}: no match at ${e.printed}`);
+      assert.equal(m.end, at + e.printed.length, `${spec}:${e.line}: the match is the printed text`);
+      assert.equal(m.line, e.line);
+      assert.equal(m.form, e.printed.startsWith('<URL:') ? 'prefixed' : 'bracketed');
+      assert.equal(m.url, DIFFERENT[`${spec}:${e.line}:${e.printed}`] ?? e.url, `${spec}:${e.line}`);
+    }
+    // ... and nothing else in wrappers: the fixture lists every wrapper of the texts.
+    assert.equal(found.filter((m) => m.form !== 'bare').length, wrapped.length);
+    // The bare URLs: only the gopher examples of the 1994-03 draft, cut at the space of their
+    // "host [port]" placeholder (a bare URL ends at white space).
+    const bare = found.filter((m) => m.form === 'bare').map((m) => `${m.line}:${m.url}`);
+    assert.deepEqual(bare, spec === 'draft-url-1994-03.txt'
+      ? ['231:gopher://host', '236:gopher://host', '240:gopher://host', '244:gopher://host', '248:gopher://host', '252:gopher://host']
+      : []);
+    for (const sizes of [[1, 2, 3], [97], [1000, 1]]) assert.deepEqual(streamed(text, sizes), found, `chunks ${sizes}`);
+  });
+}
+
+test('spec-examples.json: all 30 <URL:...> examples of RFC 1738 are checked', () => {
+  assert.equal(examples.filter((e) => e.printed.startsWith('<URL:')).length, 30);
+  assert.ok(examples.filter((e) => e.printed.startsWith('<') && !e.printed.startsWith('<URL:')).length >= 20);
+});
+
+// ---- wrappers (RFC 1738 appendix) ----------------------------------------------------------
+
+test('wrappers: rows of text | url | form | alternatives (RFC 1738 appendix)', () => {
+  const rows: Array<[string, string, Match['form'], string[]]> = [
+    // line break right after a hyphen: the hyphen stays, the reading without it is listed
+    ['<URL:ftp://a.com/draft-\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
+    // ... with white space between the hyphen and the line break (the appendix: "ignore all
+    // unencoded whitespace around the line break")
+    ['<URL:ftp://a.com/draft- \t\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
+    // a hyphen with no line break after it is just a hyphen
+    ['<URL:ftp://a.com/draft-notes\n.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
+    ['<URL:ftp://a.com/draft -notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
+    // two hyphen breaks: one removed (either), then both
+    ['<ftp://a-\nb.com/c-\nd>', 'ftp://a-b.com/c-d', 'bracketed', ['ftp://ab.com/c-d', 'ftp://a-b.com/cd', 'ftp://ab.com/cd']],
+    // CR LF and a lone CR are line breaks too
+    ['<ftp://a.com/x-\r\n  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
+    ['<ftp://a.com/x-\r  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
+    // the fragment belongs to the match (RFC 1738 appendix)
+    ['<URL:http://a.com/p#frag>', 'http://a.com/p#frag', 'prefixed', []],
+    // white space anywhere inside is removed, also in "URL:" and in the scheme
+    ['< URL : http : //a.com/ >', 'http://a.com/', 'prefixed', []],
+    ['<ht\n  tp://a.com/>', 'http://a.com/', 'bracketed', []],
+    // tabs, U+00A0 and the other Unicode spaces are white space
+    ['<http://a.com/\t\u00a0\u2003\u3000b>', 'http://a.com/b', 'bracketed', []],
+    // a wrapper holds what a bare URL may not (the parser judges it)
+    ['<http://a.com/~u/{x}|"y">', 'http://a.com/~u/{x}|"y"', 'bracketed', []],
+    ['<http://müller.de/>', 'http://müller.de/', 'bracketed', []],
+    // "URL:" takes any scheme name; the scheme is kept as written
+    ['<URL:X-Foo:bar>', 'X-Foo:bar', 'prefixed', []],
+    ['<HTTP://A.COM/>', 'HTTP://A.COM/', 'bracketed', []],
+  ];
+  for (const [text, url, form, alternatives] of rows) {
+    const got = all(text);
+    assert.equal(got.length, 1, text);
+    assert.deepEqual([got[0].url, got[0].form, got[0].alternatives, got[0].start, got[0].end], [url, form, alternatives, 0, text.length], text);
+  }
+});
+
+test('wrappers: five hyphen breaks list only the reading without all of them; four list all 15', () => {
+  const four = all('<ftp://a-\nb-\nc-\nd-\ne>')[0];
+  assert.equal(four.url, 'ftp://a-b-c-d-e');
+  assert.equal(four.alternatives.length, 15);
+  assert.equal(four.alternatives[0], 'ftp://ab-c-d-e');
+  assert.equal(four.alternatives[14], 'ftp://abcde');
+  assert.equal(new Set(four.alternatives).size, 15);
+  const five = all('<ftp://a-\nb-\nc-\nd-\ne-\nf>')[0];
+  assert.deepEqual(five.alternatives, ['ftp://abcdef']);
+});
+
+test('wrappers that are not URLs: rows of text | what is found instead (RFC 1738 appendix)', () => {
+  const rows: Array<[string, string[]]> = [
+    ['<uri@bunyip.com>', []], // an address (RFC 1738 line 42)
+    ['<foo:bar>', []], // an unregistered scheme needs "URL:"
+    ['<xsl:template match="/">', []],
+    ['<http:>', []],
+    ['<URL:>', []],
+    ['<URL:http>', []],
+    ['<URL::x>', []],
+    // a paragraph break is not a line break: the wrapper is abandoned, the bare URL found
+    ['<http://a.com/b\n\nc>', ['http://a.com/b']],
+    ['<http://a.com/b\n   \t\n   c>', ['http://a.com/b']],
+    // a nested "<" abandons the outer wrapper
+    ['<http://a.com/b <http://c.com/>', ['http://a.com/b', 'http://c.com/']],
+    // a control character abandons it
+    ['<http://a.com/\u0007b>', ['http://a.com/']],
+    // no ">" at all
+    ['see <http://a.com/b and more', ['http://a.com/b']],
+  ];
+  for (const [text, expected] of rows) assert.deepEqual(urls(text), expected, JSON.stringify(text));
+});
+
+test('wrappers in quoted mail: the "> " prefix of the next line is skipped (as deep as the first line)', () => {
+  assert.deepEqual(urls('> see <URL:http://a.com/very/\n> long/path>'), ['http://a.com/very/long/path']);
+  assert.deepEqual(urls('> > see <http://a.com/b-\n> >  c>.'), ['http://a.com/b-c']);
+  assert.deepEqual(all('> > see <http://a.com/b-\n> >  c>.')[0].alternatives, ['http://a.com/bc']);
+  // Not quoted: a ">" at the start of the next line closes the wrapper.
+  assert.deepEqual(urls('see <http://a.com/b\n> c'), ['http://a.com/b']);
+  // A quoted blank line inside is a paragraph break.
+  assert.deepEqual(urls('> <http://a.com/b\n>\n> c>'), ['http://a.com/b']);
+});
+
+test('page breaks: footer and header lines between two parts of a URL are skipped', () => {
+  const page = (footer: string, header: string) =>
+    `   <URL:ftp://a.com/pub/\n\n\n${footer}\n\n${header}\n\n\n   file.txt>`;
+  assert.deepEqual(urls(page('Berners-Lee, Masinter & McCahill     [Page 21]', 'RFC 1738   Uniform Resource Locators (URL)   December 1994')),
+    ['ftp://a.com/pub/file.txt']);
+  assert.deepEqual(urls(page('Berners-Lee                          20', 'RFC XXXX   Uniform Resource Locators (URL)   October 1993')),
+    ['ftp://a.com/pub/file.txt']);
+  // a form feed line between footer and header
+  assert.deepEqual(urls('<URL:ftp://a.com/pub/\n\nAuthor    [Page 3]\n\f\nRFC 1738    URLs\n\n   x>'), ['ftp://a.com/pub/x']);
+  // not a footer (no page number): a paragraph break
+  assert.deepEqual(urls(page('Berners-Lee, Masinter & McCahill', 'RFC 1738')), ['ftp://a.com/pub/']);
+  // no blank line after the header
+  assert.deepEqual(urls('<URL:ftp://a.com/pub/\n\nAuthor   [Page 3]\nRFC 1738\n   x>'), ['ftp://a.com/pub/']);
+});
+
+// ---- bare URLs (RFC 1738 2.1, 2.2, 3.1) ----------------------------------------------------
+
+test('bare URLs: registered schemes only, Internet schemes with "//" and something after it', () => {
+  assert.deepEqual(urls('a:b 3:4 foo:bar http:x mailto:a@b.c news:*'), ['mailto:a@b.c', 'news:*']);
+  assert.deepEqual(urls('http:// and http://x and file:/// and file:///etc'), ['http://x', 'file:///', 'file:///etc']);
+  // the scheme is the whole run of scheme characters before ":"
+  assert.deepEqual(urls('xhttp://a.com/ 1http://a.com/ .http://a.com/'), ['http://a.com/']);
+  // a scheme name of more than 64 characters is not looked up
+  assert.deepEqual(urls(`${'a'.repeat(70)}http://a.com/`), []);
+});
+
+test('bare URLs: trailing punctuation and unbalanced closers are left out', () => {
+  const rows: Array<[string, string]> = [
+    ['http://a.com/x.', 'http://a.com/x'],
+    ['http://a.com/x.,;:!?', 'http://a.com/x'],
+    ['(http://a.com/x)', 'http://a.com/x'],
+    ['(http://a.com/x_(y))', 'http://a.com/x_(y)'],
+    ['http://a.com/x))', 'http://a.com/x'],
+    ["'http://a.com/x'", 'http://a.com/x'],
+    ["http://a.com/it's", "http://a.com/it's"],
+    ['http://a.com/x).', 'http://a.com/x'],
+    ['mailto:a@b.c.', 'mailto:a@b.c'],
+  ];
+  for (const [text, url] of rows) assert.deepEqual(urls(text), [url], text);
+  const [m] = all('see (http://a.com/x).');
+  assert.deepEqual([m.start, m.end], [5, 19]);
+});
+
+test('a scheme registered at run time is found, bare and bracketed; gone once unregistered (RFC 1738 4)', () => {
+  registerScheme({ name: 'locx', defaultPort: null, syntax: 'opaque', status: 'later' });
+  try {
+    assert.deepEqual(urls('see locx:thing and <locx:other>'), ['locx:thing', 'locx:other']);
+  } finally {
+    unregisterScheme('locx');
+  }
+  assert.deepEqual(urls('see locx:thing and <locx:other>'), []);
+});
+
+// ---- offsets, lines, columns ---------------------------------------------------------------
+
+test('offsets are UTF-16 code units; columns count them from the line start; CR LF and lone CR end lines', () => {
+  const text = 'ü 🙂 http://a.com/\r\nx\ry\n\n  <URL:news:*>';
+  const m = all(text);
+  assert.deepEqual(m.map((x) => [x.start, x.end, x.line, x.column]), [[5, 18, 1, 6], [27, 39, 5, 3]]);
+  assert.equal(text.slice(m[0].start, m[0].end), 'http://a.com/');
+});
+
+test('the same URLs in LF and CR LF text, at the same lines and columns', () => {
+  for (const name of ['news.txt', 'page-break.txt', 'references-rfc1738.txt']) {
+    const lf = fixture(`extract/${name}`);
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const a = all(lf);
+    const b = all(crlf);
+    assert.deepEqual(b.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]), a.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]));
+    assert.ok(a.length > 2);
+  }
+});
+
+// ---- options, errors, laziness -------------------------------------------------------------
+
+test('maxLength: a longer wrapper is abandoned (what it holds is scanned again); a longer bare run is no URL', () => {
+  const long = `<URL:http://a.com/${'x'.repeat(40)}>`;
+  assert.deepEqual(urls(long, { maxLength: 64 }), [`http://a.com/${'x'.repeat(40)}`]);
+  assert.equal(all(long, { maxLength: 64 })[0].form, 'prefixed');
+  assert.equal(all(long, { maxLength: 56 })[0].form, 'bare'); // the wrapper is 59 long, the bare URL 53
+  // a run of URL characters over maxLength is skipped whole: no URL found inside it
+  assert.deepEqual(urls(`http://a.com/${'y'.repeat(60)}http://b.com/ http://c.com/`, { maxLength: 40 }), ['http://c.com/']);
+  assert.deepEqual(urls(`http://a.com/${'y'.repeat(20)}`, { maxLength: 40 }), [`http://a.com/${'y'.repeat(20)}`]);
+});
+
+test('bare: false finds only the wrapped forms', () => {
+  assert.deepEqual(urls('http://a.com/ <http://b.com/> <URL:news:*>', { bare: false }), ['http://b.com/', 'news:*']);
+});
+
+test('bad options and inputs are LocatorErrors with their codes', () => {
+  const code = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      assert.ok(e instanceof LocatorError);
+      return e.code;
+    }
+    return 'no error';
+  };
+  assert.equal(code(() => extract('x', { maxLength: 0 })), 'invalid-extract-option');
+  assert.equal(code(() => extract('x', { maxLength: 1.5 })), 'invalid-extract-option');
+  assert.equal(code(() => extract('x', { bare: 'yes' as unknown as boolean })), 'invalid-extract-option');
+  assert.equal(code(() => extract(42 as unknown as string)), 'invalid-extract-input');
+  assert.equal(code(() => createExtractor().push(null as unknown as string)), 'invalid-extract-input');
+  const ex = createExtractor();
+  ex.end();
+  assert.equal(code(() => ex.push('x')), 'extractor-ended');
+  assert.equal(code(() => ex.end()), 'extractor-ended');
+});
+
+test('extract is lazy and can be iterated again', () => {
+  const found = extract('http://a.com/ http://b.com/ http://c.com/');
+  const it = found[Symbol.iterator]();
+  assert.equal(it.next().value?.url, 'http://a.com/');
+  assert.deepEqual([...found].map((m) => m.url), ['http://a.com/', 'http://b.com/', 'http://c.com/']);
+  assert.equal(it.next().value?.url, 'http://b.com/');
+});
+
+test('createExtractor: a match that spans chunks comes back with the chunk that completes it; CR | LF is one line end', () => {
+  const ex = createExtractor();
+  assert.deepEqual(ex.push('x\r'), []);
+  assert.deepEqual(ex.push('\nsee <URL:ftp://a.com/'), []);
+  assert.deepEqual(ex.push('\n   b>').map((m) => [m.url, m.line, m.column, m.start, m.end]), [['ftp://a.com/b', 2, 5, 7, 30]]);
+  // a bare URL at the end of a chunk may go on in the next one
+  assert.deepEqual(ex.push(' http://a.com/'), []);
+  assert.deepEqual(ex.push('b c').map((m) => m.url), ['http://a.com/b']);
+  assert.deepEqual(ex.push(' news:x'), []);
+  assert.deepEqual(ex.end().map((m) => [m.url, m.line, m.column]), [['news:x', 3, 24]]);
+});
