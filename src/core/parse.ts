@@ -281,8 +281,10 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
     start++;
     end--;
   }
+  // "URL:" is the prefix only when a "scheme:" follows it; otherwise "url" is the scheme itself.
   if (end - start >= 4 && (input.charCodeAt(start) | 32) === 117 && (input.charCodeAt(start + 1) | 32) === 114
-    && (input.charCodeAt(start + 2) | 32) === 108 && input.charCodeAt(start + 3) === 58) {
+    && (input.charCodeAt(start + 2) | 32) === 108 && input.charCodeAt(start + 3) === 58
+    && (end - start === 4 || startsWithScheme(input, start + 4, end))) {
     start += 4;
   }
 
@@ -493,6 +495,13 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
     href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
     o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all, list.seen,
   );
+}
+
+/** True when input[start, end) begins with 1*scheme-char ":" (RFC 1738 2.1). */
+function startsWithScheme(input: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && input.charCodeAt(i) < 128 && (CHAR_CLASS[input.charCodeAt(i)] & SCHEME) !== 0) i++;
+  return i > start && i < end && input.charCodeAt(i) === 58;
 }
 
 function byOffset(a: Diagnostic, b: Diagnostic): number {

@@ -76,6 +76,8 @@ const ROWS: Array<[string, string, string, string]> = [
   // the appendix: URL: prefix and <...> wrapper are not part of the URL
   ['<URL:ftp://h.com/>', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
   ['URL:ftp://h.com/', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
+  ['url:foo', 'url | - | - | - | - | - | -', 'unknown-scheme@0', 'RFC 1738 appendix ("URL:" is a prefix only before a scheme)'],
+  ['URL:url:foo', 'url | - | - | - | - | - | -', 'unknown-scheme@4', 'RFC 1738 appendix'],
   ['<ftp://h.com/#f>', 'ftp | - | - | h.com | - |  | f', '', 'RFC 1738 appendix'],
   ['<URL:http://h.com/a b>', 'http | - | - | h.com | - | a b | -', 'unsafe-char@19', 'RFC 1738 appendix (offsets count the input)'],
   // opaque schemes never read "//" as a login
