@@ -139,7 +139,9 @@ function checkXchars(s: string, start: number, end: number, list: ScanState): vo
  * October 1993 draft: "#" starts the fragment id). Returns the offset of that "#", or `end`.
  */
 function scanToHash(s: string, start: number, end: number, list: ScanState): number {
-  for (let i = start; i < end; i++) {
+  let i = start;
+  if (end - start >= LONG_BODY) i = scanOctets(s, start, end, list);
+  for (; i < end; i++) {
     const c = s.charCodeAt(i);
     const f = BODY_CLASS[c];
     if (f === 1) continue;
@@ -155,6 +157,41 @@ function scanToHash(s: string, start: number, end: number, list: ScanState): num
     i += badChar(s, i, end, list, INVALID_CHAR);
   }
   return end;
+}
+
+// A long body is first turned into octets by the platform's UTF-8 encoder (native code) and
+// scanned as bytes: a load from a Uint8Array is cheaper than charCodeAt on the sliced strings
+// that lines of a file are. The scratch buffer is private to this function, which calls nothing
+// that could come back here.
+const LONG_BODY = 28;
+const encoder = /* @__PURE__ */ new TextEncoder();
+let scratch = new Uint8Array(1024);
+
+/**
+ * The fast part of scanToHash over octets: returns the offset where the char-code loop must go
+ * on (the first character that is neither unreserved, "/" nor reserved, or `start` when the body
+ * is not all ASCII).
+ */
+function scanOctets(s: string, start: number, end: number, list: ScanState): number {
+  const n = end - start;
+  if (scratch.length < n) scratch = new Uint8Array(Math.max(n, scratch.length * 2));
+  const r = encoder.encodeInto(s.slice(start, end), scratch);
+  if (r.written !== n || r.read !== n) return start;
+  const b = scratch;
+  let seen = 0;
+  let k = 0;
+  for (; k < n; k++) {
+    const c = b[k];
+    const f = BODY_CLASS[c];
+    if (f === 1) continue;
+    if (f === 2) {
+      seen |= RESERVED_BIT[c];
+      continue;
+    }
+    break;
+  }
+  list.seen |= seen;
+  return start + k;
 }
 
 /**
