@@ -13,6 +13,21 @@ import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type TranscriptLin
 export const DEFAULT_TIMEOUT = 30_000;
 const HIGH_WATER = 4;
 const READ_SIZE = 256 * 1024;
+const SLAB_SIZE = 16 * READ_SIZE;
+
+// Read buffers are windows of 4 MiB slabs: one allocation per sixteen reads. A window is never
+// handed out twice; a slab is freed when no chunk cut from it is referenced any more.
+let slab: ArrayBuffer | null = null;
+let slabUsed = 0;
+function nextReadBuffer(): Buffer {
+  if (slab === null || slabUsed + READ_SIZE > SLAB_SIZE) {
+    slab = new ArrayBuffer(SLAB_SIZE);
+    slabUsed = 0;
+  }
+  const b = Buffer.from(slab, slabUsed, READ_SIZE);
+  slabUsed += READ_SIZE;
+  return b;
+}
 
 export interface ConnectOptions {
   signal?: AbortSignal;
@@ -92,7 +107,7 @@ export class Connection {
     // reads, which costs a third more time on a large transfer. Returning false pauses reading
     // until the queue drains (back-pressure).
     const feed: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null } = { early: [], sink: null };
-    let current: Buffer = Buffer.allocUnsafe(READ_SIZE);
+    let current: Buffer = nextReadBuffer();
     const socket = net.connect({
       host: address,
       port,
@@ -101,7 +116,7 @@ export class Connection {
         buffer: () => current,
         callback: (n: number, buf: Uint8Array) => {
           const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
-          current = Buffer.allocUnsafe(READ_SIZE);
+          current = nextReadBuffer();
           if (feed.sink !== null) return feed.sink(chunk);
           feed.early.push(chunk);
           return true;
