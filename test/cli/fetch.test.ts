@@ -102,3 +102,28 @@ test('fetch --menu --json: one JSON object per menu item', async () => {
   assert.equal(hello.url, 'gopher://127.0.0.1:7070/0/hello.txt');
   assert.equal(hello.type, '0');
 });
+
+test('fetch -o FILE of a missing FTP file: 550, exit 3, nothing left in the folder', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  const r = await run(['fetch', '-o', join(dir, 'out.bin'), 'ftp://127.0.0.1:2121/pub/missing.bin']);
+  assert.equal(r.code, 3);
+  assert.match(r.err, /550/);
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('fetch -o FILE over FTP: the file arrives whole (RFC 1738 3.2, vsftpd)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  const r = await run(['fetch', '-o', join(dir, 'inner.txt'), 'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt']);
+  assert.equal(r.code, 0, r.err);
+  // ".txt" is guessed TYPE A: the server sends NVT-ASCII (CR LF line ends), kept as received.
+  assert.equal(readFileSync(join(dir, 'inner.txt'), 'utf8'), 'nested file\r\n');
+  const bin = await run(['fetch', '-o', join(dir, 'inner.bin'), 'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt;type=i']);
+  assert.equal(bin.code, 0, bin.err);
+  assert.equal(readFileSync(join(dir, 'inner.bin'), 'utf8'), 'nested file\n');
+});
+
+test('fetch of an FTP URL with a user and no password, with no terminal: a clear error', async () => {
+  const r = await run(['fetch', 'ftp://someone@127.0.0.1:2121/hello.txt']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.err, /password|anonymous|530/i);
+});
