@@ -11,30 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolve, normalize, parse } from '../dist/index.js';
+import { ROUNDS, MIN_MS, timeOnce, median, CORPUS_DIR as corpusDir } from './lib.mjs';
 
-const corpusDir = new URL('../../shared/corpus/', import.meta.url).pathname;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 150);
 const FILES = ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt'];
 
-function timeOnce(fn, items) {
-  let sink = 0;
-  let n = 0;
-  const t0 = process.hrtime.bigint();
-  let t = t0;
-  do {
-    for (let i = 0; i < items.length; i++) sink += fn(items[i]);
-    n += items.length;
-    t = process.hrtime.bigint();
-  } while (Number(t - t0) / 1e6 < MIN_MS);
-  if (sink === -1) console.log('');
-  return n / (Number(t - t0) / 1e9);
-}
 
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  return s[s.length >> 1];
-};
 
 function measure(peers, items, reference) {
   const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));

@@ -1,0 +1,48 @@
+// Shared by the benchmarks: the corpus, one timed round, medians. The machines are shared and
+// noisy: every benchmark reports medians of several rounds and ratios measured in the same run.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CORPUS_DIR = new URL('../../shared/corpus/', import.meta.url).pathname;
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+export const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 150);
+
+/** The corpus files (*.txt), sorted. */
+export function corpusFiles() {
+  return readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.txt')).sort();
+}
+
+/** The non-empty lines of a corpus file, each its own string. */
+export function corpusLines(file) {
+  return readFileSync(join(CORPUS_DIR, file), 'utf8').split('\n').filter((l) => l !== '');
+}
+
+/** Items per second of `fn` over `items`, repeated for at least MIN_MS. */
+export function timeOnce(fn, items) {
+  let sink = 0;
+  let n = 0;
+  const t0 = process.hrtime.bigint();
+  let t = t0;
+  do {
+    for (let i = 0; i < items.length; i++) sink += fn(items[i]);
+    n += items.length;
+    t = process.hrtime.bigint();
+  } while (Number(t - t0) / 1e6 < MIN_MS);
+  if (sink === -1) console.log('');
+  return n / (Number(t - t0) / 1e9);
+}
+
+export const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[s.length >> 1];
+};
+
+/** Medians of ROUNDS interleaved rounds (after one warm-up) for each named function. */
+export function measure(peers, items) {
+  const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
+  for (const fn of Object.values(peers)) timeOnce(fn, items);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, items));
+  }
+  return Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v)]));
+}
