@@ -45,6 +45,8 @@ export class Connection {
   #queue: Buffer[] = [];
   #ended = false;
   #error: LocatorError | null = null;
+  /** True while reading is stopped through onread's back-pressure. */
+  #stopped = false;
   #waiter: { resolve: () => void } | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   readonly #onAbort: () => void;
@@ -65,7 +67,12 @@ export class Connection {
     if (feed !== undefined) {
       // Reads arrive through `onread` (see connect()): take what came early, then every chunk.
       for (const c of feed.early) this.#push(c);
-      feed.sink = (c) => this.#push(c);
+      feed.sink = (c) => {
+        if (this.#push(c)) return true;
+        // Returning false stops the handle's reading (not socket.pause()): read() restarts it.
+        this.#stopped = true;
+        return false;
+      };
     } else {
       socket.on('data', (chunk: Buffer) => {
         if (!this.#push(chunk)) socket.pause();
@@ -202,7 +209,10 @@ export class Connection {
     for (;;) {
       if (this.#queue.length > 0) {
         const c = this.#queue.shift()!;
-        if (this.#queue.length < HIGH_WATER && this.socket.isPaused()) this.socket.resume();
+        if (this.#queue.length < HIGH_WATER && (this.#stopped || this.socket.isPaused())) {
+          this.#stopped = false;
+          this.socket.resume();
+        }
         return c;
       }
       if (this.#error) throw this.#error;
@@ -234,6 +244,7 @@ export class Connection {
    */
   close(error?: LocatorError): void {
     if (error && this.#error === null) this.#error = error;
+    if (error) this.#queue = []; // what was not read yet is not handed out after a failure
     this.#ended = true;
     this.#signal?.removeEventListener('abort', this.#onAbort);
     if (this.#timer) clearTimeout(this.#timer);

@@ -127,3 +127,18 @@ test('fetch of an FTP URL with a user and no password, with no terminal: a clear
   assert.notEqual(r.code, 0);
   assert.match(r.err, /password|anonymous|530/i);
 });
+
+test('fetch -o of the 50 MB files over FTP and Gopher: written whole (SHA-256 of the fixture), back-pressure from the disk', async () => {
+  const { createHash } = await import('node:crypto');
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+  for (const [url, sum] of [
+    ['ftp://127.0.0.1:2121/pub/big.bin', join(serversDir(), 'ftp', 'big.sha256')],
+    ['gopher://127.0.0.1:7070/9/big.bin', join(serversDir(), 'gopher', 'big.sha256')],
+  ]) {
+    const out = join(dir, 'big.bin');
+    const r = await run(['fetch', '--timeout', '5000', '-o', out, url]);
+    assert.equal(r.code, 0, r.err);
+    const digest = createHash('sha256').update(readFileSync(out)).digest('hex');
+    assert.equal(digest, readFileSync(sum, 'utf8').trim(), url);
+  }
+});
