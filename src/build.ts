@@ -18,6 +18,9 @@ export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'R
  * and `fragment`. For a scheme with no build of its own, `schemePart` is written as given.
  */
 export function build(scheme: string, fields: Record<string, unknown>): string {
+  if (typeof scheme !== 'string' || fields === null || typeof fields !== 'object') {
+    throw new LocatorError(INVALID_FIELD, -1, 'build takes a scheme name and an object of fields');
+  }
   const name = scheme.toLowerCase();
   const spec = getScheme(name);
   let part: string;

@@ -54,7 +54,13 @@ export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] 
   ports(url, out);
   login(url, out);
   host(url, out);
-  if (out.length > n) out.sort((a, b) => a.offset - b.offset);
+  if (out.length > n) {
+    out.sort((a, b) => a.offset - b.offset);
+    // A CR or LF escaped in a Gopher selector is both a syntax violation (gopher-selector-line-end)
+    // and an encoded delimiter: the latter, which says what it would do on the wire, stands alone.
+    return out.filter((d, i) => d.code !== 'gopher-selector-line-end'
+      || !out.some((e, j) => j !== i && e.code === 'encoded-delimiter' && e.offset === d.offset));
+  }
   return out;
 }
 

@@ -241,9 +241,13 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
     // optional and the <gophertype> defaults to "1"": an empty path is written "/1" (gophertype
     // 1, empty selector). "Within the <gopher-path>, no characters are reserved", so an escape of
     // a reserved character means that character: it is decoded too.
+    // An empty search with no Gopher+ string after it is not sent (the client sends the selector
+    // alone: see src/schemes/gopher.ts), so a trailing "%09" is dropped: both URLs are the same
+    // request, hence the same object.
     path(raw, clean) {
       if (raw === null || raw === '') return '1';
-      return esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
+      const p = esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
+      return p.endsWith('%09') && p.indexOf('%09') === p.length - 3 ? p.slice(0, -3) : p;
     },
   }],
   ['file', {

@@ -129,7 +129,9 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   let out = text;
   const list = secrets.filter((s) => s !== '').sort((a, b) => b.length - a.length);
   for (const s of list) out = out.split(s).join(MASK);
-  return replaceSpans(out, userinfoSpans(out, false));
+  // A password already masked ("****", or "*" one for one in a drawn view) is left as it is.
+  const spans = userinfoSpans(out, false).filter(([a, b]) => !/^\*+$/.test(out.slice(a, b)));
+  return replaceSpans(out, spans);
 }
 
 /**

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { encode, XCHAR_SET } from '../src/core/percent.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, shared, ROOT } from './helpers.js';
@@ -299,7 +300,8 @@ test('property: an ftp segment or user is flagged iff it holds CR, LF or NUL, an
 
 test('property: a gopher selector and search are flagged iff they hold CR, LF or NUL', () => {
   fc.assert(fc.property(text.map((s) => s.replace(/\t/g, '')), fc.option(text.map((s) => s.replace(/\t/g, ''))), (selector, search) => {
-    const href = build('gopher', { host: 'h.com', gophertype: '0', selector, search });
+    // Written by hand: build() refuses CR and LF in a selector (RFC 1738 3.4.1), lint must still see them.
+    const href = `gopher://h.com/0${encode(selector, XCHAR_SET)}${search === null ? '' : '%09' + encode(search, XCHAR_SET)}`;
     const d = lint(href);
     const count = (s: string | null) => (s === null ? 0 : [...s].filter((c) => c === '\r' || c === '\n' || c === '\0').length);
     assert.equal(delimiterOctets(d), count(selector) + count(search), href);

@@ -240,3 +240,10 @@ test('normalize on the corpus: idempotent on every line that parses', () => {
   }
   assert.ok(n > 4000);
 });
+
+test('RFC 1738 3.4.1: a trailing empty search is not sent, so gopher://h/0x%09 equals gopher://h/0x', () => {
+  assert.equal(normalize('gopher://h.com/0x%09'), 'gopher://h.com/0x');
+  assert.equal(equivalent('gopher://h.com/0x%09', 'gopher://h.com/0x'), true);
+  assert.equal(normalize('gopher://h.com/7x%09%09+'), 'gopher://h.com/7x%09%09+', 'not when a Gopher+ string follows');
+  assert.equal(equivalent('gopher://h.com/7x%09a', 'gopher://h.com/7x'), false);
+});

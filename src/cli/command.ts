@@ -21,6 +21,11 @@ export interface Command {
   /** Option lines for --help, already indented. */
   help: string[];
   options: Record<string, OptionSpec>;
+  /**
+   * Which outputs carry text that could hold a password (hidden unless --show-secrets): every
+   * command's standard error; standard output too unless it carries an object's bytes (fetch).
+   */
+  redactStdout?: boolean;
   run(positionals: string[], values: Record<string, string | boolean | string[] | boolean[] | undefined>, io: Io): Promise<number>;
 }
 

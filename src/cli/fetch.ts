@@ -14,6 +14,7 @@ import { NETWORK_CODES, type OpenOptions, type TranscriptLine } from '../clients
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
+import { redactText } from '../redact.js';
 
 function int(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -79,74 +80,104 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   };
   const ac = new AbortController();
   options.signal = ac.signal;
+  // Interrupted (Ctrl-C, or terminated): the transfer is aborted and the temporary file removed.
   const onSigint = () => ac.abort();
-  process.once('SIGINT', onSigint);
+  for (const sig of SIGNALS) process.once(sig, onSigint);
 
-  // Gopher menus (types 1 and 7) are shown as text, one item with its URL per line, when asked
-  // (--menu, or --json for NDJSON items) or when the output is a terminal (RFC 1436 appendix).
-  const gtype = url.scheme === 'gopher' ? (url.fields as { gophertype?: string }).gophertype : undefined;
-  const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
-  if ((gtype === '1' || gtype === '7') && values.raw !== true
-    && (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))) {
-    return fetchMenu(url, options, values.json === true, io, hide);
-  }
-
-  const target = values.output as string | undefined;
-  const temp = target === undefined ? null
-    : join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
-  let file: Awaited<ReturnType<typeof openFile>> | null = null;
+  // The output: standard output, or a temporary file beside FILE renamed when complete. It is
+  // opened before any connection, so a FILE that cannot be written fails at once.
+  let sink: Sink;
   try {
-    const res = await open(url, options);
-    const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
-    if (temp !== null) file = await openFile(temp, 'wx', 0o644);
-    const reader = res.body.getReader();
-    let bytes = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.length;
-      if (file !== null) await file.write(value);
-      else await writeOut(io.stdout, value);
-      progress?.update(bytes);
+    sink = await openSink(values.output as string | undefined, io);
+  } catch (e) {
+    for (const sig of SIGNALS) process.off(sig, onSigint);
+    io.stderr.write(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return EXIT.invalid;
+  }
+  try {
+    // Gopher menus (types 1 and 7) are shown as text, one item with its URL per line, when asked
+    // (--menu, or --json for NDJSON items) or when the output is a terminal (RFC 1436 appendix).
+    const gtype = url.scheme === 'gopher' ? (url.fields as { gophertype?: string }).gophertype : undefined;
+    const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
+    if ((gtype === '1' || gtype === '7') && values.raw !== true
+      && (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))) {
+      const { openMenu, renderItem } = await import('../clients/gopher/menu.js');
+      const text = showSecrets ? hide : (t: string) => redactText(hide(t));
+      const menu = await openMenu(url, options);
+      for await (const item of menu.items) {
+        await sink.write(Buffer.from(text(values.json === true ? JSON.stringify(item) : renderItem(item)) + '\n'));
+      }
+    } else {
+      const res = await open(url, options);
+      const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
+      const reader = res.body.getReader();
+      let bytes = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.length;
+        await sink.write(value);
+        progress?.update(bytes);
+      }
+      progress?.finish(bytes);
     }
-    progress?.finish(bytes);
-    if (file !== null) {
-      await file.sync();
-      await file.close();
-      file = null;
-      await rename(temp!, target!);
-    }
+    await sink.commit();
     return EXIT.ok;
   } catch (e) {
-    if (file !== null) await file.close().catch(() => {});
-    if (temp !== null) await unlink(temp).catch(() => {});
-    if (!(e instanceof LocatorError)) throw e;
+    await sink.abort();
+    if (!(e instanceof LocatorError)) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string') throw e;
+      io.stderr.write(`locator fetch: cannot write the output: ${code}\n`);
+      return EXIT.invalid;
+    }
     const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
     io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
     if (e.code === 'aborted') return 130;
     return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const sig of SIGNALS) process.off(sig, onSigint);
   }
 }
 
-async function fetchMenu(url: Url, options: OpenOptions, json: boolean, io: Io, hide: (t: string) => string): Promise<number> {
-  const { openMenu, renderItem } = await import('../clients/gopher/menu.js');
-  try {
-    const menu = await openMenu(url, options);
-    for await (const item of menu.items) {
-      await writeOut(io.stdout, Buffer.from((json ? JSON.stringify(item) : renderItem(item)) + '\n'));
-    }
-    return EXIT.ok;
-  } catch (e) {
-    if (!(e instanceof LocatorError)) throw e;
-    io.stderr.write(`locator fetch: ${hide(e.message)}\n`);
-    return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+interface Sink {
+  write(chunk: Uint8Array): Promise<void>;
+  /** The transfer is complete: FILE appears under its name. */
+  commit(): Promise<void>;
+  /** The transfer failed: nothing is left under FILE, nor the temporary file. */
+  abort(): Promise<void>;
+}
+
+async function openSink(target: string | undefined, io: Io): Promise<Sink> {
+  if (target === undefined) {
+    return { write: (c) => writeOut(io.stdout, c), commit: async () => {}, abort: async () => {} };
   }
+  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  const file = await openFile(temp, 'wx', 0o644);
+  let closed = false;
+  return {
+    write: async (c) => {
+      await file.write(c);
+    },
+    commit: async () => {
+      await file.sync();
+      await file.close();
+      closed = true;
+      await rename(temp, target);
+    },
+    abort: async () => {
+      if (!closed) await file.close().catch(() => {});
+      closed = true;
+      await unlink(temp).catch(() => {});
+    },
+  };
 }
 
 export const fetchCommand: Command = {
   name: 'fetch',
+  redactStdout: false,
   synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE: the data goes to a temporary file in the same',

@@ -1,7 +1,22 @@
 // Input and output for the commands: URLs from arguments, or one per line on standard input
 // (batch mode, streamed), and buffered output that respects back-pressure.
 import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { redactText } from '../redact.js';
+
+/**
+ * A text stream that hides URL passwords ("//user:****@host", RFC 1738 6) in everything written
+ * through it, piped to `out`. Writes are whole lines or messages, so a URL is never split.
+ */
+export function redacting(out: Writable): Writable {
+  const t = new Transform({
+    transform(chunk: Buffer | string, _enc, done) {
+      done(null, redactText(chunk.toString()));
+    },
+  });
+  t.pipe(out);
+  return t;
+}
 
 /** The inputs: the arguments when any are given, else the lines of `stdin` (CR LF or LF). */
 export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<string> {

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.js';
 import { EXIT, UsageError, type Io } from './command.js';
+import { redacting } from './io.js';
 
 function wrap(text: string, width: number, indent: number): string[] {
   const out: string[] = [];
@@ -83,7 +84,7 @@ async function main(argv: string[], io: Io): Promise<number> {
       args: rest,
       allowPositionals: true,
       strict: true,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      options: { ...command.options, 'show-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (e) {
     io.stderr.write(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`);
@@ -93,8 +94,16 @@ async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(helpText());
     return EXIT.ok;
   }
+  // Passwords never appear in output unless asked for (RFC 1738 6): every command's text goes
+  // through the redacting filter; fetch's standard output (the object's bytes) does not.
+  const shown = parsed.values['show-secrets'] === true;
+  const cio: Io = shown ? io : {
+    ...io,
+    stderr: redacting(io.stderr),
+    stdout: command.redactStdout === false ? io.stdout : redacting(io.stdout),
+  };
   try {
-    return await command.run(parsed.positionals, parsed.values, io);
+    return await command.run(parsed.positionals, parsed.values, cio);
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr.write(`locator ${name}: ${e.message}\nTry 'locator --help'.\n`);
@@ -102,6 +111,14 @@ async function main(argv: string[], io: Io): Promise<number> {
     }
     throw e;
   }
+}
+
+// A reader that went away (`locator parse ... | head -1`) is no error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
 }
 
 main(process.argv.slice(2), {

@@ -1,6 +1,7 @@
 // Asks the user on the terminal (standard input and standard error both terminals): a password
 // without echo, or a line with echo.
 import type { Io } from './command.js';
+import { LocatorError } from '../core/errors.js';
 
 export async function readSecret(question: string, io: Io, echo = false): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
@@ -21,7 +22,7 @@ export async function readSecret(question: string, io: Io, echo = false): Promis
           }
           if (ch === '\u0003') {
             stdin.off('data', onData);
-            reject(new Error('interrupted'));
+            reject(new LocatorError('aborted', -1, 'interrupted at the prompt'));
             return;
           }
           if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);

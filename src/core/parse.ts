@@ -399,6 +399,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
     let allDigits = true;
     let labelStart = hs;
     let prev = 46;
+    let hostLast = -1;
     let j = loginStart;
     for (; j < end; j++) {
       const c = input.charCodeAt(j);
@@ -417,6 +418,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
         at = j;
         hs = j + 1;
         colon = -1;
+        hostLast = -1;
         odd = false;
         allDigits = true;
         labelStart = hs;
@@ -426,6 +428,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
       if (colon >= 0) continue;
       if (c === 58) {
         colon = j;
+        hostLast = prev; // the port's digits below must not count as the host's last character
         continue;
       }
       if (f === 3) {
@@ -471,7 +474,8 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
       hostEnd = colon >= 0 ? colon : loginEnd;
       if (hostEnd === hostStart) {
         if (spec?.emptyHost !== true) list.v = add(list.v, EMPTY_HOST, hostStart);
-      } else if (odd || allDigits || prev === 46 || prev === 45 || (HOST_FLAGS[input.charCodeAt(labelStart)] === 2)) {
+      } else if (odd || allDigits || (colon >= 0 ? hostLast : prev) === 46 || (colon >= 0 ? hostLast : prev) === 45
+        || HOST_FLAGS[input.charCodeAt(labelStart)] === 2) {
         readHost(input, hostStart, hostEnd, list);
       }
     }

@@ -22,6 +22,8 @@ import {
   violationNotes, type Range,
 } from './util.js';
 
+export const SELECTOR_LINE_END = defineCode('gopher-selector-line-end', 'error', 'RFC 1738 3.4.1',
+  'a selector may contain any octets except TAB, LF and CR');
 export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC 1738 3.4.1',
   'the gophertype is a single printable US-ASCII character (RFC 1436 item types); an escape must not decode to a control character or an octet above 7F');
 
@@ -83,12 +85,30 @@ function validate(url: Url, report: Report): void {
   const end = url.bodyEnd;
   if (s < 0 || s === end) return;
   const h = url.href;
+  checkSelector(url, h, isEscape(h, s, end) ? s + 3 : s + 1, end, report);
   if (!isEscape(h, s, end)) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
     const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
       : octet === 13 || octet === 10 ? 'a line end' : octet < 128 ? 'a control character' : 'an octet above 7F';
     report(INVALID_GOPHERTYPE, s + url.inputOffset, `the gophertype "${h.slice(s, s + 3)}" decodes to ${what}; a gophertype is one printable US-ASCII character (RFC 1738 3.4.1, RFC 1436)`);
+  }
+}
+
+/**
+ * RFC 1738 3.4.1: "the selector string ... may contain any octets except 09 hexadecimal (US-ASCII
+ * HT or tab) 0A hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)". A %09 ends
+ * the selector (the search follows); an escape of LF or CR inside it is a violation at its offset.
+ */
+function checkSelector(url: Url, h: string, from: number, end: number, report: Report): void {
+  for (let i = h.indexOf('%', from); i >= 0 && i + 2 < end; i = h.indexOf('%', i + 1)) {
+    if (h.charCodeAt(i + 1) !== 48) continue;
+    const lo = h.charCodeAt(i + 2) | 32;
+    if (lo === 57) return; // %09: the selector ends here
+    if (lo === 97 || lo === 100) {
+      report(SELECTOR_LINE_END, i + url.inputOffset,
+        `"${h.slice(i, i + 3)}" decodes to ${lo === 97 ? 'LF' : 'CR'}, which a selector may not contain (RFC 1738 3.4.1): it would end the request line`);
+    }
   }
 }
 
@@ -226,6 +246,11 @@ function build(f: Record<string, unknown>): string {
   }
   noTab('selector', selector);
   noTab('search', search);
+  const le = selector.search(/[\r\n]/);
+  if (le >= 0) {
+    throw new LocatorError(INVALID_FIELD, le,
+      'a selector may contain any octets except TAB, LF and CR (RFC 1738 3.4.1): it would end the request line');
+  }
   if (gopherPlus !== null && search === null) search = '';
   out += '/' + encode(gophertype, XCHAR_SET) + encode(selector, XCHAR_SET);
   if (search !== null) out += '%09' + encode(search, XCHAR_SET);

@@ -113,3 +113,34 @@ test('passwords are hidden in parse and explain output unless --show-secrets (RF
   assert.ok(!ex.includes('s3cr3t'), ex);
   assert.equal(JSON.parse(run(['parse', '--json', 'ftp://me:@h.com/']).out).password, '', 'an empty password is no secret');
 });
+
+test('every command hides passwords unless --show-secrets: normalize, resolve, extract, parse fields', () => {
+  for (const args of [
+    ['normalize', '--json', 'FTP://u:secret@H.com/x'],
+    ['resolve', 'ftp://u:secret@h.com/a/b', 'c'],
+    ['parse', '--json', 'foo://u:secret@h/'],
+    ['parse', 'news://u:secret@h/x'],
+    ['explain', 'news://u:secret@h/x'],
+  ]) {
+    const r = run(args);
+    assert.ok(!(r.out + r.err).includes('secret'), `${args.join(' ')}: ${r.out}`);
+    assert.ok(r.out.includes('****') || r.out.includes('******'), args.join(' '));
+  }
+  const shown = run(['normalize', '--show-secrets', 'FTP://u:secret@H.com/x']);
+  assert.equal(shown.out.trim(), 'ftp://u:secret@h.com/x');
+  const r = spawnSync(process.execPath, [BIN, 'extract', '--json'], { input: 'see <URL:ftp://u:secret@h.com/x>\n', encoding: 'utf8' });
+  assert.equal(JSON.parse(r.stdout).url, 'ftp://u:****@h.com/x');
+});
+
+test('a reader that goes away (| head -1) ends the command quietly, no stack trace', () => {
+  const r = spawnSync('bash', ['-c', `yes http://a.com/b | head -100000 | "${process.execPath}" "${BIN}" parse --json | head -1`], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.equal(JSON.parse(r.stdout).href, 'http://a.com/b');
+  assert.equal(r.stderr, '');
+});
+
+test('build() with no fields object is a LocatorError, not a TypeError', async () => {
+  const { build } = await import('../../src/build.js');
+  const { LocatorError } = await import('../../src/core/errors.js');
+  assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), LocatorError);
+});

@@ -32,6 +32,8 @@ const ROWS: Array<[string, string, string, string]> = [
   ['http://a-.com/', 'http | - | - | a-.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
   ['http://a..com/', 'http | - | - | a..com | - |  | -', 'invalid-host@9', 'RFC 1738 3.1'],
   ['http://a.com./', 'http | - | - | a.com. | - |  | -', 'invalid-host@12', 'RFC 1738 3.1'],
+  ['ftp://h.:21/', 'ftp | - | - | h. | 21 |  | -', 'invalid-host@7', 'RFC 1738 3.1 (a toplabel follows the last ".", port or not)'],
+  ['ftp://h-:21/', 'ftp | - | - | h- | 21 |  | -', 'invalid-host@7', 'RFC 1738 3.1'],
   ['http://a_b.com/', 'http | - | - | a_b.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
   ['http://a%41.com/', 'http | - | - | a%41.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
   ['http:///x', 'http | - | - |  | - | x | -', 'empty-host@7', 'RFC 1738 3.1'],

@@ -56,7 +56,7 @@ const ROWS: Array<[string, string, string, string]> = [
   ['gopher://h.com/%7Fx', '\x7f | x | - | - | x<CR><LF>', 'invalid-gophertype@15', 'RFC 1738 3.4.1, RFC 1436'],
   ['gopher://h.com/%20x', '  | x | - | - | x<CR><LF>', '', 'RFC 1738 5 (a printable escape is a gtype)'],
   // an encoded CR LF in the selector is allowed by the grammar; the linter flags it (RFC 1738 6)
-  ['gopher://h.com/0a%0D%0Ab', '0 | a\r\nb | - | - | a<CR><LF>b<CR><LF>', '', 'RFC 1738 5 (selector = *xchar)'],
+  ['gopher://h.com/0a%0D%0Ab', '0 | a\r\nb | - | - | a<CR><LF>b<CR><LF>', 'gopher-selector-line-end@17 gopher-selector-line-end@20', 'RFC 1738 3.4.1 (selector = *xchar, but no TAB, LF or CR)'],
   // raw characters that must be encoded are the scanner's findings
   ['gopher://h.com/0a\tb', '0 | a\tb | - | - | a<TAB>b<CR><LF>', 'control-char@17', 'RFC 1738 2.2'],
   ['gopher://h.com/0a b', '0 | a b | - | - | a b<CR><LF>', 'unsafe-char@17', 'RFC 1738 2.2'],
@@ -295,7 +295,7 @@ test('build: gopher-path parts encoded, TAB refused where it would separate (RFC
   assert.equal(build('gopher', { host: 'h.com', gophertype: '0', selector: 'a_gopher_selector', search: null, gopherPlus: '+\t1\r\n+-1\r\nv\r\n.\r\n' }),
     'gopher://h.com/0a_gopher_selector%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A');
   assert.equal(build('gopher', { host: 'h.com', gophertype: '0', selector: 'x', search: '', gopherPlus: '!+ABSTRACT +SMELL' }), 'gopher://h.com/0x%09%09!+ABSTRACT%20+SMELL');
-  assert.equal(build('gopher', { host: 'h.com', gophertype: '0', selector: 'a\r\nb' }), 'gopher://h.com/0a%0D%0Ab');
+  assert.throws(() => build('gopher', { host: 'h.com', gophertype: '0', selector: 'a\r\nb' }), /LF and CR/);
   assert.equal(build('gopher', { host: 'h.com', gophertype: '%', selector: 'x' }), 'gopher://h.com/%25x');
   assert.equal(build('gopher', { host: 'h.com', gophertype: '#', selector: '' }), 'gopher://h.com/%23');
   assert.equal(build('gopher', { host: 'h.com', gophertype: '?', selector: '' }), 'gopher://h.com/?');
@@ -320,10 +320,12 @@ const special = fc.constantFrom('%', '%09', '/', '?', '#', ' ', '\r', '\n', '\r\
 const unit = fc.oneof(special, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }));
 const noTab = fc.string({ unit: unit.filter((s) => !s.includes('\t')), maxLength: 12 });
 const withTab = fc.string({ unit: fc.oneof(unit, fc.constant('\t')), maxLength: 12 });
+// RFC 1738 3.4.1: a selector holds no TAB, LF or CR.
+const selectorText = fc.string({ unit: unit.filter((s) => !/[\t\r\n]/.test(s)), maxLength: 12 });
 const gtype = fc.integer({ min: 32, max: 126 }).map((c) => String.fromCharCode(c));
 
 test('property: parse(build(f)).fields deepEquals f, and parse(href).href === href', () => {
-  fc.assert(fc.property(gtype, noTab, fc.option(noTab, { nil: null }), fc.option(withTab, { nil: null }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: null }),
+  fc.assert(fc.property(gtype, selectorText, fc.option(noTab, { nil: null }), fc.option(withTab, { nil: null }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: null }),
     (gophertype, selector, search, gopherPlus, port) => {
       const href = build('gopher', { host: 'h.example', port, gophertype, selector, search, gopherPlus });
       const u = parse(href);

@@ -8,7 +8,7 @@ import { open as openFile, stat } from 'node:fs/promises';
 import type { Url } from '../../core/url.js';
 import { parse } from '../../core/parse.js';
 import { LocatorError } from '../../core/errors.js';
-import { encode, SEGMENT_SET } from '../../core/percent.js';
+import { decodeText } from '../../core/percent.js';
 import { pullStream } from '../connection.js';
 import { NOT_FOUND, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 
@@ -19,9 +19,25 @@ function isLocal(host: string | null): boolean {
 
 /** The ftp URL that reaches a file of another host (draft 1993-07 fileaddress). */
 export function ftpUrlFor(url: Url): string {
-  const path = (url.fields.path as string | null) ?? '/';
-  const segments = path.slice(1).split('/').map((s) => encode(s, SEGMENT_SET));
-  return `ftp://${url.host}/${segments.join('/')}`;
+  // The url-path as written: fileurl and ftpurl share fpath, so a "%2F" stays inside its segment.
+  return `ftp://${url.host}/${url.path ?? ''}`;
+}
+
+/**
+ * The local path: each fpath segment decoded on its own (RFC 1738 3.10, 5: "/" separates
+ * segments, "%2F" is data). A segment whose octets hold "/" or NUL names no file here: a typed
+ * error rather than a different file.
+ */
+export function localPath(url: Url): string | null {
+  const raw = url.hasLogin ? url.path : url.schemePart.startsWith('/') ? url.schemePart.slice(1) : null;
+  if (raw === null) return null;
+  const parts = raw.split('/').map((seg) => decodeText(seg, { strict: false }));
+  for (const p of parts) {
+    if (p.includes('/') || p.includes('\0')) {
+      throw new LocatorError(NOT_FOUND, -1, `the path segment ${JSON.stringify(p)} holds "/" or NUL, which no file name here can (RFC 1738 3.10)`);
+    }
+  }
+  return '/' + parts.join('/');
 }
 
 export async function open(url: Url, options: OpenOptions): Promise<Resource> {
@@ -32,7 +48,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     const client = await import('../ftp/client.js');
     return client.open(ftp, options);
   }
-  const path = url.fields.path as string | null;
+  const path = localPath(url);
   if (path === null) throw new LocatorError(NOT_FOUND, url.inputOffset, 'the file URL has no path');
   note({ direction: 'info', text: `open ${path}` });
   let handle;

@@ -11,7 +11,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
 import { assertAddressAllowed, assertAllowed, assertRedirectAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
 import { DEFAULT_TIMEOUT, pullStream } from '../connection.js';
-import { ABORTED, CONNECT_FAILED, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource, type TranscriptLine } from '../types.js';
+import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource, type TranscriptLine } from '../types.js';
 import { redactUrl as redactHref } from '../../redact.js';
 
 export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
@@ -59,7 +59,7 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
   return new Promise((resolve, reject) => {
     note({ direction: 'info', text: `connect ${host}:${port}` });
-    note({ direction: 'send', text: `GET ${t.path} HTTP/1.1` });
+    note({ direction: 'send', text: `GET ${redactHref(t.path)} HTTP/1.1` });
     note({ direction: 'send', text: `Host: ${hostHeader}` });
     const req = mod.request({
       host, port, method: 'GET', path: t.path, headers, lookup: lookupWith(policy), signal: options.signal, timeout,
@@ -118,7 +118,13 @@ async function run(first: Target, options: OpenOptions, gateway: boolean): Promi
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
       res.resume();
-      const next = parse(new URL(location, t.url.withoutFragment).href);
+      let absolute: string;
+      try {
+        absolute = new URL(location, t.url.withoutFragment).href;
+      } catch {
+        throw new LocatorError(PROTOCOL_ERROR, -1, `the server redirects to ${JSON.stringify(redactHref(location))}, which is not a URL`);
+      }
+      const next = parse(absolute);
       note({ direction: 'info', text: `redirect to ${redactHref(next.href)}` });
       if (next.scheme !== t.url.scheme) cross++;
       assertRedirectAllowed(t.url, next, count, cross, policy);
@@ -151,7 +157,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
 export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource> {
   const via = parse(gateway);
   if (via.scheme !== 'http' && via.scheme !== 'https') {
-    throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(gateway)} is not an http URL`);
+    throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(redactHref(gateway))} is not an http URL`);
   }
   return run({ url, via, path: url.withoutFragment }, options, true);
 }

@@ -23,6 +23,11 @@ test('RFC 1738 3.10: file:/// and file://localhost/ read this machine, decoding 
   }
 });
 
+test('RFC 1738 3.10: %2F is data inside a segment: it names no local file, and stays encoded for FTP', async () => {
+  await assert.rejects(open(`file://${dir}/a%2Fb`), (e: unknown) => e instanceof LocatorError && e.code === 'not-found' && /"a\/b"/.test(e.message));
+  assert.equal(ftpUrlFor(parse('file://h.example/pub/a%2Fb')), 'ftp://h.example/pub/a%2Fb');
+});
+
 test('a missing local file is a typed error', async () => {
   await assert.rejects(open(fileUrl('', 'nope.txt')), (e: unknown) => e instanceof LocatorError && e.code === 'not-found');
 });
