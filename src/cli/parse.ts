@@ -77,8 +77,8 @@ export const parseCommand: Command = {
   name: 'parse',
   synopsis: ['parse [--json] [--trim] [URL...]', 'Parse URLs; show each part and every violation of the spec.'],
   help: [
-    '  --show-secrets  Show passwords in output (parse, explain, lint, fetch). By default a',
-    '               password is shown as **** (offsets still count the input as given).',
+    '  --show-secrets  Show passwords in output (every command). By default a password is',
+    '               shown as **** (offsets still count the input as given).',
     '  --trim       (parse) Remove white space and a byte order mark around each URL first',
     '               (leniency; each removal is reported as a warning).',
   ],
