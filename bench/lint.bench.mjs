@@ -4,7 +4,7 @@
 // parse. Also assertAllowed() (the policy, which lints) and redactUrl(). Prints URLs/s (median
 // of the rounds) and ratios. The machines are shared and noisy: read the medians and ratios.
 import { parse, tryParse, lint, refusals, redactUrl } from '../dist/index.js';
-import { ROUNDS, MIN_MS, timeOnce, median, corpusFiles, corpusLines } from './lib.mjs';
+import { ROUNDS, MIN_MS, measure, corpusFiles, corpusLines } from './lib.mjs';
 
 
 const peers = {
@@ -36,16 +36,11 @@ const files = corpusFiles();
 const rows = [];
 for (const file of files) {
   const lines = corpusLines(file);
-  const results = {};
-  for (const name of Object.keys(peers)) results[name] = [];
-  for (const fn of Object.values(peers)) timeOnce(fn, lines); // warm-up
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, lines));
-  }
-  const node = median(results['node URL']);
-  const base = median(results['locator parse']);
+  const results = measure(peers, lines);
+  const node = results['node URL'];
+  const base = results['locator parse'];
   for (const name of Object.keys(peers)) {
-    const m = median(results[name]);
+    const m = results[name];
     rows.push({
       corpus: file, lines: lines.length, function: name, 'URLs/s': Math.round(m),
       'vs parse': (m / base).toFixed(2) + 'x', 'vs node URL': (m / node).toFixed(2) + 'x',

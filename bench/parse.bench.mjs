@@ -6,7 +6,7 @@
 import { parse as locatorParse } from '../dist/index.js';
 import fastUri from 'fast-uri';
 import UrlParse from 'url-parse';
-import { ROUNDS, MIN_MS, timeOnce, median, corpusFiles, corpusLines } from './lib.mjs';
+import { ROUNDS, MIN_MS, measure, corpusFiles, corpusLines } from './lib.mjs';
 
 
 const peers = {
@@ -31,21 +31,14 @@ const peers = {
   'url-parse': (s) => new UrlParse(s, {}).href.length,
 };
 
-
-
 const files = corpusFiles();
 const rows = [];
 for (const file of files) {
   const lines = corpusLines(file);
-  const results = {};
-  for (const name of Object.keys(peers)) results[name] = [];
-  for (const fn of Object.values(peers)) timeOnce(fn, lines); // warm-up
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, lines));
-  }
-  const base = median(results['node URL']);
+  const results = measure(peers, lines);
+  const base = results['node URL'];
   for (const name of Object.keys(peers)) {
-    const m = median(results[name]);
+    const m = results[name];
     rows.push({ corpus: file, lines: lines.length, parser: name, 'URLs/s': Math.round(m), 'vs node URL': (m / base).toFixed(2) + 'x' });
   }
 }

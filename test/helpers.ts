@@ -163,3 +163,14 @@ export function assertBuildRoundTrip(
     assert.equal(u.valid, true, `${href}: ${JSON.stringify(u.violations)}`);
   }), { seed: 1738, numRuns: 500 });
 }
+
+/** Awaits a promise that must reject with a LocatorError, and returns that error. */
+export async function rejects(p: Promise<unknown>): Promise<LocatorError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof LocatorError, `not a LocatorError: ${e}`);
+    return e;
+  }
+  assert.fail('expected a LocatorError');
+}

@@ -12,6 +12,7 @@ import { LocatorError } from '../../../src/core/errors.js';
 import { GopherError, type AskQuestion } from '../../../src/clients/gopher/client.js';
 import { parseAsk, parseAttributes } from '../../../src/clients/gopher/parser.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
+import { rejects } from '../../helpers.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
 if (!TS) throw new Error('LOCATOR_TEST_SERVERS is not set: run the tests with node scripts/test.mjs');
@@ -26,16 +27,6 @@ async function fetchBytes(url: string, options: Parameters<typeof open>[1] = {})
   const r = await open(url, { ...NO_GATEWAY, transcript: (l) => lines.push(l), ...options });
   const body = Buffer.from(await new Response(r.body).arrayBuffer());
   return { meta: r.meta, body, text: body.toString('utf8'), lines, sent: lines.filter((l) => l.direction === 'send').map((l) => l.text) };
-}
-
-async function rejects(p: Promise<unknown>): Promise<LocatorError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof LocatorError, `not a LocatorError: ${e}`);
-    return e;
-  }
-  assert.fail('expected a LocatorError');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { LocatorError } from '../../../src/core/errors.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from '../../../src/clients/gopher/client.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { answering, fakeServer, type FakeServer } from './fakes.js';
+import { rejects } from '../../helpers.js';
 
 const FAST = { gateway: false as const, timeout: 300 };
 
@@ -21,16 +22,6 @@ async function withFake(fake: FakeServer, body: (f: FakeServer) => Promise<void>
   } finally {
     await fake.close();
   }
-}
-
-async function rejects(p: Promise<unknown>): Promise<LocatorError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof LocatorError, `not a LocatorError: ${e}`);
-    return e;
-  }
-  assert.fail('expected a LocatorError');
 }
 
 const readAll = async (body: ReadableStream<Uint8Array>) => Buffer.from(await new Response(body).arrayBuffer());
