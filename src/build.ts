@@ -3,7 +3,8 @@
 // algorithm for accessing of resources within that scheme").
 
 import { getScheme, type Explanation } from './schemes/registry.js';
-import { parse, type ParseOptions } from './core/parse.js';
+import { parse } from './schemes/registry.js';
+import { type ParseOptions } from './core/parse.js';
 import type { Url } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
 import { XCHAR_SET, encode } from './core/percent.js';

@@ -1,16 +1,7 @@
-// locator: the URL system of RFC 1738 and its 1993-94 drafts.
-export * from './core/index.js';
-export {
-  registerScheme, unregisterScheme, getScheme, listSchemes,
-  type SchemeSpec, type Explanation, type Report,
-} from './schemes/registry.js';
-export { build, explain } from './build.js';
-export { open } from './clients/index.js';
-export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig } from './clients/types.js';
-export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './clients/gopher/menu.js';
-export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './clients/gopher/parser.js';
-export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './clients/gopher/types.js';
-export { FtpReplyError } from './clients/ftp/errors.js';
+// locator: the URL system of RFC 1738 and its 1993-94 drafts. The package root holds the parser
+// and every operation on URLs, and nothing that reaches the network: it runs in browsers as it
+// does in Node. The clients (open() and the protocol clients) are `locator/clients`.
+export * from './parser.js';
 export {
   lint, lintRecord, type LintRecord,
   ENCODED_DELIMITER, ENCODED_CONTROL, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS,
@@ -23,12 +14,12 @@ export {
 } from './policy.js';
 export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';
 export {
-  resolve, resolveUrl, relativize, isHierarchical, HIERARCHICAL,
+  resolve, resolveUrl, relativize, isHierarchical,
   removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
   type Rules, type ResolveOptions,
 } from './resolve.js';
 export {
-  normalize, normalizeUrl, equivalent, toSafe, toDisplay, normalizeEscapes, SCHEME_RULES,
+  normalize, normalizeUrl, equivalent, toSafe, toDisplay,
   type SchemeRule, type EquivalentOptions,
 } from './normalize.js';
 export {

@@ -16,7 +16,8 @@
 // The diagnostics come in offset order, offsets counting the input as given.
 
 import type { Url } from './core/url.js';
-import { tryParse, type ParseOptions } from './core/parse.js';
+import { tryParse, entryOf } from './schemes/registry.js';
+import { type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
 import { encodedDelimiters } from './lint/delimiters.js';
 import { reservedFor, inReservedSpace } from './lint/ports.js';
@@ -154,13 +155,14 @@ function looksLikeHost(s: string): boolean {
 /**
  * A host written as a loopback, private, link-local, unspecified, multicast or reserved address,
  * or "localhost" (RFC 6761 6.3): fine for a user's own client, refused for a server that fetches
- * URLs on behalf of others (the policy's refusePrivateAddresses). Not for file and afs, whose
- * "host" is this machine or an AFS cell.
+ * URLs on behalf of others (the policy's refusePrivateAddresses). Not for a URL its scheme entry
+ * reads from this machine (a local file, an AFS cell: `readsThisMachine`), whose "host" names no
+ * server to connect to; the policy refuses those by themselves.
  */
 function host(url: Url, out: Diagnostic[]): void {
   const start = url.hostStart;
   const end = url.hostEnd;
-  if (start < 0 || end === start || url.scheme === 'file' || url.scheme === 'afs') return;
+  if (start < 0 || end === start || entryOf(url)?.readsThisMachine?.(url) === true) return;
   // A name that does not end in "localhost" (or "localhost.") needs no closer look.
   const href = url.href;
   const first = href.charCodeAt(start);

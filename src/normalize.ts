@@ -26,117 +26,19 @@
 //     always be encoded within a URL";
 //   - a void fragment id dropped (draft 1993-10: "A void fragment-id with or without the hash
 //     sign means that the URL refers to the whole object");
-//   - the rules of each scheme, in SCHEME_RULES below.
+//   - the rules of each scheme, in its entry's `normal` (src/schemes/<scheme>.ts).
 // What it never changes: a reserved character, raw or encoded, and dot segments ("/./", "/../"):
 // RFC 1738 gives them no meaning in an absolute URL (an FTP "CWD .." is not the same as no CWD),
 // only partial forms do (see resolve.ts).
 
-import { CHAR_CLASS, UNRESERVED, RESERVED, HEX } from './core/charclass.js';
-import { parse, type ParseOptions } from './core/parse.js';
+import {
+  normalizeEscapes, encodeCodePoint, RAW_OK, DECODE_UNRESERVED, isHex,
+} from './core/escapes.js';
+import { parse } from './schemes/registry.js';
+import { type ParseOptions } from './core/parse.js';
 import { hexValue } from './core/percent.js';
 import type { Url } from './core/url.js';
-import { typeSuffixAt } from './schemes/ftp.js';
-import { getScheme } from './schemes/registry.js';
-
-const HEX_UPPER = '0123456789ABCDEF';
-
-/** For each US-ASCII code unit, 1 when an escape of it may be decoded: the unreserved characters. */
-const DECODE_UNRESERVED: Uint8Array = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & UNRESERVED) !== 0) t[c] = 1;
-  return t;
-})();
-
-/** Unreserved and reserved: for the parts of schemes that reserve no character. */
-const DECODE_ALL_GRAPHIC_SAFE: Uint8Array = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) if ((CHAR_CLASS[c] & (UNRESERVED | RESERVED)) !== 0) t[c] = 1;
-  return t;
-})();
-
-/** Unreserved but "+": the http search, where "+" separates keywords (draft 1993-07 search). */
-const DECODE_BUT_PLUS: Uint8Array = /* @__PURE__ */ (() => {
-  const t = DECODE_UNRESERVED.slice();
-  t[43] = 0;
-  return t;
-})();
-
-/**
- * For each UTF-16 code unit: 1 when it may stand raw in a URL (unreserved or reserved, RFC 1738
- * 2.2) and is not "%": one load and one compare per character in the hot loops.
- */
-const RAW_OK: Uint8Array = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(65536);
-  t.set(DECODE_ALL_GRAPHIC_SAFE);
-  return t;
-})();
-
-const isHex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
-
-function pushOctet(out: string, b: number): string {
-  return out + '%' + HEX_UPPER[b >> 4] + HEX_UPPER[b & 15];
-}
-
-/** Appends the UTF-8 octets of the code point at s[i] (a surrogate pair counts as one) as %XX. */
-function encodeCodePoint(out: string, s: string, i: number, end: number): [string, number] {
-  let c = s.charCodeAt(i);
-  let used = 1;
-  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-    c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00);
-    used = 2;
-  } else if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate has no UTF-8 form
-  if (c < 0x80) out = pushOctet(out, c);
-  else if (c < 0x800) out = pushOctet(pushOctet(out, 0xc0 | (c >> 6)), 0x80 | (c & 63));
-  else if (c < 0x10000) {
-    out = pushOctet(pushOctet(pushOctet(out, 0xe0 | (c >> 12)), 0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
-  } else {
-    out = pushOctet(pushOctet(pushOctet(pushOctet(out, 0xf0 | (c >> 18)), 0x80 | ((c >> 12) & 63)),
-      0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
-  }
-  return [out, used];
-}
-
-/**
- * The escapes of s[start, end) in normal form (RFC 1738 2.2): an escape whose character is
- * marked in `decodable` is decoded, every other keeps its octet with upper-case hex digits; a
- * "%" that starts no escape becomes "%25"; a raw character that is neither unreserved nor
- * reserved (unsafe, control, non-ASCII) is encoded. Returns the slice itself when nothing
- * changes (one scan, no copy).
- */
-export function normalizeEscapes(s: string, decodable: Uint8Array = DECODE_UNRESERVED, start = 0, end = s.length): string {
-  let out = '';
-  let run = start;
-  for (let i = start; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (RAW_OK[c] === 1) continue;
-    if (c === 37 && i + 2 < end && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
-      const h = s.charCodeAt(i + 1);
-      const l = s.charCodeAt(i + 2);
-      const v = (hexValue(h) << 4) | hexValue(l);
-      if (v < 128 && decodable[v] === 1) {
-        out += s.slice(run, i) + String.fromCharCode(v);
-      } else if ((h >= 97 && h <= 102) || (l >= 97 && l <= 102)) {
-        out = pushOctet(out + s.slice(run, i), v);
-      } else {
-        i += 2;
-        continue; // already in normal form
-      }
-      i += 2;
-      run = i + 1;
-      continue;
-    }
-    out += s.slice(run, i);
-    if (c === 37) out += '%25';
-    else {
-      const [o, used] = encodeCodePoint(out, s, i, end);
-      out = o;
-      i += used - 1;
-    }
-    run = i + 1;
-  }
-  if (run === start) return start === 0 && end === s.length ? s : s.slice(start, end);
-  return out + s.slice(run, end);
-}
+import { entryOf, type NormalForm } from './schemes/registry.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {
@@ -171,122 +73,25 @@ function normalizeHost(h: string): string {
 // ---------------------------------------------------------------------------------------------
 // The rules of each scheme.
 
-/** How one scheme's URLs are put in normal form, beyond the generic rules. */
-export interface SchemeRule {
-  /** The section of RFC 1738 (or a draft) that licenses the rule. */
-  readonly section: string;
-  /**
-   * The url-path (after the "/" that follows host[:port]; null when there is none) in normal
-   * form. Gets the raw path; returns the normalized one, or null for no "/" at all. `clean` is
-   * true when the URL holds no "%" and no character that must be encoded (the scanner reported
-   * none), so that its escapes need no work.
-   */
-  path?(raw: string | null, clean: boolean): string | null;
-  /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
-  host?(host: string): string;
-  /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
-  part?(raw: string, clean: boolean): string;
-}
+/** How one scheme's URLs are put in normal form: the scheme entry's `normal` (src/schemes/spec.ts). */
+export type SchemeRule = NormalForm;
 
 /** normalizeEscapes(), skipped when the URL is clean (see SchemeRule.path). */
 const esc = (raw: string, clean: boolean, decodable: Uint8Array = DECODE_UNRESERVED) => (clean ? raw : normalizeEscapes(raw, decodable));
 
 const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null : esc(raw, clean));
 
-/** True for a domain of letters, digits, "-" and "." only. */
-function isPlainDomain(s: string, start: number): boolean {
-  if (start >= s.length) return false;
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return false;
-  }
-  return true;
-}
-
-const httpRule: SchemeRule = {
-  section: 'RFC 1738 3.3',
-  // "If neither <path> nor <searchpart> is present, the "/" may also be omitted": the normal
-  // form writes it. "/", ";" and "?" are reserved in <path> and <searchpart>, and "+" separates
-  // the keywords of a search (draft 1993-07: search = xalphas [ + search ]), so "%2B" is kept
-  // encoded there.
-  path(raw, clean) {
-    if (raw === null) return '';
-    const q = raw.indexOf('?');
-    if (q < 0 || clean) return esc(raw, clean);
-    return normalizeEscapes(raw, DECODE_UNRESERVED, 0, q) + '?' + normalizeEscapes(raw, DECODE_BUT_PLUS, q + 1);
-  },
-};
-
-/**
- * Per-scheme rules, by scheme name. A scheme not listed follows only the generic rules.
- */
-export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, SchemeRule>([
-  ['http', httpRule],
-  ['https', { ...httpRule, section: 'RFC 1738 3.3 (https: the http syntax)' }],
-  ['ftp', {
-    section: 'RFC 1738 3.2.2, 5 (ftptype)',
-    // ";type=" is an RFC 822 literal (case-insensitive) and the typecode is "A" | "I" | "D" |
-    // "a" | "i" | "d": both in lower case. (The 1994-03 draft's codes such as "AN" and "L8"
-    // likewise: RFC 959 TYPE arguments are case-insensitive.)
-    path(raw, clean) {
-      if (raw === null) return null;
-      const p = esc(raw, clean);
-      const semi = typeSuffixAt(p, 0, p.length);
-      return semi < 0 ? p : p.slice(0, semi) + p.slice(semi).toLowerCase();
-    },
-  }],
-  ['gopher', {
-    section: 'RFC 1738 3.4.1',
-    // "The entire <gopher-path> may also be empty, in which case the delimiting "/" is also
-    // optional and the <gophertype> defaults to "1"": an empty path is written "/1" (gophertype
-    // 1, empty selector). "Within the <gopher-path>, no characters are reserved", so an escape of
-    // a reserved character means that character: it is decoded too.
-    // An empty search with no Gopher+ string after it is not sent (the client sends the selector
-    // alone: see src/schemes/gopher.ts), so a trailing "%09" is dropped: both URLs are the same
-    // request, hence the same object.
-    path(raw, clean) {
-      if (raw === null || raw === '') return '1';
-      const p = esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
-      return p.endsWith('%09') && p.indexOf('%09') === p.length - 3 ? p.slice(0, -3) : p;
-    },
-  }],
-  ['file', {
-    section: 'RFC 1738 3.10',
-    // "<host> can be the string "localhost" or the empty string; this is interpreted as `the
-    // machine from which the URL is being interpreted'": both are written as the empty host.
-    host: (h) => (h === 'localhost' ? '' : h),
-    path: plainPath,
-  }],
-  ['mailto', {
-    section: 'RFC 1738 3.5; RFC 822 3.4.7',
-    // "Within mailto URLs, there are no reserved characters": escapes of reserved characters
-    // are decoded as well. The domain after the last "@" compares without regard to case (RFC
-    // 822 3.4.7: only the local-part keeps its case): in lower case when it is a plain domain.
-    part(raw, clean) {
-      const p = esc(raw, clean, DECODE_ALL_GRAPHIC_SAFE);
-      const at = p.lastIndexOf('@');
-      return at >= 0 && isPlainDomain(p, at + 1) ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase() : p;
-    },
-  }],
-  ...['telnet', 'rlogin', 'tn3270'].map((name): [string, SchemeRule] => [name, {
-    section: 'RFC 1738 3.8',
-    // telnet://<user>:<password>@<host>:<port>/ — "The final "/" character may be omitted": the
-    // normal form writes it.
-    path: (raw, clean) => (raw === null ? '' : esc(raw, clean)),
-  }]),
-]);
-
 // ---------------------------------------------------------------------------------------------
 
 /**
  * The normal form of a URL (RFC 1738 2.1, 2.2, 3.1 and the scheme sections; see the top of
- * this file and SCHEME_RULES): two URLs with the same normal form denote the same object.
+ * this file and each scheme entry's `normal`): two URLs with the same normal form denote the same object.
  * Idempotent: normalize(normalize(x)) === normalize(x). A `URL:` prefix and `<...>` wrapper are
  * removed; a URL that cannot be read throws the LocatorError of parse().
  */
 export function normalize(url: string | Url, options?: ParseOptions): string {
   const u = typeof url === 'string' ? parse(url, options) : url;
-  const rule = SCHEME_RULES.get(u.scheme);
+  const rule = entryOf(u)?.normal;
   const h = u.href;
   const clean = isClean(u);
   let out = u.scheme + ':';
@@ -302,7 +107,7 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
     let host = normalizeHost(u.host ?? '');
     if (rule?.host) host = rule.host(host);
     out += host;
-    if (u.explicitPort && u.port !== getScheme(u.scheme)?.defaultPort) out += ':' + u.port;
+    if (u.explicitPort && u.port !== u.spec?.defaultPort) out += ':' + u.port;
     const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
     if (path !== null) out += '/' + path;
   } else {

@@ -16,13 +16,15 @@ import type { Url } from './core/url.js';
 import { LocatorError, CONTROL_CHAR, diagnostic, type Diagnostic } from './core/errors.js';
 import { lint } from './lint.js';
 import { classifyAddress, type AddressClass } from './lint/address.js';
-import { isLocalHost } from './schemes/file.js';
+import { entryOf } from './schemes/registry.js';
 import {
   ENCODED_DELIMITER, RESERVED_PORT, PRIVATE_ADDRESS, POLICY_REFUSED, TOO_MANY_REDIRECTS,
   CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS,
 } from './lint/codes.js';
 
-export { POLICY_REFUSED, TOO_MANY_REDIRECTS, CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS } from './lint/codes.js';
+export {
+  POLICY_REFUSED, TOO_MANY_REDIRECTS, CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS, REDIRECT_LOOP, REDIRECT_NOT_FOLLOWED,
+} from './lint/codes.js';
 
 /** What a client may do. Every field is optional; DEFAULT_POLICY gives the defaults. */
 export interface Policy {
@@ -75,13 +77,9 @@ const PRIORITY: Readonly<Record<string, number>> = {
   [PRIVATE_ADDRESS]: 3,
 };
 
-/** Schemes whose objects are read from this machine, not fetched from a server (RFC 1738 3.10). */
+/** True when the object is read from this machine, not fetched from a server: the scheme entry says (RFC 1738 3.10). */
 function readsThisMachine(url: Url): boolean {
-  switch (url.scheme) {
-    case 'file': return isLocalHost(url.host);
-    case 'afs': case 'mid': case 'cid': return true;
-    default: return false;
-  }
+  return entryOf(url)?.readsThisMachine?.(url) ?? false;
 }
 
 /**
@@ -142,14 +140,14 @@ export function assertAddressAllowed(address: string, family: 4 | 6, policy: Pol
   throw new PolicyError(d);
 }
 
-/** The scheme a redirect is counted under: http and https are one (the same protocol, with or without TLS). */
-function schemeFamily(scheme: string): string {
-  return scheme === 'https' ? 'http' : scheme;
+/** The name a redirect is counted under: the scheme entry's `family` (https counts as http), else the scheme. */
+function schemeFamily(url: Url): string {
+  return entryOf(url)?.family ?? url.scheme;
 }
 
 /** True when a redirect from `from` to `to` changes the scheme (http and https count as one). */
 export function isCrossScheme(from: Url, to: Url): boolean {
-  return schemeFamily(from.scheme) !== schemeFamily(to.scheme);
+  return schemeFamily(from) !== schemeFamily(to);
 }
 
 /**

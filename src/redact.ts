@@ -8,7 +8,7 @@
 // such as news://user:pass@host), a conservative scan masks anything written user:password@
 // after "//". redactText() masks given secrets and every "//user:password@" in free text.
 
-import { tryParse } from './core/parse.js';
+import { tryParse } from './schemes/registry.js';
 import { Url } from './core/url.js';
 
 /** What a password is replaced with. */

@@ -17,9 +17,9 @@ import { CHAR_CLASS, ALPHA, SCHEME } from './core/charclass.js';
 import {
   LocatorError, defineCode, EMPTY_INPUT, INVALID_SCHEME, MISSING_SCHEME, UNCLOSED_WRAPPER,
 } from './core/errors.js';
-import { parse, tryParse } from './core/parse.js';
+import { parse, tryParse } from './schemes/registry.js';
 import { Url } from './core/url.js';
-import { getScheme } from './schemes/registry.js';
+import { entryOf } from './schemes/registry.js';
 
 export const NO_BASE = defineCode('no-base', 'error', 'RFC 1808 4 (step 1)',
   'there is no base URL, so only an absolute URL can be read here, not a partial form');
@@ -52,64 +52,28 @@ export interface ResolveOptions {
 // hierarchy are separated by "/"." ... "the use of relative links depends on the original URL
 // containing a hierarchical structure against which the relative link is based.")
 
-/**
- * The schemes whose url-path is a hierarchy of "/"-separated names (true), and those whose path
- * is not (false). A relative path merges into the base path only when it is true. For a scheme
- * not listed, a registered scheme of the common Internet syntax counts as hierarchical (the
- * October 1993 draft: "when it contains slashes, these must imply a hierarchical structure"),
- * an opaque one does not, and an unregistered one is hierarchical when its base URL has a "//"
- * login or a scheme part that starts with "/".
- */
-export const HIERARCHICAL: Readonly<Record<string, boolean>> = Object.freeze({
-  // RFC 1738 2.3 names these three.
-  ftp: true,
-  http: true,
-  file: true, // 3.10: "<path> is a hierarchical directory path of the form <directory>/.../<name>"
-  https: true, // the http syntax (status "later")
-  afs: true, // draft 1993-07: afs://<cellname>/<path>, a file name in the AFS tree
-  // gopher: no. 3.4.1: "Within the <gopher-path>, no characters are reserved": a "/" in a
-  // selector is an octet like any other, and the selector is opaque to the client (RFC 1436).
-  // The gophertype is glued to the first "segment", so "../x" would consume the item type.
-  gopher: false,
-  // wais: no. 3.9 and 5: database, wtype and wpath are *uchar in fixed positions ("/" cannot
-  // occur inside them), so "/" separates fields of different kinds, not levels of one name
-  // space; and "The WAIS document-id should be treated opaquely; it may only be decomposed by
-  // the server that issued it." (The drafts' remark that "Within the WAIS world, names do not of
-  // course need to be prefixed by "wais:" (by the partial form rules)" is about omitting the
-  // scheme, which net-path and absolute-path references still do.)
-  wais: false,
-  // prospero: no. 3.11: "a slash "/" may appear in the <hsoname> without quoting and no
-  // significance may be assumed by the application. Though slashes may indicate hierarchical
-  // structure on the server, such structure is not guaranteed." (The hsoname is "opaque and
-  // interpreted by the Prospero server".)
-  prospero: false,
-  // nntp: no. 3.7 and 5: "/" group [ "/" digits ]: two fields of different kinds (a news group
-  // name is dotted, RFC 1036), not a hierarchy.
-  nntp: false,
-  // telnet, rlogin, tn3270: no path at all (3.8: only a final "/", which may be omitted).
-  telnet: false,
-  rlogin: false,
-  tn3270: false,
-  // Opaque schemes: no "//", no path (3.5 mailto, 3.6 news; the drafts' mid and cid).
-  mailto: false,
-  news: false,
-  mid: false,
-  cid: false,
-});
-
 /** How a base URL takes partial forms: merging relative paths, replacing the path only, or not at all. */
 type BaseKind = 'hierarchical' | 'flat' | 'opaque';
 
+/**
+ * Whether a relative path merges into the base path: the scheme entry says (`hierarchical`,
+ * RFC 1738 2.3). An entry that leaves it out counts as hierarchical when it has the common
+ * Internet syntax (the October 1993 draft: "when it contains slashes, these must imply a
+ * hierarchical structure"), an opaque one does not, and an unregistered scheme is hierarchical
+ * when its base URL has a "//" login or a scheme part that starts with "/". A non-hierarchical
+ * base with a "//" login is `flat`: absolute paths replace its path, relative ones are an error.
+ */
 function baseKind(u: Url): BaseKind {
-  const known = HIERARCHICAL[u.scheme];
-  if (known === true) return 'hierarchical';
-  if (known === false) return u.hasLogin ? 'flat' : 'opaque';
-  const spec = getScheme(u.scheme);
-  if (spec !== undefined) return spec.syntax === 'internet' ? 'hierarchical' : 'opaque';
+  const spec = entryOf(u);
+  if (spec !== undefined) {
+    const known = spec.hierarchical ?? spec.syntax === 'internet';
+    if (known) return 'hierarchical';
+    return u.hasLogin ? 'flat' : 'opaque';
+  }
   return u.hasLogin || u.href.charCodeAt(u.schemePartStart) === 47 ? 'hierarchical' : 'opaque';
 }
 
-/** True when relative paths can be resolved against this URL (RFC 1738 2.3; see HIERARCHICAL). */
+/** True when relative paths can be resolved against this URL (RFC 1738 2.3; the entry's `hierarchical`). */
 export function isHierarchical(url: string | Url): boolean {
   return baseKind(typeof url === 'string' ? parse(url) : url) === 'hierarchical';
 }
@@ -525,7 +489,7 @@ function ruleName(rules: Rules): string {
 /**
  * Resolves a partial form against a base URL and returns the absolute URL (RFC 1808 4 by
  * default; RFC 3986 5.2 with `{ rfc: 3986 }`; the October 1993 draft's partial form rules with
- * `{ rfc: 'draft-1993-10' }`). Against a base whose path is not hierarchical (see HIERARCHICAL)
+ * `{ rfc: 'draft-1993-10' }`). Against a base whose path is not hierarchical (the scheme entry's `hierarchical`)
  * a relative path is refused with `non-hierarchical-base`; against an opaque base (news:,
  * mailto:) only an empty, fragment-only or absolute reference is accepted. An empty base means
  * none (RFC 1808 4, step 1): then the reference must be absolute. Errors are LocatorErrors whose
@@ -560,7 +524,7 @@ export function resolve(base: string | Url, partial: string, options?: ResolveOp
     if (kind === 'opaque' || (kind === 'flat' && relativePath)) {
       throw new LocatorError(NON_HIERARCHICAL_BASE, r.start, kind === 'opaque'
         ? `a ${bu.scheme}: URL has no path hierarchy and no net_loc: against it only an absolute URL, an empty reference or a "#fragment" can be resolved (RFC 1738 2.3)`
-        : `the path of a ${bu.scheme} URL is not hierarchical, so a relative path cannot be resolved against it (RFC 1738 2.3; see HIERARCHICAL in src/resolve.ts); give an absolute path "/..." or the whole URL`,
+        : `the path of a ${bu.scheme} URL is not hierarchical, so a relative path cannot be resolved against it (RFC 1738 2.3: its scheme entry is not hierarchical); give an absolute path "/..." or the whole URL`,
       { input: partial });
     }
   }

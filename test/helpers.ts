@@ -21,7 +21,8 @@ export function shared(path: string): string {
   return readFileSync(p, 'utf8');
 }
 
-import { parse as coreParse, tryParse as coreTryParse, type ParseOptions } from '../src/core/parse.js';
+import type { ParseOptions } from '../src/core/parse.js';
+import { parse as coreParse, tryParse as coreTryParse } from '../src/schemes/registry.js';
 import { Url } from '../src/core/url.js';
 import { LocatorError } from '../src/core/errors.js';
 

@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { fixture, parse } from './helpers.js';
 import {
-  resolve, resolveUrl, relativize, isHierarchical, HIERARCHICAL, removeDotSegments1808,
+  resolve, resolveUrl, relativize, isHierarchical, removeDotSegments1808,
   removeDotSegments3986, removeDotSegmentsDraft, type Rules,
 } from '../src/resolve.js';
+import { listSchemes, getScheme } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
 import { Url } from '../src/core/url.js';
 
@@ -152,10 +153,10 @@ test('what a full form is: draft "a colon before any slash", RFC 1808 scheme cha
 
 test('RFC 1738 2.3: which schemes are hierarchical, decided per scheme', () => {
   assert.deepEqual(
-    Object.entries(HIERARCHICAL).filter(([, h]) => h).map(([n]) => n).sort(),
+    listSchemes().filter((s) => s.hierarchical === true).map((s) => s.name).sort(),
     ['afs', 'file', 'ftp', 'http', 'https'],
   );
-  for (const name of ['gopher', 'wais', 'prospero', 'nntp', 'telnet', 'mailto', 'news']) assert.equal(HIERARCHICAL[name], false, name);
+  for (const name of ['gopher', 'wais', 'prospero', 'nntp', 'telnet', 'mailto', 'news']) assert.equal(getScheme(name)?.hierarchical, false, name);
   assert.equal(isHierarchical('ftp://h/a/b'), true);
   assert.equal(isHierarchical('gopher://h/1/a/b'), false);
   assert.equal(isHierarchical('x-foo://h/a'), true, 'an unknown scheme with "//"');

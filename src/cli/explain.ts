@@ -1,6 +1,6 @@
 // `locator explain`: the access algorithm of each URL, without the network.
 import type { Readable, Writable } from 'node:stream';
-import { tryParse } from '../core/parse.js';
+import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
 import { inputs, Output } from './io.js';

@@ -6,7 +6,7 @@ import { open as openFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { tryParse } from '../core/parse.js';
+import { tryParse } from '../schemes/registry.js';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { open } from '../clients/index.js';

@@ -2,7 +2,7 @@
 // URL, and whether two URLs denote the same object under their scheme's rules.
 import type { Readable, Writable } from 'node:stream';
 import { normalize, toDisplay, equivalent } from '../normalize.js';
-import { tryParse } from '../core/parse.js';
+import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { inputs, Output } from './io.js';
 import { EXIT, UsageError, type Command } from './command.js';

@@ -1,6 +1,6 @@
 // `locator parse`: the contract's NDJSON record per input, or the drawn human view.
 import type { Readable, Writable } from 'node:stream';
-import { tryParse } from '../core/parse.js';
+import { tryParse } from '../schemes/registry.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';

@@ -41,7 +41,10 @@ export interface OpenOptions {
   email?: string;
   /** Gopher type 7: the search string, or a prompt for it (RFC 1738 3.4.2). */
   search?: string | (() => Promise<string>);
-  /** HTTP: follow redirects within the policy (default true). */
+  /**
+   * Follow redirects (HTTP 3xx, Gopher "URL:" links) within the policy (default true). With
+   * false, an HTTP 3xx is returned as it is, and a Gopher link is an error naming its target.
+   */
   followRedirects?: boolean;
 }
 
@@ -58,6 +61,8 @@ export interface Meta {
   gopherType?: string;
   /** HTTP: the status code. */
   status?: number;
+  /** The URLs that redirected here, in order (passwords hidden); empty when none did. */
+  redirects?: string[];
   /** The protocol exchange, when asked for (passwords hidden). */
   transcript: TranscriptLine[];
 }
@@ -68,9 +73,26 @@ export interface Resource {
   body: ReadableStream<Uint8Array>;
 }
 
+/**
+ * A client's answer "the object is elsewhere": an HTTP 3xx with a Location, a Gopher "h" item
+ * whose selector is "URL:<url>", a Prospero link. The client does not follow it: open() does,
+ * with one budget for the whole chain (RFC 1945 9.3; RFC 1738 6).
+ */
+export interface Redirect {
+  /** The URL to go to, parsed (absolute). */
+  redirect: Url;
+  /** Why, for the transcript: "HTTP 302", "the Gopher URL: link". */
+  reason: string;
+}
+
 /** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3). */
 export interface ClientModule {
-  open(url: Url, options: OpenOptions): Promise<Resource>;
+  open(url: Url, options: OpenOptions): Promise<Resource | Redirect>;
+}
+
+/** True when a client answered with a redirect rather than the object. */
+export function isRedirect(r: Resource | Redirect): r is Redirect {
+  return (r as Redirect).redirect !== undefined;
 }
 
 // Network and protocol failures (the CLI exits 3 for these).

@@ -47,8 +47,7 @@ const XCHAR_OK = /* @__PURE__ */ (() => {
   return t;
 })();
 import { Url, RESERVED_BIT } from './url.js';
-import { lookupScheme, RESERVED_NAMES } from '../schemes/registry.js';
-import '../schemes/builtin.js';
+import { RESERVED_NAMES, type SchemeSyntax, type SchemeTable } from './scheme.js';
 
 export interface ParseOptions {
   /**
@@ -278,26 +277,28 @@ function readHost(s: string, start: number, limit: number, list: ScanState): num
 }
 
 /**
- * Parses an absolute URL (RFC 1738 2.1, 3.1, 5; appendix for `URL:` and `<...>`; the October
- * 1993 draft for the fragment after "#"). Throws a LocatorError when no structure can be read;
- * rules broken in a readable structure are collected as `violations`.
+ * Parses an absolute URL with the schemes of `table` (RFC 1738 2.1, 3.1, 5; appendix for `URL:`
+ * and `<...>`; the October 1993 draft for the fragment after "#"). Throws a LocatorError when no
+ * structure can be read; rules broken in a readable structure are collected as `violations`.
+ * The record keeps the entry of its scheme from `table` (it never changes after). `parse()` of
+ * the package is this with the registry's table.
  */
-export function parse(input: string, options?: ParseOptions): Url {
-  const r = scan(input, options);
+export function parseWith(table: SchemeTable, input: string, options?: ParseOptions): Url {
+  const r = scan(input, options, table);
   if (r instanceof Url) return r;
   throw r;
 }
 
-/** Like parse(), but returns the LocatorError instead of throwing it. */
-export function tryParse(input: string, options?: ParseOptions): Url | LocatorError {
-  return scan(input, options);
+/** Like parseWith(), but returns the LocatorError instead of throwing it (RFC 1738 2.1). */
+export function tryParseWith(table: SchemeTable, input: string, options?: ParseOptions): Url | LocatorError {
+  return scan(input, options, table);
 }
 
 function fatal(code: string, offset: number, input: string, message?: string): LocatorError {
   return new LocatorError(code, offset, message, { input });
 }
 
-function scan(input: string, options: ParseOptions | undefined): Url | LocatorError {
+function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
     return fatal(EMPTY_INPUT, 0, String(input), `expected a string, got ${input === null ? 'null' : typeof input}`);
   }
@@ -355,7 +356,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   }
   if (i === start) return fatal(MISSING_SCHEME, start, input, 'the scheme name before ":" is empty');
   const schemeEnd = i;
-  const spec = lookupScheme(input, start, schemeEnd, hash);
+  const spec: SchemeSyntax | undefined = table.lookup(input, start, schemeEnd, hash);
   let scheme: string;
   if (spec !== undefined) scheme = spec.name;
   else {
@@ -520,7 +521,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   }
   const o = (n: number) => (n < 0 ? n : n - shift);
   const url = new Url(
-    href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
+    href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
     o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), list.v, list.seen,
   );
   if (spec?.validate === undefined) return url;
@@ -533,7 +534,7 @@ function scan(input: string, options: ParseOptions | undefined): Url | LocatorEr
   const all = list.v === null ? (more as Diagnostic[]) : list.v.concat(more);
   all.sort(byOffset);
   return new Url(
-    href, scheme, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
+    href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
     o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all, list.seen,
   );
 }

@@ -14,7 +14,7 @@
 
 import type { Diagnostic } from './errors.js';
 import { decodeText, type Charset } from './percent.js';
-import { getScheme, type SchemeSpec } from '../schemes/registry.js';
+import type { SchemeSyntax } from './scheme.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
 
@@ -45,6 +45,7 @@ export interface Components {
 export class Url {
   readonly #href: string;
   readonly #scheme: string;
+  readonly #spec: SchemeSyntax | undefined;
   readonly #inputOffset: number;
   readonly #schemeEnd: number;
   readonly #userStart: number;
@@ -63,13 +64,14 @@ export class Url {
 
   /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
   constructor(
-    href: string, scheme: string, inputOffset: number, schemeEnd: number,
+    href: string, scheme: string, spec: SchemeSyntax | undefined, inputOffset: number, schemeEnd: number,
     userStart: number, passwordStart: number, hostStart: number, hostEnd: number,
     portStart: number, port: number, loginEnd: number, pathStart: number, bodyEnd: number,
     fragmentStart: number, violations: Diagnostic[] | null, reservedSeen = 0x3f,
   ) {
     this.#href = href;
     this.#scheme = scheme;
+    this.#spec = spec;
     this.#inputOffset = inputOffset;
     this.#schemeEnd = schemeEnd;
     this.#userStart = userStart;
@@ -119,9 +121,12 @@ export class Url {
     return this.#violations ?? NO_VIOLATIONS;
   }
 
-  /** The registry entry of the scheme, or undefined for an unknown scheme. */
-  get spec(): SchemeSpec | undefined {
-    return getScheme(this.scheme);
+  /**
+   * The entry of the scheme this URL was parsed with, or undefined for an unknown scheme. Kept
+   * from the parse: registering or removing schemes later does not change this record.
+   */
+  get spec(): SchemeSyntax | undefined {
+    return this.#spec;
   }
 
   /** True when the URL uses the common Internet scheme syntax ("//" login, RFC 1738 3.1). */
@@ -169,7 +174,7 @@ export class Url {
   get port(): number | null {
     if (this.#portStart >= 0 && this.#port >= 0) return this.#port;
     if (this.#hostStart < 0) return null;
-    return getScheme(this.scheme)?.defaultPort ?? null;
+    return this.#spec?.defaultPort ?? null;
   }
 
   /** The raw url-path after the "/" that follows host[:port]; null when there is no "/" (RFC 1738 3.1). */
@@ -246,8 +251,8 @@ export class Url {
   /** The scheme-specific fields, decoded (contract `fields`); computed on first use. */
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {
-      const spec = getScheme(this.scheme);
-      this.#fields = Object.freeze(spec?.fields ? spec.fields(this) : { schemePart: this.schemePart });
+      const spec = this.#spec;
+      this.#fields = Object.freeze(spec?.fields ? spec.fields(this) as Record<string, unknown> : { schemePart: this.schemePart });
     }
     return this.#fields;
   }

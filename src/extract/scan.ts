@@ -16,8 +16,7 @@
 // first code unit in the whole input.
 
 import { CHAR_CLASS, SCHEME, HEX, ALPHA } from '../core/charclass.js';
-import { lookupScheme } from '../schemes/registry.js';
-import '../schemes/builtin.js';
+import { schemeTable } from '../schemes/registry.js';
 
 /** How the URL was written (RFC 1738 appendix). */
 export type MatchForm = 'prefixed' | 'bracketed' | 'bare';
@@ -282,7 +281,7 @@ export class Scanner {
       if (ch >= 65 && ch <= 90) ch |= 32;
       hash = (Math.imul(hash, 31) + ch) >>> 0;
     }
-    const spec = lookupScheme(buf, ts, c, hash);
+    const spec = schemeTable().lookup(buf, ts, c, hash);
     if (spec === undefined) return FAIL;
     const internet = spec.syntax === 'internet';
     let i = c + 1;
@@ -479,9 +478,9 @@ export class Scanner {
 
   /** Whether the name just read is a registered scheme (RFC 1738 4: the registry). */
   #registered(pieces: number[], seg: number, end: number, runStart: number, runLen: number, hash: number): boolean {
-    if (end - runStart === runLen) return lookupScheme(this.buf, runStart, end, hash) !== undefined;
+    if (end - runStart === runLen) return schemeTable().lookup(this.buf, runStart, end, hash) !== undefined;
     const name = nameText(this.buf, pieces, seg, end);
-    return lookupScheme(name, 0, name.length, hash) !== undefined;
+    return schemeTable().lookup(name, 0, name.length, hash) !== undefined;
   }
 
   /**

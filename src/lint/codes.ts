@@ -80,6 +80,17 @@ export const CROSS_SCHEME_REDIRECT = defineCode('cross-scheme-redirect', 'error'
 export const REDIRECT_TO_FILE = defineCode('redirect-to-file', 'error', 'RFC 1738 3.10',
   'a redirect to a file URL would make the client read its own files for a remote server');
 
+/**
+ * RFC 1945 9.3 ("such redirections usually indicate an infinite loop"): a redirect to a URL the
+ * chain has visited already (compared by normal form, RFC 1738 2.1-3) is a loop, stopped at once.
+ */
+export const REDIRECT_LOOP = defineCode('redirect-loop', 'error', 'RFC 1945 9.3',
+  'the redirect leads back to a URL of the same chain: a loop');
+
+/** A client answered with a redirect while open() was told not to follow any (followRedirects: false). */
+export const REDIRECT_NOT_FOLLOWED = defineCode('redirect-not-followed', 'error', 'RFC 1738 6',
+  'the object is elsewhere, and redirects are not followed');
+
 /** A name lookup answered no address at all (resolveAllowed): there is nothing to connect to. */
 export const NO_ADDRESS = defineCode('no-address', 'error', 'RFC 1738 3.1',
   'the host name resolves to no address');

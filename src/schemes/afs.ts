@@ -14,7 +14,7 @@
 // "?", ":" reserved; "/" separates segments.
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
 import {
@@ -105,6 +105,10 @@ export const afs: SchemeSpec = {
   defaultPort: null,
   syntax: 'internet',
   status: 'draft',
+  // draft 1993-07: afs://<cellname>/<path>, a file name in the AFS tree.
+  hierarchical: true,
+  // Read from this machine's /afs name space, not fetched from a server.
+  readsThisMachine: () => true,
   emptyHost: true,
   validate,
   fields,

@@ -1,7 +1,7 @@
-// The schemes of RFC 1738 section 3 and of its drafts, registered like any other scheme
-// (RFC 1738 section 4). Each scheme's own rules live in its module.
+// The schemes of RFC 1738 section 3 and of its drafts: the static table the registry starts from
+// (no import of this module registers anything). Each scheme's own rules live in its module.
 
-import { registerScheme } from './registry.js';
+import type { SchemeSpec } from './spec.js';
 import { ftp } from './ftp.js';
 import { http, https } from './http.js';
 import { gopher } from './gopher.js';
@@ -15,4 +15,7 @@ import { prospero } from './prospero.js';
 import { mid, cid } from './mid.js';
 import { afs } from './afs.js';
 
-for (const spec of [ftp, http, https, gopher, mailto, news, nntp, telnet, rlogin, tn3270, wais, file, prospero, mid, cid, afs]) registerScheme(spec);
+/** Every built-in scheme entry, in the order of the specs. */
+export const BUILTIN_SCHEMES: readonly SchemeSpec[] = [
+  ftp, http, https, gopher, mailto, news, nntp, telnet, rlogin, tn3270, wais, file, prospero, mid, cid, afs,
+] as readonly SchemeSpec[];

@@ -9,8 +9,9 @@
 // The path uses fpath, the production of ftp: "/" separates segments and ";" is reserved (there
 // is no ";type=" in fileurl, so a ";" is always a violation).
 
+import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
   INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, refusePort, schemePartRange, stringField, text,
@@ -134,6 +135,17 @@ export const file: SchemeSpec = {
   defaultPort: null,
   syntax: 'internet',
   status: 'rfc1738',
+  // 3.10: "<path> is a hierarchical directory path of the form <directory>/<directory>/.../<name>".
+  hierarchical: true,
+  normal: {
+    section: 'RFC 1738 3.10',
+    // "<host> can be the string "localhost" or the empty string; this is interpreted as `the
+    // machine from which the URL is being interpreted'": both are written as the empty host.
+    host: (h) => (h === 'localhost' ? '' : h),
+    path: (raw, clean) => (raw === null ? null : clean ? raw : normalizeEscapes(raw)),
+  },
+  // A file URL naming this machine is read from its file system, not fetched from a server.
+  readsThisMachine: (url) => isLocalHost(url.host),
   emptyHost: true,
   validate,
   fields,

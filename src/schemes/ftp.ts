@@ -9,8 +9,9 @@
 // name or CWD component). Empty segments are kept: each one is a CWD with an empty argument.
 // A final ";type=" (RFC 822 literal: case-insensitive) introduces the typecode.
 
+import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
@@ -347,6 +348,20 @@ export const ftp: SchemeSpec = {
   defaultPort: 21,
   syntax: 'internet',
   status: 'rfc1738',
+  // RFC 1738 2.3 names ftp among the schemes with a hierarchical name space.
+  hierarchical: true,
+  normal: {
+    section: 'RFC 1738 3.2.2, 5 (ftptype)',
+    // ";type=" is an RFC 822 literal (case-insensitive) and the typecode is "A" | "I" | "D" |
+    // "a" | "i" | "d": both in lower case. (The 1994-03 draft's codes such as "AN" and "L8"
+    // likewise: RFC 959 TYPE arguments are case-insensitive.)
+    path(raw, clean) {
+      if (raw === null) return null;
+      const p = clean ? raw : normalizeEscapes(raw);
+      const semi = typeSuffixAt(p, 0, p.length);
+      return semi < 0 ? p : p.slice(0, semi) + p.slice(semi).toLowerCase();
+    },
+  },
   validate,
   fields,
   build,

@@ -13,8 +13,9 @@
 // "Within the <gopher-path>, no characters are reserved" (3.4.1): "?", ";", "/" are selector
 // characters like any other, and only the escape "%09" (TAB) separates the parts.
 
+import { normalizeEscapes, DECODE_ALL_GRAPHIC_SAFE } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
 import {
@@ -349,6 +350,25 @@ export const gopher: SchemeSpec = {
   defaultPort: 70,
   syntax: 'internet',
   status: 'rfc1738',
+  // Not hierarchical. 3.4.1: "Within the <gopher-path>, no characters are reserved": a "/" in a
+  // selector is an octet like any other, and the selector is opaque to the client (RFC 1436).
+  // The gophertype is glued to the first "segment", so "../x" would consume the item type.
+  hierarchical: false,
+  normal: {
+    section: 'RFC 1738 3.4.1',
+    // "The entire <gopher-path> may also be empty, in which case the delimiting "/" is also
+    // optional and the <gophertype> defaults to "1"": an empty path is written "/1" (gophertype
+    // 1, empty selector). "Within the <gopher-path>, no characters are reserved", so an escape of
+    // a reserved character means that character: it is decoded too.
+    // An empty search with no Gopher+ string after it is not sent (the client sends the selector
+    // alone: see explain below), so a trailing "%09" is dropped: both URLs are the same request,
+    // hence the same object.
+    path(raw, clean) {
+      if (raw === null || raw === '') return '1';
+      const p = clean ? raw : normalizeEscapes(raw, DECODE_ALL_GRAPHIC_SAFE);
+      return p.endsWith('%09') && p.indexOf('%09') === p.length - 3 ? p.slice(0, -3) : p;
+    },
+  },
   validate,
   fields,
   build,

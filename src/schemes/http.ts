@@ -9,8 +9,9 @@
 //   hsegment = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
 //   search   = *[ uchar | ";" | ":" | "@" | "&" | "=" ]
 
+import { normalizeEscapes, DECODE_UNRESERVED, DECODE_BUT_PLUS } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, NormalForm, Report, SchemeSpec } from './spec.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
@@ -210,12 +211,31 @@ function explain(url: Url, secure: boolean): Explanation {
   return { protocol: url.scheme, host, port, steps, notes };
 }
 
+/**
+ * The normal form of http (RFC 1738 3.3): "If neither <path> nor <searchpart> is present, the
+ * "/" may also be omitted": the normal form writes it. "/", ";" and "?" are reserved in <path>
+ * and <searchpart>, and "+" separates the keywords of a search (draft 1993-07: search = xalphas
+ * [ + search ]), so "%2B" is kept encoded there.
+ */
+const httpNormal: NormalForm = {
+  section: 'RFC 1738 3.3',
+  path(raw, clean) {
+    if (raw === null) return '';
+    if (clean) return raw;
+    const q = raw.indexOf('?');
+    if (q < 0) return normalizeEscapes(raw);
+    return normalizeEscapes(raw, DECODE_UNRESERVED, 0, q) + '?' + normalizeEscapes(raw, DECODE_BUT_PLUS, q + 1);
+  },
+};
+
 /** http (RFC 1738 3.3): port 80. */
 export const http: SchemeSpec = {
   name: 'http',
   defaultPort: 80,
   syntax: 'internet',
   status: 'rfc1738',
+  hierarchical: true, // RFC 1738 2.3
+  normal: httpNormal,
   validate,
   fields,
   build: (f) => build(f, 80),
@@ -228,6 +248,10 @@ export const https: SchemeSpec = {
   defaultPort: 443,
   syntax: 'internet',
   status: 'later',
+  hierarchical: true,
+  normal: { ...httpNormal, section: 'RFC 1738 3.3 (https: the http syntax)' },
+  // Redirects between http and https are counted as one scheme: the same protocol, with or without TLS.
+  family: 'http',
   validate,
   fields,
   build: (f) => build(f, 443),

@@ -8,8 +8,9 @@
 // commonly used within RFC 822 addresses and must be encoded." (3.5) So every xchar stands for
 // itself, the address is the decoded scheme-specific part, and a "%" of the address is %25.
 
+import { normalizeEscapes, DECODE_ALL_GRAPHIC_SAFE } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './registry.js';
+import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
@@ -306,11 +307,33 @@ function explain(url: Url): Explanation {
 }
 
 /** mailto: an Internet mail address (RFC 1738 3.5). */
+/** True for a domain of letters, digits, "-" and "." only. */
+function isPlainDomain(s: string, start: number): boolean {
+  if (start >= s.length) return false;
+  for (let i = start; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return false;
+  }
+  return true;
+}
+
 export const mailto: SchemeSpec = {
   name: 'mailto',
   defaultPort: null,
   syntax: 'opaque',
   status: 'rfc1738',
+  hierarchical: false, // opaque: no "//", no path
+  normal: {
+    section: 'RFC 1738 3.5; RFC 822 3.4.7',
+    // "Within mailto URLs, there are no reserved characters": escapes of reserved characters
+    // are decoded as well. The domain after the last "@" compares without regard to case (RFC
+    // 822 3.4.7: only the local-part keeps its case): in lower case when it is a plain domain.
+    part(raw, clean) {
+      const p = clean ? raw : normalizeEscapes(raw, DECODE_ALL_GRAPHIC_SAFE);
+      const at = p.lastIndexOf('@');
+      return at >= 0 && isPlainDomain(p, at + 1) ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase() : p;
+    },
+  },
   validate,
   fields,
   build,

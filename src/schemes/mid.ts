@@ -15,7 +15,7 @@
 // "/" inside either identifier is written %2F. The "/content-id" part gets its own warning.
 
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './registry.js';
+import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
 import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes, type Range } from './util.js';
@@ -159,6 +159,9 @@ export const mid: SchemeSpec = {
   defaultPort: null,
   syntax: 'opaque',
   status: 'draft',
+  hierarchical: false, // opaque
+  // Read from the local mail store, not fetched from a server.
+  readsThisMachine: () => true,
   validate: validateMid,
   fields: midFields,
   build: buildMid,
@@ -171,6 +174,9 @@ export const cid: SchemeSpec = {
   defaultPort: null,
   syntax: 'opaque',
   status: 'draft',
+  hierarchical: false, // opaque
+  // Read from the local mail store, not fetched from a server.
+  readsThisMachine: () => true,
   validate: validateCid,
   fields: cidFields,
   build: buildCid,

@@ -12,7 +12,7 @@
 // from his or her local news host. News host names are NOT part of news URLs." (draft 1994-03)
 
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './registry.js';
+import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
@@ -318,6 +318,7 @@ export const news: SchemeSpec = {
   defaultPort: null,
   syntax: 'opaque',
   status: 'rfc1738',
+  hierarchical: false, // opaque (3.6)
   validate,
   fields,
   build,

@@ -9,7 +9,7 @@
 // `draft-only` warning (the scanner reports its missing "//" as well).
 
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './registry.js';
+import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
@@ -156,6 +156,9 @@ export const nntp: SchemeSpec = {
   defaultPort: NNTP_PORT,
   syntax: 'internet',
   status: 'rfc1738',
+  // Not hierarchical. 3.7 and 5: "/" group [ "/" digits ]: two fields of different kinds (a news
+  // group name is dotted, RFC 1036), not a hierarchy.
+  hierarchical: false,
   validate,
   fields,
   build,

@@ -17,7 +17,7 @@
 // ("may be the empty string"), attribute = alphanums. That form is read with `draft-only`.
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
@@ -290,6 +290,11 @@ export const prospero: SchemeSpec = {
   defaultPort: 1525,
   syntax: 'internet',
   status: 'rfc1738',
+  // Not hierarchical. 3.11: "a slash "/" may appear in the <hsoname> without quoting and no
+  // significance may be assumed by the application. Though slashes may indicate hierarchical
+  // structure on the server, such structure is not guaranteed." (The hsoname is "opaque and
+  // interpreted by the Prospero server".)
+  hierarchical: false,
   validate,
   fields,
   build,

@@ -1,158 +1,92 @@
 // The scheme registry (RFC 1738 section 4): "Any submission of a new URL scheme must include a
 // definition of an algorithm for accessing of resources within that scheme and the syntax for
-// representing such a scheme." Every scheme, the built-in ones included, is an entry here.
+// representing such a scheme." Every scheme, the built-in ones included, is an entry here, and
+// `parse()` reads URLs with the registry's table. The table starts from the built-in entries
+// (a static list: importing this module registers nothing) and changes only by registerScheme
+// and unregisterScheme; a record keeps the entry it was parsed with.
 
 import type { Url } from '../core/url.js';
 import type { Diagnostic } from '../core/errors.js';
-import { CHAR_CLASS, SCHEME } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
+import { SchemeTable, MAX_SCHEMES, RESERVED_NAMES, badSchemeChar } from '../core/scheme.js';
+import { parseWith, tryParseWith, type ParseOptions } from '../core/parse.js';
+import type { SchemeSpec } from './spec.js';
+import { BUILTIN_SCHEMES } from './builtin.js';
 
 export const INVALID_SCHEME_NAME = defineCode('invalid-scheme-name', 'error', 'RFC 1738 2.1',
   'a scheme name is one or more of the letters a-z, digits, "+", "." and "-"');
 export const SCHEME_CLASH = defineCode('scheme-clash', 'error', 'RFC 1738 4',
   'a scheme of this name is registered already');
 
-/** Collects the violations a scheme finds while its URL is parsed. */
-export type Report = (code: string, offset: number, message?: string) => void;
-
-/** The access algorithm of a URL, without the network (contract: `locator explain`). */
-export interface Explanation {
-  protocol: string;
-  host: string | null;
-  port: number | null;
-  steps: string[];
-  notes: string[];
-}
-
-/** A registry entry. */
-export interface SchemeSpec {
-  /** Lower-case scheme name. */
-  readonly name: string;
-  /** The port used when the URL gives none, or null. */
-  readonly defaultPort: number | null;
-  /**
-   * `internet`: the common Internet scheme syntax of RFC 1738 3.1 is required ("//" login);
-   * `opaque`: the scheme-specific part is read as *xchar, never as a login (mailto, news).
-   */
-  readonly syntax: 'internet' | 'opaque';
-  /** Where the scheme is defined: the RFC, only the drafts, reserved without syntax, or later. */
-  readonly status: 'rfc1738' | 'draft' | 'reserved' | 'later';
-  /** True when an empty host is allowed (file: "localhost" or empty means this machine). */
-  readonly emptyHost?: boolean;
-  /** Scheme rules beyond the generic syntax; offsets are into the input as given. */
-  validate?(url: Url, report: Report): void;
-  /** The decoded scheme-specific fields (contract `fields`). */
-  fields?(url: Url): Record<string, unknown>;
-  /** Builds the URL text from decoded fields, encoding what must be encoded. */
-  build?(fields: Record<string, unknown>): string;
-  /** The access algorithm. */
-  explain?(url: Url): Explanation;
-  /** Lazily loads the client that dereferences URLs of this scheme. */
-  client?: () => Promise<unknown>;
-}
-
-const registry = new Map<string, SchemeSpec>();
-
-// For the scanner: the registered schemes in an open-addressed table keyed by a hash of the
-// lower-cased name, so that a scheme is recognized from the input's char codes without slicing
-// or hashing a new string (the way ada recognizes schemes without string compares).
-const TABLE_SIZE = 256;
-let table: Array<SchemeSpec | undefined> = new Array(TABLE_SIZE);
-
-/** The hash the scanner computes while it reads the scheme: h = (h * 31 + lower(c)) mod 2^32. */
-export function schemeHash(name: string): number {
-  let h = 0;
-  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + (name.charCodeAt(i) | 0)) >>> 0;
-  return h;
-}
-
-function rebuildTable(): void {
-  const t: Array<SchemeSpec | undefined> = new Array(TABLE_SIZE);
-  for (const spec of registry.values()) {
-    let slot = schemeHash(spec.name) & (TABLE_SIZE - 1);
-    while (t[slot] !== undefined) slot = (slot + 1) & (TABLE_SIZE - 1);
-    t[slot] = spec;
-  }
-  table = t;
-}
+let table: SchemeTable<SchemeSpec> = new SchemeTable<SchemeSpec>(BUILTIN_SCHEMES);
 
 /**
- * The entry whose name equals input[start, end) ignoring case, given the schemeHash of its
- * lower-cased text; undefined when none is registered.
+ * Parses an absolute URL with the registered schemes (RFC 1738 2.1, 3.1, 5; appendix for `URL:`
+ * and `<...>`; the October 1993 draft for the fragment after "#"). Throws a LocatorError when no
+ * structure can be read; rules broken in a readable structure are collected as `violations`.
  */
-export function lookupScheme(input: string, start: number, end: number, hash: number): SchemeSpec | undefined {
-  const len = end - start;
-  for (let slot = hash & (TABLE_SIZE - 1); ; slot = (slot + 1) & (TABLE_SIZE - 1)) {
-    const spec = table[slot];
-    if (spec === undefined) return undefined;
-    const name = spec.name;
-    if (name.length !== len) continue;
-    let i = 0;
-    for (; i < len; i++) {
-      let c = input.charCodeAt(start + i);
-      if (c >= 65 && c <= 90) c |= 32;
-      if (c !== name.charCodeAt(i)) break;
-    }
-    if (i === len) return spec;
-  }
+export function parse(input: string, options?: ParseOptions): Url {
+  return parseWith(table, input, options);
 }
 
-/** Checks a scheme name against RFC 1738 2.1; returns the offset of the first bad character, or -1. */
-function badSchemeChar(name: string): number {
-  if (name.length === 0) return 0;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c >= 128 || (CHAR_CLASS[c] & SCHEME) === 0 || (c >= 65 && c <= 90)) return i;
-  }
-  return -1;
+/** Like parse(), but returns the LocatorError instead of throwing it (RFC 1738 2.1). */
+export function tryParse(input: string, options?: ParseOptions): Url | LocatorError {
+  return tryParseWith(table, input, options);
+}
+
+/** The registry's table as it is now (for the scanner of extract(), and for parseWith()). */
+export function schemeTable(): SchemeTable<SchemeSpec> {
+  return table;
 }
 
 /**
  * Registers a scheme (RFC 1738 4): its syntax and its access algorithm. A name that is not a
  * valid lower-case scheme name, or that is registered already, is refused with a LocatorError.
- * `replace: true` replaces an existing entry on purpose.
+ * `replace: true` replaces an existing entry on purpose. URLs parsed before keep their entry.
  */
-export function registerScheme(spec: SchemeSpec, options?: { replace?: boolean }): void {
-  const bad = badSchemeChar(spec.name);
+export function registerScheme<F extends object>(spec: SchemeSpec<F>, options?: { replace?: boolean }): void {
+  if (spec === null || typeof spec !== 'object') throw new TypeError('registerScheme takes a scheme entry object');
+  const name: unknown = spec.name;
+  if (typeof name !== 'string') throw new TypeError('a scheme entry has a string name');
+  const bad = badSchemeChar(name);
   if (bad >= 0) {
     throw new LocatorError(INVALID_SCHEME_NAME, bad,
-      `"${spec.name}" is not a scheme name: use lower-case letters, digits, "+", "." and "-"`);
+      `"${name}" is not a scheme name: use lower-case letters, digits, "+", "." and "-"`, { section: 'RFC 1738 2.1' });
   }
-  if (registry.has(spec.name) && !options?.replace) {
-    throw new LocatorError(SCHEME_CLASH, 0, `the scheme "${spec.name}" is registered already`);
+  if (table.get(name) !== undefined && !options?.replace) {
+    throw new LocatorError(SCHEME_CLASH, 0, `the scheme "${name}" is registered already`);
   }
   if (spec.syntax !== 'internet' && spec.syntax !== 'opaque') {
-    throw new LocatorError(INVALID_SCHEME_NAME, -1, `scheme "${spec.name}": syntax must be "internet" or "opaque"`);
+    throw new RangeError(`scheme "${name}": syntax must be "internet" or "opaque"`);
   }
-  if (!registry.has(spec.name) && registry.size >= TABLE_SIZE / 2) {
-    throw new LocatorError(SCHEME_CLASH, 0, `at most ${TABLE_SIZE / 2} schemes can be registered`);
+  if (table.get(name) === undefined && table.size >= MAX_SCHEMES) {
+    throw new RangeError(`at most ${MAX_SCHEMES} schemes can be registered`);
   }
-  registry.set(spec.name, Object.freeze({ ...spec }));
-  rebuildTable();
+  table = new SchemeTable<SchemeSpec>([...table.list(), Object.freeze({ ...spec }) as unknown as SchemeSpec]);
 }
 
-/** Removes a registered scheme (a built-in one too); returns whether it was there. */
+/** Removes a registered scheme (a built-in one too); returns whether it was there (RFC 1738 4). */
 export function unregisterScheme(name: string): boolean {
-  const had = registry.delete(name);
-  rebuildTable();
-  return had;
+  if (table.get(name) === undefined) return false;
+  table = new SchemeTable<SchemeSpec>(table.list().filter((s) => s.name !== name));
+  return true;
 }
 
-/** The entry for a lower-case scheme name, or undefined. */
+/** The entry for a lower-case scheme name, or undefined (RFC 1738 4). */
 export function getScheme(name: string): SchemeSpec | undefined {
-  return registry.get(name);
+  return table.get(name);
 }
 
-/** Every registered scheme, in registration order. */
+/** Every registered scheme, in registration order (RFC 1738 4). */
 export function listSchemes(): SchemeSpec[] {
-  return [...registry.values()];
+  return table.list();
 }
 
-/**
- * Names RFC 1738 section 4 reserves without defining them, and names reserved elsewhere.
- * (afs, mid, cid and tn3270 are in that list too, but the drafts define them, so they are
- * registered as draft schemes.)
- */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['nfs', 'mailserver', 'z39.50', 'urn']);
+/** The entry a record was parsed with (kept on the record: later registrations do not change it). */
+export function entryOf(url: Url): SchemeSpec | undefined {
+  return url.spec as SchemeSpec | undefined;
+}
 
-export type { Diagnostic };
+export { RESERVED_NAMES };
+export type { SchemeSpec, Explanation, Report, NormalForm, WirePart, SchemeClient, LoginFields } from './spec.js';
+export type { Diagnostic, ParseOptions };

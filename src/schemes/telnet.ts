@@ -8,8 +8,9 @@
 // advisory only: a telnet client merely tells the user which name and password to try. rlogin is
 // different: its handshake (RFC 1282) carries a user name, so the URL's user is sent.
 
+import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { defineCode } from '../core/errors.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, formatRequest, violationNotes } from './util.js';
 
@@ -112,6 +113,14 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
     defaultPort,
     syntax: 'internet',
     status,
+    // No path at all (3.8: only a final "/", which may be omitted): nothing to merge into.
+    hierarchical: false,
+    normal: {
+      section: 'RFC 1738 3.8',
+      // telnet://<user>:<password>@<host>:<port>/ — "The final "/" character may be omitted":
+      // the normal form writes it.
+      path: (raw, clean) => (raw === null ? '' : clean ? raw : normalizeEscapes(raw)),
+    },
     validate: validateSession,
     fields: sessionFields,
     build: (fields) => buildLogin(fields, { defaultPort }) + '/',

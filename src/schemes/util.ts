@@ -2,7 +2,7 @@
 // characters against a production of the RFC 1738 section 5 grammar, and building the login.
 
 import type { Url } from '../core/url.js';
-import type { Report } from './registry.js';
+import type { Report } from './spec.js';
 import { type EncodeSet, USER_SET, encode, decodeText, hexValue } from '../core/percent.js';
 import { checkChars } from '../core/parse.js';
 import { LocatorError, defineCode, type Diagnostic } from '../core/errors.js';

@@ -15,7 +15,7 @@
 //   encoding, terminated by ";"" (the tagged fields of the WAIS document-id).
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './registry.js';
+import type { Explanation, Report, SchemeSpec } from './spec.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
@@ -369,6 +369,13 @@ export const wais: SchemeSpec = {
   defaultPort: 210,
   syntax: 'internet',
   status: 'rfc1738',
+  // Not hierarchical. 3.9 and 5: database, wtype and wpath are *uchar in fixed positions ("/"
+  // cannot occur inside them), so "/" separates fields of different kinds, not levels of one
+  // name space; and "The WAIS document-id should be treated opaquely; it may only be decomposed
+  // by the server that issued it." (The drafts' remark that "Within the WAIS world, names do not
+  // of course need to be prefixed by "wais:" (by the partial form rules)" is about omitting the
+  // scheme, which net-path and absolute-path references still do.)
+  hierarchical: false,
   validate,
   fields,
   build,

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { shared } from '../helpers.js';
-import { tryParse } from '../../src/core/parse.js';
+import { tryParse } from '../../src/schemes/registry.js';
 import { Url } from '../../src/core/url.js';
 import { LocatorError } from '../../src/core/errors.js';
 

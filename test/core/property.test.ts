@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, tryParse } from '../helpers.js';
-import { parse as rawParse } from '../../src/core/parse.js';
+import { parse as rawParse } from '../../src/schemes/registry.js';
 import { LocatorError } from '../../src/core/errors.js';
 
 const chars = (s: string) => fc.constantFrom(...s.split(''));

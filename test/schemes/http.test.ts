@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, tryParse, codes, fixture, shared } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
+import { entryOf } from '../../src/schemes/registry.js';
 import { LocatorError } from '../../src/core/errors.js';
 
 function row(u: ReturnType<typeof parse>): string {
@@ -121,8 +122,8 @@ test('RFC 1738 3.3: port 80 for http; https (later) uses 443 and says it is not 
   assert.equal(parse('http://h.com/').port, 80);
   assert.equal(parse('http://h.com/').explicitPort, false);
   assert.equal(parse('https://h.com/').port, 443);
-  assert.equal(parse('https://h.com/').spec?.status, 'later');
-  assert.equal(parse('http://h.com/').spec?.status, 'rfc1738');
+  assert.equal(entryOf(parse('https://h.com/'))?.status, 'later');
+  assert.equal(entryOf(parse('http://h.com/'))?.status, 'rfc1738');
 });
 
 test('build: segments and keywords are encoded so that they read back (RFC 1738 2.2, 3.3)', () => {

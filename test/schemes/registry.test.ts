@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from '../helpers.js';
-import { registerScheme, unregisterScheme, getScheme, listSchemes, lookupScheme, schemeHash } from '../../src/schemes/registry.js';
+import { registerScheme, unregisterScheme, getScheme, listSchemes, schemeTable } from '../../src/schemes/registry.js';
+import { schemeHash } from '../../src/core/scheme.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError, defineCode } from '../../src/core/errors.js';
 
@@ -70,6 +71,6 @@ test('RFC 1738 4: a registered scheme brings its syntax, fields, build and acces
 
 test('the scanner finds schemes by hash and case-insensitive compare, without slicing', () => {
   const s = 'xxGoPhEr://h';
-  assert.equal(lookupScheme(s, 2, 8, schemeHash('gopher'))?.name, 'gopher');
-  assert.equal(lookupScheme(s, 2, 7, schemeHash('gophe')), undefined);
+  assert.equal(schemeTable().lookup(s, 2, 8, schemeHash('gopher'))?.name, 'gopher');
+  assert.equal(schemeTable().lookup(s, 2, 7, schemeHash('gophe')), undefined);
 });

@@ -6,7 +6,7 @@
 
 import { open as openFile, stat } from 'node:fs/promises';
 import type { Url } from '../../core/url.js';
-import { parse } from '../../core/parse.js';
+import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
 import { pullStream } from '../connection.js';

@@ -8,7 +8,7 @@
 // them into items (openMenu, readMenu, renderMenu).
 
 import type { Url } from '../../core/url.js';
-import { parse } from '../../core/parse.js';
+import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
 import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
@@ -17,7 +17,7 @@ import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
-  CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Resource, type TranscriptLine,
+  CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Redirect, type Resource, type TranscriptLine,
 } from '../types.js';
 import { concat, parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, readDotData, type PlusHeader } from './parser.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
@@ -382,21 +382,18 @@ function linkedUrl(selector: string): string | null {
 
 /**
  * An "h" item whose selector starts with "URL:" names another URL: the client goes there
- * instead of sending the selector (the note of explain()). That URL is checked against the
- * policy like any other and opened through open() (so its own gateway applies); a link to
- * another such link is refused, so that no chain of them can loop.
+ * instead of sending the selector (the note of explain()). Nothing is sent to the gopher server:
+ * the answer is a Redirect, which open() follows like any other (the policy's redirect budget,
+ * never to a file URL, no loops).
  */
-async function openLinked(url: Url, target: string, options: GopherOpenOptions): Promise<Resource> {
-  const next = parse(target);
-  const nf = next.scheme === 'gopher' ? (next.fields as unknown as GopherFields) : null;
-  if (nf !== null && nf.gophertype === 'h' && linkedUrl(nf.selector) !== null) {
-    throw new LocatorError(PROTOCOL_ERROR, -1, `${redactHref(url.href)} links to another "URL:" link (${redactHref(next.href)}); only one is followed`);
+function linked(url: Url, target: string): Redirect {
+  let next: Url;
+  try {
+    next = parse(target);
+  } catch (e) {
+    throw new LocatorError(PROTOCOL_ERROR, -1, `${redactHref(url.href)} links to ${JSON.stringify(redactHref(target))}, which is not a URL`, { cause: e });
   }
-  const note = typeof options.transcript === 'function' ? options.transcript : () => {};
-  note({ direction: 'info', text: `the selector names a URL: retrieving ${redactHref(next.href)} (the Gopher "URL:" convention)` } satisfies TranscriptLine);
-  assertAllowed(next, options.policy ?? DEFAULT_POLICY);
-  const { open: openAny } = await import('../index.js');
-  return openAny(next, options);
+  return { redirect: next, reason: 'the Gopher "URL:" link' };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -409,7 +406,7 @@ async function openLinked(url: Url, target: string, options: GopherOpenOptions):
  * `connection-closed` when a reply is cut short, `protocol-error` for a reply that is not
  * Gopher+ where a Gopher+ header is due, `timeout`, `aborted`, `too-large`.
  */
-export async function open(url: Url, options: GopherOpenOptions): Promise<Resource> {
+export async function open(url: Url, options: GopherOpenOptions): Promise<Resource | Redirect> {
   const f = url.fields as unknown as GopherFields;
   const type = f.gophertype;
   if (type === '8' || type === 'T') {
@@ -418,7 +415,7 @@ export async function open(url: Url, options: GopherOpenOptions): Promise<Resour
       `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with a session client`);
   }
   const link = type === 'h' ? linkedUrl(f.selector) : null;
-  if (link !== null) return openLinked(url, link, options);
+  if (link !== null) return linked(url, link);
   if (f.plus?.kind === 'ask') return openForm(url, f, options);
   return retrieve(url, f, await plainExchange(url, f, options), options);
 }

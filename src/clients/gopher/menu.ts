@@ -4,7 +4,7 @@
 //   const { meta, items } = await openMenu('gopher://127.0.0.1:7070/1/files');
 //   for await (const item of items) console.log(renderItem(item));
 
-import { parse } from '../../core/parse.js';
+import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import type { GopherPlus } from '../../schemes/gopher.js';

@@ -7,7 +7,7 @@
 //   end of menu     = "." CR LF (optional: pygopherd omits it, gophernicus sends it)
 
 import { build } from '../../build.js';
-import { tryParse } from '../../core/parse.js';
+import { tryParse } from '../../schemes/registry.js';
 import { Url } from '../../core/url.js';
 import { XCHAR_SET, encode } from '../../core/percent.js';
 import type { AskQuestion, MenuItem } from './types.js';

@@ -6,12 +6,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { parse } from '../../core/parse.js';
+import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { assertAddressAllowed, assertAllowed, assertRedirectAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
+import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
 import { DEFAULT_TIMEOUT, pullStream } from '../connection.js';
-import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource, type TranscriptLine } from '../types.js';
+import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Redirect, type Resource, type TranscriptLine } from '../types.js';
 import { redactUrl as redactHref } from '../../redact.js';
 
 export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
@@ -106,47 +106,35 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
   };
 }
 
-async function run(first: Target, options: OpenOptions, gateway: boolean): Promise<Resource> {
+/**
+ * One request. A 3xx with a Location is answered as a Redirect (open() follows it, within the
+ * policy), unless redirects are not followed or the request went to a gateway, whose answer is
+ * passed on as it is.
+ */
+async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<Resource | Redirect> {
   const note = typeof options.transcript === 'function' ? options.transcript : () => {};
-  const policy = options.policy ?? DEFAULT_POLICY;
-  let t = first;
-  let count = 0;
-  let cross = 0;
-  for (;;) {
-    const res = await request(t, options, note);
-    const status = res.statusCode ?? 0;
-    const location = res.headers.location;
-    if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
-      res.resume();
-      let absolute: string;
-      try {
-        absolute = new URL(location, t.url.withoutFragment).href;
-      } catch {
-        throw new LocatorError(PROTOCOL_ERROR, -1, `the server redirects to ${JSON.stringify(redactHref(location))}, which is not a URL`);
-      }
-      const next = parse(absolute);
-      note({ direction: 'info', text: `redirect to ${redactHref(next.href)}` });
-      if (next.scheme !== t.url.scheme) cross++;
-      assertRedirectAllowed(t.url, next, count, cross, policy);
-      assertAllowed(next, policy);
-      if (next.scheme !== 'http' && next.scheme !== 'https') {
-        const { open } = await import('../index.js');
-        return open(next, { ...options, gateway: false });
-      }
-      count++;
-      t = { url: next, via: next, path: requestTarget(next) };
-      continue;
+  const res = await request(t, options, note);
+  const status = res.statusCode ?? 0;
+  const location = res.headers.location;
+  if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
+    res.resume();
+    let next: Url;
+    try {
+      next = parse(new URL(location, t.url.withoutFragment).href);
+    } catch {
+      throw new LocatorError(PROTOCOL_ERROR, -1, `the server redirects to ${JSON.stringify(redactHref(location))}, which is not a URL`);
     }
-    if (status >= 400) {
-      res.resume();
-      throw new LocatorError(HTTP_STATUS, -1, `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd());
-    }
-    return toResource(t.url, res, options);
+    return { redirect: next, reason: `HTTP ${status}` };
   }
+  if (status >= 400) {
+    res.resume();
+    throw new LocatorError(HTTP_STATUS, -1, `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd());
+  }
+  return toResource(t.url, res, options);
 }
 
-/** Retrieves an http or https URL (RFC 1738 3.3). */
-export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+/** Retrieves an http or https URL (RFC 1738 3.3); a 3xx is answered as a Redirect for open() to follow. */
+export async function open(url: Url, options: OpenOptions): Promise<Resource | Redirect> {
   return run({ url, via: url, path: requestTarget(url) }, options, false);
 }
 
@@ -154,7 +142,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
  * Retrieves any URL through an HTTP gateway (RFC 1738 4): GET with the full URL (without the
  * fragment) as the request target, as proxies have always been asked.
  */
-export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource> {
+export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource | Redirect> {
   const via = parse(gateway);
   if (via.scheme !== 'http' && via.scheme !== 'https') {
     throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(redactHref(gateway))} is not an http URL`);

@@ -14,7 +14,7 @@ import { explain } from '../../../src/build.js';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { FtpReplyError } from '../../../src/clients/ftp/client.js';
-import { FtpReplyError as RootFtpReplyError } from '../../../src/index.js';
+import { FtpReplyError as RootFtpReplyError } from '../../../src/clients/index.js';
 import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js';
 import { drain, socketsSettle, tcpSockets } from './fakes.js';
 

@@ -13,6 +13,7 @@ import { GopherError, type AskQuestion } from '../../../src/clients/gopher/clien
 import { parseAsk, parseAttributes } from '../../../src/clients/gopher/parser.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { rejects } from '../../helpers.js';
+import { DEFAULT_POLICY, type PolicyError } from '../../../src/policy.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
 if (!TS) throw new Error('LOCATOR_TEST_SERVERS is not set: run the tests with node scripts/test.mjs');
@@ -225,14 +226,19 @@ test('gophernicus: a search through its CGI with options.search', async () => {
 // ---------------------------------------------------------------------------------------------
 // Items that are not retrieved from the Gopher server
 
-test('an "h" item with a "URL:" selector retrieves that URL (nginx) instead of sending the selector', async () => {
-  const r = await fetchBytes(`${PY}/hURL:http://127.0.0.1:8080/hello.txt`);
+test('an "h" item with a "URL:" selector is a redirect to that URL (nginx), the selector never sent', async () => {
+  const link = `${PY}/hURL:http://127.0.0.1:8080/hello.txt`;
+  // A followed link is a redirect: across schemes only when the policy allows one.
+  const r = await fetchBytes(link, { policy: { ...DEFAULT_POLICY, maxCrossSchemeRedirects: 1 } });
   assert.equal(r.meta.scheme, 'http');
   assert.deepEqual(r.body, readFileSync(join(TS, 'http', 'root', 'hello.txt')));
-  assert.ok(r.lines.some((l) => l.direction === 'info' && /the selector names a URL/.test(l.text)));
+  assert.ok(r.lines.some((l) => l.direction === 'info' && l.text === 'the Gopher "URL:" link: redirect 1 to http://127.0.0.1:8080/hello.txt'), JSON.stringify(r.lines));
+  assert.deepEqual(r.meta.redirects, [link]);
   assert.ok(!r.sent.some((l) => l.includes('URL:')), 'the selector is not sent to the Gopher server');
-  const chained = await rejects(open(`${PY}/hURL:gopher://127.0.0.1:7070/hURL:http://127.0.0.1:8080/`, NO_GATEWAY));
-  assert.equal(chained.code, 'protocol-error');
+  const refused = await rejects(open(link, NO_GATEWAY));
+  assert.equal((refused as PolicyError).diagnostic.code, 'cross-scheme-redirect');
+  const notFollowed = await rejects(open(link, { ...NO_GATEWAY, followRedirects: false }));
+  assert.equal(notFollowed.code, 'redirect-not-followed');
 });
 
 test('a type 8 (Telnet) item is a session, not a document', async () => {

@@ -37,7 +37,8 @@ test('a redirect within http is followed (nginx /redirect -> /hello.txt)', async
   const lines: string[] = [];
   const r = await open(`${NGINX}/redirect`, { gateway: false, transcript: (l) => lines.push(`${l.direction} ${l.text}`) });
   assert.equal((await readAll(r.body)).toString(), 'plain text\n');
-  assert.ok(lines.some((l) => l.startsWith('info redirect to http://127.0.0.1:8080/hello.txt')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('info HTTP 302: redirect 1 to http://127.0.0.1:8080/hello.txt')), lines.join('\n'));
+  assert.deepEqual(r.meta.redirects, [`${NGINX}/redirect`]);
 });
 
 function serve(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void>; seen: string[] }> {
