@@ -1,7 +1,22 @@
 // What every `locator` subcommand module exports; main.ts builds --help and dispatch from these.
 import type { Readable, Writable } from 'node:stream';
 
-export const EXIT = { ok: 0, invalid: 1, usage: 2, network: 3 } as const;
+import type { LocatorError } from '../core/errors.js';
+
+export const EXIT = { ok: 0, invalid: 1, usage: 2, network: 3, internal: 70, interrupted: 130 } as const;
+
+/**
+ * The exit status for a LocatorError, from its kind: syntax and policy (an invalid or refused
+ * URL) 1, usage 2, network and protocol 3; an `aborted` transfer (Ctrl-C) 130.
+ */
+export function exitFor(e: LocatorError): number {
+  if (e.code === 'aborted') return EXIT.interrupted;
+  switch (e.kind) {
+    case 'usage': return EXIT.usage;
+    case 'network': case 'protocol': return EXIT.network;
+    default: return EXIT.invalid;
+  }
+}
 
 export interface Io {
   stdin: Readable;

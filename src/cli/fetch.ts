@@ -10,8 +10,8 @@ import { tryParse } from '../schemes/registry.js';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { open } from '../clients/index.js';
-import { NETWORK_CODES, type OpenOptions, type TranscriptLine } from '../clients/types.js';
-import { EXIT, UsageError, type Command, type Io } from './command.js';
+import type { OpenOptions, TranscriptLine } from '../clients/types.js';
+import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { redactText } from '../redact.js';
@@ -133,8 +133,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     }
     const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
     io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
-    if (e.code === 'aborted') return 130;
-    return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
+    return exitFor(e);
   } finally {
     for (const sig of SIGNALS) process.off(sig, onSigint);
   }

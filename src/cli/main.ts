@@ -52,10 +52,14 @@ export function helpText(): string {
     'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
     '',
     'Exit status:',
-    '  0  success: every input was read (for parse: every URL is valid)',
-    '  1  some input was invalid (parse: not valid, or not readable at all); batch mode keeps going',
-    '  2  usage error (unknown command or option)',
-    '  3  network or protocol failure',
+    '  0    success: every input was read (for parse: every URL is valid)',
+    '  1    some input was invalid or refused by the security policy (parse: not valid, or not',
+    '       readable at all); batch mode keeps going',
+    '  2    usage error (unknown command or option, a bad option value, input the URL needs',
+    '       and no way to ask for it)',
+    '  3    network or protocol failure (no connection, a timeout, the server\'s error reply)',
+    '  70   internal error (a bug in locator: please report it)',
+    '  130  interrupted (Ctrl-C, or the transfer was cancelled)',
     '',
   );
   return lines.join('\n');
@@ -133,6 +137,6 @@ main(process.argv.slice(2), {
   },
   (e: unknown) => {
     process.stderr.write(`locator: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 70;
+    process.exitCode = EXIT.internal;
   },
 );

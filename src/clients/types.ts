@@ -95,24 +95,21 @@ export function isRedirect(r: Resource | Redirect): r is Redirect {
   return (r as Redirect).redirect !== undefined;
 }
 
-// Network and protocol failures (the CLI exits 3 for these).
-export const CONNECT_FAILED = defineCode('connect-failed', 'error', 'RFC 1738 3.1',
-  'could not connect to the host and port of the URL');
-export const TIMEOUT = defineCode('timeout', 'error', 'RFC 1738 3', 'the server did not answer in time');
-export const ABORTED = defineCode('aborted', 'error', 'RFC 1738 3', 'the transfer was cancelled');
-export const CONNECTION_CLOSED = defineCode('connection-closed', 'error', 'RFC 1738 3',
-  'the server closed the connection before the exchange was complete');
-export const PROTOCOL_ERROR = defineCode('protocol-error', 'error', 'RFC 1738 3',
-  'the server answered something the protocol does not allow');
-export const TOO_LARGE = defineCode('too-large', 'error', 'RFC 1738 3', 'the object is larger than maxBytes');
+// Network and protocol failures (kind network or protocol: the CLI exits 3 for these). No spec
+// section states them (section null); the protocol's own errors (ftp-reply, http-status,
+// gopher-error) cite the protocol's document.
+export const CONNECT_FAILED = defineCode('connect-failed', 'error', null,
+  'could not connect to the host and port of the URL', 'network');
+export const TIMEOUT = defineCode('timeout', 'error', null, 'the server did not answer in time', 'network');
+export const ABORTED = defineCode('aborted', 'error', null, 'the transfer was cancelled', 'network');
+export const CONNECTION_CLOSED = defineCode('connection-closed', 'error', null,
+  'the server closed the connection before the exchange was complete', 'network');
+export const PROTOCOL_ERROR = defineCode('protocol-error', 'error', null,
+  'the server answered something the protocol does not allow', 'protocol');
+export const TOO_LARGE = defineCode('too-large', 'error', null, 'the object is larger than maxBytes', 'protocol');
 export const NO_CLIENT = defineCode('no-client', 'error', 'RFC 1738 4',
   'no client is registered for this scheme');
-export const NOT_FOUND = defineCode('not-found', 'error', 'RFC 1738 3', 'the server says the object does not exist');
+export const NOT_FOUND = defineCode('not-found', 'error', null, 'the server says the object does not exist', 'protocol');
 export const NEEDS_INPUT = defineCode('needs-input', 'error', 'RFC 1738 3',
-  'the URL leaves something to the user (a password or a search string) and there is no way to ask');
+  'the URL leaves something to the user (a password or a search string) and there is no way to ask', 'usage');
 
-/** The codes that mean "the network or the server failed" (exit status 3). */
-export const NETWORK_CODES: ReadonlySet<string> = new Set([
-  CONNECT_FAILED, TIMEOUT, CONNECTION_CLOSED, PROTOCOL_ERROR, NOT_FOUND, 'ftp-reply', 'http-status', 'gopher-error',
-  'gopher-not-menu',
-]);

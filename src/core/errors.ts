@@ -6,6 +6,16 @@
 
 export type Severity = 'error' | 'warning';
 
+/**
+ * What kind of failure a code is, for callers that act on it (the CLI derives its exit status
+ * from the kind): `syntax` the URL (or other input) breaks a rule of the specs; `usage` the call
+ * or command lacks something it needs (a search string, a password, a valid option); `policy` the
+ * security policy refuses it (RFC 1738 6); `network` the connection failed (refused, timed out,
+ * cut, cancelled); `protocol` the server answered, but with an error or something the protocol
+ * does not allow.
+ */
+export type Kind = 'syntax' | 'usage' | 'policy' | 'network' | 'protocol';
+
 /** One finding, as the CLI prints it in JSON (../shared/docs/contract.md). */
 export interface Diagnostic {
   readonly code: string;
@@ -13,14 +23,15 @@ export interface Diagnostic {
   /** UTF-16 code units from the start of the input as given (before `URL:` or `<` is stripped). */
   readonly offset: number;
   readonly message: string;
-  /** The spec section, e.g. `RFC 1738 3.1`. */
-  readonly section: string;
+  /** The spec section, e.g. `RFC 1738 3.1`; null for a code that no spec section states (a timeout). */
+  readonly section: string | null;
 }
 
 interface CodeInfo {
   readonly severity: Severity;
-  readonly section: string;
+  readonly section: string | null;
   readonly message: string;
+  readonly kind: Kind;
 }
 
 /**
@@ -29,14 +40,22 @@ interface CodeInfo {
  */
 const CODES = new Map<string, CodeInfo>();
 
-/** Declares a diagnostic code with its default severity, spec section and message. */
-export function defineCode(code: string, severity: Severity, section: string, message: string): string {
+/**
+ * Declares a code with its default severity, spec section (null when no spec states the rule),
+ * message and kind (default `syntax`). A code is declared once, wherever it is used.
+ */
+export function defineCode(code: string, severity: Severity, section: string | null, message: string, kind: Kind = 'syntax'): string {
   const known = CODES.get(code);
-  if (known && (known.section !== section || known.message !== message || known.severity !== severity)) {
+  if (known && (known.section !== section || known.message !== message || known.severity !== severity || known.kind !== kind)) {
     throw new Error(`diagnostic code ${code} declared twice`);
   }
-  CODES.set(code, { severity, section, message });
+  CODES.set(code, { severity, section, message, kind });
   return code;
+}
+
+/** The kind of a declared code; undefined for a code never declared. */
+export function kindOf(code: string): Kind | undefined {
+  return CODES.get(code)?.kind;
 }
 
 // Fatal: no structure can be read.
@@ -105,19 +124,23 @@ export function describeCodes(): Array<{ code: string } & CodeInfo> {
 }
 
 /**
- * The one error class of locator. `code` is stable; `offset` counts UTF-16 code units into the
- * input as given; `section` names the rule. Clients add their own codes (reply codes etc.).
+ * The one error class of locator. `code` is stable; `kind` says what failed (see Kind); `offset`
+ * counts UTF-16 code units into the input as given, and is -1 when the error has no place in it
+ * (a network failure, a whole-URL refusal); `section` names the rule, or is null when no spec
+ * section states it. Clients add their own codes (reply codes etc.). API misuse (a non-string
+ * URL, an unknown option value) is a TypeError or RangeError, never a LocatorError.
  */
 export class LocatorError extends Error {
   readonly code: string;
+  readonly kind: Kind;
   readonly offset: number;
-  readonly section: string;
+  readonly section: string | null;
   readonly severity: Severity = 'error';
   readonly input: string | undefined;
   /** The message without the code and offset appended. */
   readonly detail: string;
 
-  constructor(code: string, offset: number, message?: string, options?: { input?: string; section?: string; cause?: unknown }) {
+  constructor(code: string, offset: number, message?: string, options?: { input?: string; section?: string | null; cause?: unknown }) {
     const info = CODES.get(code);
     const text = message ?? info?.message ?? code;
     super(offset >= 0 ? `${text} (${code} at offset ${offset})` : `${text} (${code})`,
@@ -125,7 +148,8 @@ export class LocatorError extends Error {
     this.name = 'LocatorError';
     this.code = code;
     this.offset = offset;
-    this.section = options?.section ?? info?.section ?? '';
+    this.section = options?.section !== undefined ? options.section : info?.section ?? null;
+    this.kind = info?.kind ?? 'syntax';
     this.input = options?.input;
     this.detail = text;
   }

@@ -59,14 +59,14 @@ export const PRIVATE_ADDRESS = defineCode('private-address', 'warning', 'RFC 191
 
 /** A refusal: thrown before any connection is opened, with the diagnostic that caused it. */
 export const POLICY_REFUSED = defineCode('policy-refused', 'error', 'RFC 1738 6',
-  'the policy refuses this URL: no connection is opened');
+  'the policy refuses this URL: no connection is opened', 'policy');
 
 /**
  * RFC 1945 9.3: "A user agent should never automatically redirect a request more than 5 times,
  * since such redirections usually indicate an infinite loop."
  */
 export const TOO_MANY_REDIRECTS = defineCode('too-many-redirects', 'error', 'RFC 1945 9.3',
-  'too many redirects: redirections this many times usually indicate an infinite loop');
+  'too many redirects: redirections this many times usually indicate an infinite loop', 'policy');
 
 /**
  * RFC 1738 6: a harmless retrieval must not turn into a remote operation of another protocol; a
@@ -74,23 +74,23 @@ export const TOO_MANY_REDIRECTS = defineCode('too-many-redirects', 'error', 'RFC
  * that attack's usual path.
  */
 export const CROSS_SCHEME_REDIRECT = defineCode('cross-scheme-redirect', 'error', 'RFC 1738 6',
-  'the redirect changes the scheme, which the policy allows only a limited number of times');
+  'the redirect changes the scheme, which the policy allows only a limited number of times', 'policy');
 
 /** RFC 1738 3.10: a file URL names a file of the machine that reads it; no server may send a client there. */
 export const REDIRECT_TO_FILE = defineCode('redirect-to-file', 'error', 'RFC 1738 3.10',
-  'a redirect to a file URL would make the client read its own files for a remote server');
+  'a redirect to a file URL would make the client read its own files for a remote server', 'policy');
 
 /**
  * RFC 1945 9.3 ("such redirections usually indicate an infinite loop"): a redirect to a URL the
  * chain has visited already (compared by normal form, RFC 1738 2.1-3) is a loop, stopped at once.
  */
 export const REDIRECT_LOOP = defineCode('redirect-loop', 'error', 'RFC 1945 9.3',
-  'the redirect leads back to a URL of the same chain: a loop');
+  'the redirect leads back to a URL of the same chain: a loop', 'policy');
 
 /** A client answered with a redirect while open() was told not to follow any (followRedirects: false). */
 export const REDIRECT_NOT_FOLLOWED = defineCode('redirect-not-followed', 'error', 'RFC 1738 6',
-  'the object is elsewhere, and redirects are not followed');
+  'the object is elsewhere, and redirects are not followed', 'policy');
 
 /** A name lookup answered no address at all (resolveAllowed): there is nothing to connect to. */
 export const NO_ADDRESS = defineCode('no-address', 'error', 'RFC 1738 3.1',
-  'the host name resolves to no address');
+  'the host name resolves to no address', 'network');

@@ -47,7 +47,7 @@ test('fetch -o FILE of a missing object: exit 3, nothing under the final name, n
 test('fetch -o FILE when the transfer breaks off: nothing under the final name', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
   const r = await run(['fetch', '--max-bytes', '3', '-o', join(dir, 'out.txt'), 'http://127.0.0.1:8080/hello.txt']);
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 3, 'too-large is a protocol failure (exit 3), not an invalid URL');
   assert.match(r.err, /larger than 3 octets/);
   assert.equal(existsSync(join(dir, 'out.txt')), false);
   assert.deepEqual(readdirSync(dir), []);
@@ -88,9 +88,9 @@ test('fetch --search: a Gopher search (type 7) sends the string and shows the re
   assert.match(r.out.toString(), /Results for: two words/);
 });
 
-test('fetch of a Gopher search without a search string and no terminal: a clear error, exit 1', async () => {
+test('fetch of a Gopher search without a search string and no terminal: a clear error, exit 2 (usage: --search is missing)', async () => {
   const r = await run(['fetch', '--menu', 'gopher://127.0.0.1:7070/7/search.sh']);
-  assert.equal(r.code, 1);
+  assert.equal(r.code, 2);
   assert.match(r.err, /search/);
 });
 

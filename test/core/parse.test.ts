@@ -119,7 +119,7 @@ for (const [input, code, offset, section] of FATAL) {
     assert.ok(r instanceof LocatorError, 'a LocatorError');
     assert.equal(r.code, code);
     assert.equal(r.offset, offset);
-    assert.ok(r.section.startsWith('RFC 1738'));
+    assert.ok((r.section ?? "").startsWith('RFC 1738'));
     assert.throws(() => parse(input), (e: unknown) => e instanceof LocatorError && e.code === code);
   });
 }

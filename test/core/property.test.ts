@@ -71,7 +71,7 @@ test('property (seed 1738): on any string, parse throws nothing but a LocatorErr
     const r = tryParse(s);
     for (const d of r instanceof LocatorError ? [r.toDiagnostic()] : r.violations) {
       assert.ok(d.offset >= 0 && d.offset <= s.length);
-      assert.ok(d.section.length > 0 && d.message.length > 0);
+      assert.ok((d.section ?? "").length > 0 && d.message.length > 0);
     }
   }), { seed: 1738, numRuns: 5000 });
 });

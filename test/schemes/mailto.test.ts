@@ -111,7 +111,7 @@ const ROWS: Array<[string, string, string, string]> = [
 
 rowTests(ROWS, (u, address) => {
   assert.deepEqual(u.fields, { address });
-  for (const d of u.violations) assert.ok(d.message.length > 0 && d.section.length > 0);
+  for (const d of u.violations) assert.ok(d.message.length > 0 && (d.section ?? "").length > 0);
 });
 
 test('RFC 1738 3.5: violations name the rule and say what to write', () => {

@@ -67,7 +67,7 @@ test('every mid and cid URL gets a draft-only warning; a valid one is still vali
   }
   const w = parse('mid:a@b/c@d').violations.find((v) => v.code === 'mid-content-id')!;
   assert.equal(w.severity, 'warning');
-  assert.match(w.section, /RFC 2111/);
+  assert.match(w.section ?? "", /RFC 2111/);
   assert.match(parse('mid:abc').violations[1].message, /message-id is not an addr-spec: no "@"/);
 });
 

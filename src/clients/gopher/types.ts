@@ -7,11 +7,11 @@ import type { OpenOptions } from '../types.js';
 
 /** A Gopher server said it cannot serve the item (a "-" Gopher+ reply, or a lone type-3 line). */
 export const GOPHER_ERROR = defineCode('gopher-error', 'error', 'Gopher+ 2.3',
-  'the Gopher server answered with an error');
+  'the Gopher server answered with an error', 'protocol');
 
 /** openMenu() was given a URL whose gophertype is not a menu ("1") or a search ("7"). */
 export const GOPHER_NOT_MENU = defineCode('gopher-not-menu', 'error', 'RFC 1436 3.8',
-  'only items of type 1 (a menu) and 7 (a search, whose answer is a menu) are read as menus');
+  'only items of type 1 (a menu) and 7 (a search, whose answer is a menu) are read as menus', 'protocol');
 
 /**
  * A Gopher server's error, as a typed LocatorError (code `gopher-error`).

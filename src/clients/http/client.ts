@@ -15,7 +15,7 @@ import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenO
 import { redactUrl as redactHref } from '../../redact.js';
 
 export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
-  'the HTTP server answered with an error status');
+  'the HTTP server answered with an error status', 'protocol');
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
