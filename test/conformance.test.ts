@@ -4,9 +4,9 @@
 // The counts per file (cases, agree, checked, failed) are printed as test diagnostics.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ROOT, SHARED, tryParse } from './helpers.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED, shared, tryParse } from './helpers.js';
 import { Url } from '../src/core/url.js';
 import { LocatorError } from '../src/core/errors.js';
 import { resolve, type Rules } from '../src/resolve.js';
@@ -201,19 +201,7 @@ test('the matcher of the conformance README', () => {
   assert.throws(() => matches({ a: { $near: 1 } }, { a: 1 }), /unknown matcher/);
 });
 
-/**
- * ../shared/conformance beside the repository; from a git worktree (e.g. /work/wt/NAME) the
- * nearest ancestor holding shared/conformance.
- */
-function conformanceDir(): string {
-  if (existsSync(join(SHARED, 'conformance'))) return join(SHARED, 'conformance');
-  for (let d = dirname(ROOT); d !== dirname(d); d = dirname(d)) {
-    if (existsSync(join(d, 'shared', 'conformance', 'README.md'))) return join(d, 'shared', 'conformance');
-  }
-  throw new Error(`${join(SHARED, 'conformance')} is missing: the tests need ../shared beside the repository`);
-}
-
-const DIR = conformanceDir();
+const DIR = join(SHARED, 'conformance');
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 
 test('the conformance folder holds the seven suites of its README', () => {
@@ -227,7 +215,7 @@ const totals = { cases: 0, agree: 0, checked: 0, failed: 0 };
 
 for (const file of FILES) {
   test(`conformance: ${file}`, async (t) => {
-    const data = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as { cases: Case[] };
+    const data = JSON.parse(shared(join('conformance', file))) as { cases: Case[] };
     const counts = { cases: data.cases.length, agree: 0, checked: 0, failed: 0 };
     for (const c of data.cases) {
       if (c.class === 'agree') counts.agree++;
