@@ -9,7 +9,7 @@ import { ROOT, parse } from './helpers.js';
 import { normalize, equivalent, toSafe, toDisplay } from '../src/normalize.js';
 import { resolve, relativize } from '../src/resolve.js';
 import { redactUrl } from '../src/redact.js';
-import { explain } from '../src/build.js';
+import { build, explain } from '../src/build.js';
 import { lint } from '../src/lint.js';
 import { refusals } from '../src/policy.js';
 
@@ -74,6 +74,14 @@ test('draft 1993-10 / 1994-03: toSafe, toDisplay and redactUrl keep the port dig
   assert.equal(toSafe(u), u);
   assert.equal(toDisplay(u), `ftp://u:secret@f:${P39}/cA`);
   assert.equal(redactUrl(u), `ftp://u:****@f:${P39}/c%41`);
+});
+
+test('RFC 1738 3.1, 5: build writes a TCP port as digits and refuses any other (no rounded number)', () => {
+  assert.equal(build('http', { host: 'f', port: 65535, hpath: 'c' }), 'http://f:65535/c');
+  assert.equal(build('http', { host: 'f', port: 80, hpath: 'c' }), 'http://f/c');
+  for (const port of [65536, Number(P20), 1e21, -1, 1.5]) {
+    assert.throws(() => build('http', { host: 'f', port, hpath: 'c' }), { name: 'LocatorError', code: 'invalid-field' });
+  }
 });
 
 test('RFC 1738 3.3, 3.8, 3.9: explain writes the port digits, never a double', () => {
