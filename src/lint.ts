@@ -81,8 +81,8 @@ export function lintRecord(input: string, options?: ParseOptions): LintRecord {
  */
 function ports(url: Url, out: Diagnostic[]): void {
   if (!url.explicitPort) return;
-  const port = url.port as number;
-  if (port > 65535) return; // port-out-of-range is the parser's
+  const port = url.port;
+  if (port === null) return; // over 65535: port-out-of-range is the parser's
   const spec = url.spec;
   if (spec !== undefined && spec.defaultPort === null) return;
   const at = url.portStart + url.inputOffset;

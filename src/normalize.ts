@@ -13,7 +13,8 @@
 //   - the host in lower case (3.1: a fully qualified domain name, RFC 1034, whose labels compare
 //     without regard to case); user and password keep their case;
 //   - the port dropped when it is the scheme's default, and an empty port's ":" dropped (3.1:
-//     "If the port is omitted, the colon is as well"); leading zeros of a port dropped;
+//     "If the port is omitted, the colon is as well"); leading zeros of a port dropped, and the
+//     port otherwise kept as its digits (port = digits, of any length: never read as a number);
 //   - in every escape the hex digits in upper case (2.2: "abcdef" "may also be used");
 //   - an escape of an unreserved character (alphanumerics and "$-_.+!*'(),") decoded (2.2:
 //     "Usually a URL has the same interpretation when an octet is represented by a character and
@@ -107,7 +108,10 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
     let host = normalizeHost(u.host ?? '');
     if (rule?.host) host = rule.host(host);
     out += host;
-    if (u.explicitPort && u.port !== u.spec?.defaultPort) out += ':' + u.port;
+    // The port as digits, never through a number: 3.1 port = digits, of any length.
+    const digits = u.portDigits;
+    const defaultPort = u.spec?.defaultPort ?? null;
+    if (digits !== null && (defaultPort === null || digits !== String(defaultPort))) out += ':' + digits;
     const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
     if (path !== null) out += '/' + path;
   } else {

@@ -13,7 +13,7 @@
 // hold a password. The module is pure: no node:* import, the lookup is the caller's.
 
 import type { Url } from './core/url.js';
-import { LocatorError, CONTROL_CHAR, diagnostic, type Diagnostic } from './core/errors.js';
+import { LocatorError, CONTROL_CHAR, PORT_OUT_OF_RANGE, diagnostic, type Diagnostic } from './core/errors.js';
 import { lint } from './lint.js';
 import { classifyAddress, type AddressClass } from './lint/address.js';
 import { entryOf } from './schemes/registry.js';
@@ -43,7 +43,7 @@ export interface Policy {
   /**
    * Accept URLs with violations of the syntax (an unencoded "~" or space, a draft form that is an
    * error, ...). Off by default: a URL that is not valid is refused. The refusals that guard the
-   * protocol stay on: encoded delimiters, raw control characters and reserved ports.
+   * protocol stay on: encoded delimiters, raw control characters, reserved ports and ports over 65535.
    */
   allowViolations?: boolean;
 }
@@ -84,7 +84,8 @@ function readsThisMachine(url: Url): boolean {
 
 /**
  * Every finding of lint() that the policy refuses, most dangerous first, each with severity
- * "error" (RFC 1738 6): encoded delimiters and raw control characters always; reserved ports
+ * "error" (RFC 1738 6): encoded delimiters, raw control characters and ports over 65535
+ * (port-out-of-range, RFC 1738 3.1) always; reserved ports
  * unless allowed; with refusePrivateAddresses, hosts inside the network and local files; and,
  * unless allowViolations, every other error. An empty list: the URL may be opened.
  */
@@ -97,7 +98,9 @@ export function refusals(url: Url, policy: Policy = DEFAULT_POLICY): Diagnostic[
     } else if (d.code === PRIVATE_ADDRESS) {
       if (policy.refusePrivateAddresses) out.push({ ...d, severity: 'error' });
     } else if (d.severity === 'error') {
-      if (d.code === ENCODED_DELIMITER || d.code === CONTROL_CHAR || !policy.allowViolations) out.push(d);
+      // A port over 65535 has no TCP number (Url.port is null): refused even with allowViolations,
+      // so that no client falls back to the default port.
+      if (d.code === ENCODED_DELIMITER || d.code === CONTROL_CHAR || d.code === PORT_OUT_OF_RANGE || !policy.allowViolations) out.push(d);
     }
   }
   if (policy.refusePrivateAddresses && readsThisMachine(url)) {

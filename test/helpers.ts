@@ -8,8 +8,16 @@ import fc from 'fast-check';
 
 /** The repository root (tests run from .build/test/...). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** ../shared beside the repository (spec texts, corpus, fixtures). */
-export const SHARED = join(ROOT, '..', 'shared');
+/**
+ * ../shared beside the repository (spec texts, corpus, fixtures); from a git worktree (e.g.
+ * /work/wt/NAME) the nearest ancestor folder that holds shared/.
+ */
+export const SHARED = ((): string => {
+  for (let d = dirname(ROOT); d !== dirname(d); d = dirname(d)) {
+    if (existsSync(join(d, 'shared', 'spec'))) return join(d, 'shared');
+  }
+  return join(ROOT, '..', 'shared');
+})();
 
 export function fixture(name: string): string {
   return readFileSync(join(ROOT, 'test', 'fixtures', name), 'utf8');
@@ -41,10 +49,13 @@ export function tryParse(input: string, options?: ParseOptions): Url | LocatorEr
   return u;
 }
 
-/** One-line summary: scheme | user | password | host | port | path | fragment (curl lib1560 style). */
+/**
+ * One-line summary: scheme | user | password | host | port | path | fragment (curl lib1560
+ * style); the port as its written digits, less leading zeros (RFC 1738 3.1).
+ */
 export function summary(u: Url): string {
   const f = (v: string | number | null) => (v === null ? '-' : String(v));
-  return [u.scheme, f(u.user), f(u.password), f(u.host), f(u.explicitPort ? u.port : null), f(u.path), f(u.fragment)].join(' | ');
+  return [u.scheme, f(u.user), f(u.password), f(u.host), f(u.portDigits), f(u.path), f(u.fragment)].join(' | ');
 }
 
 /** The violation codes with offsets, "code@offset", in order. */

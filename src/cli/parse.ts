@@ -28,7 +28,7 @@ export function parseRecord(input: string, trim = false, showSecrets = true): Re
   if (r instanceof LocatorError) {
     return {
       input: shown, ok: false, valid: false, error: r.toDiagnostic(), href: null, scheme: null, user: null,
-      password: null, host: null, port: null, explicitPort: false, path: null, fragment: null,
+      password: null, host: null, port: null, portDigits: null, explicitPort: false, path: null, fragment: null,
       fields: {}, violations: [],
     };
   }
@@ -63,7 +63,7 @@ export async function runParse(args: string[], opts: ParseCommandOptions, stdin:
     for (const l of drawRecord(r, shownInput, !opts.showSecrets)) await out.line(l);
     const fields = r.fields;
     const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
-    for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port], ...Object.entries(fields)] as Array<[string, unknown]>) {
+    for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port ?? r.portDigits], ...Object.entries(fields)] as Array<[string, unknown]>) {
       if (v !== null && v !== undefined) await out.line(`  ${k}: ${JSON.stringify(v)}`);
     }
     for (const l of drawDiagnostics(shownInput, r.violations as Diagnostic[])) await out.line(l);

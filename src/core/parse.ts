@@ -491,7 +491,9 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
           if (c < 48 || c > 57) {
             return fatal(INVALID_PORT, k, input, `the port must be decimal digits; ${describe(c)} is not a digit`);
           }
-          port = port * 10 + (c - 48);
+          // Stop counting past 65535: the value would pass through a double and lose digits.
+          // The record keeps only "over 65535"; the digits are read back from href (Url.portDigits).
+          if (port <= 65535) port = port * 10 + (c - 48);
         }
         if (port > 65535) list.v = add(list.v, PORT_OUT_OF_RANGE, portStart);
       }

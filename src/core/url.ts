@@ -170,11 +170,29 @@ export class Url {
     return this.#portStart >= 0 && this.#port >= 0;
   }
 
-  /** The effective port: as written, else the scheme's default, else null (RFC 1738 3.1). */
+  /**
+   * The effective port (RFC 1738 3.1): as written, else the scheme's default, else null. A
+   * written port over 65535 (port-out-of-range) is no TCP port and no number a double holds
+   * exactly: it is null here, never the default, and its digits are in `portDigits`.
+   */
   get port(): number | null {
-    if (this.#portStart >= 0 && this.#port >= 0) return this.#port;
+    if (this.#portStart >= 0 && this.#port >= 0) return this.#port <= 65535 ? this.#port : null;
     if (this.#hostStart < 0) return null;
     return this.#spec?.defaultPort ?? null;
+  }
+
+  /**
+   * The written port as decimal digits, leading zeros removed ("0" for zeros only), exact at any
+   * length (RFC 1738 3.1: port = digits); null when no port is written. Normal forms and
+   * comparisons use these digits, not `port`.
+   */
+  get portDigits(): string | null {
+    if (this.#portStart < 0 || this.#port < 0) return null;
+    const h = this.href;
+    let i = this.#portStart;
+    const end = this.#loginEnd;
+    while (i < end - 1 && h.charCodeAt(i) === 48) i++;
+    return h.slice(i, end);
   }
 
   /** The raw url-path after the "/" that follows host[:port]; null when there is no "/" (RFC 1738 3.1). */
@@ -320,7 +338,9 @@ export class Url {
       if (this.#portStart !== he + 1 || h.charCodeAt(he) !== 58) fail('port follows ":" after the host');
       const digits = h.slice(this.#portStart, le);
       if (!/^\d*$/.test(digits)) fail('port is digits');
-      if ((digits === '' ? -1 : Number(digits)) !== this.#port) fail('port value matches its digits');
+      const value = digits === '' ? -1 : Number(digits);
+      if (value <= 65535 ? value !== this.#port : this.#port <= 65535) fail('port value matches its digits (or both are over 65535)');
+      if (digits !== '' && this.portDigits !== (digits.replace(/^0+(?=\d)/, ''))) fail('portDigits are the digits less leading zeros');
     } else if (he !== le) fail('without a port the host ends the login');
     if (h.slice(se + 3, le).includes('/')) fail('the login holds no "/"');
     const pst = this.#pathStart;
@@ -340,6 +360,7 @@ export class Url {
       password: this.password,
       host: this.host,
       port: this.port,
+      portDigits: this.portDigits,
       explicitPort: this.explicitPort,
       path: this.path,
       fragment: this.fragment,

@@ -339,7 +339,7 @@ function explain(url: Url): Explanation {
   const { segments, ftptype } = readFtpPath(url);
   const { steps, notes } = ftpSteps({ user: url.user, password: url.password, segments, ftptype });
   if (url.host === null) notes.unshift('the URL has no "//" host, so there is no server to connect to');
-  return { protocol: 'ftp', host: url.host, port: url.port ?? 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
+  return { protocol: 'ftp', host: url.host, port: url.explicitPort ? url.port : 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
 }
 
 /** ftp: File Transfer Protocol (RFC 1738 3.2; RFC 959). */

@@ -193,7 +193,9 @@ function explain(url: Url, secure: boolean): Explanation {
   const { target, escaped } = requestTarget(url, p);
   steps.push(`GET ${target} HTTP/1.1`);
   const port = url.port;
-  steps.push(`Host: ${host}${url.explicitPort && port !== defaultPort ? ':' + port : ''}`);
+  // The port as written (less leading zeros), never through a number (RFC 1738 3.1: port = digits).
+  const digits = url.portDigits;
+  steps.push(`Host: ${host}${digits !== null && digits !== String(defaultPort) ? ':' + digits : ''}`);
   if (p === null) notes.push('the URL has no path: the client asks for "/" (RFC 1738 3.3: with neither path nor search the "/" may be omitted)');
   if (escaped) notes.push('characters that may not stand in a URL were escaped for transmission (draft 1994-03 HTTP)');
   if (p?.search) {
@@ -205,8 +207,8 @@ function explain(url: Url, secure: boolean): Explanation {
     notes.push(`the fragment "#${url.fragment}" is never sent: the client applies it to what it retrieves (draft 1993-10 HTTP, draft 1994-03 HTTP)`);
   }
   notes.push('RFC 1738 3.3 leaves the protocol to the HTTP specification: this client speaks HTTP/1.1 (Node\'s http stack) and sends the Host header; a 1994 HTTP/1.0 client sent "GET ' + target + ' HTTP/1.0" alone');
-  const authority = `${host}${url.explicitPort ? ':' + port : ''}`;
-  if (secure) notes.push(`through a proxy the client first sends "CONNECT ${host}:${port} HTTP/1.1" and then the same request inside the tunnel`);
+  const authority = `${host}${digits !== null ? ':' + digits : ''}`;
+  if (secure) notes.push(`through a proxy the client first sends "CONNECT ${host}:${digits ?? port} HTTP/1.1" and then the same request inside the tunnel`);
   else notes.push(`through a proxy the request line carries the whole URL instead: "GET ${url.scheme}://${authority}${target} HTTP/1.1" (draft 1994-03 HTTP)`);
   return { protocol: url.scheme, host, port, steps, notes };
 }

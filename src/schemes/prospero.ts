@@ -223,7 +223,7 @@ function explain(url: Url): Explanation {
     steps.push("AUTHENTICATE '' UNAUTHENTICATED <your user name>");
     steps.push(`DIRECTORY ASCII ${formatRequest(quote(f.hsoname))}${version !== null ? ' ' + formatRequest(quote(version)) : ''}`);
     steps.push('GET-OBJECT-INFO ACCESS-METHOD');
-    if (host !== null && host !== '') notes.push(`the request goes to the directory server at ${host}:${port} as one ARDP message over UDP`);
+    if (host !== null && host !== '') notes.push(`the request goes to the directory server at ${host}:${url.portDigits ?? port} as one ARDP message over UDP`);
     notes.push(`the hsoname ${JSON.stringify(f.hsoname)} is opaque: only the server interprets it, and a "/" in it need not mean hierarchy (RFC 1738 3.11)`);
     notes.push('the reply names the access methods of the object, which might themselves be represented as URLs of other schemes; the client then retrieves the object by one of them (RFC 1738 3.11)');
     notes.push('if the object is a directory, the client lists its links with LIST ... COMPONENTS instead');

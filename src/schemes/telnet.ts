@@ -51,6 +51,7 @@ function sessionFields(): Record<string, unknown> {
 function explainSession(scheme: SessionScheme, url: Url): Explanation {
   const host = url.host;
   const port = url.port;
+  const where = `${url.host}:${url.portDigits ?? port}`; // the digits as written, at any length (RFC 1738 3.1)
   const steps: string[] = [];
   const notes: string[] = [];
   const user = url.user;
@@ -58,11 +59,11 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   if (host === null || host === '') {
     notes.push(`no host is given: there is nothing to connect to`);
   } else if (scheme === 'rlogin') {
-    steps.push(`connect ${host}:${port} from a reserved local port (512-1023)`);
+    steps.push(`connect ${where} from a reserved local port (512-1023)`);
     const serverUser = user !== null && user !== '' ? formatRequest(user, true) : '<your local user name>';
     steps.push(`send <NUL><your local user name><NUL>${serverUser}<NUL><terminal type>/<speed><NUL>`);
   } else {
-    steps.push(`connect ${host}:${port}`);
+    steps.push(`connect ${where}`);
     if (scheme === 'tn3270') {
       steps.push('negotiate TERMINAL-TYPE (an IBM 3278 model), BINARY and END-OF-RECORD (RFC 1576), then exchange 3270 data streams');
     }

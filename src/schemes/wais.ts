@@ -243,7 +243,7 @@ function explain(url: Url): Explanation {
   const steps: string[] = [];
   const notes: string[] = [];
   if (host === null || host === '') notes.push('no host is given: there is nothing to connect to');
-  else steps.push(`connect ${host}:${port}`);
+  else steps.push(`connect ${host}:${url.portDigits ?? port}`);
   const db = f.database === null ? null : formatRequest(f.database);
   if (db === null) {
     notes.push('no database is given: the URL names only a WAIS server, which the WAIS URL scheme does not designate (RFC 1738 3.9)');

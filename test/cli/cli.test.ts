@@ -13,7 +13,7 @@ function run(args: string[], stdin?: string) {
 }
 
 const PARSE_FIELDS = ['input', 'ok', 'valid', 'error', 'href', 'scheme', 'user', 'password', 'host', 'port',
-  'explicitPort', 'path', 'fragment', 'fields', 'violations'];
+  'portDigits', 'explicitPort', 'path', 'fragment', 'fields', 'violations'];
 
 test('parse --json: one object per argument with exactly the contract fields; exit 0 when all valid', () => {
   const r = run(['parse', '--json', 'ftp://foo:@host.com/', '<URL:news:*>']);
@@ -24,6 +24,7 @@ test('parse --json: one object per argument with exactly the contract fields; ex
   assert.equal(lines[0].user, 'foo');
   assert.equal(lines[0].password, '');
   assert.equal(lines[0].port, 21);
+  assert.equal(lines[0].portDigits, null);
   assert.equal(lines[0].explicitPort, false);
   assert.equal(lines[1].href, 'news:*');
   assert.equal(lines[1].input, '<URL:news:*>');
