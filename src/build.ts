@@ -9,6 +9,7 @@ import type { Url } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
 import { XCHAR_SET, encode } from './core/percent.js';
 import { INVALID_FIELD } from './schemes/util.js';
+import type { BuildFields, SchemeFields } from './schemes/fields.js';
 
 export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'RFC 1738 4',
   'no access algorithm is registered for this scheme');
@@ -16,8 +17,11 @@ export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'R
 /**
  * Builds a URL from decoded fields (RFC 1738 2.2: encodes exactly what must be encoded). The
  * fields are those of `parse(url).fields` plus the generic `user`, `password`, `host`, `port`
- * and `fragment`. For a scheme with no build of its own, `schemePart` is written as given.
+ * and `fragment`. For a scheme with no build of its own, `schemePart` is written as given. For
+ * the schemes of the specs the fields are typed (SchemeFields in src/schemes/fields.ts).
  */
+export function build<S extends keyof SchemeFields>(scheme: S, fields: BuildFields<S>): string;
+export function build<S extends string>(scheme: S extends keyof SchemeFields ? never : S, fields: Record<string, unknown>): string;
 export function build(scheme: string, fields: Record<string, unknown>): string {
   if (typeof scheme !== 'string' || fields === null || typeof fields !== 'object') {
     throw new LocatorError(INVALID_FIELD, -1, 'build takes a scheme name and an object of fields');

@@ -7,3 +7,8 @@ export {
   type SchemeSpec, type Explanation, type Report, type NormalForm, type WirePart, type SchemeClient, type LoginFields,
 } from './schemes/registry.js';
 export { build, explain } from './build.js';
+export {
+  fieldsOf, type SchemeFields, type BuildFields, type FtpFields, type HttpFields, type GopherFields, type GopherPlus,
+  type MailtoFields, type NewsFields, type NntpFields, type SessionFields, type WaisFields, type FileFields,
+  type ProsperoFields, type MidFields, type CidFields, type AfsFields,
+} from './schemes/fields.js';

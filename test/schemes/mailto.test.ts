@@ -161,7 +161,7 @@ for (const [f, href, section] of BUILD) {
 
 test('build refuses what no mailto URL can hold', () => {
   for (const f of [{}, { address: '' }, { address: 7 }, { address: 'a@b', host: 'h.com' }, { address: 'a@b', user: 'u' }]) {
-    assert.throws(() => build('mailto', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
+    assert.throws(() => build('mailto', f as never), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
   }
 });
 

@@ -12,7 +12,7 @@ import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
 import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
-import type { GopherPlus } from '../../schemes/gopher.js';
+import { fieldsOf, type GopherFields, type GopherPlus } from '../../schemes/fields.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
@@ -24,16 +24,6 @@ import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.j
 
 export { openMenu, readMenu, renderItem, renderMenu } from './menu.js';
 export { GopherError, GOPHER_ERROR, GOPHER_NOT_MENU, type MenuItem, type AskQuestion, type GopherOpenOptions } from './types.js';
-
-/** The fields of a gopher URL (src/schemes/gopher.ts). */
-interface GopherFields {
-  gophertype: string;
-  selector: string;
-  search: string | null;
-  gopherPlus: string | null;
-  request: string;
-  plus: GopherPlus | null;
-}
 
 /** One request to send: its octets, how the transcript shows it, and whether a Gopher+ header answers it. */
 interface Exchange {
@@ -86,7 +76,7 @@ function join(...parts: Uint8Array[]): Uint8Array {
  * composed from the URL's own octets, as explain() notes ("the client sends the octets themselves").
  */
 export function requestOctets(url: Url): Uint8Array {
-  const f = url.fields as unknown as GopherFields;
+  const f = fieldsOf(url, 'gopher');
   return f.request.includes('\uFFFD') ? requestFromOctets(url) : utf8.encode(f.request);
 }
 
@@ -95,7 +85,7 @@ export function requestOctets(url: Url): Uint8Array {
  * search or Gopher+ string is not sent), composed from the URL's octets instead of its text.
  */
 export function requestFromOctets(url: Url): Uint8Array {
-  const f = url.fields as unknown as GopherFields;
+  const f = fieldsOf(url, 'gopher');
   const p = octetParts(url);
   if (f.plus?.kind === 'ask') return join(p.selector, utf8.encode('\t!+ASK\r\n'));
   let out = p.selector;
@@ -407,7 +397,7 @@ function linked(url: Url, target: string): Redirect {
  * Gopher+ where a Gopher+ header is due, `timeout`, `aborted`, `too-large`.
  */
 export async function open(url: Url, options: GopherOpenOptions): Promise<Resource | Redirect> {
-  const f = url.fields as unknown as GopherFields;
+  const f = fieldsOf(url, 'gopher');
   const type = f.gophertype;
   if (type === '8' || type === 'T') {
     const scheme = type === '8' ? 'telnet' : 'tn3270';
