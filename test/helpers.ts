@@ -98,6 +98,76 @@ export function rowTests<T>(rows: ReadonlyArray<readonly [string, T, string, str
   }
 }
 
+/** How `eachRow` names a row: its input (shown as JSON) and, when rows differ in it, its section. */
+export interface RowLabel<R> {
+  /** The row's input; by default a tuple's first element, an object's `input`, or the row itself. */
+  input?: (row: R) => unknown;
+  /** The row's spec section; by default an object's `section`, else none (the title cites it). */
+  section?: (row: R) => string;
+}
+
+/** How many characters of a row's input a test name shows before it is cut with "…". */
+export const ROW_INPUT_WIDTH = 60;
+
+function rowInput(row: unknown): unknown {
+  if (Array.isArray(row)) return row[0];
+  if (row !== null && typeof row === 'object' && 'input' in row) return (row as { input: unknown }).input;
+  return row;
+}
+
+function rowSection(row: unknown): string | undefined {
+  if (row !== null && typeof row === 'object' && !Array.isArray(row) && 'section' in row) {
+    const s = (row as { section: unknown }).section;
+    if (typeof s === 'string') return s;
+  }
+  return undefined;
+}
+
+/** A row's input for a test name: JSON (so control characters show escaped), cut at ROW_INPUT_WIDTH. */
+export function showInput(input: unknown): string {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = JSON.stringify(input) ?? String(input);
+    } catch {
+      text = String(input);
+    }
+    if (text.length <= ROW_INPUT_WIDTH) return text;
+  }
+  if (text.length > ROW_INPUT_WIDTH) {
+    let cut = ROW_INPUT_WIDTH - 1;
+    const c = text.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff) cut--; // do not split a surrogate pair
+    text = text.slice(0, cut) + '…';
+  }
+  return typeof input === 'string' ? JSON.stringify(text) : text;
+}
+
+/**
+ * A table test: one node:test test per row, so that a failing row is reported by itself, named,
+ * and the other rows still run. Each test is named `title: section: "input"` (the section when
+ * `label.section` or the row gives one); names that would repeat get the row's index, ` #i`.
+ * `check` gets the row and its index and may be async. An empty table is a failing test, not a
+ * silent pass.
+ */
+export function eachRow<R>(title: string, rows: ReadonlyArray<R>, check: (row: R, index: number) => void | Promise<void>, label: RowLabel<R> = {}): void {
+  if (rows.length === 0) {
+    test(`${title}: the table has rows`, () => assert.fail(`${title}: the table is empty`));
+    return;
+  }
+  const names = rows.map((row) => {
+    const section = label.section ? label.section(row) : rowSection(row);
+    const input = showInput(label.input ? label.input(row) : rowInput(row));
+    return section === undefined ? `${title}: ${input}` : `${title}: ${section}: ${input}`;
+  });
+  const seen = new Map<string, number>();
+  for (const n of names) seen.set(n, (seen.get(n) ?? 0) + 1);
+  rows.forEach((row, i) => {
+    test(seen.get(names[i])! > 1 ? `${names[i]} #${i}` : names[i], () => check(row, i));
+  });
+}
+
 /** What the noise after a scheme prefix is made of: delimiters, specials, white space, hex digits, non-ASCII, a lone surrogate. */
 export const NOISE_ALPHABET = ':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C';
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, tryParse, shared } from './helpers.js';
+import { parse, tryParse, shared, eachRow } from './helpers.js';
 import {
   normalize, normalizeUrl, equivalent, toSafe, toDisplay,
 } from '../src/normalize.js';
@@ -79,44 +79,48 @@ for (const [input, expected, section] of ROWS) {
   });
 }
 
-test('the per-scheme table names its section for every rule', () => {
-  const withRules = listSchemes().filter((s) => s.normal !== undefined);
-  assert.deepEqual(withRules.map((s) => s.name).sort(), ['file', 'ftp', 'gopher', 'http', 'https', 'mailto', 'rlogin', 'telnet', 'tn3270']);
-  for (const s of withRules) assert.match(s.normal!.section, /RFC 1738 3\.\d/, s.name);
+const WITH_RULES = listSchemes().filter((s) => s.normal !== undefined);
+
+test('the schemes with normal-form rules', () => {
+  assert.deepEqual(WITH_RULES.map((s) => s.name).sort(), ['file', 'ftp', 'gopher', 'http', 'https', 'mailto', 'rlogin', 'telnet', 'tn3270']);
 });
 
-test('equivalent: the same object under the scheme\'s rules, and not when a rule says otherwise', () => {
-  const rows: Array<[string, string, boolean, string]> = [
-    ['http://A.COM:80', 'http://a.com/', true, 'host case, default port, the "/"'],
-    ['gopher://h.com', 'gopher://h.com/1', true, 'RFC 1738 3.4.1'],
-    ['gopher://h.com/1a%3Fb', 'gopher://h.com/1a?b', true, 'no reserved characters in a gopher-path'],
-    ['file://localhost/x', 'file:///x', true, 'RFC 1738 3.10'],
-    ['ftp://h/x;type=A', 'ftp://h/x;TYPE=a', true, 'RFC 1738 5 (ftptype)'],
-    ['http://h/%7euser', 'http://h/~user', true, 'an unsafe character raw or encoded is one octet'],
-    ['http://h/a%2Fb', 'http://h/a/b', false, 'RFC 1738 3.3: "/" is reserved in the path'],
-    ['ftp://h/%2Fetc/motd', 'ftp://h//etc/motd', false, 'RFC 1738 3.2.2: "CWD /etc" is not "CWD " then "CWD etc"'],
-    ['http://h/?a%2Bb', 'http://h/?a+b', false, 'a "+" separates keywords in a search'],
-    ['ftp://h/', 'ftp://h', false, 'RFC 1738 3.2.2: an empty url-path is not an omitted one'],
-    ['ftp://h/x', 'ftp://anonymous@h/x', false, 'RFC 1738 3.2.1: no user is not user "anonymous" (the password differs)'],
-    ['ftp://U@h/', 'ftp://u@h/', false, 'user names keep their case'],
-    ['http://h/A', 'http://h/a', false, 'paths keep their case'],
-    ['http://h/a#x', 'http://h/a#y', false, 'fragments differ'],
-    ['http://h/a#', 'http://h/a', true, 'a void fragment-id'],
-    ['mailto:a@B.C', 'mailto:A@b.c', false, 'the local part keeps its case'],
-  ];
-  for (const [a, b, eq, why] of rows) {
-    assert.equal(equivalent(a, b), eq, `${a} ~ ${b}: ${why}`);
-    assert.equal(equivalent(b, a), eq, 'symmetric');
-  }
+eachRow('the per-scheme table names its section (RFC 1738 3.x) for the rule', WITH_RULES, (s) => {
+  assert.match(s.normal!.section, /RFC 1738 3\.\d/, s.name);
+}, { input: (s) => s.name });
+
+const EQUIVALENT: Array<[string, string, boolean, string]> = [
+  ['http://A.COM:80', 'http://a.com/', true, 'host case, default port, the "/"'],
+  ['gopher://h.com', 'gopher://h.com/1', true, 'RFC 1738 3.4.1'],
+  ['gopher://h.com/1a%3Fb', 'gopher://h.com/1a?b', true, 'no reserved characters in a gopher-path'],
+  ['file://localhost/x', 'file:///x', true, 'RFC 1738 3.10'],
+  ['ftp://h/x;type=A', 'ftp://h/x;TYPE=a', true, 'RFC 1738 5 (ftptype)'],
+  ['http://h/%7euser', 'http://h/~user', true, 'an unsafe character raw or encoded is one octet'],
+  ['http://h/a%2Fb', 'http://h/a/b', false, 'RFC 1738 3.3: "/" is reserved in the path'],
+  ['ftp://h/%2Fetc/motd', 'ftp://h//etc/motd', false, 'RFC 1738 3.2.2: "CWD /etc" is not "CWD " then "CWD etc"'],
+  ['http://h/?a%2Bb', 'http://h/?a+b', false, 'a "+" separates keywords in a search'],
+  ['ftp://h/', 'ftp://h', false, 'RFC 1738 3.2.2: an empty url-path is not an omitted one'],
+  ['ftp://h/x', 'ftp://anonymous@h/x', false, 'RFC 1738 3.2.1: no user is not user "anonymous" (the password differs)'],
+  ['ftp://U@h/', 'ftp://u@h/', false, 'user names keep their case'],
+  ['http://h/A', 'http://h/a', false, 'paths keep their case'],
+  ['http://h/a#x', 'http://h/a#y', false, 'fragments differ'],
+  ['http://h/a#', 'http://h/a', true, 'a void fragment-id'],
+  ['mailto:a@B.C', 'mailto:A@b.c', false, 'the local part keeps its case'],
+];
+eachRow('equivalent: the same object under the scheme\'s rules, and not when a rule says otherwise', EQUIVALENT, ([a, b, eq, why]) => {
+  assert.equal(equivalent(a, b), eq, `${a} ~ ${b}: ${why}`);
+  assert.equal(equivalent(b, a), eq, 'symmetric');
+}, { input: ([a, b]) => [a, b], section: (r) => r[3] });
+
+test('equivalent: ignoreFragment; a string that is no URL is an error', () => {
   assert.equal(equivalent('http://h/a#x', 'http://h/a#y', { ignoreFragment: true }), true);
   assert.throws(() => equivalent('nope', 'http://h/'), (e: unknown) => e instanceof LocatorError && e.code === 'missing-scheme');
 });
 
-test('normal forms keep the access algorithm: explain() gives the same steps before and after', () => {
-  for (const u of ['ftp://Joe@H.COM:21/%2fetc/%6dotd;TYPE=I', 'gopher://H.com:70', 'http://h.com:80/?', 'file://LocalHost/etc/motd', 'telnet://u@h.com:23', 'wais://h.com/db?%77eather']) {
+eachRow('normal forms keep the access algorithm: explain() gives the same steps before and after (RFC 1738 3)',
+  ['ftp://Joe@H.COM:21/%2fetc/%6dotd;TYPE=I', 'gopher://H.com:70', 'http://h.com:80/?', 'file://LocalHost/etc/motd', 'telnet://u@h.com:23', 'wais://h.com/db?%77eather'], (u) => {
     assert.deepEqual(explain(normalize(u)).steps, explain(u).steps, u);
-  }
-});
+  });
 
 test('normalizeEscapes: one scan, the same string back when nothing changes', () => {
   const s = 'http://h.com/a/b;c?d=e&f@g:h';
@@ -126,37 +130,38 @@ test('normalizeEscapes: one scan, the same string back when nothing changes', ()
   assert.equal(normalizeEscapes('\ud800x'), '%EF%BF%BDx', 'a lone surrogate has no UTF-8 form: U+FFFD');
 });
 
-test('toSafe (draft 1993-10): encodes the unsafe characters and leaves what is encoded encoded', () => {
-  const rows: Array<[string, string]> = [
-    ['http://h.com/a b<c>"d{e}f|g\\h^i~j[k]l`m', 'http://h.com/a%20b%3Cc%3E%22d%7Be%7Df%7Cg%5Ch%5Ei%7Ej%5Bk%5Dl%60m'],
-    ['http://h.com/%7e%2F%41', 'http://h.com/%7e%2F%41'],
-    ['http://h.com/100%/%zz/%4', 'http://h.com/100%25/%25zz/%254'],
-    ['http://h.com/a#b#c', 'http://h.com/a#b%23c'],
-    ['http://h.com/caf\u00e9\t\u007f', 'http://h.com/caf%C3%A9%09%7F'],
-    ['ftp://u:p@h.com/a;type=i?x=y&z', 'ftp://u:p@h.com/a;type=i?x=y&z'],
-    ['', ''],
-  ];
-  for (const [text, safe] of rows) {
-    assert.equal(toSafe(text), safe, text);
-    assert.equal(toSafe(safe), safe, 'a safe text stays as it is');
-  }
+const SAFE: Array<[string, string]> = [
+  ['http://h.com/a b<c>"d{e}f|g\\h^i~j[k]l`m', 'http://h.com/a%20b%3Cc%3E%22d%7Be%7Df%7Cg%5Ch%5Ei%7Ej%5Bk%5Dl%60m'],
+  ['http://h.com/%7e%2F%41', 'http://h.com/%7e%2F%41'],
+  ['http://h.com/100%/%zz/%4', 'http://h.com/100%25/%25zz/%254'],
+  ['http://h.com/a#b#c', 'http://h.com/a#b%23c'],
+  ['http://h.com/caf\u00e9\t\u007f', 'http://h.com/caf%C3%A9%09%7F'],
+  ['ftp://u:p@h.com/a;type=i?x=y&z', 'ftp://u:p@h.com/a;type=i?x=y&z'],
+  ['', ''],
+];
+eachRow('toSafe (draft 1993-10): encodes the unsafe characters and leaves what is encoded encoded', SAFE, ([text, safe]) => {
+  assert.equal(toSafe(text), safe, text);
+  assert.equal(toSafe(safe), safe, 'a safe text stays as it is');
 });
 
-test('toDisplay (draft 1994-03): expands the escapes that are safe to show, and only those', () => {
-  const rows: Array<[string, string]> = [
-    ['http://h.com/caf%C3%A9/%E6%97%A5%E6%9C%AC', 'http://h.com/café/日本'],
-    ['http://h.com/%F0%9F%98%80', 'http://h.com/\u{1F600}'],
-    ['http://h.com/%41%7E%20%25%2F%3F%23%2B', 'http://h.com/A%7E%20%25%2F%3F%23%2B'],
-    ['http://h.com/%C3', 'http://h.com/%C3'],
-    ['http://h.com/%C3%2F', 'http://h.com/%C3%2F'],
-    ['http://h.com/%C3%28', 'http://h.com/%C3('],
-    ['http://h.com/%C0%AF', 'http://h.com/%C0%AF'],
-    ['http://h.com/%ED%A0%80', 'http://h.com/%ED%A0%80'],
-    ['http://h.com/%E2%80%8B%E2%80%AE%C2%A0%C2%85', 'http://h.com/%E2%80%8B%E2%80%AE%C2%A0%C2%85'],
-    ['http://h.com/%2%41', 'http://h.com/%2%41'],
-    ['http://h.com/%%41x', 'http://h.com/%%41x'],
-  ];
-  for (const [url, display] of rows) assert.equal(toDisplay(url), display, url);
+const DISPLAY: Array<[string, string]> = [
+  ['http://h.com/caf%C3%A9/%E6%97%A5%E6%9C%AC', 'http://h.com/café/日本'],
+  ['http://h.com/%F0%9F%98%80', 'http://h.com/\u{1F600}'],
+  ['http://h.com/%41%7E%20%25%2F%3F%23%2B', 'http://h.com/A%7E%20%25%2F%3F%23%2B'],
+  ['http://h.com/%C3', 'http://h.com/%C3'],
+  ['http://h.com/%C3%2F', 'http://h.com/%C3%2F'],
+  ['http://h.com/%C3%28', 'http://h.com/%C3('],
+  ['http://h.com/%C0%AF', 'http://h.com/%C0%AF'],
+  ['http://h.com/%ED%A0%80', 'http://h.com/%ED%A0%80'],
+  ['http://h.com/%E2%80%8B%E2%80%AE%C2%A0%C2%85', 'http://h.com/%E2%80%8B%E2%80%AE%C2%A0%C2%85'],
+  ['http://h.com/%2%41', 'http://h.com/%2%41'],
+  ['http://h.com/%%41x', 'http://h.com/%%41x'],
+];
+eachRow('toDisplay (draft 1994-03): expands the escapes that are safe to show, and only those', DISPLAY, ([url, display]) => {
+  assert.equal(toDisplay(url), display, url);
+});
+
+test('toDisplay (draft 1994-03): a parsed record, wrapper and all', () => {
   assert.equal(toDisplay(parse('<URL:http://h.com/%C3%A9>')), 'http://h.com/é');
 });
 

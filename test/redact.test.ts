@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse } from './helpers.js';
+import { parse, eachRow } from './helpers.js';
 import { redactUrl, redactText, redactValue, secretsOf, passwordSpans, redactedOffset, MASK } from '../src/redact.js';
 import { parseRecord } from '../src/cli/parse.js';
 import { build } from '../src/build.js';
@@ -34,9 +34,9 @@ const ROWS: Array<[string, string, string]> = [
   ['', '', 'empty'],
 ];
 
-test('redactUrl: the password as "****", everything else byte for byte', () => {
-  for (const [input, expected, why] of ROWS) assert.equal(redactUrl(input), expected, `${input} (${why})`);
-});
+eachRow('RFC 1738 6: redactUrl: the password as "****", everything else byte for byte', ROWS, ([input, expected, why]) => {
+  assert.equal(redactUrl(input), expected, `${input} (${why})`);
+}, { section: (row) => row[2] });
 
 test('passwordSpans and redactedOffset: where the password was, and where offsets land after it', () => {
   const input = '<URL:ftp://u:secret@h.com:25/a%0D>';

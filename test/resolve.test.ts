@@ -5,11 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fixture, parse } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fixture, parse, eachRow, ROOT } from './helpers.js';
 import {
   resolve, resolveUrl, relativize, isHierarchical, removeDotSegments1808,
   removeDotSegments3986, removeDotSegmentsDraft, type Rules,
 } from '../src/resolve.js';
+import { normalize, equivalent, toSafe, toDisplay } from '../src/normalize.js';
 import { listSchemes, getScheme } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
 import { Url } from '../src/core/url.js';
@@ -105,50 +108,47 @@ for (const [partial, draft, r1808, r3986, why] of DISAGREE) {
   });
 }
 
-test('disagreements that depend on the base: params in a middle segment, "/" in the search, ";type=" (RFC 1808 2.4.5, 4)', () => {
-  const rows: Array<[string, string, string, string, string]> = [
-    // base | partial | draft | 1808 | 3986
-    ['http://a/b;p/c/d', 'g', 'http://a/b;p/c/g', 'http://a/g', 'http://a/b;p/c/g'],
-    ['http://a/b;p/c/d', '../g', 'http://a/b;p/g', 'http://a/../g', 'http://a/b;p/g'],
-    ['http://a/b/c/d?x/y', 'g', 'http://a/b/c/d?x/g', 'http://a/b/c/g', 'http://a/b/c/g'],
-    ['http://a/b/c/d?x/y', '../g', 'http://a/b/c/g', 'http://a/b/g', 'http://a/b/g'],
-    ['ftp://h/a/b;type=d', 'c', 'ftp://h/a/c', 'ftp://h/a/c', 'ftp://h/a/c'],
-    ['ftp://h/a/b;type=d', ';type=a', 'ftp://h/a/;type=a', 'ftp://h/a/b;type=a', 'ftp://h/a/;type=a'],
-    ['file://h/x/y', '///etc/motd', 'file:///etc/motd', 'file://h/etc/motd', 'file:///etc/motd'],
-    ['http://a', '.', 'http://a', 'http://a/', 'http://a/'],
-    ['http://a', '?y', 'http://a/?y', 'http://a/?y', 'http://a?y'],
-  ];
-  for (const [base, partial, draft, r1808, r3986] of rows) {
-    assert.equal(resolve(base, partial, { rfc: 'draft-1993-10' }), draft, `draft: ${base} + ${partial}`);
-    assert.equal(resolve(base, partial, { rfc: 1808 }), r1808, `1808: ${base} + ${partial}`);
-    assert.equal(resolve(base, partial, { rfc: 3986 }), r3986, `3986: ${base} + ${partial}`);
-  }
-});
+const BASE_DISAGREE: Array<[string, string, string, string, string]> = [
+  // base | partial | draft | 1808 | 3986
+  ['http://a/b;p/c/d', 'g', 'http://a/b;p/c/g', 'http://a/g', 'http://a/b;p/c/g'],
+  ['http://a/b;p/c/d', '../g', 'http://a/b;p/g', 'http://a/../g', 'http://a/b;p/g'],
+  ['http://a/b/c/d?x/y', 'g', 'http://a/b/c/d?x/g', 'http://a/b/c/g', 'http://a/b/c/g'],
+  ['http://a/b/c/d?x/y', '../g', 'http://a/b/c/g', 'http://a/b/g', 'http://a/b/g'],
+  ['ftp://h/a/b;type=d', 'c', 'ftp://h/a/c', 'ftp://h/a/c', 'ftp://h/a/c'],
+  ['ftp://h/a/b;type=d', ';type=a', 'ftp://h/a/;type=a', 'ftp://h/a/b;type=a', 'ftp://h/a/;type=a'],
+  ['file://h/x/y', '///etc/motd', 'file:///etc/motd', 'file://h/etc/motd', 'file:///etc/motd'],
+  ['http://a', '.', 'http://a', 'http://a/', 'http://a/'],
+  ['http://a', '?y', 'http://a/?y', 'http://a/?y', 'http://a?y'],
+];
+eachRow('disagreements that depend on the base: params in a middle segment, "/" in the search, ";type=" (RFC 1808 2.4.5, 4)', BASE_DISAGREE, ([base, partial, draft, r1808, r3986]) => {
+  assert.equal(resolve(base, partial, { rfc: 'draft-1993-10' }), draft, `draft: ${base} + ${partial}`);
+  assert.equal(resolve(base, partial, { rfc: 1808 }), r1808, `1808: ${base} + ${partial}`);
+  assert.equal(resolve(base, partial, { rfc: 3986 }), r3986, `3986: ${base} + ${partial}`);
+}, { input: ([base, partial]) => [base, partial] });
 
-test('what a full form is: draft "a colon before any slash", RFC 1808 scheme characters, RFC 3986 a letter first', () => {
-  const base = 'http://a/b/c/d;p?q';
-  const outcome = (partial: string, rfc: Rules) => {
-    try {
-      return resolve(base, partial, { rfc });
-    } catch (e) {
-      assert.ok(e instanceof LocatorError);
-      return `${e.code}@${e.offset}`;
-    }
-  };
-  const rows: Array<[string, string, string, string]> = [
-    // partial | draft | 1808 | 3986
-    ['g?y:z', 'invalid-scheme@1', 'http://a/b/c/g?y:z', 'http://a/b/c/g?y:z'],
-    [':x', 'missing-scheme@0', 'http://a/b/c/:x', 'reference-colon@0'],
-    ['1a:b', '1a:b', '1a:b', 'reference-colon@2'],
-    ['a b:c', 'invalid-scheme@1', 'http://a/b/c/a b:c', 'reference-colon@3'],
-    ['./a:b', 'http://a/b/c/a:b', 'http://a/b/c/a:b', 'http://a/b/c/a:b'],
-    ['x/y:z', 'http://a/b/c/x/y:z', 'http://a/b/c/x/y:z', 'http://a/b/c/x/y:z'],
-    ['g:h', 'g:h', 'g:h', 'g:h'],
-    ['<URL:g>', 'http://a/b/c/g', 'http://a/b/c/g', 'http://a/b/c/g'],
-  ];
-  for (const [partial, draft, r1808, r3986] of rows) {
-    assert.deepEqual([outcome(partial, 'draft-1993-10'), outcome(partial, 1808), outcome(partial, 3986)], [draft, r1808, r3986], partial);
+/** The outcome of resolving `partial` against http://a/b/c/d;p?q: the URL, or "code@offset". */
+function fullFormOutcome(partial: string, rfc: Rules): string {
+  try {
+    return resolve('http://a/b/c/d;p?q', partial, { rfc });
+  } catch (e) {
+    assert.ok(e instanceof LocatorError);
+    return `${e.code}@${e.offset}`;
   }
+}
+
+const FULL_FORMS: Array<[string, string, string, string]> = [
+  // partial | draft | 1808 | 3986
+  ['g?y:z', 'invalid-scheme@1', 'http://a/b/c/g?y:z', 'http://a/b/c/g?y:z'],
+  [':x', 'missing-scheme@0', 'http://a/b/c/:x', 'reference-colon@0'],
+  ['1a:b', '1a:b', '1a:b', 'reference-colon@2'],
+  ['a b:c', 'invalid-scheme@1', 'http://a/b/c/a b:c', 'reference-colon@3'],
+  ['./a:b', 'http://a/b/c/a:b', 'http://a/b/c/a:b', 'http://a/b/c/a:b'],
+  ['x/y:z', 'http://a/b/c/x/y:z', 'http://a/b/c/x/y:z', 'http://a/b/c/x/y:z'],
+  ['g:h', 'g:h', 'g:h', 'g:h'],
+  ['<URL:g>', 'http://a/b/c/g', 'http://a/b/c/g', 'http://a/b/c/g'],
+];
+eachRow('what a full form is: draft "a colon before any slash", RFC 1808 scheme characters, RFC 3986 a letter first', FULL_FORMS, ([partial, draft, r1808, r3986]) => {
+  assert.deepEqual([fullFormOutcome(partial, 'draft-1993-10'), fullFormOutcome(partial, 1808), fullFormOutcome(partial, 3986)], [draft, r1808, r3986], partial);
 });
 
 test('RFC 1738 2.3: which schemes are hierarchical, decided per scheme', () => {
@@ -156,7 +156,6 @@ test('RFC 1738 2.3: which schemes are hierarchical, decided per scheme', () => {
     listSchemes().filter((s) => s.hierarchical === true).map((s) => s.name).sort(),
     ['afs', 'file', 'ftp', 'http', 'https'],
   );
-  for (const name of ['gopher', 'wais', 'prospero', 'nntp', 'telnet', 'mailto', 'news']) assert.equal(getScheme(name)?.hierarchical, false, name);
   assert.equal(isHierarchical('ftp://h/a/b'), true);
   assert.equal(isHierarchical('gopher://h/1/a/b'), false);
   assert.equal(isHierarchical('x-foo://h/a'), true, 'an unknown scheme with "//"');
@@ -164,41 +163,50 @@ test('RFC 1738 2.3: which schemes are hierarchical, decided per scheme', () => {
   assert.equal(isHierarchical('x-foo:a/b'), false);
 });
 
-test('a relative path against a non-hierarchical base is a clear error; fragment-only and absolute references still work', () => {
-  const rows: Array<[string, string]> = [
-    ['news:comp.infosystems.www', 'comp.other'],
-    ['mailto:joe@example.com', 'fred@example.com'],
-    ['mailto:joe@example.com', '/x'],
-    ['mailto:joe@example.com', '?subject=x'],
-    ['gopher://h/1/pub/dir', 'other'],
-    ['gopher://h/1/pub/dir', '../0x'],
-    ['wais://h/db/TEXT/id1', 'id2'],
-    ['prospero://h//pros/name', 'other'],
-    ['nntp://h/comp.x/28232', '28233'],
-    ['telnet://h/', 'x'],
-  ];
-  for (const rfc of [1808, 3986, 'draft-1993-10'] as const) {
-    for (const [base, partial] of rows) {
-      assert.throws(() => resolve(base, `<URL:${partial}>`, { rfc }), (e: unknown) => {
-        assert.ok(e instanceof LocatorError);
-        assert.equal(e.code, 'non-hierarchical-base');
-        assert.equal(e.offset, 5, 'the offset points into the partial as given');
-        assert.equal(e.section, 'RFC 1738 2.3');
-        return true;
-      }, `${rfc}: ${base} + ${partial}`);
-    }
-    assert.equal(resolve('news:comp.x', 'news:comp.y', { rfc }), 'news:comp.y');
-    assert.equal(resolve('mailto:joe@example.com', 'http://a/b', { rfc }), 'http://a/b');
-    // The non-hierarchical schemes of the common Internet syntax take absolute paths and net paths.
-    assert.equal(resolve('gopher://h/1/pub/dir', '/0/pub/file', { rfc }), 'gopher://h/0/pub/file');
-    assert.equal(resolve('gopher://h/1/pub/dir', '//g2:7070/1', { rfc }), 'gopher://g2:7070/1');
-    assert.equal(resolve('wais://h:210/db', '//w2/db2', { rfc }), 'wais://w2/db2');
-  }
-  for (const rfc of [1808, 3986] as const) {
-    assert.equal(resolve('news:comp.x', '#frag', { rfc }), 'news:comp.x#frag');
-    assert.equal(resolve('mailto:joe@example.com#a', '#b', { rfc }), 'mailto:joe@example.com#b');
-    assert.equal(resolve('gopher://h/1/pub/dir', '#x', { rfc }), 'gopher://h/1/pub/dir#x');
-  }
+eachRow('RFC 1738 2.3: the scheme is not hierarchical', ['gopher', 'wais', 'prospero', 'nntp', 'telnet', 'mailto', 'news'], (name) => {
+  assert.equal(getScheme(name)?.hierarchical, false, name);
+});
+
+const ALL_RULES = [1808, 3986, 'draft-1993-10'] as const;
+const NON_HIERARCHICAL: Array<[string, string]> = [
+  ['news:comp.infosystems.www', 'comp.other'],
+  ['mailto:joe@example.com', 'fred@example.com'],
+  ['mailto:joe@example.com', '/x'],
+  ['mailto:joe@example.com', '?subject=x'],
+  ['gopher://h/1/pub/dir', 'other'],
+  ['gopher://h/1/pub/dir', '../0x'],
+  ['wais://h/db/TEXT/id1', 'id2'],
+  ['prospero://h//pros/name', 'other'],
+  ['nntp://h/comp.x/28232', '28233'],
+  ['telnet://h/', 'x'],
+];
+eachRow('RFC 1738 2.3: a relative path against a non-hierarchical base is a clear error',
+  ALL_RULES.flatMap((rfc) => NON_HIERARCHICAL.map(([base, partial]) => ({ rfc, base, partial }))), ({ rfc, base, partial }) => {
+    assert.throws(() => resolve(base, `<URL:${partial}>`, { rfc }), (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.equal(e.code, 'non-hierarchical-base');
+      assert.equal(e.offset, 5, 'the offset points into the partial as given');
+      assert.equal(e.section, 'RFC 1738 2.3');
+      return true;
+    }, `${rfc}: ${base} + ${partial}`);
+  }, { input: (r) => [r.base, r.partial], section: (r) => `rules ${r.rfc}` });
+
+eachRow('RFC 1738 2.3: against a non-hierarchical base, absolute references and net paths still work', ALL_RULES, (rfc) => {
+  assert.equal(resolve('news:comp.x', 'news:comp.y', { rfc }), 'news:comp.y');
+  assert.equal(resolve('mailto:joe@example.com', 'http://a/b', { rfc }), 'http://a/b');
+  // The non-hierarchical schemes of the common Internet syntax take absolute paths and net paths.
+  assert.equal(resolve('gopher://h/1/pub/dir', '/0/pub/file', { rfc }), 'gopher://h/0/pub/file');
+  assert.equal(resolve('gopher://h/1/pub/dir', '//g2:7070/1', { rfc }), 'gopher://g2:7070/1');
+  assert.equal(resolve('wais://h:210/db', '//w2/db2', { rfc }), 'wais://w2/db2');
+});
+
+eachRow('RFC 1738 2.3: against a non-hierarchical base, a fragment-only reference still works', [1808, 3986] as const, (rfc) => {
+  assert.equal(resolve('news:comp.x', '#frag', { rfc }), 'news:comp.x#frag');
+  assert.equal(resolve('mailto:joe@example.com#a', '#b', { rfc }), 'mailto:joe@example.com#b');
+  assert.equal(resolve('gopher://h/1/pub/dir', '#x', { rfc }), 'gopher://h/1/pub/dir#x');
+});
+
+test('RFC 1738 2.3: against a non-hierarchical base, an empty reference and a query still work (default rules)', () => {
   assert.equal(resolve('news:comp.x', ''), 'news:comp.x');
   assert.equal(resolve('wais://h/db', '?weather'), 'wais://h/db?weather', 'a query replaces the query: no path merge');
 });
@@ -213,27 +221,28 @@ test('hierarchical schemes resolve like http: ftp (params are not part of the pa
   assert.equal(resolve('HTTP://A/b/c', 'd'), 'HTTP://A/b/d', 'the base is not normalized');
 });
 
-test('errors: unreadable partial forms and bases, with codes and offsets', () => {
-  const rows: Array<[string, string, Rules, string, number]> = [
-    // base | partial | rules | code | offset into the input that is wrong
-    ['', 'g', 1808, 'no-base', 0],
-    ['', '<URL:../g>', 1808, 'no-base', 5],
-    ['http://a/b', '<g', 1808, 'unclosed-wrapper', 0],
-    ['http://a/b', '//h:8x/', 1808, 'invalid-port', 5],
-    ['http://a/b', '<URL://h:80a>', 3986, 'invalid-port', 11],
-    ['http://a/b', '//[::1/x', 1808, 'invalid-host', 2],
-    ['nope', 'g', 1808, 'missing-scheme', 0],
-    ['<http://a/', 'g', 1808, 'unclosed-wrapper', 0],
-    ['http://a:x/', 'g', 1808, 'invalid-port', 9],
-  ];
-  for (const [base, partial, rfc, code, offset] of rows) {
-    assert.throws(() => resolve(base, partial, { rfc }), (e: unknown) => {
-      assert.ok(e instanceof LocatorError, String(e));
-      assert.equal(e.code, code, `${base} + ${partial}`);
-      assert.equal(e.offset, offset, `${base} + ${partial}`);
-      return true;
-    });
-  }
+const RESOLVE_ERRORS: Array<[string, string, Rules, string, number]> = [
+  // base | partial | rules | code | offset into the input that is wrong
+  ['', 'g', 1808, 'no-base', 0],
+  ['', '<URL:../g>', 1808, 'no-base', 5],
+  ['http://a/b', '<g', 1808, 'unclosed-wrapper', 0],
+  ['http://a/b', '//h:8x/', 1808, 'invalid-port', 5],
+  ['http://a/b', '<URL://h:80a>', 3986, 'invalid-port', 11],
+  ['http://a/b', '//[::1/x', 1808, 'invalid-host', 2],
+  ['nope', 'g', 1808, 'missing-scheme', 0],
+  ['<http://a/', 'g', 1808, 'unclosed-wrapper', 0],
+  ['http://a:x/', 'g', 1808, 'invalid-port', 9],
+];
+eachRow('errors: unreadable partial forms and bases, with codes and offsets', RESOLVE_ERRORS, ([base, partial, rfc, code, offset]) => {
+  assert.throws(() => resolve(base, partial, { rfc }), (e: unknown) => {
+    assert.ok(e instanceof LocatorError, String(e));
+    assert.equal(e.code, code, `${base} + ${partial}`);
+    assert.equal(e.offset, offset, `${base} + ${partial}`);
+    return true;
+  });
+}, { input: ([base, partial]) => [base, partial], section: ([, , rfc]) => `RFC ${rfc}` });
+
+test('errors: API misuse; no base', () => {
   assert.throws(() => resolve('http://a/', null as unknown as string), LocatorError);
   assert.throws(() => resolve('http://a/', 'g', { rfc: 2396 as unknown as Rules }), RangeError);
   // No base: an absolute URL is read as it is (RFC 1808 4 step 1); RFC 3986 still removes dot segments.
@@ -252,58 +261,60 @@ test('resolveUrl gives the parsed record; a Url base is used as it is', () => {
   assert.equal(resolveUrl(base, 'g h').violations[0].code, 'unsafe-char', 'the result is read, with its violations');
 });
 
-test('dot segments: the three algorithms on their own', () => {
-  const rows: Array<[string, string, string, string]> = [
-    // path | RFC 1808 4 step 6 (no leading "/") | RFC 3986 5.2.4 | draft 1993-10
-    ['a/b/../c', 'a/c', 'a/c', 'a/c'],
-    ['/a/b/../c', '/a/c', '/a/c', '/a/c'],
-    ['/a/./b/.', '/a/b/', '/a/b/', '/a/b'],
-    ['/a/b/..', '/a/', '/a/', '/a'],
-    ['/../a', '/../a', '/a', '/../a'],
-    ['/../../a', '/../../a', '/a', '/a'],
-    ['/a//../b', '/a/b', '/a/b', '/a/b'],
-    ['/a/.b/..c/...', '/a/.b/..c/...', '/a/.b/..c/...', '/a/.b/..c/...'],
-    ['.', '', '', '.'],
-    ['', '', '', ''],
-  ];
-  for (const [path, r1808, r3986, draft] of rows) {
-    const lead = path.startsWith('/');
-    assert.equal((lead ? '/' : '') + removeDotSegments1808(lead ? path.slice(1) : path), r1808, `1808 ${path}`);
-    assert.equal(removeDotSegments3986(path), r3986, `3986 ${path}`);
-    assert.equal(removeDotSegmentsDraft(path), draft, `draft ${path}`);
-  }
+const DOT_SEGMENTS: Array<[string, string, string, string]> = [
+  // path | RFC 1808 4 step 6 (no leading "/") | RFC 3986 5.2.4 | draft 1993-10
+  ['a/b/../c', 'a/c', 'a/c', 'a/c'],
+  ['/a/b/../c', '/a/c', '/a/c', '/a/c'],
+  ['/a/./b/.', '/a/b/', '/a/b/', '/a/b'],
+  ['/a/b/..', '/a/', '/a/', '/a'],
+  ['/../a', '/../a', '/a', '/../a'],
+  ['/../../a', '/../../a', '/a', '/a'],
+  ['/a//../b', '/a/b', '/a/b', '/a/b'],
+  ['/a/.b/..c/...', '/a/.b/..c/...', '/a/.b/..c/...', '/a/.b/..c/...'],
+  ['.', '', '', '.'],
+  ['', '', '', ''],
+];
+eachRow('dot segments: the three algorithms on their own (RFC 1808 4, RFC 3986 5.2.4, draft 1993-10)', DOT_SEGMENTS, ([path, r1808, r3986, draft]) => {
+  const lead = path.startsWith('/');
+  assert.equal((lead ? '/' : '') + removeDotSegments1808(lead ? path.slice(1) : path), r1808, `1808 ${path}`);
+  assert.equal(removeDotSegments3986(path), r3986, `3986 ${path}`);
+  assert.equal(removeDotSegmentsDraft(path), draft, `draft ${path}`);
+});
+
+test('dot segments: the RFC 3986 5.2.4 walk-through', () => {
   // RFC 3986 5.2.4 prints this walk-through: "/a/b/c/./../../g" gives "/a/g", and "mid/content=5/../6" gives "mid/6".
   assert.equal(removeDotSegments3986('/a/b/c/./../../g'), '/a/g');
   assert.equal(removeDotSegments3986('mid/content=5/../6'), 'mid/6');
 });
 
-test('relativize: the shortest partial form, for each kind of difference', () => {
-  const base = 'http://a/b/c/d;p?q#f';
-  const rows: Array<[string, Rules, string]> = [
-    ['http://a/b/c/d;p?q#f', 1808, ''],
-    ['http://a/b/c/d;p?q', 3986, ''],
-    ['http://a/b/c/d;p?q#s', 1808, '#s'],
-    ['http://a/b/c/d;p?y', 1808, '?y'],
-    ['http://a/b/c/d;x', 1808, ';x'],
-    ['http://a/b/c/g', 1808, 'g'],
-    ['http://a/b/c/', 1808, '.'],
-    ['http://a/b/', 1808, '..'],
-    ['http://a/b/g', 1808, '../g'],
-    ['http://a/g', 1808, '/g'],
-    ['http://a/b/c/a:b', 1808, './a:b'], // "a:b" would be read as scheme "a" (RFC 1808 2.4.2)
-    ['http://a/b/c/a:b', 3986, './a:b'],
-    ['http://a/b/c//x', 1808, './/x'],
-    ['http://g/x', 1808, '//g/x'],
-    ['ftp://a/b/c/d', 1808, 'ftp://a/b/c/d'],
-    ['http://a/b/c/d;p?q', 1808, '?q'], // the base without its fragment
-    ['http://a/./g', 1808, '/./g'],
-  ];
-  for (const [target, rfc, expected] of rows) {
-    const got = relativize(base, target, { rfc });
-    assert.equal(got, expected, `${rfc}: ${target}`);
-    assert.equal(resolve(base, got, { rfc }), target);
-  }
-  assert.throws(() => relativize(base, 'http://a/./g', { rfc: 3986 }), (e: unknown) => e instanceof LocatorError && e.code === 'unreachable-target');
+const RELATIVIZE_BASE = 'http://a/b/c/d;p?q#f';
+const RELATIVIZED: Array<[string, Rules, string]> = [
+  ['http://a/b/c/d;p?q#f', 1808, ''],
+  ['http://a/b/c/d;p?q', 3986, ''],
+  ['http://a/b/c/d;p?q#s', 1808, '#s'],
+  ['http://a/b/c/d;p?y', 1808, '?y'],
+  ['http://a/b/c/d;x', 1808, ';x'],
+  ['http://a/b/c/g', 1808, 'g'],
+  ['http://a/b/c/', 1808, '.'],
+  ['http://a/b/', 1808, '..'],
+  ['http://a/b/g', 1808, '../g'],
+  ['http://a/g', 1808, '/g'],
+  ['http://a/b/c/a:b', 1808, './a:b'], // "a:b" would be read as scheme "a" (RFC 1808 2.4.2)
+  ['http://a/b/c/a:b', 3986, './a:b'],
+  ['http://a/b/c//x', 1808, './/x'],
+  ['http://g/x', 1808, '//g/x'],
+  ['ftp://a/b/c/d', 1808, 'ftp://a/b/c/d'],
+  ['http://a/b/c/d;p?q', 1808, '?q'], // the base without its fragment
+  ['http://a/./g', 1808, '/./g'],
+];
+eachRow('relativize: the shortest partial form, for each kind of difference (RFC 1808 2.4, RFC 3986 5)', RELATIVIZED, ([target, rfc, expected]) => {
+  const got = relativize(RELATIVIZE_BASE, target, { rfc });
+  assert.equal(got, expected, `${rfc}: ${target}`);
+  assert.equal(resolve(RELATIVIZE_BASE, got, { rfc }), target);
+}, { section: ([, rfc]) => `RFC ${rfc}` });
+
+test('relativize: a target RFC 3986 cannot reach; non-hierarchical bases', () => {
+  assert.throws(() => relativize(RELATIVIZE_BASE, 'http://a/./g', { rfc: 3986 }), (e: unknown) => e instanceof LocatorError && e.code === 'unreachable-target');
   assert.equal(relativize('mailto:a@b.c', 'mailto:a@b.c#x'), '#x');
   assert.equal(relativize('gopher://h/1/a/b', 'gopher://h/1/a/c'), '/1/a/c', 'no relative path against gopher');
 });
@@ -359,23 +370,24 @@ test('property (seed 1738): with dot segments in the target, RFC 1808 and the dr
   }
 });
 
-test('the examples of docs/resolve.md give what the page says', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { join } = await import('node:path');
-  const { ROOT } = await import('./helpers.js');
-  const norm = await import('../src/normalize.js');
+/** The example lines of docs/resolve.md's ```ts block: "call; // 'result'" or "call; // true". */
+const DOC_EXAMPLES = (() => {
   const page = readFileSync(join(ROOT, 'docs', 'resolve.md'), 'utf8');
   const block = page.slice(page.indexOf('```ts\n') + 6, page.indexOf('```', page.indexOf('```ts\n') + 6));
-  const names = ['resolve', 'resolveUrl', 'relativize', 'normalize', 'equivalent', 'toSafe', 'toDisplay'];
-  const fns = [resolve, resolveUrl, relativize, norm.normalize, norm.equivalent, norm.toSafe, norm.toDisplay];
-  let n = 0;
-  for (const line of block.split('\n')) {
+  return block.split('\n').flatMap((line) => {
     const m = /^(.+?);\s+\/\/ (?:'([^']*)'|(true|false))/.exec(line);
-    if (m === null) continue;
-    const value = new Function(...names, `return ${m[1]};`)(...fns);
-    assert.equal(value, m[2] ?? (m[3] === 'true'), line);
-    n++;
-  }
-  assert.ok(n >= 10, `${n} examples`);
+    return m === null ? [] : [{ line, call: m[1], want: m[2] ?? (m[3] === 'true') }];
+  });
+})();
+
+test('docs/resolve.md gives at least 10 examples; news: is not hierarchical', () => {
+  assert.ok(DOC_EXAMPLES.length >= 10, `${DOC_EXAMPLES.length} examples`);
   assert.throws(() => resolve('news:comp.x', 'other'), (e: unknown) => e instanceof LocatorError && e.code === 'non-hierarchical-base' && e.offset === 0);
 });
+
+eachRow('the examples of docs/resolve.md give what the page says', DOC_EXAMPLES, ({ line, call, want }) => {
+  const names = ['resolve', 'resolveUrl', 'relativize', 'normalize', 'equivalent', 'toSafe', 'toDisplay'];
+  const fns = [resolve, resolveUrl, relativize, normalize, equivalent, toSafe, toDisplay];
+  const value = new Function(...names, `return ${call};`)(...fns);
+  assert.equal(value, want, line);
+}, { input: (e) => e.call });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, shared } from '../helpers.js';
+import { ROOT, shared, eachRow } from '../helpers.js';
 import * as cc from '../../src/core/charclass.js';
 
 // The generator is plain JavaScript, run by `npm run gen`.
@@ -16,12 +16,16 @@ test('RFC 1738 5: src/core/charclass.ts is what the generator makes (npm run gen
   assert.equal(readFileSync(join(ROOT, 'src', 'core', 'charclass.ts'), 'utf8'), gen.render());
 });
 
-test('RFC 1738 5: every rule the generator reads stands word for word in the RFC', () => {
+const RULES = gen.GRAMMAR.trim().split(/\n(?=\S)/);
+
+test('RFC 1738 5: the generator reads 13 rules', () => {
+  assert.equal(RULES.length, 13);
+});
+
+eachRow('RFC 1738 5: the rule the generator reads stands word for word in the RFC', RULES, (rule) => {
   const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
   const rfc = squash(shared('spec/rfc1738-1994-12.txt').replace(/\n\n\n+Berners-Lee[^\n]*\n\n\nRFC 1738[^\n]*\n/g, '\n'));
-  const rules = gen.GRAMMAR.trim().split(/\n(?=\S)/);
-  assert.equal(rules.length, 13);
-  for (const rule of rules) assert.ok(rfc.includes(squash(rule)), `not in the RFC: ${rule}`);
+  assert.ok(rfc.includes(squash(rule)), `not in the RFC: ${rule}`);
 });
 
 const members = (mask: number) => {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, fixture, shared } from '../helpers.js';
+import { ROOT, fixture, shared, eachRow } from '../helpers.js';
 import { extract, createExtractor, type Match } from '../../src/extract/index.js';
 import { registerScheme, unregisterScheme } from '../../src/schemes/registry.js';
 import { LocatorError } from '../../src/core/errors.js';
@@ -111,18 +111,26 @@ function cases(name: string): Array<[string, string[]]> {
   return out;
 }
 
-test('bare.txt: each line gives exactly its URLs (RFC 1738 2.2, appendix)', () => {
-  const rows = cases('bare.txt');
-  assert.ok(rows.length >= 35);
-  for (const [input, expected] of rows) assert.deepEqual(urls(input), expected, input);
+const BARE = cases('bare.txt');
+
+test('bare.txt: at least 35 one-line cases', () => {
+  assert.ok(BARE.length >= 35);
 });
 
-test('not_urls.txt: no line, and not the whole text, gives a URL', () => {
-  const text = fixture('extract/not_urls.txt');
-  const lines = text.split('\n').filter((l) => l !== '' && !l.startsWith('%'));
-  assert.ok(lines.length >= 20);
-  for (const l of lines) assert.deepEqual(urls(l), [], l);
-  assert.deepEqual(urls(text), []);
+eachRow('bare.txt: the line gives exactly its URLs (RFC 1738 2.2, appendix)', BARE, ([input, expected]) => {
+  assert.deepEqual(urls(input), expected, input);
+});
+
+const NOT_URLS_TEXT = fixture('extract/not_urls.txt');
+const NOT_URLS = NOT_URLS_TEXT.split('\n').filter((l) => l !== '' && !l.startsWith('%'));
+
+test('not_urls.txt: at least 20 lines, and the whole text gives no URL', () => {
+  assert.ok(NOT_URLS.length >= 20);
+  assert.deepEqual(urls(NOT_URLS_TEXT), []);
+});
+
+eachRow('not_urls.txt: the line gives no URL (RFC 1738 appendix)', NOT_URLS, (l) => {
+  assert.deepEqual(urls(l), [], l);
 });
 
 // ---- the four spec texts against spec-examples.json ----------------------------------------
@@ -145,22 +153,37 @@ function lineOffset(text: string, line: number): number {
   return at;
 }
 
-for (const spec of SPECS) {
-  test(`spec text ${spec}: every wrapped example of spec-examples.json comes out as its url`, () => {
+/** The text of a spec and what extract() finds in it, read once per spec. */
+const specFound = new Map<string, { text: string; found: Match[] }>();
+function foundIn(spec: string): { text: string; found: Match[] } {
+  let r = specFound.get(spec);
+  if (r === undefined) {
     const text = shared(`spec/${spec}`);
-    const found = all(text);
-    const byStart = new Map(found.map((m) => [m.start, m]));
+    r = { text, found: all(text) };
+    specFound.set(spec, r);
+  }
+  return r;
+}
+
+const WRAPPED = examples.filter((e) => SPECS.includes(e.source) && e.printed.startsWith('<'));
+eachRow('spec texts: the wrapped example of spec-examples.json comes out as its url (RFC 1738 appendix)', WRAPPED, (e) => {
+  const spec = e.source;
+  const { text, found } = foundIn(spec);
+  const byStart = new Map(found.map((m) => [m.start, m]));
+  const at = text.indexOf(e.printed, lineOffset(text, e.line));
+  assert.ok(at >= 0, `${spec}:${e.line} printed text not found`);
+  const m = byStart.get(at);
+  assert.ok(m, `${spec}:${e.line}: no match at ${e.printed}`);
+  assert.equal(m.end, at + e.printed.length, `${spec}:${e.line}: the match is the printed text`);
+  assert.equal(m.line, e.line);
+  assert.equal(m.form, e.printed.startsWith('<URL:') ? 'prefixed' : 'bracketed');
+  assert.equal(m.url, DIFFERENT[`${spec}:${e.line}:${e.printed}`] ?? e.url, `${spec}:${e.line}`);
+}, { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` });
+
+for (const spec of SPECS) {
+  test(`spec text ${spec}: extract finds the wrapped examples of spec-examples.json and nothing else`, () => {
+    const { text, found } = foundIn(spec);
     const wrapped = examples.filter((e) => e.source === spec && e.printed.startsWith('<'));
-    for (const e of wrapped) {
-      const at = text.indexOf(e.printed, lineOffset(text, e.line));
-      assert.ok(at >= 0, `${spec}:${e.line} printed text not found`);
-      const m = byStart.get(at);
-      assert.ok(m, `${spec}:${e.line}: no match at ${e.printed}`);
-      assert.equal(m.end, at + e.printed.length, `${spec}:${e.line}: the match is the printed text`);
-      assert.equal(m.line, e.line);
-      assert.equal(m.form, e.printed.startsWith('<URL:') ? 'prefixed' : 'bracketed');
-      assert.equal(m.url, DIFFERENT[`${spec}:${e.line}:${e.printed}`] ?? e.url, `${spec}:${e.line}`);
-    }
     // ... and nothing else in wrappers: the fixture lists every wrapper of the texts.
     assert.equal(found.filter((m) => m.form !== 'bare').length, wrapped.length);
     // The bare URLs: only the gopher examples of the 1994-03 draft, cut at the space of their
@@ -180,40 +203,38 @@ test('spec-examples.json: all 30 <URL:...> examples of RFC 1738 are checked', ()
 
 // ---- wrappers (RFC 1738 appendix) ----------------------------------------------------------
 
-test('wrappers: rows of text | url | form | alternatives (RFC 1738 appendix)', () => {
-  const rows: Array<[string, string, Match['form'], string[]]> = [
-    // line break right after a hyphen: the hyphen stays, the reading without it is listed
-    ['<URL:ftp://a.com/draft-\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
-    // ... with white space between the hyphen and the line break (the appendix: "ignore all
-    // unencoded whitespace around the line break")
-    ['<URL:ftp://a.com/draft- \t\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
-    // a hyphen with no line break after it is just a hyphen
-    ['<URL:ftp://a.com/draft-notes\n.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
-    ['<URL:ftp://a.com/draft -notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
-    // two hyphen breaks: one removed (either), then both
-    ['<ftp://a-\nb.com/c-\nd>', 'ftp://a-b.com/c-d', 'bracketed', ['ftp://ab.com/c-d', 'ftp://a-b.com/cd', 'ftp://ab.com/cd']],
-    // CR LF and a lone CR are line breaks too
-    ['<ftp://a.com/x-\r\n  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
-    ['<ftp://a.com/x-\r  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
-    // the fragment belongs to the match (RFC 1738 appendix)
-    ['<URL:http://a.com/p#frag>', 'http://a.com/p#frag', 'prefixed', []],
-    // white space anywhere inside is removed, also in "URL:" and in the scheme
-    ['< URL : http : //a.com/ >', 'http://a.com/', 'prefixed', []],
-    ['<ht\n  tp://a.com/>', 'http://a.com/', 'bracketed', []],
-    // tabs, U+00A0 and the other Unicode spaces are white space
-    ['<http://a.com/\t\u00a0\u2003\u3000b>', 'http://a.com/b', 'bracketed', []],
-    // a wrapper holds what a bare URL may not (the parser judges it)
-    ['<http://a.com/~u/{x}|"y">', 'http://a.com/~u/{x}|"y"', 'bracketed', []],
-    ['<http://müller.de/>', 'http://müller.de/', 'bracketed', []],
-    // "URL:" takes any scheme name; the scheme is kept as written
-    ['<URL:X-Foo:bar>', 'X-Foo:bar', 'prefixed', []],
-    ['<HTTP://A.COM/>', 'HTTP://A.COM/', 'bracketed', []],
-  ];
-  for (const [text, url, form, alternatives] of rows) {
-    const got = all(text);
-    assert.equal(got.length, 1, text);
-    assert.deepEqual([got[0].url, got[0].form, got[0].alternatives, got[0].start, got[0].end], [url, form, alternatives, 0, text.length], text);
-  }
+const WRAPPERS: Array<[string, string, Match['form'], string[]]> = [
+  // line break right after a hyphen: the hyphen stays, the reading without it is listed
+  ['<URL:ftp://a.com/draft-\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
+  // ... with white space between the hyphen and the line break (the appendix: "ignore all
+  // unencoded whitespace around the line break")
+  ['<URL:ftp://a.com/draft- \t\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
+  // a hyphen with no line break after it is just a hyphen
+  ['<URL:ftp://a.com/draft-notes\n.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
+  ['<URL:ftp://a.com/draft -notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
+  // two hyphen breaks: one removed (either), then both
+  ['<ftp://a-\nb.com/c-\nd>', 'ftp://a-b.com/c-d', 'bracketed', ['ftp://ab.com/c-d', 'ftp://a-b.com/cd', 'ftp://ab.com/cd']],
+  // CR LF and a lone CR are line breaks too
+  ['<ftp://a.com/x-\r\n  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
+  ['<ftp://a.com/x-\r  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
+  // the fragment belongs to the match (RFC 1738 appendix)
+  ['<URL:http://a.com/p#frag>', 'http://a.com/p#frag', 'prefixed', []],
+  // white space anywhere inside is removed, also in "URL:" and in the scheme
+  ['< URL : http : //a.com/ >', 'http://a.com/', 'prefixed', []],
+  ['<ht\n  tp://a.com/>', 'http://a.com/', 'bracketed', []],
+  // tabs, U+00A0 and the other Unicode spaces are white space
+  ['<http://a.com/\t\u00a0\u2003\u3000b>', 'http://a.com/b', 'bracketed', []],
+  // a wrapper holds what a bare URL may not (the parser judges it)
+  ['<http://a.com/~u/{x}|"y">', 'http://a.com/~u/{x}|"y"', 'bracketed', []],
+  ['<http://müller.de/>', 'http://müller.de/', 'bracketed', []],
+  // "URL:" takes any scheme name; the scheme is kept as written
+  ['<URL:X-Foo:bar>', 'X-Foo:bar', 'prefixed', []],
+  ['<HTTP://A.COM/>', 'HTTP://A.COM/', 'bracketed', []],
+];
+eachRow('wrappers: rows of text | url | form | alternatives (RFC 1738 appendix)', WRAPPERS, ([text, url, form, alternatives]) => {
+  const got = all(text);
+  assert.equal(got.length, 1, text);
+  assert.deepEqual([got[0].url, got[0].form, got[0].alternatives, got[0].start, got[0].end], [url, form, alternatives, 0, text.length], text);
 });
 
 test('wrappers: five hyphen breaks list only the reading without all of them; four list all 15', () => {
@@ -227,26 +248,26 @@ test('wrappers: five hyphen breaks list only the reading without all of them; fo
   assert.deepEqual(five.alternatives, ['ftp://abcdef']);
 });
 
-test('wrappers that are not URLs: rows of text | what is found instead (RFC 1738 appendix)', () => {
-  const rows: Array<[string, string[]]> = [
-    ['<uri@bunyip.com>', []], // an address (RFC 1738 line 42)
-    ['<foo:bar>', []], // an unregistered scheme needs "URL:"
-    ['<xsl:template match="/">', []],
-    ['<http:>', []],
-    ['<URL:>', []],
-    ['<URL:http>', []],
-    ['<URL::x>', []],
-    // a paragraph break is not a line break: the wrapper is abandoned, the bare URL found
-    ['<http://a.com/b\n\nc>', ['http://a.com/b']],
-    ['<http://a.com/b\n   \t\n   c>', ['http://a.com/b']],
-    // a nested "<" abandons the outer wrapper
-    ['<http://a.com/b <http://c.com/>', ['http://a.com/b', 'http://c.com/']],
-    // a control character abandons it
-    ['<http://a.com/\u0007b>', ['http://a.com/']],
-    // no ">" at all
-    ['see <http://a.com/b and more', ['http://a.com/b']],
-  ];
-  for (const [text, expected] of rows) assert.deepEqual(urls(text), expected, JSON.stringify(text));
+const NOT_WRAPPERS: Array<[string, string[]]> = [
+  ['<uri@bunyip.com>', []], // an address (RFC 1738 line 42)
+  ['<foo:bar>', []], // an unregistered scheme needs "URL:"
+  ['<xsl:template match="/">', []],
+  ['<http:>', []],
+  ['<URL:>', []],
+  ['<URL:http>', []],
+  ['<URL::x>', []],
+  // a paragraph break is not a line break: the wrapper is abandoned, the bare URL found
+  ['<http://a.com/b\n\nc>', ['http://a.com/b']],
+  ['<http://a.com/b\n   \t\n   c>', ['http://a.com/b']],
+  // a nested "<" abandons the outer wrapper
+  ['<http://a.com/b <http://c.com/>', ['http://a.com/b', 'http://c.com/']],
+  // a control character abandons it
+  ['<http://a.com/\u0007b>', ['http://a.com/']],
+  // no ">" at all
+  ['see <http://a.com/b and more', ['http://a.com/b']],
+];
+eachRow('wrappers that are not URLs: rows of text | what is found instead (RFC 1738 appendix)', NOT_WRAPPERS, ([text, expected]) => {
+  assert.deepEqual(urls(text), expected, JSON.stringify(text));
 });
 
 test('wrappers in quoted mail: the "> " prefix of the next line is skipped (as deep as the first line)', () => {
@@ -285,19 +306,22 @@ test('bare URLs: registered schemes only, Internet schemes with "//" and somethi
   assert.deepEqual(urls(`${'a'.repeat(70)}http://a.com/`), []);
 });
 
-test('bare URLs: trailing punctuation and unbalanced closers are left out', () => {
-  const rows: Array<[string, string]> = [
-    ['http://a.com/x.', 'http://a.com/x'],
-    ['http://a.com/x.,;:!?', 'http://a.com/x'],
-    ['(http://a.com/x)', 'http://a.com/x'],
-    ['(http://a.com/x_(y))', 'http://a.com/x_(y)'],
-    ['http://a.com/x))', 'http://a.com/x'],
-    ["'http://a.com/x'", 'http://a.com/x'],
-    ["http://a.com/it's", "http://a.com/it's"],
-    ['http://a.com/x).', 'http://a.com/x'],
-    ['mailto:a@b.c.', 'mailto:a@b.c'],
-  ];
-  for (const [text, url] of rows) assert.deepEqual(urls(text), [url], text);
+const TRAILING: Array<[string, string]> = [
+  ['http://a.com/x.', 'http://a.com/x'],
+  ['http://a.com/x.,;:!?', 'http://a.com/x'],
+  ['(http://a.com/x)', 'http://a.com/x'],
+  ['(http://a.com/x_(y))', 'http://a.com/x_(y)'],
+  ['http://a.com/x))', 'http://a.com/x'],
+  ["'http://a.com/x'", 'http://a.com/x'],
+  ["http://a.com/it's", "http://a.com/it's"],
+  ['http://a.com/x).', 'http://a.com/x'],
+  ['mailto:a@b.c.', 'mailto:a@b.c'],
+];
+eachRow('bare URLs: trailing punctuation and unbalanced closers are left out (RFC 1738 appendix)', TRAILING, ([text, url]) => {
+  assert.deepEqual(urls(text), [url], text);
+});
+
+test('bare URLs: the match of "see (http://a.com/x)." leaves out the closer and the period', () => {
   const [m] = all('see (http://a.com/x).');
   assert.deepEqual([m.start, m.end], [5, 19]);
 });
@@ -321,15 +345,13 @@ test('offsets are UTF-16 code units; columns count them from the line start; CR 
   assert.equal(text.slice(m[0].start, m[0].end), 'http://a.com/');
 });
 
-test('the same URLs in LF and CR LF text, at the same lines and columns', () => {
-  for (const name of ['news.txt', 'page-break.txt', 'references-rfc1738.txt']) {
-    const lf = fixture(`extract/${name}`);
-    const crlf = lf.replace(/\n/g, '\r\n');
-    const a = all(lf);
-    const b = all(crlf);
-    assert.deepEqual(b.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]), a.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]));
-    assert.ok(a.length > 2);
-  }
+eachRow('the same URLs in LF and CR LF text, at the same lines and columns (RFC 1738 appendix)', ['news.txt', 'page-break.txt', 'references-rfc1738.txt'], (name) => {
+  const lf = fixture(`extract/${name}`);
+  const crlf = lf.replace(/\n/g, '\r\n');
+  const a = all(lf);
+  const b = all(crlf);
+  assert.deepEqual(b.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]), a.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]));
+  assert.ok(a.length > 2);
 });
 
 // ---- options, errors, laziness -------------------------------------------------------------

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { extract, createExtractor, type Match } from '../../src/extract/index.js';
 import { Scanner, LOOKBACK } from '../../src/extract/scan.js';
+import { eachRow } from '../helpers.js';
 
 const TOKENS = [
   // prose
@@ -141,22 +142,20 @@ function* repeat(piece: string, total: number, chunk: number): Generator<string>
   }
 }
 
-test('the stream buffer stays within maxLength + LOOKBACK + one chunk, whatever the text', () => {
-  const max = 4096;
-  const chunk = 1000;
-  const bound = max + LOOKBACK + chunk;
-  const cases: Array<[string, string, number]> = [
-    ['prose with URLs', 'Yes, Jim, see <URL:ftp://ds.in\n   ternic.net/rfc> and http://a.com/x. ', 2000],
-    ['one endless line of prose', 'word ', 0],
-    ['an unclosed wrapper over and over', '<URL:http://a.com/ab cd ef\n', 0],
-    ['a bare URL with no end', 'http://a.com/' + 'x'.repeat(50), 0],
-    ['a run of URL characters', 'xyz', 0],
-    ['colons everywhere', 'a:b:c:http:', 0],
-    ['opening brackets everywhere', '<<<< <', 0],
-  ];
-  for (const [what, piece, expectFound] of cases) {
-    const { peak, found } = peakBuffer(repeat(piece, 400_000, chunk), max);
-    assert.ok(peak <= bound, `${what}: peak ${peak} > ${bound}`);
-    if (expectFound > 0) assert.ok(found >= expectFound, `${what}: found ${found}`);
-  }
+const BUFFER_MAX = 4096;
+const BUFFER_CHUNK = 1000;
+const BUFFER_CASES: Array<[string, string, number]> = [
+  ['prose with URLs', 'Yes, Jim, see <URL:ftp://ds.in\n   ternic.net/rfc> and http://a.com/x. ', 2000],
+  ['one endless line of prose', 'word ', 0],
+  ['an unclosed wrapper over and over', '<URL:http://a.com/ab cd ef\n', 0],
+  ['a bare URL with no end', 'http://a.com/' + 'x'.repeat(50), 0],
+  ['a run of URL characters', 'xyz', 0],
+  ['colons everywhere', 'a:b:c:http:', 0],
+  ['opening brackets everywhere', '<<<< <', 0],
+];
+eachRow('the stream buffer stays within maxLength + LOOKBACK + one chunk, whatever the text', BUFFER_CASES, ([what, piece, expectFound]) => {
+  const bound = BUFFER_MAX + LOOKBACK + BUFFER_CHUNK;
+  const { peak, found } = peakBuffer(repeat(piece, 400_000, BUFFER_CHUNK), BUFFER_MAX);
+  assert.ok(peak <= bound, `${what}: peak ${peak} > ${bound}`);
+  if (expectFound > 0) assert.ok(found >= expectFound, `${what}: found ${found}`);
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, fixture } from '../helpers.js';
+import { parse, codes, fixture, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { guessType } from '../../src/schemes/ftp.js';
@@ -166,20 +166,22 @@ test('RFC 1738 appendix: <URL:ftp://ds.internic.net/rfc> retrieves "rfc" (no fin
   assert.deepEqual(pathSteps('ftp://ds.internic.net/rfc'), ['TYPE I', 'RETR rfc']);
 });
 
-test('every ftp URL printed in the four texts parses with no violation and builds back to itself', () => {
-  const { examples } = JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; partial: boolean; source: string; line: number }> };
-  const ftpExamples = examples.filter((e) => !e.partial && /^ftp:/i.test(e.url));
-  assert.ok(ftpExamples.length >= 40, `${ftpExamples.length} examples`);
-  for (const e of ftpExamples) {
-    const u = parse(e.url);
-    assert.equal(codes(u), '', `${e.source}:${e.line} ${e.url}`);
-    const again = build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port });
-    assert.equal(again, e.url, `${e.source}:${e.line}`);
-    const steps = explain(u).steps;
-    assert.equal(steps[0], u.user === null ? 'USER anonymous' : `USER ${u.user}`);
-    assert.equal(steps[steps.length - 1], 'QUIT');
-  }
+const FTP_EXAMPLES = (JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; partial: boolean; source: string; line: number }> })
+  .examples.filter((e) => !e.partial && /^ftp:/i.test(e.url));
+
+test('the four texts print at least 40 ftp URLs (spec-examples.json)', () => {
+  assert.ok(FTP_EXAMPLES.length >= 40, `${FTP_EXAMPLES.length} examples`);
 });
+
+eachRow('every ftp URL printed in the four texts parses with no violation and builds back to itself', FTP_EXAMPLES, (e) => {
+  const u = parse(e.url);
+  assert.equal(codes(u), '', `${e.source}:${e.line} ${e.url}`);
+  const again = build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port });
+  assert.equal(again, e.url, `${e.source}:${e.line}`);
+  const steps = explain(u).steps;
+  assert.equal(steps[0], u.user === null ? 'USER anonymous' : `USER ${u.user}`);
+  assert.equal(steps[steps.length - 1], 'QUIT');
+}, { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` });
 
 // ---------------------------------------------------------------------------------------------
 // explain: RFC 1738 3.2.1-3.2.5.
@@ -235,13 +237,16 @@ test('explain: a URL ending in "/" is a directory listing (draft 1994-03; RFC 17
   assert.ok(explain('ftp://h.com/pub/').notes.some((n) => /ends in "\/"/.test(n)));
 });
 
+const GUESSED_TYPES: Array<[string, 'A' | 'I']> = [
+  ['rfc959.txt', 'A'], ['README.TXT', 'A'], ['index.html', 'A'], ['index.htm', 'A'], ['main.c', 'A'], ['util.h', 'A'],
+  ['notes.md', 'A'], ['key.asc', 'A'], ['x.text', 'A'],
+  ['http-spec.txt.Z', 'I'], ['oir.ps', 'I'], ['motd', 'I'], ['a.tar.gz', 'I'], ['.txt', 'I'], ['txt.', 'I'], ['image.gif', 'I'],
+];
+eachRow('RFC 1738 3.2.3: with no typecode guessType gives A for known text suffixes, I otherwise', GUESSED_TYPES, ([name, type]) => {
+  assert.equal(guessType(name), type, name);
+});
+
 test('explain: with no typecode the client guesses: A for known text suffixes, I otherwise (3.2.3)', () => {
-  const rows: Array<[string, 'A' | 'I']> = [
-    ['rfc959.txt', 'A'], ['README.TXT', 'A'], ['index.html', 'A'], ['index.htm', 'A'], ['main.c', 'A'], ['util.h', 'A'],
-    ['notes.md', 'A'], ['key.asc', 'A'], ['x.text', 'A'],
-    ['http-spec.txt.Z', 'I'], ['oir.ps', 'I'], ['motd', 'I'], ['a.tar.gz', 'I'], ['.txt', 'I'], ['txt.', 'I'], ['image.gif', 'I'],
-  ];
-  for (const [name, type] of rows) assert.equal(guessType(name), type, name);
   assert.deepEqual(pathSteps('ftp://h.com/rfc959.txt'), ['TYPE A', 'RETR rfc959.txt']);
   assert.deepEqual(pathSteps('ftp://h.com/x.tar.gz'), ['TYPE I', 'RETR x.tar.gz']);
   assert.ok(explain('ftp://h.com/x.tar.gz').notes.some((n) => /guesses/.test(n) && /here I/.test(n)));

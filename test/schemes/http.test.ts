@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, tryParse, codes, fixture, shared } from '../helpers.js';
+import { parse, tryParse, codes, fixture, shared, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { entryOf } from '../../src/schemes/registry.js';
 import { LocatorError } from '../../src/core/errors.js';
@@ -53,14 +53,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['https://u@h.com/p?a/b', 'p | ["p"] | a/b | ["a/b"]', 'unexpected-login@8 http-reserved-in-search@19', 'later: the http rules'],
 ];
 
-test('RFC 1738 3.3: http fields and violations, row by row', () => {
-  for (const [input, expected, violations, section] of ROWS) {
-    const u = parse(input);
-    assert.equal(row(u), expected, `${input} (${section})`);
-    assert.equal(codes(u), violations, `${input} violations (${section})`);
-    assert.equal(u.valid, !violations.split(' ').some((c) => c !== '' && !c.startsWith('draft-only')), `${input} valid`);
-  }
-});
+eachRow('RFC 1738 3.3: http fields and violations', ROWS, ([input, expected, violations, section]) => {
+  const u = parse(input);
+  assert.equal(row(u), expected, `${input} (${section})`);
+  assert.equal(codes(u), violations, `${input} violations (${section})`);
+  assert.equal(u.valid, !violations.split(' ').some((c) => c !== '' && !c.startsWith('draft-only')), `${input} valid`);
+}, { section: (r) => r[3] });
 
 // Every http URL printed in the four texts, word for word as printed (the wrappers are part of
 // what the texts print; the scanner strips them). Line-wrapped ones are joined (RFC 1738
@@ -93,30 +91,30 @@ const SPEC: SpecRow[] = [
   },
 ];
 
-test('RFC 1738 and drafts: every printed http URL, verbatim', () => {
-  for (const s of SPEC) {
-    const lines = shared(`spec/${s.source}`).split('\n');
-    assert.ok(lines[s.line - 1].includes(s.printed), `${s.source}:${s.line} prints ${s.printed}`);
-    const u = parse(s.input);
-    assert.equal(u.scheme, 'http');
-    assert.equal(row(u), s.fields, `${s.input} (${s.note})`);
-    assert.equal(u.port, s.port);
-    assert.equal(codes(u), '', s.input);
-  }
+eachRow('RFC 1738 and drafts: every printed http URL, verbatim', SPEC, (s) => {
+  const lines = shared(`spec/${s.source}`).split('\n');
+  assert.ok(lines[s.line - 1].includes(s.printed), `${s.source}:${s.line} prints ${s.printed}`);
+  const u = parse(s.input);
+  assert.equal(u.scheme, 'http');
+  assert.equal(row(u), s.fields, `${s.input} (${s.note})`);
+  assert.equal(u.port, s.port);
+  assert.equal(codes(u), '', s.input);
+}, { section: (s) => `${s.source}:${s.line}` });
+
+test('RFC 1738 appendix: the fragment of a printed http URL is never sent (draft 1993-10)', () => {
   // RFC 1738 1239: the fragment is part of the printed URL but never sent (draft 1993-10)
   const e = explain(parse(SPEC[1].input));
   assert.deepEqual(e.steps, ['GET /instructions/overview.html HTTP/1.1', 'Host: ds.internic.net']);
   assert.ok(e.notes.some((n) => n.includes('"#WARNING" is never sent')), e.notes.join('\n'));
 });
 
-test('spec-examples.json: no http example of the fixture is missing from the table', () => {
-  const ex = JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; source: string; line: number }> };
+const HTTP_EXAMPLES = (JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; source: string; line: number }> })
+  .examples.filter((e) => /^https?:/i.test(e.url));
+
+eachRow('spec-examples.json: no http example of the fixture is missing from the table', HTTP_EXAMPLES, (e) => {
   const mine = new Set(SPEC.map((s) => parse(s.input).href));
-  for (const e of ex.examples) {
-    if (!/^https?:/i.test(e.url)) continue;
-    assert.ok(mine.has(e.url), `${e.source}:${e.line} ${e.url} is not in the table`);
-  }
-});
+  assert.ok(mine.has(e.url), `${e.source}:${e.line} ${e.url} is not in the table`);
+}, { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` });
 
 test('RFC 1738 3.3: port 80 for http; https (later) uses 443 and says it is not in the specs', () => {
   assert.equal(parse('http://h.com/').port, 80);
@@ -147,9 +145,10 @@ test('build: the raw hpath and search are used when segments and keywords are ab
   assert.equal(build('http', { host: 'h.com', hpath: '', search: null }), 'http://h.com/');
   // decoded fields win over raw ones
   assert.equal(build('http', { host: 'h.com', hpath: 'zzz', segments: ['a'], search: 'zzz', keywords: [] }), 'http://h.com/a');
-  for (const bad of [{ hpath: 'a?b' }, { hpath: 'a b' }, { hpath: '%zz' }, { hpath: '', search: 'a/b' }, { hpath: '', search: 'a?b' }, { hpath: 'é' }]) {
-    assert.throws(() => build('http', { host: 'h.com', ...bad }), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(bad));
-  }
+});
+
+eachRow('build: a raw hpath or search that does not read back is refused (RFC 1738 3.3, 5)', [{ hpath: 'a?b' }, { hpath: 'a b' }, { hpath: '%zz' }, { hpath: '', search: 'a/b' }, { hpath: '', search: 'a?b' }, { hpath: 'é' }], (bad) => {
+  assert.throws(() => build('http', { host: 'h.com', ...bad }), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(bad));
 });
 
 test('build: refuses what cannot be written (RFC 1738 3.3, 5)', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe, rowTests, chars, ASCII, atomArb, spicedText } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests, eachRow, chars, ASCII, atomArb, spicedText } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { checkAddrSpec } from '../../src/schemes/mailto.js';
 import { LocatorError } from '../../src/core/errors.js';
@@ -128,15 +128,20 @@ test('RFC 1738 3.5: violations name the rule and say what to write', () => {
   assert.equal(parse('mailto:a@h.com?subject=hi').valid, true);
 });
 
-test('RFC 822 6.1: checkAddrSpec over strings with no escapes', () => {
-  const ok = ['a@b', 'a.b@c.d', '"a b"@c', '"@"@c', '"\\\\"@c', 'a@[1.2.3.4]', 'a@[\\]]', '"a\r\n\tb"@c', 'x-y+z=w/v@q', '""@c'];
-  for (const s of ok) assert.equal(checkAddrSpec(s, 0, s.length), null, s);
-  const bad: Array<[string, number]> = [
-    ['', 0], ['a', 1], ['a@', 2], ['@a', 0], ['a b@c', 1], ['a@b c', 3], ['a<b@c', 1], ['a@b>', 3], ['"a@c', 0],
-    ['a@[b', 2], ['a\\b@c', 1], ['a@b.', 4], ['a.@b', 2], ['"a"b@c', 3], ['a@b]', 3], ['a\u00e9@b', 1],
-  ];
-  for (const [s, at] of bad) assert.equal(checkAddrSpec(s, 0, s.length)?.offset, at, JSON.stringify(s));
-  // a range inside a longer string: offsets are into that string
+const ADDR_SPECS = ['a@b', 'a.b@c.d', '"a b"@c', '"@"@c', '"\\\\"@c', 'a@[1.2.3.4]', 'a@[\\]]', '"a\r\n\tb"@c', 'x-y+z=w/v@q', '""@c'];
+eachRow('RFC 822 6.1: checkAddrSpec over a string with no escapes accepts', ADDR_SPECS, (s) => {
+  assert.equal(checkAddrSpec(s, 0, s.length), null, s);
+});
+
+const NOT_ADDR_SPECS: Array<[string, number]> = [
+  ['', 0], ['a', 1], ['a@', 2], ['@a', 0], ['a b@c', 1], ['a@b c', 3], ['a<b@c', 1], ['a@b>', 3], ['"a@c', 0],
+  ['a@[b', 2], ['a\\b@c', 1], ['a@b.', 4], ['a.@b', 2], ['"a"b@c', 3], ['a@b]', 3], ['a\u00e9@b', 1],
+];
+eachRow('RFC 822 6.1: checkAddrSpec over a string with no escapes rejects at the offset', NOT_ADDR_SPECS, ([s, at]) => {
+  assert.equal(checkAddrSpec(s, 0, s.length)?.offset, at, JSON.stringify(s));
+});
+
+test('RFC 822 6.1: checkAddrSpec over a range inside a longer string: offsets are into that string', () => {
   assert.equal(checkAddrSpec('xxa..b@cyy', 2, 8)?.offset, 4);
 });
 
@@ -159,10 +164,8 @@ for (const [f, href, section] of BUILD) {
   });
 }
 
-test('build refuses what no mailto URL can hold', () => {
-  for (const f of [{}, { address: '' }, { address: 7 }, { address: 'a@b', host: 'h.com' }, { address: 'a@b', user: 'u' }]) {
-    assert.throws(() => build('mailto', f as never), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
-  }
+eachRow('RFC 1738 3.5: build refuses what no mailto URL can hold', [{}, { address: '' }, { address: 7 }, { address: 'a@b', host: 'h.com' }, { address: 'a@b', user: 'u' }], (f) => {
+  assert.throws(() => build('mailto', f as never), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
 });
 
 test('build writes an address RFC 822 rejects; parse reports it', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe, rowTests, chars, newsgroupArb, hostnameArb } from '../helpers.js';
+import { parse, codes, shared, assertNoiseSafe, rowTests, eachRow, chars, newsgroupArb, hostnameArb } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
@@ -85,16 +85,14 @@ for (const [f, href] of BUILD) {
   });
 }
 
-test('build refuses what no nntp URL can write', () => {
-  const bad: Array<Record<string, unknown>> = [
-    { group: 'g' }, { host: '', group: 'g' }, { host: 'h.com' }, { host: 'h.com', group: '' }, { host: 'h.com', group: '2600' },
-    { host: 'h.com', group: 'a/b' }, { host: 'h.com', group: 'g', article: -1 }, { host: 'h.com', group: 'g', article: 1.5 },
-    { host: 'h.com', group: 'g', article: '12' }, { host: 'h.com', group: 'g', user: 'u' }, { host: 'h/x', group: 'g' },
-    { host: 'h.com', port: 70000, group: 'g' },
-  ];
-  for (const f of bad) {
-    assert.throws(() => build('nntp', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
-  }
+const BUILD_REFUSED: Array<Record<string, unknown>> = [
+  { group: 'g' }, { host: '', group: 'g' }, { host: 'h.com' }, { host: 'h.com', group: '' }, { host: 'h.com', group: '2600' },
+  { host: 'h.com', group: 'a/b' }, { host: 'h.com', group: 'g', article: -1 }, { host: 'h.com', group: 'g', article: 1.5 },
+  { host: 'h.com', group: 'g', article: '12' }, { host: 'h.com', group: 'g', user: 'u' }, { host: 'h/x', group: 'g' },
+  { host: 'h.com', port: 70000, group: 'g' },
+];
+eachRow('RFC 1738 3.7: build refuses what no nntp URL can write', BUILD_REFUSED, (f) => {
+  assert.throws(() => build('nntp', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
 });
 
 test('explain RFC 1738 3.7, RFC 977: GROUP then ARTICLE <n> on the named server', () => {

@@ -1,17 +1,15 @@
 // The scheme registry (RFC 1738 4): a new scheme brings its syntax and its access algorithm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse } from '../helpers.js';
+import { parse, eachRow } from '../helpers.js';
 import { registerScheme, unregisterScheme, getScheme, listSchemes, schemeTable } from '../../src/schemes/registry.js';
 import { schemeHash } from '../../src/core/scheme.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError, defineCode } from '../../src/core/errors.js';
 
-test('RFC 1738 4: a name that is not a scheme name is refused with a clear error', () => {
-  for (const [name, offset] of [['', 0], ['Upper', 0], ['a_b', 1], ['a b', 1], ['é', 0]] as const) {
-    assert.throws(() => registerScheme({ name, defaultPort: null, syntax: 'opaque', status: 'later' }),
-      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-scheme-name' && e.offset === offset, name);
-  }
+eachRow('RFC 1738 4: a name that is not a scheme name is refused with a clear error', [['', 0], ['Upper', 0], ['a_b', 1], ['a b', 1], ['é', 0]] as const, ([name, offset]) => {
+  assert.throws(() => registerScheme({ name, defaultPort: null, syntax: 'opaque', status: 'later' }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'invalid-scheme-name' && e.offset === offset, name);
 });
 
 test('RFC 1738 4: a clash with a registered scheme is refused unless replace is asked for', () => {

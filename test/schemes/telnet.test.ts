@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, summary, codes, piecesText } from '../helpers.js';
+import { parse, summary, codes, piecesText, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { getScheme } from '../../src/schemes/registry.js';
@@ -35,14 +35,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['URL:tn3270://host.dom', 'tn3270 | - | - | host.dom | - | - | -', 'draft-only@4', 'draft 1994-03 (tn3270)'],
 ];
 
-test('telnet, rlogin, tn3270: table', () => {
-  for (const [input, want, violations, section] of ROWS) {
-    const u = parse(input);
-    assert.equal(summary(u), want, `${input} (${section})`);
-    assert.equal(codes(u), violations, `${input} violations (${section})`);
-    assert.deepEqual(u.fields, {}, `${input} fields`);
-  }
-});
+eachRow('telnet, rlogin, tn3270: table', ROWS, ([input, want, violations, section]) => {
+  const u = parse(input);
+  assert.equal(summary(u), want, `${input} (${section})`);
+  assert.equal(codes(u), violations, `${input} violations (${section})`);
+  assert.deepEqual(u.fields, {}, `${input} fields`);
+}, { section: (row) => row[3] });
 
 test('default ports: telnet 23, rlogin 513, tn3270 23 (RFC 1738 3.8; RFC 1282)', () => {
   assert.equal(parse('telnet://h.com').port, 23);

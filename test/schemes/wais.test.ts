@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { parse, codes, fixture, SHARED, piecesText, assertBuildRoundTrip } from '../helpers.js';
+import { parse, codes, fixture, SHARED, piecesText, assertBuildRoundTrip, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { UCHAR_SET, encode } from '../../src/core/percent.js';
@@ -65,28 +65,28 @@ const ROWS: Array<[string, string, string, string]> = [
   ['wais://host.dom/db/TEXT/636/1=abc;', 'document | db | - | TEXT | 1=abc;', 'draft-only@24 draft-only@28', 'drafts 1993-07 and 1994-03'],
 ];
 
-test('wais: table', () => {
-  for (const [input, want, violations, section] of ROWS) {
-    const u = parse(input);
-    assert.equal(row(u), want, `${input} (${section})`);
-    assert.equal(codes(u), violations, `${input} violations (${section})`);
-  }
+eachRow('wais: table', ROWS, ([input, want, violations, section]) => {
+  const u = parse(input);
+  assert.equal(row(u), want, `${input} (${section})`);
+  assert.equal(codes(u), violations, `${input} violations (${section})`);
+}, { section: (row) => row[3] });
+
+const WAIS_EXAMPLES = (JSON.parse(fixture('spec-examples.json')).examples as Array<{ url: string; printed: string; source: string; line: number }>)
+  .filter((e) => e.url.startsWith('wais:'));
+
+test('wais: spec-examples.json has the two wais examples', () => {
+  assert.equal(WAIS_EXAMPLES.length, 2);
 });
 
-test('wais: the spec examples of spec-examples.json, parsed as printed where printed on one line', () => {
-  const examples = JSON.parse(fixture('spec-examples.json')).examples as Array<{ url: string; printed: string; source: string }>;
-  const mine = examples.filter((e) => e.url.startsWith('wais:'));
-  assert.equal(mine.length, 2);
-  for (const e of mine) {
-    const input = e.printed.includes('\n') ? e.url : e.printed;
-    const u = parse(input);
-    assert.equal(u.valid, true, `${e.source}: ${input}`);
-    assert.deepEqual(u.fields, {
-      kind: 'index', database: 'wais-discussion-archives', search: 'lynch', wtype: null, wpath: null, wlength: null, wpathFields: null,
-    });
-    assert.equal(u.port, 210);
-  }
-});
+eachRow('wais: the spec examples of spec-examples.json, parsed as printed where printed on one line', WAIS_EXAMPLES, (e) => {
+  const input = e.printed.includes('\n') ? e.url : e.printed;
+  const u = parse(input);
+  assert.equal(u.valid, true, `${e.source}: ${input}`);
+  assert.deepEqual(u.fields, {
+    kind: 'index', database: 'wais-discussion-archives', search: 'lynch', wtype: null, wpath: null, wlength: null, wpathFields: null,
+  });
+  assert.equal(u.port, 210);
+}, { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` });
 
 test('wais: the draft fields wlength and wpathFields', () => {
   assert.deepEqual(parse('wais://h.com/db/TEXT/636/1=abc;7=%00;').fields, {
@@ -197,22 +197,25 @@ test('build: each form, encoding "/", "?", ";", "=" in database, wtype and wpath
   assert.equal(build('wais', { host: 'h.com', port: 2111, database: 'd/b', wtype: 'T;X', wpath: '1=a;/' }), 'wais://h.com:2111/d%2Fb/T%3BX/1%3Da%3B%2F');
   assert.equal(build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wlength: 636, wpath: 'a/b' }), 'wais://h.com/db/TEXT/636/a%2Fb');
   assert.equal(build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [{ number: 1, contents: 'a;=b' }] }), 'wais://h.com/db/TEXT/1=a%3B%3Db;');
-  const refused: Array<Record<string, unknown>> = [
-    { host: 'h.com' },
-    { host: 'h.com', user: 'u', database: 'db' },
-    { host: 'h.com', kind: 'other', database: 'db' },
-    { host: 'h.com', kind: 'index', database: 'db' },
-    { host: 'h.com', kind: 'database', database: 'db', search: 'x' },
-    { host: 'h.com', kind: 'index', database: 'db', search: 'x', wtype: 'TEXT' },
-    { host: 'h.com', kind: 'document', database: 'db', wpath: 'x' },
-    { host: 'h.com', kind: 'document', database: 'db', wtype: 'TEXT' },
-    { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'x', search: 'y' },
-    { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'x', wlength: -1 },
-    { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [] },
-    { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [{ number: 1.5, contents: 'x' }] },
-    { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'other', wpathFields: [{ number: 1, contents: 'x' }] },
-  ];
-  for (const f of refused) assert.throws(() => build('wais', f), LocatorError, JSON.stringify(f));
+});
+
+const BUILD_REFUSED: Array<Record<string, unknown>> = [
+  { host: 'h.com' },
+  { host: 'h.com', user: 'u', database: 'db' },
+  { host: 'h.com', kind: 'other', database: 'db' },
+  { host: 'h.com', kind: 'index', database: 'db' },
+  { host: 'h.com', kind: 'database', database: 'db', search: 'x' },
+  { host: 'h.com', kind: 'index', database: 'db', search: 'x', wtype: 'TEXT' },
+  { host: 'h.com', kind: 'document', database: 'db', wpath: 'x' },
+  { host: 'h.com', kind: 'document', database: 'db', wtype: 'TEXT' },
+  { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'x', search: 'y' },
+  { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'x', wlength: -1 },
+  { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [] },
+  { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [{ number: 1.5, contents: 'x' }] },
+  { host: 'h.com', database: 'db', wtype: 'TEXT', wpath: 'other', wpathFields: [{ number: 1, contents: 'x' }] },
+];
+eachRow('build refuses what no wais URL can write (RFC 1738 3.9; drafts 1993-07 and 1994-03)', BUILD_REFUSED, (f) => {
+  assert.throws(() => build('wais', f), LocatorError, JSON.stringify(f));
 });
 
 // Random text with the characters that must be encoded somewhere (fixed seed).
