@@ -105,12 +105,5 @@ module.exports = {
     exclude: { path: '\\.d\\.ts$' },
     tsPreCompilationDeps: 'specify',
     tsConfig: { fileName: 'tsconfig.json' },
-    reporterOptions: {
-      archi: {
-        // One node per layer folder (src/*.ts together as "src").
-        collapsePattern: '^src/(core|schemes|lint|extract|clients|cli|gateway)/|^src/[^/]+\\.ts$',
-      },
-      text: { highlightFocused: false },
-    },
   },
 };
