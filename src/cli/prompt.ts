@@ -2,6 +2,7 @@
 // without echo, or a line with echo.
 import type { Io } from './command.js';
 import { LocatorError } from '../core/errors.js';
+import { ABORTED } from '../clients/types.js';
 
 export async function readSecret(question: string, io: Io, echo = false): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
@@ -22,7 +23,7 @@ export async function readSecret(question: string, io: Io, echo = false): Promis
           }
           if (ch === '\u0003') {
             stdin.off('data', onData);
-            reject(new LocatorError('aborted', -1, 'interrupted at the prompt'));
+            reject(new LocatorError(ABORTED, -1, 'interrupted at the prompt'));
             return;
           }
           if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);

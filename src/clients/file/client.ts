@@ -10,7 +10,7 @@ import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
 import { pullStream } from '../connection.js';
-import { NOT_FOUND, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { ABORTED, NOT_FOUND, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 
 /** True when the host means this machine (RFC 1738 3.10). */
 function isLocal(host: string | null): boolean {
@@ -67,7 +67,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     };
     options.signal?.addEventListener('abort', close, { once: true });
     const body = pullStream(async () => {
-      if (options.signal?.aborted) throw new LocatorError('aborted', -1, 'the transfer was cancelled');
+      if (options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
       const b = buf();
       const { bytesRead } = await handle!.read(b, 0, b.length, null);
       if (bytesRead === 0) {

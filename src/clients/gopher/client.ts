@@ -5,7 +5,8 @@
 // "-..." for an error), which is read and stripped. The body is streamed with back-pressure.
 //
 // Menus are returned as their raw bytes like any other item; src/clients/gopher/menu.ts reads
-// them into items (openMenu, readMenu, renderMenu).
+// them into items (openMenu, readMenu, renderMenu); this module does not re-export them: menu.ts
+// imports open(), which loads this module, so a re-export here would close an import cycle.
 
 import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
@@ -22,7 +23,6 @@ import {
 import { concat, parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, readDotData, type PlusHeader } from './parser.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
-export { openMenu, readMenu, renderItem, renderMenu } from './menu.js';
 export { GopherError, GOPHER_ERROR, GOPHER_NOT_MENU, type MenuItem, type AskQuestion, type GopherOpenOptions } from './types.js';
 
 /** One request to send: its octets, how the transcript shows it, and whether a Gopher+ header answers it. */

@@ -8,7 +8,7 @@ import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import type { GopherPlus } from '../../schemes/gopher.js';
-import { open } from '../index.js';
+import { open } from '../open.js';
 import type { Meta } from '../types.js';
 import { concat, parseMenu } from './parser.js';
 import { GOPHER_NOT_MENU, type GopherOpenOptions, type MenuItem } from './types.js';

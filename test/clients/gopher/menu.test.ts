@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocatorError } from '../../../src/core/errors.js';
-import { openMenu, readMenu, renderItem, renderMenu, type MenuItem } from '../../../src/clients/gopher/client.js';
+import { openMenu, readMenu, renderItem, renderMenu, type MenuItem } from '../../../src/clients/index.js';
 import { parseMenuLine } from '../../../src/clients/gopher/parser.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { answering } from './fakes.js';

@@ -1,0 +1,109 @@
+// The layering of src/, checked by dependency-cruiser (test/layering.test.ts runs it; `npm run
+// layers` prints the folder graph; docs/layering.md explains it):
+//
+//   core  <-  schemes  <-  operations  <-  clients  <-  cli / gateway
+//
+// core (src/core/) is the scanner, the record, the % codec and the errors, and knows nothing
+// else; schemes (src/schemes/) are the scheme entries and the registry; operations are the
+// top-level modules (src/*.ts: parser, index, build, resolve, normalize, lint, policy, redact)
+// with src/lint/ and src/extract/; clients (src/clients/) reach the network; the CLI (src/cli/)
+// and the gateway (src/gateway/) sit on top. An arrow points from the imported to the importer.
+//
+// Type-only imports: tsPreCompilationDeps is 'specify', so an import that the compiler erases
+// (`import type`, or a value import used only as a type) is kept in the graph and marked
+// `pre-compilation-only`.
+// - The LAYER rules count them. A layer that names another layer's types knows that layer: the
+//   types go into the published .d.ts (a `node:` type in the root's declarations needs
+//   @types/node in a browser project), and the import becomes a runtime one the day someone uses
+//   the name as a value. So `import type` is no way around a layer rule.
+// - The CYCLE rule does not: a cycle is reported when every edge of it is kept at run time
+//   (static, re-export or dynamic `import()`: dynamic imports count). A cycle through an erased
+//   edge cannot change evaluation order, leave a binding uninitialised or confuse a bundler;
+//   types that refer to each other (core/url.ts's record and core/scheme.ts's syntax interface)
+//   are the normal way to describe two things that point at each other. Such cycles are listed
+//   at severity `info` (rule type-only-cycle) so they stay visible without failing the check.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-stands-alone',
+      comment: 'src/core/ imports nothing outside src/core/ (no scheme, no operation, no node: module, no package)',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { pathNot: '^src/core/' },
+    },
+    {
+      name: 'schemes-on-core',
+      comment: 'src/schemes/ imports only src/core/ and src/schemes/',
+      severity: 'error',
+      from: { path: '^src/schemes/' },
+      to: { pathNot: '^src/(core|schemes)/' },
+    },
+    {
+      name: 'operations-below-clients',
+      comment: 'the operations (src/*.ts, src/lint/, src/extract/) import nothing from the clients, the CLI or the gateway: the package root must run in a browser',
+      severity: 'error',
+      from: { path: ['^src/[^/]+\\.ts$', '^src/(lint|extract)/'] },
+      to: { path: '^src/(clients|cli|gateway)/' },
+    },
+    {
+      name: 'clients-below-cli',
+      comment: 'src/clients/ imports nothing from the CLI or the gateway',
+      severity: 'error',
+      from: { path: '^src/clients/' },
+      to: { path: '^src/(cli|gateway)/' },
+    },
+    {
+      name: 'node-builtins-only-in-clients-and-cli',
+      comment: 'node: modules (net, fs, stream, ...) only in src/clients/ and src/cli/: everything else runs in a browser',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(clients|cli)/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'no-cycle',
+      comment: 'no import cycle in src/ whose every edge is kept at run time (static, re-export, dynamic import())',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: {
+        circular: true,
+        dependencyTypesNot: ['pre-compilation-only'],
+        viaOnly: { dependencyTypesNot: ['pre-compilation-only'] },
+      },
+    },
+    {
+      name: 'type-only-cycle',
+      comment: 'a cycle through an import the compiler erases: allowed (see the head of this file), listed for information',
+      severity: 'info',
+      from: { path: '^src/' },
+      to: { circular: true, via: { dependencyTypes: ['pre-compilation-only'] } },
+    },
+    {
+      name: 'zero-dependencies',
+      comment: 'src/ imports only src/ and node: modules: the package has no runtime dependency',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { pathNot: '^src/', dependencyTypesNot: ['core'], couldNotResolve: false },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'every import resolves (an unresolved one would escape the rules above)',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'known-layer',
+      comment: 'every module of src/ is in a layer named above; a new folder gets a place in this file first',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|lint|extract|clients|cli|gateway)/'] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.d\\.ts$' },
+    tsPreCompilationDeps: 'specify',
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

@@ -1,0 +1,129 @@
+// open(): dereference a URL the way the specs say (RFC 1738 section 3), returning its metadata
+// and a stream of its bytes. Exported by `locator/clients` (src/clients/index.ts, which only
+// re-exports): the modules that need open() (gopher/menu.ts) import it from here, so no client
+// module imports the index that re-exports it (no import cycle, docs/layering.md).
+// The client of each scheme is imported only when a URL of that scheme is opened.
+//
+// Redirects are followed here and nowhere else: a client that finds the object elsewhere (HTTP
+// 3xx, a Gopher "URL:" link) answers with a Redirect, and this loop follows it with one budget
+// for the whole chain (total hops, hops across schemes, a loop by normal form), asking the policy
+// before each hop, and recording every hop in the transcript.
+
+import { parse } from '../schemes/registry.js';
+import { Url } from '../core/url.js';
+import { LocatorError } from '../core/errors.js';
+import { entryOf } from '../schemes/registry.js';
+import { normalize } from '../normalize.js';
+import { redactUrl } from '../redact.js';
+import {
+  assertAllowed, assertRedirectAllowed, isCrossScheme, DEFAULT_POLICY, PolicyError, REDIRECT_LOOP, REDIRECT_NOT_FOLLOWED,
+} from '../policy.js';
+import { diagnostic } from '../core/errors.js';
+import { gatewayFor, gatewayFromEnv } from './gateway.js';
+import {
+  NO_CLIENT, isRedirect, type ClientModule, type OpenOptions, type Redirect, type Resource, type TranscriptLine,
+} from './types.js';
+
+/**
+ * The clients of the built-in schemes, loaded on first use. A scheme entry's own `client` comes
+ * first; this table pairs the built-in entries (src/schemes/, which the browser bundle holds) with
+ * their clients (here, which it must not: they import node:net), by scheme name.
+ */
+const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
+  ftp: () => import('./ftp/client.js'),
+  file: () => import('./file/client.js'),
+  gopher: () => import('./gopher/client.js'),
+  http: () => import('./http/client.js'),
+  https: () => import('./http/client.js'),
+};
+
+function envOf(options: OpenOptions): Record<string, string | undefined> {
+  return options.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+}
+
+/** The client module of a URL's scheme: its entry's `client`, else the built-in one, else null. */
+function clientOf(u: Url): (() => Promise<ClientModule>) | null {
+  const own = entryOf(u)?.client as (() => Promise<ClientModule>) | undefined;
+  return own ?? BUILTIN_CLIENTS[u.scheme] ?? null;
+}
+
+/** The key a chain's URLs are compared by: the normal form without the fragment (RFC 1738 2.1-3). */
+function loopKey(u: Url): string {
+  try {
+    const n = normalize(u);
+    const hash = n.indexOf('#');
+    return hash < 0 ? n : n.slice(0, hash);
+  } catch {
+    return u.withoutFragment;
+  }
+}
+
+/** One hop: through the scheme's gateway when one is configured (RFC 1738 4), else its client. */
+async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect> {
+  const gateways = opts.gateway === false ? null : opts.gateway ?? gatewayFromEnv(envOf(opts));
+  const via = gateways === null ? null : gatewayFor(u.scheme, u.host, gateways);
+  if (via !== null) {
+    const http = await import('./http/client.js');
+    return http.openThroughGateway(u, via, opts);
+  }
+  const load = clientOf(u);
+  if (load === null) {
+    throw new LocatorError(NO_CLIENT, 0, `no client can retrieve ${u.scheme}: URLs (configure a gateway with ${u.scheme}_proxy)`);
+  }
+  return (await load()).open(u, opts);
+}
+
+/**
+ * Opens a URL (RFC 1738 3): checks it against the policy (no byte is sent for a refused URL),
+ * goes through the scheme's gateway when one is configured (RFC 1738 4), else runs the scheme's
+ * client, and follows redirects within the policy (RFC 1945 9.3, RFC 1738 6): at most
+ * `maxRedirects` hops, at most `maxCrossSchemeRedirects` of them to another scheme (http and
+ * https count as one), never to a file URL, never back to a URL of the chain. Resolves to
+ * `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
+ */
+export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
+  if (typeof url !== 'string' && !(url instanceof Url)) throw new TypeError('open() takes a URL string or a parsed Url');
+  const first = typeof url === 'string' ? parse(url) : url;
+  const policy = options.policy ?? DEFAULT_POLICY;
+  assertAllowed(first, policy);
+  const lines: TranscriptLine[] = [];
+  const record = options.transcript;
+  const onLine = record === undefined || record === false ? undefined
+    : (line: TranscriptLine) => {
+      lines.push(line);
+      if (typeof record === 'function') record(line);
+    };
+  const note = onLine ?? (() => {});
+  const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
+
+  let current = first;
+  const chain: string[] = [];
+  const seen = new Set<string>([loopKey(first)]);
+  let hops = 0;
+  let cross = 0;
+  for (;;) {
+    const r = await openOnce(current, opts);
+    if (!isRedirect(r)) {
+      r.meta.transcript = lines;
+      r.meta.redirects = chain;
+      return r;
+    }
+    const next = r.redirect;
+    if (options.followRedirects === false) {
+      throw new LocatorError(REDIRECT_NOT_FOLLOWED, -1,
+        `${r.reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`);
+    }
+    note({ direction: 'info', text: `${r.reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
+    assertRedirectAllowed(current, next, hops, cross, policy);
+    const key = loopKey(next);
+    if (seen.has(key)) {
+      throw new PolicyError(diagnostic(REDIRECT_LOOP, next.inputOffset,
+        `redirect ${hops + 1} leads back to ${redactUrl(next.href)}, a URL of this chain: a loop (RFC 1945 9.3)`));
+    }
+    seen.add(key);
+    if (isCrossScheme(current, next)) cross++;
+    hops++;
+    chain.push(redactUrl(current.href));
+    current = next;
+  }
+}
