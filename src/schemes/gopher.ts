@@ -304,6 +304,12 @@ function explain(url: Url): Explanation {
     second = formatRequest(second) + '<each answer><CR><LF>.<CR><LF>';
     steps.push(second);
     notes.push('"?" marks an item with a +ASK form: the client fetches the +ASK attribute, asks the user to fill out the form, and sends the answers with the selector (RFC 1738 3.4.5, 3.4.9)');
+  } else if (f.plus?.kind === 'form') {
+    // DEVIATION (RFC 1738 3.4.9 sends the form in one exchange): the client asks for the form
+    // first, and sends the data block only to a server that announces it (RFC 1738 6).
+    steps.push(formatRequest(f.selector + '\t!+ASK\r\n'));
+    steps.push(formatRequest(f.request));
+    notes.push('the URL carries a filled-in +ASK form, a data block of several lines (RFC 1738 3.4.9): the client first asks for the item\'s +ASK attribute and sends the block only when the server answers as a Gopher+ server with that form, one value per question; off port 70 only to a port the policy allows, never to one of another protocol, never after a redirect (RFC 1738 6)');
   } else if (type === '7' && noSearch && f.gopherPlus === null) {
     steps.push(formatRequest(f.selector + '\t') + '<search string><CR><LF>');
     notes.push('type 7 is a search engine and the URL gives no search string: the client prompts for one and sends it after a TAB (RFC 1738 3.4.2, RFC 1436); the request field holds the selector alone');
