@@ -91,7 +91,8 @@ function validate(url: Url, report: Report): void {
   const end = url.bodyEnd;
   if (s < 0 || s === end) return;
   const h = url.href;
-  checkSelector(url, h, isEscape(h, s, end) ? s + 3 : s + 1, end, report);
+  const p = gopherParts(url);
+  if (p !== null) checkSelector(url, h, p.selector.start, p.selector.end, report);
   if (!isEscape(h, s, end)) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
@@ -103,14 +104,14 @@ function validate(url: Url, report: Report): void {
 
 /**
  * RFC 1738 3.4.1: "the selector string ... may contain any octets except 09 hexadecimal (US-ASCII
- * HT or tab) 0A hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)". A %09 ends
- * the selector (the search follows); an escape of LF or CR inside it is a violation at its offset.
+ * HT or tab) 0A hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)". The
+ * selector is href[from, end), as gopherParts cuts it (a %09 ends it: the search follows); an
+ * escape of LF or CR inside it is a violation at its offset.
  */
 function checkSelector(url: Url, h: string, from: number, end: number, report: Report): void {
   for (let i = h.indexOf('%', from); i >= 0 && i + 2 < end; i = h.indexOf('%', i + 1)) {
     if (h.charCodeAt(i + 1) !== 48) continue;
     const lo = h.charCodeAt(i + 2) | 32;
-    if (lo === 57) return; // %09: the selector ends here
     if (lo === 97 || lo === 100) {
       report(SELECTOR_LINE_END, i + url.inputOffset,
         `"${h.slice(i, i + 3)}" decodes to ${lo === 97 ? 'LF' : 'CR'}, which a selector may not contain (RFC 1738 3.4.1): it would end the request line`);

@@ -77,7 +77,7 @@ const TAB = Uint8Array.of(9);
 const CRLF = Uint8Array.of(13, 10);
 const cat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
 
-test('property: the gopher fields, lint\'s wire parts and the client\'s request read the same ranges (one cut: gopherParts)', () => {
+test('property: the gopher fields, the validator, lint\'s wire parts and the client\'s request read the same ranges (one cut: gopherParts)', () => {
   fc.assert(fc.property(gopherPath, (path) => {
     const url = tryParse(`gopher://h.com/${path}`);
     if (!(url instanceof Url)) return;
@@ -96,6 +96,12 @@ test('property: the gopher fields, lint\'s wire parts and the client\'s request 
     assert.equal(f.selector, rangeText(url, p.selector));
     assert.equal(f.search, p.search === null ? null : rangeText(url, p.search));
     assert.equal(f.gopherPlus, p.gopherPlus === null ? null : rangeText(url, p.gopherPlus));
+    // the validator reads the same selector: gopher-selector-line-end at each %0D, %0A in it
+    const lineEnds: number[] = [];
+    for (let i = h.indexOf('%', p.selector.start); i >= 0 && i + 2 < p.selector.end; i = h.indexOf('%', i + 1)) {
+      if (/^%0[aAdD]$/.test(h.slice(i, i + 3))) lineEnds.push(i);
+    }
+    assert.deepEqual(url.violations.filter((d) => d.code === 'gopher-selector-line-end').map((d) => d.offset), lineEnds);
     // the client sends those ranges' octets (RFC 1738 3.4.2-3.4.9, with the module's DEVIATION)
     const sel = octets(p.selector);
     let expected: Uint8Array;
