@@ -54,7 +54,9 @@ export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] 
   const v = url.violations;
   const out: Diagnostic[] = v.length === 0 ? [] : v.slice();
   const n = out.length;
-  const wire = wireParts(url);
+  // Without an escape, or a violation (a raw control character), no part can carry a delimiter
+  // or a data block: the scheme entry is not asked (the common case, kept cheap).
+  const wire = n === 0 && url.href.indexOf('%', url.schemePartStart) < 0 ? [] : wireParts(url);
   encodedDelimiters(url, out, wire);
   dataBlocks(url, out, wire);
   ports(url, out);
