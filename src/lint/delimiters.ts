@@ -5,10 +5,13 @@
 //
 // Each scheme entry says which parts its client sends, in which protocol line, and which octets
 // delimit that line or its fields (its `wire` hook, src/schemes/spec.ts WirePart: the access
-// algorithms of RFC 1738 3.x, as explain() shows them); this module holds no table by scheme. An escape there that decodes to such an octet is `encoded-delimiter`
-// (an error: the policy refuses the URL). Where the client sends the part still encoded (HTTP),
-// or where locator does not know the protocol, an escape of CR, LF or NUL is `encoded-control`
-// (a warning). Escapes are read at the octet level: "%C0%8D" is not CR.
+// algorithms of RFC 1738 3.x, as explain() shows them); this module holds no table by scheme.
+// An escape there that decodes to such an octet is `encoded-delimiter` (an error: the policy
+// refuses the URL). Where the client sends the part still encoded (HTTP), or where locator does
+// not know the protocol, an escape of CR, LF or NUL is `encoded-control` (a warning). Escapes are
+// read at the octet level: "%C0%8D" is not CR.
+//
+// What the built-in entries' `wire` hooks say (src/schemes/*.ts; also in docs/security.md):
 //
 //   scheme        part (what the client sends)                        delimiters
 //   ftp           user (USER), password (PASS), each segment          CR LF NUL, FF (Telnet IAC:
