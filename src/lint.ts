@@ -6,6 +6,8 @@
 //                                 client sends it decoded (src/lint/delimiters.ts), RFC 1738 6
 //   encoded-control     warning   CR, LF or NUL encoded where the client sends it encoded (HTTP),
 //                                 or in a scheme whose protocol locator does not know
+//   gopher-plus-data-block error  a Gopher+ data block (several request lines, RFC 1738 3.4.9)
+//                                 to another port than the scheme's default
 //   reserved-port       error     the port is registered to another protocol (src/lint/ports.ts)
 //   nondefault-port     warning   any other port than the scheme's default, RFC 1738 6
 //   password-in-url     warning   RFC 1738 6; draft 1993-10 and 1994-03 security notes
@@ -19,7 +21,7 @@ import type { Url } from './core/url.js';
 import { tryParse, entryOf } from './schemes/registry.js';
 import { type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
-import { encodedDelimiters } from './lint/delimiters.js';
+import { dataBlocks, encodedDelimiters, wireParts } from './lint/delimiters.js';
 import { reservedFor, inReservedSpace } from './lint/ports.js';
 import { classifyHost } from './lint/address.js';
 import {
@@ -27,7 +29,7 @@ import {
 } from './lint/codes.js';
 
 export {
-  ENCODED_DELIMITER, ENCODED_CONTROL, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN,
+  ENCODED_DELIMITER, ENCODED_CONTROL, GOPHER_PLUS_DATA_BLOCK, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN,
   PRIVATE_ADDRESS,
 } from './lint/codes.js';
 
@@ -41,7 +43,8 @@ export interface LintRecord {
 
 /**
  * Checks a URL for the dangers of RFC 1738 6 and returns every finding: the parser's and the
- * scheme's violations, encoded delimiters, ports of other protocols and outside the default,
+ * scheme's violations, encoded delimiters, data blocks of several lines to a port that is not the
+ * scheme's default (RFC 1738 3.4.9), ports of other protocols and outside the default,
  * passwords, deceptive user names and hosts inside the network. An input that cannot be read at
  * all gives its fatal error as the one diagnostic. Offsets count the input as given.
  */
@@ -51,7 +54,11 @@ export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] 
   const v = url.violations;
   const out: Diagnostic[] = v.length === 0 ? [] : v.slice();
   const n = out.length;
-  encodedDelimiters(url, out);
+  // Without an escape, or a violation (a raw control character), no part can carry a delimiter
+  // or a data block: the scheme entry is not asked (the common case, kept cheap).
+  const wire = n === 0 && url.href.indexOf('%', url.schemePartStart) < 0 ? [] : wireParts(url);
+  encodedDelimiters(url, out, wire);
+  dataBlocks(url, out, wire);
   ports(url, out);
   login(url, out);
   host(url, out);

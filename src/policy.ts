@@ -17,8 +17,10 @@ import { LocatorError, CONTROL_CHAR, PORT_OUT_OF_RANGE, diagnostic, type Diagnos
 import { lint } from './lint.js';
 import { classifyAddress, type AddressClass } from './lint/address.js';
 import { entryOf } from './schemes/registry.js';
+import { wireParts } from './lint/delimiters.js';
+import { reservedFor } from './lint/ports.js';
 import {
-  ENCODED_DELIMITER, RESERVED_PORT, PRIVATE_ADDRESS, POLICY_REFUSED, TOO_MANY_REDIRECTS,
+  ENCODED_DELIMITER, GOPHER_PLUS_DATA_BLOCK, RESERVED_PORT, PRIVATE_ADDRESS, POLICY_REFUSED, TOO_MANY_REDIRECTS,
   CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS,
 } from './lint/codes.js';
 
@@ -28,7 +30,12 @@ export {
 
 /** What a client may do. Every field is optional; DEFAULT_POLICY gives the defaults. */
 export interface Policy {
-  /** Ports registered to another protocol (reserved-port) that are allowed explicitly. */
+  /**
+   * Ports registered to another protocol (reserved-port) that are allowed explicitly; and ports
+   * other than the scheme's default to which a URL may send a data block of several lines (a
+   * filled-in Gopher+ form, RFC 1738 3.4.9: gopher-plus-data-block), unless registered to
+   * another protocol: a data block never goes to a reserved port, even one allowed here.
+   */
   allowPorts?: readonly number[];
   /**
    * Refuse loopback, private, link-local, unspecified, multicast and reserved addresses, after
@@ -73,6 +80,7 @@ export class PolicyError extends LocatorError {
 const PRIORITY: Readonly<Record<string, number>> = {
   [ENCODED_DELIMITER]: 0,
   [CONTROL_CHAR]: 1,
+  [GOPHER_PLUS_DATA_BLOCK]: 1,
   [RESERVED_PORT]: 2,
   [PRIVATE_ADDRESS]: 3,
 };
@@ -83,11 +91,22 @@ function readsThisMachine(url: Url): boolean {
 }
 
 /**
+ * True when a data block of several lines may go to the URL's port (RFC 1738 3.4.9, 6): lint
+ * reports one only off the scheme's default port; there the port must be allowed explicitly and
+ * registered to no other protocol.
+ */
+function dataBlockPortAllowed(url: Url, allowPorts: readonly number[]): boolean {
+  const port = url.port;
+  return port !== null && allowPorts.includes(port) && reservedFor(url.scheme, port) === null;
+}
+
+/**
  * Every finding of lint() that the policy refuses, most dangerous first, each with severity
  * "error" (RFC 1738 6): encoded delimiters, raw control characters and ports over 65535
- * (port-out-of-range, RFC 1738 3.1) always; reserved ports
- * unless allowed; with refusePrivateAddresses, hosts inside the network and local files; and,
- * unless allowViolations, every other error. An empty list: the URL may be opened.
+ * (port-out-of-range, RFC 1738 3.1) always; a Gopher+ data block off the default port unless
+ * the port is allowed and reserved for no other protocol (RFC 1738 3.4.9); reserved ports unless
+ * allowed; with refusePrivateAddresses, hosts inside the network and local files; and, unless
+ * allowViolations, every other error. An empty list: the URL may be opened.
  */
 export function refusals(url: Url, policy: Policy = DEFAULT_POLICY): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -95,6 +114,8 @@ export function refusals(url: Url, policy: Policy = DEFAULT_POLICY): Diagnostic[
   for (const d of lint(url)) {
     if (d.code === RESERVED_PORT) {
       if (!allowPorts.includes(url.port as number)) out.push(d);
+    } else if (d.code === GOPHER_PLUS_DATA_BLOCK) {
+      if (!dataBlockPortAllowed(url, allowPorts)) out.push(d);
     } else if (d.code === PRIVATE_ADDRESS) {
       if (policy.refusePrivateAddresses) out.push({ ...d, severity: 'error' });
     } else if (d.severity === 'error') {
@@ -157,8 +178,10 @@ export function isCrossScheme(from: Url, to: Url): boolean {
  * For a redirect from `from` to `to` (RFC 1945 9.3; RFC 1738 6), `count` redirects followed so
  * far and `crossSchemeCount` of them across schemes: throws when this one would be more than
  * maxRedirects, when it changes the scheme more than maxCrossSchemeRedirects times, when it leads
- * from another scheme to a file URL (never allowed), or when `to` itself is refused
- * (assertAllowed). Messages name the schemes, never the URLs (they may hold passwords).
+ * from another scheme to a file URL (never allowed), when `to` carries a data block of several
+ * lines (a filled-in Gopher+ form, RFC 1738 3.4.9: never from a redirect, whatever the port), or
+ * when `to` itself is refused (assertAllowed). Messages name the schemes, never the URLs (they may
+ * hold passwords).
  */
 export function assertRedirectAllowed(from: Url, to: Url, count: number, crossSchemeCount: number, policy: Policy = DEFAULT_POLICY): void {
   const at = to.inputOffset;
@@ -170,6 +193,11 @@ export function assertRedirectAllowed(from: Url, to: Url, count: number, crossSc
   if (to.scheme === 'file' && from.scheme !== 'file') {
     throw new PolicyError(diagnostic(REDIRECT_TO_FILE, at,
       `a ${from.scheme} answer redirects to a file URL: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`));
+  }
+  const block = wireParts(to).find((p) => p.dataBlockAt !== undefined);
+  if (block !== undefined) {
+    throw new PolicyError(diagnostic(GOPHER_PLUS_DATA_BLOCK, block.dataBlockAt! + to.inputOffset,
+      `a ${from.scheme} answer redirects to a ${to.scheme} URL whose ${block.what.replace(/^the /, '')} carries a data block of several lines (the filled-in form of RFC 1738 3.4.9): a server must not choose the lines the client writes, so such a URL is never followed (RFC 1738 6)`));
   }
   if (isCrossScheme(from, to)) {
     const maxCross = policy.maxCrossSchemeRedirects ?? 0;

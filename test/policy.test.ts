@@ -100,6 +100,35 @@ test('allowViolations accepts syntax violations, but never an encoded delimiter,
   assert.equal(refused('http://h.com:25/', p), 'reserved-port@13');
 });
 
+test('a Gopher+ data block (RFC 1738 3.4.9): on port 70, or on a port allowed explicitly that is no other protocol\'s', () => {
+  const form = '/1x%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A';
+  const smuggle = 'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
+  const at = smuggle.indexOf('%0D');
+  assert.equal(refused(smuggle), `gopher-plus-data-block@${at}`);
+  assert.equal(refused(smuggle, { allowViolations: true }), `gopher-plus-data-block@${at}`);
+  assert.equal(refused(smuggle, { allowPorts: [6381] }), `gopher-plus-data-block@${at}`);
+  assert.equal(refused(smuggle, { allowPorts: [6380] }), '');
+  assert.equal(refused(`gopher://h.com${form}`), '');
+  assert.equal(refused(`gopher://h.com:70${form}`), '');
+  // never to a reserved port, even one the policy allows
+  for (const port of [6379, 25, 80]) {
+    const input = `gopher://h.com:${port}${form}`;
+    assert.equal(refused(input, { allowPorts: [port] }), `gopher-plus-data-block@${input.indexOf('%0D')}`, input);
+  }
+  assert.deepEqual(refusals(parse(`gopher://h.com:6379${form}`)).map((d) => d.code), ['gopher-plus-data-block', 'reserved-port']);
+});
+
+test('assertRedirectAllowed: never to a URL that carries a Gopher+ data block, whatever the port or the budget', () => {
+  const to = parse('gopher://h.com/1x%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A');
+  const generous: Policy = { maxRedirects: 5, maxCrossSchemeRedirects: 5, allowPorts: [70] };
+  for (const from of ['http://h.com/', 'gopher://h.com/hURL:x', 'https://h.com/']) {
+    assert.throws(() => assertRedirectAllowed(parse(from), to, 0, 0, generous),
+      (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'gopher-plus-data-block' && e.diagnostic.offset === to.href.indexOf('%0D'), from);
+  }
+  // the same item without the data block is followed
+  assertRedirectAllowed(parse('http://h.com/'), parse('gopher://h.com/1x%09%09+'), 0, 0, generous);
+});
+
 test('refusePrivateAddresses refuses hosts inside the network as written, and files of this machine', () => {
   const p: Policy = { refusePrivateAddresses: true };
   assert.equal(refused('http://127.0.0.1/', p), 'private-address@7');

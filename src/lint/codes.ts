@@ -22,6 +22,16 @@ export const ENCODED_CONTROL = defineCode('encoded-control', 'warning', 'RFC 173
   'an escape decodes to CR, LF or NUL: this client does not decode it into the protocol, but a server or gateway that does may read it as a delimiter');
 
 /**
+ * RFC 1738 3.4.9: a filled-in Gopher+ form carries a data block of several lines ("+-1" CR LF,
+ * the values, "." CR LF), which the client sends as written; RFC 1738 6: to a server of another
+ * protocol each line is a command of its own (the gopher-to-SMTP attack, with the lines written
+ * in the URL). Allowed on the scheme's default port, or on a port the policy allows explicitly
+ * that is registered to no other protocol; never after a redirect.
+ */
+export const GOPHER_PLUS_DATA_BLOCK = defineCode('gopher-plus-data-block', 'error', 'RFC 1738 3.4.9, 6',
+  'the URL carries a Gopher+ data block (several request lines) to a port other than the gopher default: a server of another protocol there would read each line as a command');
+
+/**
  * RFC 1738 6: "Caution should be used when using any URL which specifies a port number other than
  * the default for the protocol, especially when it is a number within the reserved space."
  */

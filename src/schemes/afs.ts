@@ -14,7 +14,8 @@
 // "?", ":" reserved; "/" separates segments.
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
 import {
@@ -99,6 +100,12 @@ function explain(url: Url): Explanation {
   return { protocol: 'afs', host: cell, port: null, steps, notes };
 }
 
+/** What the client reads (draft 1993-07 afsaddress; RFC 1738 6): the path names a file under /afs/<cell>, a C string. */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  return r === null ? [] : [wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING)];
+}
+
 /** afs: Andrew File System global file names (draft 1993-07 only). */
 export const afs: SchemeSpec = {
   name: 'afs',
@@ -114,4 +121,5 @@ export const afs: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

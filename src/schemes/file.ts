@@ -11,7 +11,8 @@
 
 import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { C_STRING, TELNET_LINE, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import {
   INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, refusePort, schemePartRange, stringField, text,
@@ -129,6 +130,18 @@ function explain(url: Url): Explanation {
   return { protocol: 'ftp', host: url.host, port: 21, steps: ftpAccess.steps, notes };
 }
 
+/**
+ * What the client sends (RFC 1738 3.10, 6): a local path goes to the file system as a C string,
+ * where NUL ends the name; another host's path is fetched by anonymous FTP (the 1993-07 draft),
+ * so its delimiters are those of ftp.
+ */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  if (r === null) return [];
+  if (isLocalHost(url.host)) return [wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING)];
+  return [wirePart('the path', r[0], r[1], 'the FTP commands "CWD <segment>" and "RETR <name>" (a file on another host is fetched by FTP)', TELNET_LINE)];
+}
+
 /** file: host-specific file names (RFC 1738 3.10). */
 export const file: SchemeSpec = {
   name: 'file',
@@ -151,4 +164,5 @@ export const file: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

@@ -11,7 +11,8 @@
 
 import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { TELNET_LINE, bodyRange, loginWire, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import {
@@ -342,6 +343,21 @@ function explain(url: Url): Explanation {
   return { protocol: 'ftp', host: url.host, port: url.explicitPort ? url.port : 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
 }
 
+/**
+ * What the client sends (RFC 1738 3.2.1, 3.2.2, 6; RFC 959 4.1: the control connection follows
+ * the Telnet protocol, so FF is IAC there): the user (USER), the password (PASS), each segment
+ * (CWD, RETR, NLST); the typecode takes no escapes and is not sent as written. The path is one
+ * part: a "/" is not sent, and no escape spans one.
+ */
+function wire(url: Url): WirePart[] {
+  const out = loginWire(url, TELNET_LINE, 'the FTP command "USER <user>" CR LF', 'the FTP command "PASS <password>" CR LF');
+  const r = bodyRange(url);
+  if (r === null) return out;
+  const semi = typeSuffixAt(url.href, r[0], r[1]);
+  out.push(wirePart('a path segment', r[0], semi >= 0 ? semi : r[1], 'the FTP command "CWD <segment>" or "RETR <name>" CR LF', TELNET_LINE));
+  return out;
+}
+
 /** ftp: File Transfer Protocol (RFC 1738 3.2; RFC 959). */
 export const ftp: SchemeSpec = {
   name: 'ftp',
@@ -366,4 +382,5 @@ export const ftp: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

@@ -15,7 +15,8 @@
 
 import { normalizeEscapes, DECODE_ALL_GRAPHIC_SAFE } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { CR, LF, LINE, NUL, TAB, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
 import {
@@ -31,8 +32,8 @@ export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC
 /** The item types RFC 1436 defines. */
 const RFC1436_TYPES = '0123456789+TgI';
 
-/** The parts of a gopher-path as ranges of href. */
-interface GopherParts {
+/** The parts of a gopher-path as ranges of href (RFC 1738 5 gopherurl). */
+export interface GopherParts {
   /** The gtype: one character or one escape; null when the gopher-path is empty. */
   gtype: Range | null;
   selector: Range;
@@ -46,11 +47,15 @@ function isTab(h: string, i: number, end: number): boolean {
 }
 
 /**
- * Splits the gopher-path (RFC 1738 5 gopherurl): the gtype is the first xchar (a character, or
- * an escape of three characters); the selector runs to the first "%09", the search to the
- * second; everything after the second "%09" is the gopher+_string, whatever it holds.
+ * Splits the gopher-path (RFC 1738 3.4.1, 5 gopherurl): the gtype is the first xchar (a
+ * character, or an escape of three characters); the selector runs to the first "%09", the search
+ * to the second; everything after the second "%09" is the gopher+_string, whatever it holds.
+ * Null when the URL has no gopher-path (no "/" after host[:port], or no "//" at all).
+ *
+ * The one cut of a gopher URL: the fields, lint's delimiter check (the entry's `wire`) and the
+ * client's request all read these ranges.
  */
-function split(url: Url): GopherParts | null {
+export function gopherParts(url: Url): GopherParts | null {
   const r = pathRange(url);
   if (r === null || r.start === r.end) return null;
   const h = url.href;
@@ -86,7 +91,8 @@ function validate(url: Url, report: Report): void {
   const end = url.bodyEnd;
   if (s < 0 || s === end) return;
   const h = url.href;
-  checkSelector(url, h, isEscape(h, s, end) ? s + 3 : s + 1, end, report);
+  const p = gopherParts(url);
+  if (p !== null) checkSelector(url, h, p.selector.start, p.selector.end, report);
   if (!isEscape(h, s, end)) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
@@ -98,14 +104,14 @@ function validate(url: Url, report: Report): void {
 
 /**
  * RFC 1738 3.4.1: "the selector string ... may contain any octets except 09 hexadecimal (US-ASCII
- * HT or tab) 0A hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)". A %09 ends
- * the selector (the search follows); an escape of LF or CR inside it is a violation at its offset.
+ * HT or tab) 0A hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)". The
+ * selector is href[from, end), as gopherParts cuts it (a %09 ends it: the search follows); an
+ * escape of LF or CR inside it is a violation at its offset.
  */
 function checkSelector(url: Url, h: string, from: number, end: number, report: Report): void {
   for (let i = h.indexOf('%', from); i >= 0 && i + 2 < end; i = h.indexOf('%', i + 1)) {
     if (h.charCodeAt(i + 1) !== 48) continue;
     const lo = h.charCodeAt(i + 2) | 32;
-    if (lo === 57) return; // %09: the selector ends here
     if (lo === 97 || lo === 100) {
       report(SELECTOR_LINE_END, i + url.inputOffset,
         `"${h.slice(i, i + 3)}" decodes to ${lo === 97 ? 'LF' : 'CR'}, which a selector may not contain (RFC 1738 3.4.1): it would end the request line`);
@@ -198,7 +204,7 @@ function request(selector: string, search: string | null, gopherPlus: string | n
  * the Gopher+ string read). An empty gopher-path means type "1" and the empty selector (3.4.1).
  */
 function fields(url: Url): Record<string, unknown> {
-  const p = split(url);
+  const p = gopherParts(url);
   if (p === null) {
     return { gophertype: '1', selector: '', search: null, gopherPlus: null, request: '\r\n', plus: null };
   }
@@ -299,6 +305,12 @@ function explain(url: Url): Explanation {
     second = formatRequest(second) + '<each answer><CR><LF>.<CR><LF>';
     steps.push(second);
     notes.push('"?" marks an item with a +ASK form: the client fetches the +ASK attribute, asks the user to fill out the form, and sends the answers with the selector (RFC 1738 3.4.5, 3.4.9)');
+  } else if (f.plus?.kind === 'form') {
+    // DEVIATION (RFC 1738 3.4.9 sends the form in one exchange): the client asks for the form
+    // first, and sends the data block only to a server that announces it (RFC 1738 6).
+    steps.push(formatRequest(f.selector + '\t!+ASK\r\n'));
+    steps.push(formatRequest(f.request));
+    notes.push('the URL carries a filled-in +ASK form, a data block of several lines (RFC 1738 3.4.9): the client first asks for the item\'s +ASK attribute and sends the block only when the server answers as a Gopher+ server with that form, one value per question; off port 70 only to a port the policy allows, never to one of another protocol, never after a redirect (RFC 1738 6)');
   } else if (type === '7' && noSearch && f.gopherPlus === null) {
     steps.push(formatRequest(f.selector + '\t') + '<search string><CR><LF>');
     notes.push('type 7 is a search engine and the URL gives no search string: the client prompts for one and sends it after a TAB (RFC 1738 3.4.2, RFC 1436); the request field holds the selector alone');
@@ -344,6 +356,124 @@ function decodeFailed(url: Url): boolean {
   return false;
 }
 
+// ---------------------------------------------------------------------------------------------
+// What the client sends (RFC 1738 6)
+
+/** The octets of href[start, end) with the href offset of each (an escape's "%"). */
+function octetsAt(h: string, start: number, end: number): { octets: number[]; at: number[] } {
+  const octets: number[] = [];
+  const at: number[] = [];
+  for (let i = start; i < end; i++) {
+    if (isEscape(h, i, end)) {
+      octets.push((hexValue(h.charCodeAt(i + 1)) << 4) | hexValue(h.charCodeAt(i + 2)));
+      at.push(i);
+      i += 2;
+      continue;
+    }
+    octets.push(h.charCodeAt(i));
+    at.push(i);
+  }
+  return { octets, at };
+}
+
+/**
+ * The Gopher+ string's own check (RFC 1738 3.4.3-3.4.9, 6): returns the offsets in href of the
+ * escapes that smuggle a line. NUL never belongs there. CR and LF belong only to the electronic
+ * form of 3.4.9, "a coded version of what the client sends":
+ *   "+" [view [" " language]] TAB "1" CR LF  "+-1" CR LF  *(value CR LF)  "." CR LF
+ * where no value is "." alone (that line ends the data block) and nothing follows the final line.
+ * The first CR or LF outside that form is reported: from there on the client would send lines the
+ * URL's form does not account for. A TAB is the Gopher+ request line's own field separator (the
+ * TAB before the data flag "1" in 3.4.9) and is not reported.
+ */
+export function checkGopherPlus(url: Url, part: { start: number; end: number }): number[] {
+  const { octets, at } = octetsAt(url.href, part.start, part.end);
+  const n = octets.length;
+  const found: number[] = [];
+  let firstBreak = -1;
+  for (let k = 0; k < n; k++) {
+    const o = octets[k];
+    if (o === NUL) found.push(at[k]);
+    else if ((o === CR || o === LF) && firstBreak < 0) firstBreak = k;
+  }
+  if (firstBreak < 0) return found;
+  // Walk the form line by line; `k` is the start of the current line.
+  const lineEnd = (k: number): number => {
+    while (k < n && octets[k] !== CR && octets[k] !== LF) k++;
+    return k;
+  };
+  const isCrLf = (k: number) => k + 1 < n && octets[k] === CR && octets[k + 1] === LF;
+  const equals = (k: number, e: number, t: string) => {
+    if (e - k !== t.length) return false;
+    for (let j = 0; j < t.length; j++) if (octets[k + j] !== t.charCodeAt(j)) return false;
+    return true;
+  };
+  const bad = (k: number) => {
+    found.push(at[k]);
+    return found;
+  };
+  // Line 1: "+" ... TAB "1"
+  let e = lineEnd(0);
+  if (!(octets[0] === 43 && e >= 3 && octets[e - 2] === TAB && octets[e - 1] === 49 && isCrLf(e))) return bad(e);
+  let k = e + 2;
+  // Line 2: "+-1"
+  e = lineEnd(k);
+  if (e === n) return found; // no further line end: the block is unfinished, but nothing is smuggled
+  if (!(equals(k, e, '+-1') && isCrLf(e))) return bad(e);
+  k = e + 2;
+  // Values, then ".".
+  for (;;) {
+    e = lineEnd(k);
+    if (e === n) return found;
+    if (!isCrLf(e)) return bad(e);
+    if (equals(k, e, '.')) {
+      const after = lineEnd(e + 2);
+      return after < n ? bad(after) : found;
+    }
+    k = e + 2;
+  }
+}
+
+/** The href offset of the first escaped CR or LF in href[start, end), or -1. */
+function firstLineEnd(h: string, start: number, end: number): number {
+  for (let i = h.indexOf('%', start); i >= 0 && i + 2 < end; i = h.indexOf('%', i + 1)) {
+    if (!isEscape(h, i, end)) continue;
+    const o = (hexValue(h.charCodeAt(i + 1)) << 4) | hexValue(h.charCodeAt(i + 2));
+    if (o === CR || o === LF) return i;
+    i += 2;
+  }
+  return -1;
+}
+
+const REQUEST_LINE = 'the Gopher request "<selector> TAB <search>" CR LF';
+
+/**
+ * What the client sends (RFC 1738 3.4.2-3.4.9, 6): the selector and the search in the request
+ * line "<selector> TAB <search>" CR LF (a TAB cannot stand there: each %09 is the separator, and
+ * the gtype is not sent), and the Gopher+ string with its own check: NUL never, CR LF only in the
+ * electronic form of 3.4.9, whose data block is marked (`dataBlockAt`) for lint and the policy.
+ */
+function wire(url: Url): WirePart[] {
+  const p = gopherParts(url);
+  if (p === null) return [];
+  const out: WirePart[] = [wirePart('the selector', p.selector.start, p.selector.end, REQUEST_LINE, LINE)];
+  if (p.search !== null) out.push(wirePart('the search', p.search.start, p.search.end, REQUEST_LINE, LINE));
+  if (p.gopherPlus !== null) {
+    const { start, end } = p.gopherPlus;
+    const at = firstLineEnd(url.href, start, end);
+    out.push({
+      what: 'the Gopher+ string',
+      start,
+      end,
+      line: 'the Gopher+ request: CR LF may stand there only in the electronic form of RFC 1738 3.4.9 ("+" TAB "1" CR LF "+-1" CR LF values CR LF "." CR LF)',
+      delimiters: LINE,
+      check: checkGopherPlus,
+      ...(at >= 0 ? { dataBlockAt: at } : {}),
+    });
+  }
+  return out;
+}
+
 /** gopher (RFC 1738 3.4): port 70. */
 export const gopher: SchemeSpec = {
   name: 'gopher',
@@ -373,4 +503,5 @@ export const gopher: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

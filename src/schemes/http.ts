@@ -11,7 +11,8 @@
 
 import { normalizeEscapes, DECODE_UNRESERVED, DECODE_BUT_PLUS } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, NormalForm, Report, SchemeSpec } from './spec.js';
+import type { Explanation, NormalForm, Report, SchemeSpec, WirePart } from './spec.js';
+import { LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
@@ -230,6 +231,16 @@ const httpNormal: NormalForm = {
   },
 };
 
+/**
+ * What the client sends (RFC 1738 3.3, 6): the path and search as written, still encoded, so an
+ * escaped CR, LF or NUL ends nothing here (encoded-control, a warning).
+ */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  return r === null ? [] : [wirePart('the path or search', r[0], r[1],
+    'the HTTP client sends it encoded, so it ends nothing here; a server or gateway that decodes it may take it for a line end (header injection) or the end of a name', LINE, 'encoded')];
+}
+
 /** http (RFC 1738 3.3): port 80. */
 export const http: SchemeSpec = {
   name: 'http',
@@ -242,6 +253,7 @@ export const http: SchemeSpec = {
   fields,
   build: (f) => build(f, 80),
   explain: (url) => explain(url, false),
+  wire,
 };
 
 /** https: not in RFC 1738 or its drafts (status "later"); the http syntax with port 443. */
@@ -258,4 +270,5 @@ export const https: SchemeSpec = {
   fields,
   build: (f) => build(f, 443),
   explain: (url) => explain(url, true),
+  wire,
 };

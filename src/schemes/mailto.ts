@@ -10,7 +10,8 @@
 
 import { normalizeEscapes, DECODE_ALL_GRAPHIC_SAFE } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './spec.js';
+import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
+import { LINE, wirePart } from './wire.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
@@ -317,6 +318,11 @@ function isPlainDomain(s: string, start: number): boolean {
   return true;
 }
 
+/** What the client sends (RFC 1738 3.5, 6; RFC 821 4.1.1): the address, in RCPT TO:<address> CR LF. */
+function wire(url: Url): WirePart[] {
+  return [wirePart('the address', url.schemePartStart, url.bodyEnd, 'the SMTP command "RCPT TO:<address>" CR LF', LINE)];
+}
+
 export const mailto: SchemeSpec = {
   name: 'mailto',
   defaultPort: null,
@@ -338,4 +344,5 @@ export const mailto: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

@@ -166,6 +166,8 @@ export const mid: SchemeSpec = {
   fields: midFields,
   build: buildMid,
   explain: explainMid,
+  // Nothing is sent: the message is looked up in the local mail store (RFC 1738 6: no delimiter).
+  wire: () => [],
 };
 
 /** cid: a MIME body part by its Content-ID (draft 1994-03). */
@@ -181,4 +183,6 @@ export const cid: SchemeSpec = {
   fields: cidFields,
   build: buildCid,
   explain: explainCid,
+  // Nothing is sent: the body part is looked up in the local mail store.
+  wire: () => [],
 };

@@ -12,7 +12,8 @@
 // from his or her local news host. News host names are NOT part of news URLs." (draft 1994-03)
 
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './spec.js';
+import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
+import { NNTP_ARG, wirePart } from './wire.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
@@ -312,6 +313,21 @@ function explain(url: Url): Explanation {
   return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
 }
 
+/**
+ * What the client sends (RFC 1738 3.6, 6; RFC 977 2.3: arguments separated by spaces or tabs,
+ * 3.1.1, 3.2.1): the group in GROUP, or the message-id in ARTICLE; nothing from "news:*".
+ */
+function wire(url: Url): WirePart[] {
+  const s = url.schemePartStart;
+  const e = url.bodyEnd;
+  const h = url.href;
+  if (e - s === 1 && h.charCodeAt(s) === 42) return []; // news:*
+  const article = h.indexOf('@', s);
+  return article >= 0 && article < e
+    ? [wirePart('the message-id', s, e, 'the NNTP command "ARTICLE <message-id>" CR LF', NNTP_ARG)]
+    : [wirePart('the newsgroup name', s, e, 'the NNTP command "GROUP <group>" CR LF', NNTP_ARG)];
+}
+
 /** news: a USENET newsgroup, article or all groups (RFC 1738 3.6). */
 export const news: SchemeSpec = {
   name: 'news',
@@ -323,4 +339,5 @@ export const news: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

@@ -9,7 +9,8 @@
 // `draft-only` warning (the scanner reports its missing "//" as well).
 
 import type { Url } from '../core/url.js';
-import type { Report, SchemeSpec, Explanation } from './spec.js';
+import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
+import { NNTP_ARG, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
@@ -150,6 +151,18 @@ function explain(url: Url): Explanation {
   return { protocol: 'nntp', host: url.host, port: url.hasLogin ? url.port : NNTP_PORT, steps, notes };
 }
 
+/**
+ * What the client sends (RFC 1738 3.7, 6; RFC 977 2.3): the group in GROUP. The article number
+ * is digits: an escape there makes it no number, and it is not sent.
+ */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  if (r === null) return [];
+  let slash = url.href.indexOf('/', r[0]);
+  if (slash < 0 || slash > r[1]) slash = r[1];
+  return [wirePart('the newsgroup name', r[0], slash, 'the NNTP command "GROUP <group>" CR LF', NNTP_ARG)];
+}
+
 /** nntp: an article or group on one NNTP server (RFC 1738 3.7). */
 export const nntp: SchemeSpec = {
   name: 'nntp',
@@ -163,4 +176,5 @@ export const nntp: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

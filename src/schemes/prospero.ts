@@ -17,7 +17,8 @@
 // ("may be the empty string"), attribute = alphanums. That form is read with `draft-only`.
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { CR, LF, LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
@@ -284,6 +285,20 @@ function build(input: Record<string, unknown>): string {
   return out;
 }
 
+/**
+ * What the client sends (RFC 1738 3.11, 6; the Prospero protocol's text lines, "DIRECTORY ASCII
+ * <hsoname>"): the hsoname, where CR and LF end the line (a "%00" in the ppath is the 1993-10
+ * draft's separator), and the field names and values, where NUL does too.
+ */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  if (r === null) return [];
+  let semi = url.href.indexOf(';', r[0]);
+  if (semi < 0 || semi > r[1]) semi = r[1];
+  const line = 'the Prospero request lines ("DIRECTORY ASCII <hsoname>")';
+  return [wirePart('the hsoname', r[0], semi, line, [CR, LF]), wirePart('a field', semi, r[1], line, LINE)];
+}
+
 /** prospero (RFC 1738 3.11). */
 export const prospero: SchemeSpec = {
   name: 'prospero',
@@ -299,4 +314,5 @@ export const prospero: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

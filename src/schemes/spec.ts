@@ -36,9 +36,13 @@ export interface NormalForm {
 }
 
 /**
- * One part of a URL that the scheme's client puts on the wire decoded (RFC 1738 6: "Care should
- * be taken when URLs contain embedded encoded delimiters for a given protocol ... that these are
- * not unencoded before transmission"). lint's delimiter check and the client read the same list.
+ * One part of a URL that the scheme's client puts on the wire (RFC 1738 6: "Care should be taken
+ * when URLs contain embedded encoded delimiters for a given protocol ... that these are not
+ * unencoded before transmission"). lint's delimiter check, the policy and the client read the
+ * same list: an escape in [start, end) that decodes to one of `delimiters` is `encoded-delimiter`
+ * (an error) when the part is sent decoded, `encoded-control` (a warning) when it is sent encoded.
+ * Messages read '"%0D" in <what> decodes to CR, which ends the line ...: the client sends <what>
+ * decoded in <line>' (or, for `encoded`, '"%0D" in <what> decodes to CR; <line>').
  */
 export interface WirePart {
   /** The field, for messages and for the client: "the selector", "the password". */
@@ -46,7 +50,11 @@ export interface WirePart {
   /** [start, end) in `url.href`: the raw (encoded) text of the part. */
   readonly start: number;
   readonly end: number;
-  /** The protocol unit it is sent in, for messages: 'the FTP command "CWD <segment>" CR LF'. */
+  /**
+   * The protocol unit it is sent in, for messages: 'the FTP command "CWD <segment>" CR LF'. For
+   * an `encoded` part, the note that says why an escaped delimiter matters there at all; for a
+   * part with a `check`, the rule the check enforces (a message reads "... which <effect>: <line>").
+   */
   readonly line: string;
   /** The octets that end or split that unit (CR, LF, NUL, TAB, space, FF as Telnet IAC ...). */
   readonly delimiters: readonly number[];
@@ -61,6 +69,15 @@ export interface WirePart {
    * belongs to the form): returns the offsets in href of the escapes that smuggle a delimiter.
    */
   readonly check?: (url: Url, part: WirePart) => number[];
+  /**
+   * Where the part carries several protocol lines by design, the offset in href of its first
+   * line end: the data block of a filled-in Gopher+ form (RFC 1738 3.4.9), lines the URL, not the
+   * client, writes. lint reports it (`gopher-plus-data-block`) unless the URL goes to the
+   * scheme's default port; the policy allows it there, or on a port it allows explicitly that is
+   * registered to no other protocol, and never after a redirect; the client sends it only to a
+   * server that announced the form.
+   */
+  readonly dataBlockAt?: number;
 }
 
 /** What a scheme's client module offers open() (src/clients/types.ts narrows it). */

@@ -10,7 +10,8 @@
 
 import { normalizeEscapes } from '../core/escapes.js';
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { LINE, TELNET_LINE, loginWire } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, formatRequest, violationNotes } from './util.js';
 
@@ -104,6 +105,20 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
 }
 
 /**
+ * What the client sends (RFC 1738 3.8, 6): the user name and password are advisory; a client that
+ * logs in types them into the Telnet session (FF is Telnet IAC there). rlogin (drafts 1993-10,
+ * 1994-03; RFC 1282) sends the user in the handshake's NUL-ended fields.
+ */
+function sessionWire(name: SessionScheme, url: Url): WirePart[] {
+  if (name === 'rlogin') {
+    return loginWire(url, LINE, 'the rlogin handshake ("<NUL>client-user<NUL>server-user<NUL>terminal/speed<NUL>")',
+      'the rlogin session, typed at the password prompt followed by CR LF');
+  }
+  return loginWire(url, TELNET_LINE, 'the Telnet session, typed at the login prompt followed by CR LF',
+    'the Telnet session, typed at the password prompt followed by CR LF');
+}
+
+/**
  * The registry entry of one interactive scheme: the telnet rules, no fields of its own, a build
  * that writes "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/), and
  * the session's access algorithm.
@@ -126,6 +141,7 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
     fields: sessionFields,
     build: (fields) => buildLogin(fields, { defaultPort }) + '/',
     explain: (url) => explainSession(name, url),
+    wire: (url) => sessionWire(name, url),
   };
 }
 

@@ -15,7 +15,8 @@
 //   encoding, terminated by ";"" (the tagged fields of the WAIS document-id).
 
 import type { Url } from '../core/url.js';
-import type { Explanation, Report, SchemeSpec } from './spec.js';
+import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
+import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
@@ -363,6 +364,32 @@ function build(input: Record<string, unknown>): string {
   return out + encode(wpath, UCHAR_SET);
 }
 
+/**
+ * What the client sends (RFC 1738 3.9, 6; RFC 1625: Z39.50 APDUs in BER, every field
+ * length-prefixed): the database, the wtype, the search, each sent by length, so an escaped NUL
+ * is a warning only (servers such as freeWAIS read them as C strings). The wpath is the DocID:
+ * octets the server issued, sent back unchanged.
+ */
+function wire(url: Url): WirePart[] {
+  const r = bodyRange(url);
+  if (r === null) return [];
+  const h = url.href;
+  const [s, e] = r;
+  let k = s;
+  while (k < e && h.charCodeAt(k) !== 47 && h.charCodeAt(k) !== 63) k++;
+  const note = 'WAIS fields are length-prefixed (RFC 1625), but servers such as freeWAIS read them as C strings, which NUL ends';
+  const out = [wirePart('the database name', s, k, note, C_STRING, 'encoded')];
+  if (k >= e) return out;
+  if (h.charCodeAt(k) === 63) {
+    out.push(wirePart('the search', k + 1, e, note, C_STRING, 'encoded'));
+    return out;
+  }
+  let w = k + 1;
+  while (w < e && h.charCodeAt(w) !== 47) w++;
+  out.push(wirePart('the wtype', k + 1, w, note, C_STRING, 'encoded'));
+  return out;
+}
+
 /** wais (RFC 1738 3.9). */
 export const wais: SchemeSpec = {
   name: 'wais',
@@ -380,4 +407,5 @@ export const wais: SchemeSpec = {
   fields,
   build,
   explain,
+  wire,
 };

@@ -12,9 +12,9 @@ import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
-import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
+import { INVALID_FIELD, formatRequest } from '../../schemes/util.js';
+import { gopherParts } from '../../schemes/gopher.js';
 import { fieldsOf, type GopherFields, type GopherPlus } from '../../schemes/fields.js';
-import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
@@ -53,17 +53,14 @@ function asBuffer(b: Uint8Array): Buffer {
 
 /**
  * The octets of the selector, search and Gopher+ string (RFC 1738 2.2: an escape stands for its
- * octet). The gophertype is the first octet; "%09" separates the parts (RFC 1738 5 gopherurl).
+ * octet), cut where the scheme entry cuts them (gopherParts: the fields and lint's delimiter
+ * check read the same ranges). The gophertype is not sent.
  */
 function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null; gopherPlus: Uint8Array | null } {
-  const r = pathRange(url);
-  if (r === null || r.start === r.end) return { selector: EMPTY, search: null, gopherPlus: null };
-  const o = decode(url.href, { strict: false }, r.start, r.end);
-  const t1 = o.indexOf(9, 1);
-  if (t1 < 0) return { selector: o.subarray(1), search: null, gopherPlus: null };
-  const t2 = o.indexOf(9, t1 + 1);
-  if (t2 < 0) return { selector: o.subarray(1, t1), search: o.subarray(t1 + 1), gopherPlus: null };
-  return { selector: o.subarray(1, t1), search: o.subarray(t1 + 1, t2), gopherPlus: o.subarray(t2 + 1) };
+  const p = gopherParts(url);
+  if (p === null) return { selector: EMPTY, search: null, gopherPlus: null };
+  const octets = (r: { start: number; end: number } | null) => (r === null ? null : decode(url.href, { strict: false }, r.start, r.end));
+  return { selector: octets(p.selector)!, search: octets(p.search), gopherPlus: octets(p.gopherPlus) };
 }
 
 function join(...parts: Uint8Array[]): Uint8Array {
@@ -306,19 +303,28 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
 // ---------------------------------------------------------------------------------------------
 // +ASK forms (RFC 1738 3.4.5, 3.4.9)
 
+/**
+ * The request for an item's +ASK attribute (RFC 1738 3.4.5; Gopher+ 2.7): selector TAB "!+ASK"
+ * CR LF, from the URL's octets (the first exchange of a "?" form and of a filled-in form).
+ */
+function askExchange(url: Url, f: GopherFields): Exchange {
+  return { request: join(octetParts(url).selector, utf8.encode('\t!+ASK\r\n')), shown: formatRequest(`${f.selector}\t!+ASK\r\n`), plus: true, secrets: [] };
+}
+
 /** Asks the server for the item's +ASK attribute (the first exchange of explain()) and reads the questions. */
 async function fetchForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<AskQuestion[]> {
   const where = redactHref(url.href);
   const conn = await connect(url, options, []);
   try {
-    await conn.write(requestOctets(url), formatRequest(f.request));
+    const ask = askExchange(url, f);
+    await conn.write(ask.request, ask.shown);
     const header = await readHeader(conn);
     if (!header.ok) await throwPlusError(conn, header, where);
     const all = await readAll(dataReader(conn, header.length), ASK_REPLY_LIMIT);
     if (all === null) throw new LocatorError(PROTOCOL_ERROR, -1, `the +ASK attribute of ${where} is larger than ${ASK_REPLY_LIMIT} octets`);
-    const ask = parseAttributes(text.decode(all)).find((s) => s.blocks.ASK !== undefined)?.blocks.ASK;
-    if (ask === undefined) throw new LocatorError(PROTOCOL_ERROR, -1, `the server sent no +ASK block for ${where}`);
-    return parseAsk(ask);
+    const block = parseAttributes(text.decode(all)).find((s) => s.blocks.ASK !== undefined)?.blocks.ASK;
+    if (block === undefined) throw new LocatorError(PROTOCOL_ERROR, -1, `the server sent no +ASK block for ${where}`);
+    return parseAsk(block);
   } finally {
     conn.close();
   }
@@ -358,6 +364,32 @@ async function openForm(url: Url, f: GopherFields, options: GopherOpenOptions): 
   const questions = (await fetchForm(url, f, options)).filter((q) => q.kind !== 'Note');
   const answers = await options.ask(questions);
   return retrieve(url, f, answerExchange(url, f, questions, answers), options);
+}
+
+/**
+ * A form filled in within the URL (RFC 1738 3.4.9): its data block is several request lines that
+ * the URL, not the client, writes. The policy has let it through (the default port, or a port
+ * allowed explicitly that is no other protocol's; never after a redirect). The client first asks
+ * for the item's +ASK attribute, as for "?", and sends the data block only when the server
+ * answers as a Gopher+ server with the form, and the block holds a value for each question (an
+ * AskL question may take several lines). A server of another protocol answers the one-line
+ * question with no Gopher+ header, and the lines are never sent.
+ *
+ * DEVIATION: RFC 1738 3.4.9 has the client send the form as written, in one exchange; locator
+ * asks for the form first (RFC 1738 6: a URL must not make the client write lines of its choosing
+ * to a server that did not ask for them).
+ */
+async function openFilledForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Resource> {
+  const questions = (await fetchForm(url, f, options)).filter((q) => q.kind !== 'Note');
+  const values = f.plus?.askData ?? null;
+  if (values !== null) {
+    const many = questions.some((q) => q.kind === 'AskL');
+    if (many ? values.length < questions.length : values.length !== questions.length) {
+      throw new LocatorError(INVALID_FIELD, -1,
+        `the +ASK form of ${redactHref(url.href)} has ${questions.length} questions, but the URL's data block holds ${values.length} values (RFC 1738 3.4.9)`);
+    }
+  }
+  return retrieve(url, f, { request: requestOctets(url), shown: formatRequest(f.request), plus: true, secrets: [] }, options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -407,5 +439,6 @@ export async function open(url: Url, options: GopherOpenOptions): Promise<Resour
   const link = type === 'h' ? linkedUrl(f.selector) : null;
   if (link !== null) return linked(url, link);
   if (f.plus?.kind === 'ask') return openForm(url, f, options);
+  if (f.plus?.kind === 'form') return openFilledForm(url, f, options);
   return retrieve(url, f, await plainExchange(url, f, options), options);
 }

@@ -239,16 +239,22 @@ test('"?": wrong number of answers, a multi-line answer to Ask, and no +ASK bloc
   });
 });
 
-test('a filled-in form written in the URL (RFC 1738 3.4.9) is sent exactly as written', async () => {
+test('a filled-in form written in the URL (RFC 1738 3.4.9) is sent exactly as written, after the server announced the form', async () => {
   const f = await fakeServer((socket, received) => {
+    if (received.endsWith('\t!+ASK\r\n')) {
+      socket.end('+-2\r\n+INFO: 0Form\ta_gopher_selector\t127.0.0.1\t70\t?\r\n+ASK:\r\n Ask: First?\r\n Ask: Second?\r\n');
+      return true;
+    }
     if (!received.endsWith('\r\n.\r\n')) return false;
     socket.end('+2\r\nok');
     return true;
   });
   await withFake(f, async () => {
     const url = `gopher://127.0.0.1:${f.port}/0a_gopher_selector%09%09+%091%0D%0A+-1%0D%0Aask_item1_value%0D%0Aask_item2_value%0D%0A.%0D%0A`;
-    const r = await open(url, FAST);
+    // off port 70 a data block goes only to a port the policy allows (gopher-plus-data-block)
+    const r = await open(url, { ...FAST, policy: { allowPorts: [f.port] } });
     assert.equal((await readAll(r.body)).toString(), 'ok');
-    assert.equal(f.received[0], 'a_gopher_selector\t+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n');
+    assert.equal(f.received[0], 'a_gopher_selector\t!+ASK\r\n');
+    assert.equal(f.received[1], 'a_gopher_selector\t+\t1\r\n+-1\r\nask_item1_value\r\nask_item2_value\r\n.\r\n');
   });
 });
