@@ -14,7 +14,7 @@ import { decode } from '../../core/percent.js';
 import { INVALID_FIELD, formatRequest, pathRange } from '../../schemes/util.js';
 import type { GopherPlus } from '../../schemes/gopher.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
-import { Connection, pullStream } from '../connection.js';
+import { checkTimeout, Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
   CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Resource, type TranscriptLine,
@@ -123,7 +123,17 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
     throw new LocatorError(NEEDS_INPUT, -1,
       `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`);
   }
-  const search = typeof given === 'string' ? given : await given();
+  let search: unknown;
+  try {
+    search = typeof given === 'string' ? given : await given();
+  } catch (e) {
+    // A prompt that fails (closed terminal, a bug in the caller's callback) is a typed error.
+    if (e instanceof LocatorError) throw e;
+    throw new LocatorError(NEEDS_INPUT, -1, `asking for the search string failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+  if (typeof search !== 'string') {
+    throw new LocatorError(NEEDS_INPUT, -1, `the search prompt gave no search string (${search === null ? 'null' : typeof search}) (RFC 1738 3.4.2)`);
+  }
   const bad = search.search(/[\t\r\n]/);
   if (bad >= 0) {
     throw new LocatorError(INVALID_FIELD, bad, 'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)');
@@ -410,6 +420,7 @@ async function openLinked(url: Url, target: string, options: GopherOpenOptions):
  * Gopher+ where a Gopher+ header is due, `timeout`, `aborted`, `too-large`.
  */
 export async function open(url: Url, options: GopherOpenOptions): Promise<Resource> {
+  checkTimeout(options.timeout);
   const f = url.fields as unknown as GopherFields;
   const type = f.gophertype;
   if (type === '8' || type === 'T') {
