@@ -108,7 +108,7 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
         r = await iter.next();
       } catch (e) {
         if (e instanceof LocatorError) throw e;
-        if ((e as Error).name === 'AbortError') throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+        if ((e as Error).name === 'AbortError' || options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
         throw cut(e);
       }
       if (r.done) {
