@@ -27,26 +27,23 @@ export class NvtToLocal {
     if (cr < 0 && !held) return chunk;
     const out = new Uint8Array(chunk.length + (held ? 1 : 0));
     let n = 0;
-    let i = 0;
-    if (held) {
-      // The held CR is dropped when this chunk starts with LF, else it was a lone CR.
-      if (chunk[0] !== LF) out[n++] = CR;
-    }
-    while (cr >= 0) {
-      out.set(chunk.subarray(i, cr), n);
-      n += cr - i;
-      if (cr === chunk.length - 1) {
-        this.#heldCr = true;
-        i = chunk.length;
-        break;
+    // The held CR is dropped when this chunk starts with LF, else it was a lone CR.
+    if (held && chunk[0] !== LF) out[n++] = CR;
+    const last = chunk.length - 1;
+    // Up to the first CR the octets are copied at once; from there one octet at a time.
+    if (cr < 0) cr = chunk.length;
+    out.set(chunk.subarray(0, cr), n);
+    n += cr;
+    for (let i = cr; i <= last; i++) {
+      const b = chunk[i];
+      if (b === CR) {
+        if (i === last) {
+          this.#heldCr = true;
+          break;
+        }
+        if (chunk[i + 1] === LF) continue; // CR LF: only the LF is kept
       }
-      if (chunk[cr + 1] !== LF) out[n++] = CR;
-      i = cr + 1;
-      cr = chunk.indexOf(CR, i);
-    }
-    if (i < chunk.length) {
-      out.set(chunk.subarray(i), n);
-      n += chunk.length - i;
+      out[n++] = b;
     }
     return out.subarray(0, n);
   }
