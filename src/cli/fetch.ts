@@ -1,9 +1,14 @@
 // `locator fetch [options] URL`: retrieves the object of a URL to standard output or to a file.
-// With -o, the bytes go to a temporary file in the same folder, renamed to FILE only when the
-// transfer is complete: a failed transfer leaves nothing under the final name.
+// With -o FILE, FILE is checked before any connection. A regular file (or none yet) gets the
+// bytes through a temporary file in the same folder, renamed to FILE only when the transfer is
+// complete (a failed transfer leaves nothing under the final name; an existing file keeps its
+// mode). Anything else - a FIFO, a device - is written in place, never replaced. A symbolic
+// link is followed: the rules apply to what it points to, and the link stays.
 
-import { open as openFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { access, chmod, chown, lstat, open as openFile, readlink, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, unlinkSync, type Stats } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
@@ -15,6 +20,20 @@ import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { redactText } from '../redact.js';
+
+/**
+ * --timeout: a positive whole number of milliseconds, or `none` for no limit (the library's
+ * Infinity). Anything else (0, negative, not a number) is a usage error.
+ */
+function timeoutArg(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'none') return Infinity;
+  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(`--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`);
+  }
+  return n;
+}
 
 function int(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -66,7 +85,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   }
   const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => int('allow-port', p)!);
   const options: OpenOptions = {
-    timeout: int('timeout', values.timeout),
+    timeout: timeoutArg(values.timeout),
+    ftpLineEnds: values['ftp-wire-line-ends'] === true ? 'wire' : 'local',
     maxBytes: int('max-bytes', values['max-bytes']),
     email: values.email as string | undefined,
     password,
@@ -80,18 +100,34 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   };
   const ac = new AbortController();
   options.signal = ac.signal;
-  // Interrupted (Ctrl-C, or terminated): the transfer is aborted and the temporary file removed.
-  const onSigint = () => ac.abort();
-  for (const sig of SIGNALS) process.once(sig, onSigint);
+  // Interrupted (Ctrl-C, or terminated): the first signal aborts the transfer, and the temporary
+  // file is removed on the way out. A second signal (or one while FILE is still being opened,
+  // which for a FIFO waits for a reader) does not wait: the temporary file is removed at once
+  // and the command exits with 128 + the signal number.
+  let sink: Sink | null = null;
+  let signalled = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled || sink === null) {
+      sink?.abandonSync();
+      pending.abandonSync();
+      process.exit(128 + (osConstants.signals[sig] ?? 2));
+    }
+    signalled = true;
+    ac.abort();
+  };
+  const pending = new PendingTemp();
+  for (const sig of SIGNALS) process.on(sig, onSignal);
 
-  // The output: standard output, or a temporary file beside FILE renamed when complete. It is
-  // opened before any connection, so a FILE that cannot be written fails at once.
-  let sink: Sink;
+  // The output: checked and opened before any connection, so a FILE that cannot be written
+  // (a directory, a missing folder, a read-only file) fails with no byte sent.
   try {
-    sink = await openSink(values.output as string | undefined, io);
+    sink = await openSink(values.output as string | undefined, io, pending);
   } catch (e) {
-    for (const sig of SIGNALS) process.off(sig, onSigint);
-    io.stderr.write(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+    await pending.abandon();
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const why = (e as { why?: string }).why;
+    io.stderr.write(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${code}${why ? ` (${why})` : ''}\n`);
     return EXIT.invalid;
   }
   try {
@@ -135,7 +171,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
     return exitFor(e);
   } finally {
-    for (const sig of SIGNALS) process.off(sig, onSigint);
+    for (const sig of SIGNALS) process.off(sig, onSignal);
   }
 }
 
@@ -147,14 +183,79 @@ interface Sink {
   commit(): Promise<void>;
   /** The transfer failed: nothing is left under FILE, nor the temporary file. */
   abort(): Promise<void>;
+  /** The same at once, from a signal handler: the temporary file is removed synchronously. */
+  abandonSync(): void;
 }
 
-async function openSink(target: string | undefined, io: Io): Promise<Sink> {
-  if (target === undefined) {
-    return { write: (c) => writeOut(io.stdout, c), commit: async () => {}, abort: async () => {} };
+/** The temporary file while it is being made (so that a signal then can remove it too). */
+class PendingTemp {
+  path: string | null = null;
+  abandonSync(): void {
+    if (this.path !== null) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // already gone
+      }
+    }
+    this.path = null;
   }
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  async abandon(): Promise<void> {
+    if (this.path !== null) await unlink(this.path).catch(() => {});
+    this.path = null;
+  }
+}
+
+function outputError(code: string, why: string): Error {
+  return Object.assign(new Error(why), { code, why });
+}
+
+/** lstat, or null when nothing is there. */
+async function lstatOrNull(path: string): Promise<Stats | null> {
+  try {
+    return await lstat(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/**
+ * Where -o FILE really writes: a symbolic link is followed (each hop relative to its folder,
+ * at most 40 as the kernel allows), so the rules apply to its target and the link itself stays.
+ */
+async function followLinks(target: string): Promise<{ path: string; st: Stats | null }> {
+  let path = resolvePath(target);
+  let st = await lstatOrNull(path);
+  for (let hops = 0; st?.isSymbolicLink(); hops++) {
+    if (hops === 40) throw outputError('ELOOP', 'too many symbolic links');
+    path = resolvePath(dirname(path), await readlink(path));
+    st = await lstatOrNull(path);
+  }
+  return { path, st };
+}
+
+async function openSink(target: string | undefined, io: Io, pending: PendingTemp): Promise<Sink> {
+  if (target === undefined) {
+    return { write: (c) => writeOut(io.stdout, c), commit: async () => {}, abort: async () => {}, abandonSync: () => {} };
+  }
+  const { path, st } = await followLinks(target);
+  if (st !== null && st.isDirectory()) throw outputError('EISDIR', 'it is a directory');
+  if (st !== null && st.isSocket()) throw outputError('ENXIO', 'it is a socket');
+  if (st !== null && !st.isFile()) return inPlace(path);
+  const dir = dirname(path);
+  const d = await stat(dir);
+  if (!d.isDirectory()) throw outputError('ENOTDIR', `${dir} is not a directory`);
+  await access(dir, constants.W_OK);
+  if (st !== null) await access(path, constants.W_OK); // a read-only file stays as it is
+  const temp = join(dir, `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
   const file = await openFile(temp, 'wx', 0o644);
+  pending.path = temp;
+  if (st !== null) {
+    // The file that is replaced keeps its mode (not the umask's), and its owner when allowed.
+    await chmod(temp, st.mode & 0o7777);
+    await chown(temp, st.uid, st.gid).catch(() => {});
+  }
   let closed = false;
   return {
     write: async (c) => {
@@ -164,13 +265,57 @@ async function openSink(target: string | undefined, io: Io): Promise<Sink> {
       await file.sync();
       await file.close();
       closed = true;
-      await rename(temp, target);
+      await rename(temp, path);
+      pending.path = null;
     },
     abort: async () => {
       if (!closed) await file.close().catch(() => {});
       closed = true;
-      await unlink(temp).catch(() => {});
+      await pending.abandon();
     },
+    abandonSync: () => pending.abandonSync(),
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * FILE is a FIFO or a device: written in place (opened for writing, never created, truncated or
+ * replaced). A failed transfer cannot take back what was written there. A FIFO with no reader
+ * is waited for, as a shell redirection does, but without blocking a thread: it is opened
+ * non-blocking and tried again (a signal ends the wait), and a full pipe is waited out.
+ */
+async function inPlace(path: string): Promise<Sink> {
+  let file: FileHandle;
+  for (;;) {
+    try {
+      file = await openFile(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENXIO') throw e; // ENXIO: a FIFO with no reader yet
+      await pause(50);
+    }
+  }
+  let closed = false;
+  const close = async () => {
+    if (!closed) await file.close().catch(() => {});
+    closed = true;
+  };
+  return {
+    write: async (c) => {
+      let off = 0;
+      while (off < c.length) {
+        try {
+          off += (await file.write(c, off, c.length - off)).bytesWritten;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+          await pause(10); // the reader has not caught up
+        }
+      }
+    },
+    commit: close,
+    abort: close,
+    abandonSync: () => {},
   };
 }
 
@@ -179,11 +324,17 @@ export const fetchCommand: Command = {
   redactStdout: false,
   synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
   help: [
-    '  -o, --output FILE   (fetch) Write to FILE: the data goes to a temporary file in the same',
-    '               folder, renamed to FILE only when the transfer is complete.',
+    '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',
+    '               new one) gets the data through a temporary file in the same folder, renamed',
+    '               to FILE only when the transfer is complete; an existing file keeps its mode.',
+    '               A FIFO or a device is written in place; a symbolic link is followed (its',
+    '               target gets these rules, the link stays). A directory is refused.',
     '  -v, --verbose  (fetch) Print the protocol exchange on standard error (passwords hidden).',
-    '  --timeout MS    (fetch) Milliseconds of silence allowed on any wait (default 30000).',
-    '  --max-bytes N   (fetch) Refuse objects larger than N octets.',
+    '  --timeout MS    (fetch) Milliseconds of silence allowed on any wait: a positive whole',
+    '               number (default 30000), or "none" for no limit.',
+    '  --max-bytes N   (fetch) Refuse objects larger than N octets (exit 3).',
+    '  --ftp-wire-line-ends  (fetch) FTP TYPE A text as it crossed the wire (CR LF); by default',
+    '               it is written with local line ends (LF, RFC 959 3.1.1.1).',
     '  --search S      (fetch) The search string for a Gopher search item (type 7).',
     '  --email ADDR    (fetch) The password for anonymous FTP (default: $LOCATOR_EMAIL).',
     '  --password-stdin  (fetch) Read the FTP password from standard input.',
@@ -201,6 +352,7 @@ export const fetchCommand: Command = {
     verbose: { type: 'boolean', short: 'v' },
     timeout: { type: 'string' },
     'max-bytes': { type: 'string' },
+    'ftp-wire-line-ends': { type: 'boolean' },
     search: { type: 'string' },
     email: { type: 'string' },
     'password-stdin': { type: 'boolean' },

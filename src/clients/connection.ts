@@ -11,6 +11,51 @@ import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js'
 import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type TranscriptLine } from './types.js';
 
 export const DEFAULT_TIMEOUT = 30_000;
+
+/** The longest delay one Node timer can hold (2^31-1 ms, about 24.8 days); longer ones are chained. */
+export const MAX_TIMER = 2 ** 31 - 1;
+
+/**
+ * The `timeout` option, validated once for every client (RFC 1738 3: the clients' own limit, the
+ * spec sets none): a positive number of milliseconds, `Infinity` for no limit, undefined for the
+ * default (30 s). Anything else is API misuse: a TypeError for a non-number, a RangeError for 0,
+ * a negative number or NaN, naming the option. Values above 2^31-1 ms work (chained timers).
+ */
+export function checkTimeout(value: unknown, name = 'timeout'): number {
+  if (value === undefined) return DEFAULT_TIMEOUT;
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number of milliseconds, not ${typeof value}`);
+  if (!(value > 0)) {
+    throw new RangeError(`${name} must be a positive number of milliseconds (or Infinity for no limit), not ${String(value)}`);
+  }
+  return value;
+}
+
+/** A timer that can run for any positive delay: chained past MAX_TIMER, never for Infinity. */
+export interface Timer { clear(): void }
+
+/** Runs `fn` once after `ms` milliseconds (any positive number; Infinity: never). */
+export function startTimer(ms: number, fn: () => void): Timer {
+  let handle: ReturnType<typeof setTimeout> | null = null;
+  let left = ms;
+  const arm = () => {
+    if (!Number.isFinite(left)) return;
+    const step = Math.min(left, MAX_TIMER);
+    left -= step;
+    handle = setTimeout(() => {
+      handle = null;
+      if (left > 0) arm();
+      else fn();
+    }, step);
+  };
+  arm();
+  return {
+    clear() {
+      if (handle !== null) clearTimeout(handle);
+      handle = null;
+      left = 0;
+    },
+  };
+}
 const HIGH_WATER = 4;
 const READ_SIZE = 256 * 1024;
 const SLAB_SIZE = 16 * READ_SIZE;
@@ -48,7 +93,7 @@ export class Connection {
   /** True while reading is stopped through onread's back-pressure. */
   #stopped = false;
   #waiter: { resolve: () => void } | null = null;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: Timer | null = null;
   readonly #onAbort: () => void;
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
@@ -58,7 +103,7 @@ export class Connection {
 
   private constructor(socket: net.Socket, options: ConnectOptions, feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null }) {
     this.socket = socket;
-    this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    this.timeout = checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
     this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
@@ -96,7 +141,7 @@ export class Connection {
    * behalf of others), then connects. Fails with connect-failed, timeout or aborted.
    */
   static async connect(host: string, port: number, options: ConnectOptions = {}): Promise<Connection> {
-    const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    const timeout = checkTimeout(options.timeout);
     if (options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
     let address: string;
@@ -137,7 +182,7 @@ export class Connection {
         socket.destroy();
         reject(err);
       };
-      const timer = setTimeout(() => fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)), timeout);
+      const timer = startTimer(timeout, () => fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)));
       const onAbort = () => fail(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
       const onError = (e: NodeJS.ErrnoException) =>
         fail(new LocatorError(CONNECT_FAILED, -1, `cannot connect to ${host}:${port}: ${e.code ?? e.message}`, { cause: e }));
@@ -146,7 +191,7 @@ export class Connection {
         resolve();
       };
       const cleanup = () => {
-        clearTimeout(timer);
+        timer.clear();
         options.signal?.removeEventListener('abort', onAbort);
         socket.off('error', onError);
         socket.off('connect', onConnect);
@@ -219,11 +264,11 @@ export class Connection {
       if (this.#ended) return null;
       await new Promise<void>((resolve) => {
         this.#waiter = { resolve };
-        this.#timer = setTimeout(() => {
+        this.#timer = startTimer(this.timeout, () => {
           this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
-        }, this.timeout);
+        });
       });
-      if (this.#timer) clearTimeout(this.#timer);
+      this.#timer?.clear();
       this.#timer = null;
     }
   }
@@ -247,7 +292,7 @@ export class Connection {
     if (error) this.#queue = []; // what was not read yet is not handed out after a failure
     this.#ended = true;
     this.#signal?.removeEventListener('abort', this.#onAbort);
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = null;
     if (!this.socket.destroyed) this.socket.destroy();
     this.#wake();

@@ -23,9 +23,16 @@ export interface GatewayConfig {
 export interface OpenOptions {
   /** Cancels the transfer; the stream errors with `aborted`. */
   signal?: AbortSignal;
-  /** Milliseconds of silence allowed on any one wait (connect, reply, data); default 30000. */
+  /**
+   * Milliseconds of silence allowed on any one wait (connect, reply, data, a FIFO's writer):
+   * a positive number, `Infinity` for no limit; default 30000. 0, a negative number or NaN is
+   * a RangeError, a non-number a TypeError (the same for every client).
+   */
   timeout?: number;
-  /** The largest body accepted; past it the stream errors with `too-large`. */
+  /**
+   * The largest body accepted, in octets as delivered (for FTP TYPE A, after the line ends are
+   * made local); past it the stream errors with `too-large`.
+   */
   maxBytes?: number;
   /** The security policy consulted before any connection (src/policy.ts). */
   policy?: Policy;
@@ -37,6 +44,13 @@ export interface OpenOptions {
   transcript?: boolean | ((line: TranscriptLine) => void);
   /** FTP: asked for the password when the URL gives a user but none (RFC 1738 3.2.1). */
   password?: string | (() => Promise<string>);
+  /**
+   * FTP TYPE A (text) transfers: `local` (default) hands the text over with local line ends,
+   * CR LF made LF (RFC 959 3.1.1.1: "the receiving site must convert the data from the standard
+   * form to its own internal form"); `wire` keeps the NVT form (CR LF) as it crossed the wire.
+   * TYPE I transfers are always the octets as sent.
+   */
+  ftpLineEnds?: 'local' | 'wire';
   /** Anonymous FTP: the password sent after USER anonymous (RFC 1738 3.2.1). */
   email?: string;
   /** Gopher type 7: the search string, or a prompt for it (RFC 1738 3.4.2). */

@@ -4,13 +4,14 @@
 // file is fetched by anonymous FTP from that host (documented in docs/clients.md; a gateway
 // configured with file_proxy takes precedence). It is never read as a local path.
 
-import { open as openFile, stat } from 'node:fs/promises';
+import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
-import { pullStream } from '../connection.js';
-import { ABORTED, NOT_FOUND, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { checkTimeout, pullStream } from '../connection.js';
+import { ABORTED, NOT_FOUND, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 
 /** True when the host means this machine (RFC 1738 3.10). */
 function isLocal(host: string | null): boolean {
@@ -40,7 +41,25 @@ export function localPath(url: Url): string | null {
   return '/' + parts.join('/');
 }
 
+/** How long a read of a FIFO or device with nothing to give waits before it tries again. */
+const POLL_MS = 20;
+
+function abortError(): LocatorError {
+  return new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+}
+
+/**
+ * Reads a local file (RFC 1738 3.10: an empty host or "localhost"), or hands a file of another
+ * host to the FTP client. The path is opened non-blocking and checked on the open handle, so
+ * nothing waits in the thread pool: a FIFO with no writer, a terminal, any device. A regular
+ * file is streamed with its size. A FIFO or a character device is streamed as its writer
+ * gives data: while it has none, the read waits at most `timeout` ms (`timeout`) and stops at
+ * once on `signal` (`aborted`); a FIFO that no process has opened for writing is waited for
+ * the same way (until its first octet; then its writer closing it is the end). Its size is
+ * unknown (null). A directory or a socket is `not-found`.
+ */
 export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+  const timeout = checkTimeout(options.timeout);
   const note = typeof options.transcript === 'function' ? options.transcript : () => {};
   if (!isLocal(url.host)) {
     const ftp = parse(ftpUrlFor(url));
@@ -50,35 +69,77 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   }
   const path = localPath(url);
   if (path === null) throw new LocatorError(NOT_FOUND, url.inputOffset, 'the file URL has no path');
+  const signal = options.signal;
+  if (signal?.aborted) throw abortError();
   note({ direction: 'info', text: `open ${path}` });
-  let handle;
+  let handle: FileHandle | undefined;
   try {
-    const st = await stat(path);
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of blocking a thread.
+    handle = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = await handle.stat();
     if (st.isDirectory()) throw new LocatorError(NOT_FOUND, -1, `${path} is a directory`);
-    handle = await openFile(path, 'r');
-    const size = st.size;
+    if (st.isSocket()) throw new LocatorError(NOT_FOUND, -1, `${path} is a socket, not a file (RFC 1738 3.10)`);
+    const regular = st.isFile();
+    const fifo = st.isFIFO();
+    // Only a regular file has a known size: a device or a FIFO says 0 and may give any amount.
+    const size = regular ? st.size : null;
     const buf = () => new Uint8Array(64 * 1024);
     let closed = false;
+    let got = 0;
     const close = () => {
       if (!closed) {
         closed = true;
-        void handle!.close();
+        signal?.removeEventListener('abort', close);
+        void handle!.close().catch(() => {});
       }
     };
-    options.signal?.addEventListener('abort', close, { once: true });
-    const body = pullStream(async () => {
-      if (options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
-      const b = buf();
-      const { bytesRead } = await handle!.read(b, 0, b.length, null);
-      if (bytesRead === 0) {
-        close();
-        return null;
+    signal?.addEventListener('abort', close, { once: true });
+    /** Waits POLL_MS, or less when the signal fires. */
+    const pause = () => new Promise<void>((resolve) => {
+      const t = setTimeout(done, POLL_MS);
+      function done() {
+        clearTimeout(t);
+        signal?.removeEventListener('abort', done);
+        resolve();
       }
-      return b.subarray(0, bytesRead);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+    const body = pullStream(async () => {
+      const since = Date.now();
+      for (;;) {
+        if (signal?.aborted) throw abortError();
+        if (closed) return null;
+        const b = buf();
+        let bytesRead: number;
+        try {
+          ({ bytesRead } = await handle!.read(b, 0, b.length, null));
+        } catch (e) {
+          if (signal?.aborted) throw abortError();
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+          bytesRead = -1; // a writer is there, but has nothing yet
+        }
+        if (bytesRead > 0) {
+          got += bytesRead;
+          return b.subarray(0, bytesRead);
+        }
+        // The end: a regular file or a device at its end, a FIFO whose writer closed it.
+        if (bytesRead === 0 && (!fifo || got > 0)) {
+          close();
+          return null;
+        }
+        if (Date.now() - since >= timeout) {
+          close();
+          throw new LocatorError(TIMEOUT, -1, fifo && got === 0 && bytesRead === 0
+            ? `no process wrote to the FIFO ${path} within ${timeout} ms`
+            : `${path} gave nothing for ${timeout} ms`);
+        }
+        await pause();
+      }
     }, close, { maxBytes: options.maxBytes, tooLarge: () => new LocatorError(TOO_LARGE, -1, `the file is larger than ${options.maxBytes} octets`) });
+    if (!regular) note({ direction: 'info', text: `${path} is not a regular file: its size is unknown` });
     return { meta: { scheme: 'file', url: url.href, size, contentType: null, transcript: [] }, body };
   } catch (e) {
-    await handle?.close();
+    await handle?.close().catch(() => {});
     if (e instanceof LocatorError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new LocatorError(NOT_FOUND, -1, `cannot read ${path}: ${code ?? (e as Error).message}`, { cause: e });

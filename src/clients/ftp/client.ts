@@ -6,13 +6,14 @@
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
-import { Connection, DEFAULT_TIMEOUT, pullStream, type ConnectOptions } from '../connection.js';
+import { checkTimeout, Connection, pullStream, type ConnectOptions } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
   ABORTED, CONNECT_FAILED, NEEDS_INPUT, PROTOCOL_ERROR, TOO_LARGE,
   type OpenOptions, type Resource, type TranscriptLine,
 } from '../types.js';
 import { FtpControl } from './control.js';
+import { NvtToLocal } from './ascii.js';
 import { FTP_LINE_BREAK, FtpReplyError } from './errors.js';
 import { announcedSize, parseEpsv, parsePasv, type FtpReply } from './parser.js';
 import { planFtp, shown, type FtpPlan } from './plan.js';
@@ -135,22 +136,43 @@ function isImage(type: string | null): boolean {
   return type === 'I' || (type !== null && type.startsWith('L'));
 }
 
+/** True when the data is ASCII: TYPE A, or no TYPE sent (RFC 959 3.1.1.1: ASCII is the default). */
+function isAscii(type: string | null): boolean {
+  return type === null || type.startsWith('A');
+}
+
+/** The ftpLineEnds option, checked: 'local' (default) or 'wire'. */
+function lineEndsOption(options: OpenOptions): 'local' | 'wire' {
+  const v = options.ftpLineEnds;
+  if (v === undefined || v === 'local' || v === 'wire') return v ?? 'local';
+  throw new RangeError(`ftpLineEnds must be 'local' or 'wire', not ${JSON.stringify(v)}`);
+}
+
 /**
  * The body: octets of the data connection as they come (back-pressure: the socket pauses while
  * the consumer does not read); at its end, the reply that closes the transfer must be 2yz
  * (RFC 959 5.4: 226 or 250), else the stream fails even though octets arrived (426, 451).
  * Then QUIT. Both connections are closed on every path.
  */
-function bodyStream(control: FtpControl, data: Connection, first: FtpReply, options: OpenOptions): ReadableStream<Uint8Array> {
+function bodyStream(control: FtpControl, data: Connection, first: FtpReply, options: OpenOptions,
+  ascii: NvtToLocal | null): ReadableStream<Uint8Array> {
   let final: FtpReply | null = first.code >= 200 ? first : null;
   const closeAll = (reason?: unknown) => {
     const e = reason instanceof LocatorError ? reason : new LocatorError(ABORTED, -1, 'the transfer was cancelled');
     data.close(e);
     control.close(e);
   };
+  let ended = false;
   return pullStream(async () => {
-    const chunk = await data.read();
-    if (chunk !== null) return chunk;
+    if (ended) return null;
+    for (;;) {
+      const chunk = await data.read();
+      if (chunk === null) break;
+      if (ascii === null) return chunk;
+      // A chunk that is all a held CR gives nothing yet: read on rather than hand out nothing.
+      const local = ascii.push(chunk);
+      if (local.length > 0) return local;
+    }
     data.close();
     for (let i = 0; final === null || final.code < 200; i++) {
       if (i === MAX_PRELIMINARY) throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
@@ -158,7 +180,9 @@ function bodyStream(control: FtpControl, data: Connection, first: FtpReply, opti
     }
     if (final.code >= 300) throw control.fail(final, `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`);
     await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
-    return null;
+    ended = true;
+    const rest = ascii?.end();
+    return rest !== undefined && rest.length > 0 ? rest : null;
   }, closeAll, {
     maxBytes: options.maxBytes,
     tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
@@ -176,8 +200,14 @@ function transcriptOf(options: OpenOptions): ((line: TranscriptLine) => void) | 
   return typeof options.transcript === 'function' ? options.transcript : undefined;
 }
 
-/** Retrieves an ftp URL (RFC 1738 3.2): resolves once the transfer has started. */
+/**
+ * Retrieves an ftp URL (RFC 1738 3.2): resolves once the transfer has started. ASCII data
+ * (TYPE A, and listings in the default type) is handed over with local line ends (RFC 959
+ * 3.1.1.1) unless `ftpLineEnds: 'wire'`; TYPE I data is the octets as sent.
+ */
 export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+  const timeout = checkTimeout(options.timeout);
+  const lineEnds = lineEndsOption(options);
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(url, policy);
   const plan = planFtp(url);
@@ -187,7 +217,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   }
   const secrets = [url.password ?? '', typeof options.password === 'string' ? options.password : ''];
   const connect: ConnectOptions = {
-    signal: options.signal, timeout: options.timeout ?? DEFAULT_TIMEOUT, policy,
+    signal: options.signal, timeout, policy,
     onTranscript: transcriptOf(options), secrets,
   };
   const control = await FtpControl.connect(url.host, url.port ?? 21, connect);
@@ -199,11 +229,15 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     if (plan.type !== null) control.expectComplete(await control.command('TYPE', encoder.encode(plan.type), `TYPE ${plan.type}`));
     data = await openData(control, connect);
     const first = await startTransfer(control, plan);
+    // The size a 150 reply announces counts the octets as stored, which TYPE A changes on the
+    // wire and again here: only a TYPE I size is the size of what the body delivers.
     const size = plan.verb === 'RETR' && isImage(plan.type) ? announcedSize(first.text) : null;
     const text = plan.listing || (plan.type !== null && plan.type.startsWith('A'));
+    const ascii = isAscii(plan.type) && lineEnds === 'local' ? new NvtToLocal() : null;
+    if (ascii !== null) control.conn.note('info', 'TYPE A data: CR LF made LF (RFC 959 3.1.1.1)');
     return {
       meta: { scheme: url.scheme, url: redactHref(url.href), size, contentType: text ? 'text/plain' : null, transcript: [] },
-      body: bodyStream(control, data, first, options),
+      body: bodyStream(control, data, first, options, ascii),
     };
   } catch (e) {
     data?.close();

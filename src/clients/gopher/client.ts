@@ -15,7 +15,7 @@ import { decode } from '../../core/percent.js';
 import { INVALID_FIELD, formatRequest } from '../../schemes/util.js';
 import { gopherParts } from '../../schemes/gopher.js';
 import { fieldsOf, type GopherFields, type GopherPlus } from '../../schemes/fields.js';
-import { Connection, pullStream } from '../connection.js';
+import { checkTimeout, Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
   CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Redirect, type Resource, type TranscriptLine,
@@ -110,7 +110,17 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
     throw new LocatorError(NEEDS_INPUT, -1,
       `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`);
   }
-  const search = typeof given === 'string' ? given : await given();
+  let search: unknown;
+  try {
+    search = typeof given === 'string' ? given : await given();
+  } catch (e) {
+    // A prompt that fails (closed terminal, a bug in the caller's callback) is a typed error.
+    if (e instanceof LocatorError) throw e;
+    throw new LocatorError(NEEDS_INPUT, -1, `asking for the search string failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+  }
+  if (typeof search !== 'string') {
+    throw new LocatorError(NEEDS_INPUT, -1, `the search prompt gave no search string (${search === null ? 'null' : typeof search}) (RFC 1738 3.4.2)`);
+  }
   const bad = search.search(/[\t\r\n]/);
   if (bad >= 0) {
     throw new LocatorError(INVALID_FIELD, bad, 'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)');
@@ -429,6 +439,7 @@ function linked(url: Url, target: string): Redirect {
  * Gopher+ where a Gopher+ header is due, `timeout`, `aborted`, `too-large`.
  */
 export async function open(url: Url, options: GopherOpenOptions): Promise<Resource | Redirect> {
+  checkTimeout(options.timeout);
   const f = fieldsOf(url, 'gopher');
   const type = f.gophertype;
   if (type === '8' || type === 'T') {

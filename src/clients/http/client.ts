@@ -10,8 +10,8 @@ import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
 import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
-import { DEFAULT_TIMEOUT, pullStream } from '../connection.js';
-import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Redirect, type Resource, type TranscriptLine } from '../types.js';
+import { checkTimeout, MAX_TIMER, pullStream } from '../connection.js';
+import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Redirect, type Resource, type TranscriptLine } from '../types.js';
 import { redactUrl as redactHref } from '../../redact.js';
 
 export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
@@ -39,6 +39,16 @@ function lookupWith(policy: Policy): LookupFunction {
   };
 }
 
+/**
+ * The timeout option for Node's socket timers: validated as for every client; Infinity is 0
+ * (Node: no timer). DEVIATION from the other clients: a finite value above 2^31-1 ms (about
+ * 24.8 days) is that limit here, the most one of Node's socket timers can hold.
+ */
+function nodeTimeout(options: OpenOptions): number {
+  const t = checkTimeout(options.timeout);
+  return Number.isFinite(t) ? Math.min(t, MAX_TIMER) : 0;
+}
+
 interface Target {
   /** The URL whose object is wanted. */
   url: Url;
@@ -50,7 +60,7 @@ interface Target {
 
 function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => void): Promise<http.IncomingMessage> {
   const policy = options.policy ?? DEFAULT_POLICY;
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  const timeout = nodeTimeout(options);
   const secure = t.via.scheme === 'https';
   const mod = secure ? https : http;
   const host = (t.via.host ?? '').replace(/^\[|\]$/g, '');
@@ -81,18 +91,32 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
 function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): Resource {
   const size = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : null;
   const iter = res[Symbol.asyncIterator]();
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT;
+  const timeout = nodeTimeout(options);
   res.setTimeout(timeout, () => res.destroy(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${timeout} ms`)));
+  let received = 0;
+  // A body cut short (fewer octets than Content-Length, or a chunked body without its last
+  // chunk) is the server closing the connection before the exchange is complete, not a failure
+  // to connect: the code the gopher client gives a cut reply too.
+  const cut = (cause?: unknown) => new LocatorError(CONNECTION_CLOSED, -1, size !== null && Number.isFinite(size) && received < size
+    ? `the server announced ${size} octets (Content-Length) and closed the connection after ${received}`
+    : `the server closed the connection in the middle of the HTTP body, after ${received} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
+  cause === undefined ? undefined : { cause });
   const body = pullStream(
     async () => {
+      let r;
       try {
-        const r = await iter.next();
-        return r.done ? null : new Uint8Array(r.value as Buffer);
+        r = await iter.next();
       } catch (e) {
         if (e instanceof LocatorError) throw e;
-        if ((e as Error).name === 'AbortError') throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
-        throw new LocatorError(CONNECT_FAILED, -1, `the HTTP transfer failed: ${(e as Error).message}`, { cause: e });
+        if ((e as Error).name === 'AbortError' || options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+        throw cut(e);
       }
+      if (r.done) {
+        if (size !== null && Number.isFinite(size) && received < size) throw cut();
+        return null;
+      }
+      received += (r.value as Buffer).length;
+      return new Uint8Array(r.value as Buffer);
     },
     () => res.destroy(),
     { maxBytes: options.maxBytes, tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`) },
@@ -135,6 +159,7 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
 
 /** Retrieves an http or https URL (RFC 1738 3.3); a 3xx is answered as a Redirect for open() to follow. */
 export async function open(url: Url, options: OpenOptions): Promise<Resource | Redirect> {
+  checkTimeout(options.timeout);
   return run({ url, via: url, path: requestTarget(url) }, options, false);
 }
 
@@ -143,6 +168,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource | R
  * fragment) as the request target, as proxies have always been asked.
  */
 export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource | Redirect> {
+  checkTimeout(options.timeout);
   const via = parse(gateway);
   if (via.scheme !== 'http' && via.scheme !== 'https') {
     throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(redactHref(gateway))} is not an http URL`);

@@ -2,7 +2,10 @@
 // other host goes to FTP, never to a local path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readdirSync, createWriteStream } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
@@ -50,4 +53,66 @@ test('the body is a stream: cancelling it closes the file', async () => {
   assert.equal(first.value!.length, 65536);
   await reader.cancel();
   assert.ok(readdirSync(dir).includes('big'));
+});
+
+// --- FIFOs and devices: nothing blocks, timeout and signal are honoured (issue 10) ---
+
+function fifo(name: string): string {
+  const p = join(dir, name);
+  execFileSync('mkfifo', [p]);
+  return p;
+}
+
+test('a FIFO no process writes to: open() settles, the body fails with timeout after `timeout` ms', async () => {
+  const p = fifo('nobody-writes');
+  const r = await open(`file://${p}`, { timeout: 150 });
+  assert.equal(r.meta.size, null);
+  await assert.rejects(readAll(r.body), (e: unknown) => e instanceof LocatorError && e.code === 'timeout' && /no process wrote/.test(e.message));
+});
+
+test('a FIFO no process writes to: the signal aborts the wait (aborted), and an aborted signal refuses at once', async () => {
+  const p = fifo('abort-me');
+  const ac = new AbortController();
+  const r = await open(`file://${p}`, { signal: ac.signal, timeout: Infinity });
+  const reading = readAll(r.body);
+  setTimeout(() => ac.abort(), 50);
+  await assert.rejects(reading, (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
+  await assert.rejects(open(`file://${p}`, { signal: ac.signal }), (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
+});
+
+test('a FIFO with a writer: its bytes, to the end the writer makes by closing it', async () => {
+  const p = fifo('with-writer');
+  const r = await open(`file://${p}`, { timeout: 5000 });
+  const w = createWriteStream(p);
+  w.write('first\n');
+  setTimeout(() => w.end('second\n'), 30);
+  assert.equal((await readAll(r.body)).toString(), 'first\nsecond\n');
+});
+
+test('a device: size null (not 0: its size is unknown); /dev/zero stops at maxBytes, /dev/null is empty', async () => {
+  const zero = await open('file:///dev/zero', { maxBytes: 100_000 });
+  assert.equal(zero.meta.size, null);
+  await assert.rejects(readAll(zero.body), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
+  const nul = await open('file:///dev/null');
+  assert.equal(nul.meta.size, null);
+  assert.equal((await readAll(nul.body)).length, 0);
+});
+
+test('a regular file keeps its size; an empty one has size 0', async () => {
+  writeFileSync(join(dir, 'empty'), '');
+  const r = await open(`file://${dir}/empty`);
+  assert.equal(r.meta.size, 0);
+  assert.equal((await readAll(r.body)).length, 0);
+});
+
+test('a directory and a socket are not-found', async () => {
+  await assert.rejects(open(`file://${dir}`), (e: unknown) => e instanceof LocatorError && e.code === 'not-found');
+  const sock = join(dir, 'sock');
+  const server = createServer().listen(sock);
+  await once(server, 'listening');
+  try {
+    await assert.rejects(open(`file://${sock}`), (e: unknown) => e instanceof LocatorError && e.code === 'not-found');
+  } finally {
+    server.close();
+  }
 });

@@ -26,8 +26,10 @@ const FTP = 'ftp://127.0.0.1:2121';
 const OPTS: OpenOptions = { gateway: false, timeout: 10_000, email: 'locator-test@example.test' };
 
 const fixture = (p: string) => readFileSync(join(ROOT, p));
-/** What TYPE A does to a Unix file: LF becomes CR LF (RFC 959 3.1.1.1; vsftpd ascii_download_enable). */
+/** What TYPE A does to a Unix file on the wire: LF becomes CR LF (RFC 959 3.1.1.1; vsftpd ascii_download_enable). */
 const ascii = (b: Buffer) => Buffer.from(b.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1');
+/** The text as this (POSIX) system stores it: the wire's CR LF made LF again (RFC 959 3.1.1.1). */
+const local = (b: Buffer) => Buffer.from(b.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 
 async function fetch(url: string, options: OpenOptions = {}): Promise<{ bytes: Buffer; size: number | null; lines: TranscriptLine[] }> {
   const lines: TranscriptLine[] = [];
@@ -40,25 +42,49 @@ async function fetch(url: string, options: OpenOptions = {}): Promise<{ bytes: B
 
 // --- objects: text, binary, names, directories, typecodes (RFC 1738 3.2.2, 3.2.3) ---
 
-// url path | fixture | how the bytes arrive
-const FILES: Array<[string, string, 'as-is' | 'ascii']> = [
-  ['hello.txt', 'hello.txt', 'ascii'],                       // CRLF text, TYPE A guessed from .txt: unchanged
+// url path | fixture | how the bytes arrive: TYPE A text with local line ends (the default,
+// RFC 959 3.1.1.1), TYPE A as it crossed the wire (ftpLineEnds: 'wire'), TYPE I as stored
+const FILES: Array<[string, string, 'as-is' | 'local' | 'wire']> = [
+  ['hello.txt', 'hello.txt', 'local'],                       // CRLF text, TYPE A guessed from .txt: LF here
+  ['hello.txt', 'hello.txt', 'wire'],                        // ... CR LF on the wire
   ['hello.txt;type=i', 'hello.txt', 'as-is'],
-  ['pub/unix.txt', 'pub/unix.txt', 'ascii'],                 // guessed TYPE A: LF -> CR LF
-  ['pub/unix.txt;type=a', 'pub/unix.txt', 'ascii'],
+  ['pub/unix.txt', 'pub/unix.txt', 'local'],                 // guessed TYPE A: the file as stored
+  ['pub/unix.txt', 'pub/unix.txt', 'wire'],                  // ... LF -> CR LF on the wire
+  ['pub/unix.txt;type=a', 'pub/unix.txt', 'local'],
+  ['pub/unix.txt;type=a', 'pub/unix.txt', 'wire'],
   ['pub/unix.txt;type=i', 'pub/unix.txt', 'as-is'],          // image: the octets as stored
-  ['pub/with%20space.txt', 'pub/with space.txt', 'ascii'],   // a name with a space
-  ['pub/nested/deeper/inner.txt', 'pub/nested/deeper/inner.txt', 'ascii'], // one CWD per segment
+  ['pub/with%20space.txt', 'pub/with space.txt', 'local'],   // a name with a space
+  ['pub/nested/deeper/inner.txt', 'pub/nested/deeper/inner.txt', 'local'], // one CWD per segment
   ['%2Fpub/nested/deeper/inner.txt;type=i', 'pub/nested/deeper/inner.txt', 'as-is'], // "CWD /pub"
 ];
 
 for (const [path, file, how] of FILES) {
   test(`vsftpd: ${FTP}/${path} gives the bytes of ${file} (${how})`, async () => {
-    const { bytes } = await fetch(`${FTP}/${path}`);
+    const { bytes, size } = await fetch(`${FTP}/${path}`, how === 'wire' ? { ftpLineEnds: 'wire' } : {});
     const want = fixture(file);
-    assert.deepEqual(bytes, how === 'ascii' ? ascii(want) : want);
+    assert.deepEqual(bytes, how === 'wire' ? ascii(want) : how === 'local' ? local(want) : want);
+    // A size is given only when it is the size of what the body delivers (TYPE I).
+    assert.ok(size === null || size === bytes.length, `meta.size ${size} for ${bytes.length} octets`);
+    if (how !== 'as-is') assert.equal(size, null);
   });
 }
+
+test('vsftpd: TYPE A with local line ends: the file as the server stores it (pub/unix.txt), no CR left', async () => {
+  const { bytes } = await fetch(`${FTP}/pub/unix.txt`);
+  assert.deepEqual(bytes, fixture('pub/unix.txt'));
+  assert.ok(!bytes.includes(13));
+});
+
+test('vsftpd: maxBytes counts the octets delivered (local form): exactly the local size passes, one less fails', async () => {
+  const want = local(fixture('hello.txt'));
+  const { bytes } = await fetch(`${FTP}/hello.txt`, { maxBytes: want.length });
+  assert.deepEqual(bytes, want);
+  await assert.rejects(fetch(`${FTP}/hello.txt`, { maxBytes: want.length - 1 }), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
+});
+
+test('ftpLineEnds: a value other than "local" or "wire" is a RangeError naming the option', async () => {
+  await assert.rejects(open(`${FTP}/hello.txt`, { ...OPTS, ftpLineEnds: 'crlf' as never }), (e: unknown) => e instanceof RangeError && /ftpLineEnds/.test(e.message));
+});
 
 test('vsftpd: the transcript shows one CWD per segment, TYPE, EPSV, RETR and hides the password', async () => {
   const { lines } = await fetch(`${FTP}/pub/nested/deeper/inner.txt`);
@@ -70,14 +96,16 @@ test('vsftpd: the transcript shows one CWD per segment, TYPE, EPSV, RETR and hid
 
 test('vsftpd: ;type=d lists the directory with NLST (RFC 1738 3.2.2)', async () => {
   const { bytes } = await fetch(`${FTP}/pub;type=d`);
-  const names = bytes.toString().split('\r\n').filter((n) => n !== '').map((n) => n.replace(/^pub\//, ''));
-  assert.ok(bytes.toString().endsWith('\r\n'));
+  // A listing is ASCII (RFC 959 3.1.1.1, the default type): local line ends.
+  const names = bytes.toString().split('\n').filter((n) => n !== '').map((n) => n.replace(/^pub\//, ''));
+  assert.ok(bytes.toString().endsWith('\n'));
+  assert.ok(!bytes.includes(13));
   assert.deepEqual(names.sort(), readdirSync(join(ROOT, 'pub')).sort());
 });
 
 test('vsftpd: a URL ending in "/" lists the directory (NLST after CWD)', async () => {
   const { bytes, lines } = await fetch(`${FTP}/pub/`);
-  assert.deepEqual(bytes.toString().split('\r\n').filter((n) => n !== '').sort(), readdirSync(join(ROOT, 'pub')).sort());
+  assert.deepEqual(bytes.toString().split('\n').filter((n) => n !== '').sort(), readdirSync(join(ROOT, 'pub')).sort());
   assert.ok(lines.some((l) => l.direction === 'send' && l.text === 'NLST'));
 });
 
@@ -85,7 +113,7 @@ test('vsftpd: ;type=d on a directory URL, and no path at all, list the start dir
   const top = readdirSync(ROOT).sort();
   for (const url of [`${FTP}/;type=d`, FTP, `${FTP}/`]) {
     const { bytes } = await fetch(url);
-    assert.deepEqual(bytes.toString().split('\r\n').filter((n) => n !== '').sort(), top, url);
+    assert.deepEqual(bytes.toString().split('\n').filter((n) => n !== '').sort(), top, url);
   }
 });
 

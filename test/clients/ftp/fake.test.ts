@@ -76,7 +76,7 @@ test('user and password from the URL: USER, PASS, then the steps of explain()', 
 test('230 after USER: logged in, no PASS sent', async () => {
   const f = await start({ USER: (_v, _a, s) => s.reply('230 No password needed.') });
   const url = f.url('hello.txt', 'me@');
-  assert.equal(await fetchText(url), 'Hello\r\n');
+  assert.equal(await fetchText(url), 'Hello\n');
   assert.deepEqual(f.commands, expectedCommands(url, null));
 });
 
@@ -148,7 +148,7 @@ test('anonymous: the e-mail address from options.email, LOCATOR_EMAIL, EMAIL, el
 
 test('120 then 220 at the greeting (RFC 959 5.4)', async () => {
   const f = await start({}, '120 Ready in 1 minute.\r\n220-Now\r\n220 ready.\r\n');
-  assert.equal(await fetchText(f.url('hello.txt')), 'Hello\r\n');
+  assert.equal(await fetchText(f.url('hello.txt')), 'Hello\n');
 });
 
 // --- the path: CWD per segment, TYPE, RETR / NLST (RFC 1738 3.2.2) ---
@@ -163,8 +163,8 @@ test('an empty segment is sent as "CWD " with an empty argument (RFC 1738 3.2.2)
 
 test('NLST for ;type=d and for a URL ending in "/"', async () => {
   const f = await start();
-  assert.equal(await fetchText(f.url('pub;type=d')), 'a.bin\r\nsub\r\n');
-  assert.equal(await fetchText(f.url('pub/')), 'a.bin\r\nsub\r\n');
+  assert.equal(await fetchText(f.url('pub;type=d')), 'a.bin\nsub\n');
+  assert.equal(await fetchText(f.url('pub/')), 'a.bin\nsub\n');
   assert.deepEqual(f.sessions.map((s) => s.commands.slice(2)), [['EPSV', 'NLST pub', 'QUIT'], ['CWD pub', 'EPSV', 'NLST', 'QUIT']]);
 });
 
@@ -200,7 +200,7 @@ test('a password option holding a line break is refused before PASS', async () =
 test('EPSV refused with 5yz: PASV, and the transfer goes on', async () => {
   const f = await start({ EPSV: (_v, _a, s) => s.reply('500 EPSV not understood.') });
   const lines: TranscriptLine[] = [];
-  assert.equal(await fetchText(f.url('hello.txt'), { transcript: (l) => lines.push(l) }), 'Hello\r\n');
+  assert.equal(await fetchText(f.url('hello.txt'), { transcript: (l) => lines.push(l) }), 'Hello\n');
   assert.deepEqual(f.commands.slice(3), ['EPSV', 'PASV', 'RETR hello.txt', 'QUIT']);
   assert.ok(lines.some((l) => l.direction === 'send' && l.text === 'PASV'));
 });
@@ -213,7 +213,7 @@ test('PASV: the address of the reply is not used, only the port (DEVIATION, RFC 
       s.reply(`227 Entering Passive Mode (10,99,99,99,${p >> 8},${p & 255}).`);
     },
   });
-  assert.equal(await fetchText(f.url('hello.txt')), 'Hello\r\n');
+  assert.equal(await fetchText(f.url('hello.txt')), 'Hello\n');
 });
 
 test('EPSV refused with 4yz is an error (no fallback)', async () => {
@@ -425,4 +425,35 @@ test('back-pressure: a body not read does not pull the whole object into memory'
   const sent = f.sessions[0].data === null ? 0 : (await f.sessions[0].data).bytesWritten;
   assert.ok(sent < 16 * 1024 * 1024, `the server could write only up to the socket buffers (${sent} octets)`);
   await reader.cancel();
+});
+
+// --- TYPE A line ends (RFC 959 3.1.1.1) ---
+
+/** RETR that sends `pieces` one by one on the data connection, each flushed before the next. */
+function paced(pieces: string[]): Overrides {
+  return {
+    RETR: async (_v, _a, s) => {
+      const data = await s.data!;
+      s.reply('150 Opening ASCII mode data connection.');
+      for (const p of pieces) {
+        await new Promise<void>((resolve) => data.write(Buffer.from(p, 'latin1'), () => resolve()));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      data.end();
+      await new Promise((resolve) => data.once('close', resolve));
+      s.reply('226 Transfer complete.');
+    },
+  };
+}
+
+test('TYPE A: a CR LF cut between two packets is one LF; a lone CR and a CR at the very end stay', async () => {
+  const f = await start(paced(['one\r', '\ntwo\r', 'x\r\n\r', '\n', 'end\r']));
+  assert.equal(await fetchText(f.url('notes.txt')), 'one\ntwo\rx\n\nend\r');
+  assert.ok(await f.allClosed());
+});
+
+test('TYPE A with ftpLineEnds "wire": the NVT octets as sent; TYPE I: always as sent', async () => {
+  const f = await start(paced(['one\r', '\ntwo\r\n']));
+  assert.equal(await fetchText(f.url('notes.txt'), { ftpLineEnds: 'wire' }), 'one\r\ntwo\r\n');
+  assert.equal(await fetchText(f.url('notes.txt;type=i')), 'one\r\ntwo\r\n');
 });
