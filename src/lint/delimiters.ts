@@ -34,12 +34,15 @@
 //                 fields (RFC 1625); the wpath is opaque DocID octets  servers read as a C string end)
 //   mid, cid      nothing is sent (a lookup in the local mail store)  none
 //   any other     the scheme-specific part                            (encoded-control: CR LF NUL)
+//   registered    the parts its entry's wire() names                   the octets wire() names
+//   (registerScheme, not in this table)
 
 import type { Url } from '../core/url.js';
 import { diagnostic, type Diagnostic } from '../core/errors.js';
 import { hexValue } from '../core/percent.js';
 import { typeSuffixAt } from '../schemes/ftp.js';
 import { isLocalHost } from '../schemes/file.js';
+import { entryOf } from '../schemes/registry.js';
 import { ENCODED_DELIMITER, ENCODED_CONTROL } from './codes.js';
 
 const NUL = 0;
@@ -396,6 +399,15 @@ export function delimiterSchemes(): string[] {
  * sends them (RFC 1738 6), and pushes a diagnostic for each onto `out` (offsets into the input).
  */
 export function encodedDelimiters(url: Url, out: Diagnostic[]): void {
-  const rule = RULES.get(url.scheme) ?? other;
-  rule(url, { out, base: url.inputOffset });
+  const sink = { out, base: url.inputOffset };
+  const rule = RULES.get(url.scheme);
+  if (rule !== undefined) return rule(url, sink);
+  // A scheme registered with registerScheme: the parts its entry says it puts on the wire.
+  const parts = entryOf(url)?.wire?.(url);
+  if (parts === undefined) return other(url, sink);
+  for (const p of parts) {
+    const mask = p.delimiters.reduce((m, octet) => m | bitOf(octet), 0);
+    if (p.sent === 'encoded') scan(url, p.start, p.end, mask, p.what, `the client sends it encoded in ${p.line}, so it ends nothing there`, sink, true);
+    else scan(url, p.start, p.end, mask, p.what, p.line, sink);
+  }
 }
