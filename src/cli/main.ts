@@ -60,7 +60,7 @@ export function helpText(): string {
     'Exit status:',
     '  0  success: every input was read (for parse: every URL is valid)',
     '  1  some input was invalid (parse: not valid, or not readable at all); batch mode keeps going',
-    '  2  usage error (unknown command or option)',
+    '  2  usage error (unknown command or option, a --scheme module that does not load)',
     '  3  network or protocol failure',
     '',
   );

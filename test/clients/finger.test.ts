@@ -257,6 +257,12 @@ test('LOCATOR_SCHEMES loads the module for every command; explain and lint then 
   assert.match(f.out, /No one logged on|Login\s+Name/);
 });
 
+test('--help documents --scheme and LOCATOR_SCHEMES', async () => {
+  const h = await cli(['--help']);
+  assert.equal(h.code, 0);
+  for (const s of ['--scheme MODULE', 'LOCATOR_SCHEMES', 'a --scheme module that does not load']) assert.ok(h.out.includes(s), s);
+});
+
 test('a scheme module that does not load, or is no scheme entry, is a usage error (exit 2)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-scheme-'));
   writeFileSync(join(dir, 'number.mjs'), 'export default 42;\n');
