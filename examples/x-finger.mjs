@@ -240,9 +240,12 @@ async function openFinger(url, options = {}) {
 
   const maxBytes = options.maxBytes ?? Infinity;
   let received = 0;
+  // True once the stream is closed, errored or cancelled: the socket's late events are dropped.
+  let settled = false;
   const body = new ReadableStream({
     start(controller) {
       socket.on('data', (chunk) => {
+        if (settled) return;
         received += chunk.length;
         if (received > maxBytes) {
           fail(new LocatorError('too-large', -1, `the reply is larger than ${maxBytes} octets (maxBytes)`));
@@ -256,6 +259,8 @@ async function openFinger(url, options = {}) {
       });
       socket.on('close', () => {
         signal?.removeEventListener('abort', onAbort);
+        if (settled) return;
+        settled = true;
         note({ direction: 'info', text: `the server closed the connection after ${received} octets` });
         if (failure !== null) controller.error(failure);
         else controller.close();
@@ -265,6 +270,7 @@ async function openFinger(url, options = {}) {
       socket.resume();
     },
     cancel() {
+      settled = true;
       signal?.removeEventListener('abort', onAbort);
       socket.destroy();
     },

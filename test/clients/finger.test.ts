@@ -194,6 +194,7 @@ async function silentServer(): Promise<{ server: Server; port: number; sockets: 
   const server = createServer((s) => {
     sockets.push(s);
     s.on('error', () => {});
+    s.resume(); // read and drop what the client sends, so that its end is seen
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, port: (server.address() as { port: number }).port, sockets };
@@ -219,6 +220,21 @@ test('open(): timeout, abort and maxBytes end with their typed errors', async ()
   await assert.rejects(open(`x-finger://127.0.0.1:${port}/root`), (e: unknown) => e instanceof LocatorError && e.code === 'connect-failed');
   const r3 = await open(`${AT}/root`, { maxBytes: 10 });
   await assert.rejects(readAll(r3.body), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
+});
+
+test('open(): a reader that cancels the body ends the connection; nothing fails later', async () => {
+  const { server, port, sockets } = await silentServer();
+  try {
+    const r = await open(`x-finger://127.0.0.1:${port}/root`);
+    const closed = new Promise((done) => sockets[0]?.once('close', done) ?? server.once('connection', (s) => s.once('close', done)));
+    await r.body.cancel();
+    await closed;
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+  }
+  const { reply } = await fingerOnce(`${AT}/root`);
+  assert.match(reply, /Login: root\b/);
 });
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
