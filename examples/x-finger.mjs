@@ -252,7 +252,11 @@ async function openFinger(url, options = {}) {
           return;
         }
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-        if ((controller.desiredSize ?? 1) <= 0) socket.pause();
+        if ((controller.desiredSize ?? 1) <= 0) {
+          // Back-pressure: the reader is slow, not the server; the wait for it is not timed.
+          socket.pause();
+          socket.setTimeout(0);
+        }
       });
       socket.on('error', (e) => {
         if (failure === null) failure = new LocatorError('connection-closed', -1, `the connection failed: ${e.code ?? e.message}`, { cause: e });
@@ -267,6 +271,7 @@ async function openFinger(url, options = {}) {
       });
     },
     pull() {
+      socket.setTimeout(timeout);
       socket.resume();
     },
     cancel() {

@@ -237,6 +237,24 @@ test('open(): a reader that cancels the body ends the connection; nothing fails 
   assert.match(reply, /Login: root\b/);
 });
 
+test('open(): a reader slower than the timeout is no timeout; only a silent server is', async () => {
+  const big = Buffer.alloc(4 << 20, 0x61);
+  const server = createServer((s) => {
+    s.on('error', () => {});
+    s.resume();
+    s.end(big);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as { port: number }).port;
+    const r = await open(`x-finger://127.0.0.1:${port}/root`, { timeout: 100 });
+    await new Promise((done) => setTimeout(done, 500)); // the reader waits; the server has sent all it had
+    assert.equal((await readAll(r.body)).length, big.length);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});
+
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
