@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { COMMANDS } from './commands.js';
 import { EXIT, UsageError, type Io } from './command.js';
 import { redacting } from './io.js';
+import { loadSchemes } from './schemes.js';
 
 function wrap(text: string, width: number, indent: number): string[] {
   const out: string[] = [];
@@ -46,6 +47,11 @@ export function helpText(): string {
   );
   for (const c of COMMANDS) lines.push(...c.help);
   lines.push(
+    '  --scheme MODULE',
+    '               Load a scheme that is not built in: MODULE is an ES module file whose default',
+    '               export is a scheme entry (README "Adding a scheme"); it is registered before',
+    '               the command runs. Repeatable. LOCATOR_SCHEMES lists more such files, separated',
+    '               by ":". A module that does not load or is no scheme entry: exit 2.',
     '  -h, --help   Show this text.',
     '  -V, --version',
     '',
@@ -55,8 +61,8 @@ export function helpText(): string {
     '  0    success: every input was read (for parse: every URL is valid)',
     '  1    some input was invalid or refused by the security policy (parse: not valid, or not',
     '       readable at all); batch mode keeps going',
-    '  2    usage error (unknown command or option, a bad option value, input the URL needs',
-    '       and no way to ask for it)',
+    '  2    usage error (unknown command or option, a bad option value, a --scheme module',
+    '       that does not load, input the URL needs and no way to ask for it)',
     '  3    network or protocol failure (no connection, a timeout, the server\'s error reply)',
     '  70   internal error (a bug in locator: please report it)',
     '  130  interrupted (Ctrl-C, or the transfer was cancelled)',
@@ -88,7 +94,10 @@ async function main(argv: string[], io: Io): Promise<number> {
       args: rest,
       allowPositionals: true,
       strict: true,
-      options: { ...command.options, 'show-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        ...command.options, 'show-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        scheme: { type: 'string', multiple: true },
+      },
     });
   } catch (e) {
     io.stderr.write(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`);
@@ -97,6 +106,13 @@ async function main(argv: string[], io: Io): Promise<number> {
   if (parsed.values.help) {
     io.stdout.write(helpText());
     return EXIT.ok;
+  }
+  // Schemes from modules (RFC 1738 4): --scheme MODULE and LOCATOR_SCHEMES, registered before the command runs.
+  const modules = [...(io.env.LOCATOR_SCHEMES ?? '').split(':'), ...((parsed.values.scheme as string[] | undefined) ?? [])];
+  const loaded = await loadSchemes(modules.filter((m) => m !== ''), process.cwd());
+  if (loaded !== null) {
+    io.stderr.write(`locator ${name}: ${loaded.message}\nTry 'locator --help'.\n`);
+    return EXIT.usage;
   }
   // Passwords never appear in output unless asked for (RFC 1738 6): every command's text goes
   // through the redacting filter; fetch's standard output (the object's bytes) does not.
