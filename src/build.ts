@@ -2,7 +2,7 @@
 // each (RFC 1738 section 4: a scheme brings "the syntax for representing such a scheme" and "an
 // algorithm for accessing of resources within that scheme").
 
-import { getScheme, type Explanation } from './schemes/registry.js';
+import { entryOf, getScheme, type Explanation } from './schemes/registry.js';
 import { parse } from './schemes/registry.js';
 import { type ParseOptions } from './core/parse.js';
 import type { Url } from './core/url.js';
@@ -42,7 +42,8 @@ export function build(scheme: string, fields: Record<string, unknown>): string {
 /** The access algorithm of a URL, without the network (contract: `locator explain`). */
 export function explain(url: string | Url, options?: ParseOptions): Explanation {
   const u = typeof url === 'string' ? parse(url, options) : url;
-  const spec = getScheme(u.scheme);
+  // The entry the record was parsed with (a URL parsed before its scheme was unregistered keeps it).
+  const spec = entryOf(u);
   if (!spec?.explain) {
     throw new LocatorError(NO_ACCESS_ALGORITHM, 0, `no access algorithm is registered for the scheme "${u.scheme}"`);
   }

@@ -10,5 +10,5 @@ export {
   type Charset, type DecodeOptions, type DecodeTextOptions, type EncodeOptions,
 } from './percent.js';
 export { normalizeEscapes } from './escapes.js';
-export { LocatorError, describeCodes, type Diagnostic, type Severity } from './errors.js';
+export { LocatorError, defineCode, describeCodes, kindOf, type Diagnostic, type Severity, type Kind } from './errors.js';
 export * as charclass from './charclass.js';

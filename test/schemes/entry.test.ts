@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parse, registerScheme, unregisterScheme, getScheme, listSchemes, entryOf, schemeTable } from '../../src/schemes/registry.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { fieldsOf, type GopherFields } from '../../src/schemes/fields.js';
-import { build } from '../../src/build.js';
+import { build, explain } from '../../src/build.js';
 import { normalize } from '../../src/normalize.js';
 import { resolve, isHierarchical } from '../../src/resolve.js';
 import { refusals, isCrossScheme } from '../../src/policy.js';
@@ -19,6 +19,7 @@ test('a record keeps its scheme entry: unregistering the scheme later changes no
     assert.equal(u.port, 70);
     assert.equal(u.spec, entry);
     assert.equal((u.fields as unknown as GopherFields).selector, 'about');
+    assert.equal(explain(u).steps[0], 'about<CR><LF>', 'explain uses the entry the record was parsed with');
     // A URL parsed now is of an unknown scheme.
     const later = parse('gopher://h.com/0about');
     assert.equal(later.port, null);
