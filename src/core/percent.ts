@@ -162,9 +162,11 @@ export function octetsToText(bytes: Uint8Array, charset: Charset = 'utf-8'): str
  * text is returned as it stands, with no copy of octets.
  */
 export function decodeText(s: string, options?: DecodeTextOptions, start = 0, end = s.length): string {
-  if (s.indexOf('%', start) < 0 || s.indexOf('%', start) >= end) {
-    return start === 0 && end === s.length ? s : s.slice(start, end);
-  }
+  // The search for "%" stops at `end`: a search to the end of `s` would make decoding every
+  // segment of a long path quadratic in its length (issue 10).
+  let i = start;
+  while (i < end && s.charCodeAt(i) !== 37) i++;
+  if (i === end) return start === 0 && end === s.length ? s : s.slice(start, end);
   return octetsToText(decode(s, options, start, end), options?.charset ?? 'utf-8');
 }
 
