@@ -16,7 +16,7 @@
 // The diagnostics come in offset order, offsets counting the input as given.
 
 import type { Url } from './core/url.js';
-import { tryParse, type ParseOptions } from './core/parse.js';
+import { tryParse, ViolationList, type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
 import { encodedDelimiters } from './lint/delimiters.js';
 import { reservedFor, inReservedSpace } from './lint/ports.js';
@@ -48,20 +48,25 @@ export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] 
   const url = typeof input === 'string' ? tryParse(input, options) : input;
   if (url instanceof LocatorError) return [url.toDiagnostic()];
   const v = url.violations;
-  const out: Diagnostic[] = v.length === 0 ? [] : v.slice();
-  const n = out.length;
-  encodedDelimiters(url, out);
-  ports(url, out);
-  login(url, out);
-  host(url, out);
-  if (out.length > n) {
-    out.sort((a, b) => a.offset - b.offset);
-    // A CR or LF escaped in a Gopher selector is both a syntax violation (gopher-selector-line-end)
-    // and an encoded delimiter: the latter, which says what it would do on the wire, stands alone.
-    return out.filter((d, i) => d.code !== 'gopher-selector-line-end'
-      || !out.some((e, j) => j !== i && e.code === 'encoded-delimiter' && e.offset === d.offset));
-  }
-  return out;
+  const extra: Diagnostic[] = [];
+  ports(url, extra);
+  login(url, extra);
+  host(url, extra);
+  // Encoded delimiters can be as many as a third of the input: they go to a capped list
+  // (MAX_VIOLATIONS listed, the rest counted), like the parser's violations.
+  const found = new ViolationList();
+  encodedDelimiters(url, found);
+  const delimiters = found.list();
+  if (delimiters.length === 0 && extra.length === 0) return v.length === 0 ? [] : v.slice();
+  const out = new ViolationList();
+  // A CR or LF escaped in a Gopher selector is both a syntax violation (gopher-selector-line-end)
+  // and an encoded delimiter: the latter, which says what it would do on the wire, stands alone.
+  const at = new Set<number>();
+  for (const d of delimiters) if (d.code === 'encoded-delimiter') at.add(d.offset);
+  for (const d of v) if (d.code !== 'gopher-selector-line-end' || !at.has(d.offset)) out.push(d);
+  out.pushAll(delimiters);
+  out.pushAll(extra);
+  return out.list();
 }
 
 /** lint() as the record `locator lint --json` prints (RFC 1738 6): input, ok, diagnostics. */

@@ -105,7 +105,7 @@ function effect(octet: number): string {
 
 /** Where findings go, with the offset of href in the input. */
 interface Sink {
-  out: Diagnostic[];
+  out: { push(d: Diagnostic): unknown };
   base: number;
 }
 
@@ -395,7 +395,7 @@ export function delimiterSchemes(): string[] {
  * Finds the escapes of `url` that decode to a delimiter of its scheme's protocol where the client
  * sends them (RFC 1738 6), and pushes a diagnostic for each onto `out` (offsets into the input).
  */
-export function encodedDelimiters(url: Url, out: Diagnostic[]): void {
+export function encodedDelimiters(url: Url, out: { push(d: Diagnostic): unknown }): void {
   const rule = RULES.get(url.scheme) ?? other;
   rule(url, { out, base: url.inputOffset });
 }
