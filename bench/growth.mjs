@@ -121,19 +121,29 @@ export function timeRun(command, input, dir, timeoutMs = 600_000) {
 
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
+const startups = new Map();
+
+/** CPU milliseconds of `command` on a one-character line (start-up), reduced over `runs`; kept per command. */
+async function startup(command, dir, runs, reduce, timeoutMs) {
+  if (!startups.has(command)) {
+    const t = [];
+    for (let r = 0; r < runs; r++) t.push((await timeRun(command, 'x', dir, timeoutMs)).ms);
+    startups.set(command, reduce(t));
+  }
+  return startups.get(command);
+}
+
 /**
  * Times `command` on `pattern` at each size (bytes): `runs` runs each, reduced by median (or
- * minimum with `best`), less the start-up time. Returns the times and the ratio per doubling
- * (sizes must double). A ratio whose larger time is under `floorMs` is reported as 1: below
- * that, the difference is noise.
+ * minimum with `best`), less the start-up time. Returns the times and the growth ratio per
+ * doubling between successive sizes ((t2 / t1) ^ (1 / log2(s2 / s1)): 2 for linear work, 4 for
+ * quadratic). A time under `floorMs` counts as `floorMs`: below that, differences are noise.
  */
 export async function growth(command, pattern, sizes, { runs = 3, best = false, floorMs = 20, timeoutMs } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'locator-growth-'));
   try {
     const reduce = best ? (a) => Math.min(...a) : median;
-    const base = [];
-    for (let r = 0; r < runs; r++) base.push((await timeRun(command, 'x', dir, timeoutMs)).ms);
-    const startup = reduce(base);
+    const base = await startup(command, dir, runs, reduce, timeoutMs);
     const times = [];
     const outs = [];
     const rss = [];
@@ -146,13 +156,14 @@ export async function growth(command, pattern, sizes, { runs = 3, best = false, 
         outs.push(out);
         rss.push(kb);
       }
-      times.push(Math.max(0, reduce(t) - startup));
+      times.push(Math.max(0, reduce(t) - base));
     }
     const ratios = [];
     for (let i = 1; i < times.length; i++) {
-      ratios.push(times[i] < floorMs ? 1 : times[i] / Math.max(times[i - 1], floorMs / 2));
+      const doublings = Math.log2(sizes[i] / sizes[i - 1]);
+      ratios.push((Math.max(times[i], floorMs) / Math.max(times[i - 1], floorMs)) ** (1 / doublings));
     }
-    return { command, pattern, startup, times, ratios, maxOut: Math.max(...outs), maxRssKB: Math.max(...rss) };
+    return { command, pattern, startup: base, times, ratios, maxOut: Math.max(...outs), maxRssKB: Math.max(...rss) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,9 +4,9 @@
 
 import { getScheme, type Explanation } from './schemes/registry.js';
 import { parse, type ParseOptions } from './core/parse.js';
-import type { Url } from './core/url.js';
+import { Url } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
-import { XCHAR_SET, encode } from './core/percent.js';
+import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.js';
 import { INVALID_FIELD } from './schemes/util.js';
 
 export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'RFC 1738 4',
@@ -18,8 +18,10 @@ export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'R
  * and `fragment`. For a scheme with no build of its own, `schemePart` is written as given.
  */
 export function build(scheme: string, fields: Record<string, unknown>): string {
-  if (typeof scheme !== 'string' || fields === null || typeof fields !== 'object') {
-    throw new LocatorError(INVALID_FIELD, -1, 'build takes a scheme name and an object of fields');
+  // API misuse is a TypeError naming the argument.
+  expectString(scheme, 'build: the scheme name');
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
+    throw new TypeError(`build: the fields must be an object, not ${describeValue(fields)}`);
   }
   const name = scheme.toLowerCase();
   const spec = getScheme(name);
@@ -36,6 +38,9 @@ export function build(scheme: string, fields: Record<string, unknown>): string {
 
 /** The access algorithm of a URL, without the network (contract: `locator explain`). */
 export function explain(url: string | Url, options?: ParseOptions): Explanation {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`explain: the URL must be a string or a Url record, not ${describeValue(url)}`);
+  }
   const u = typeof url === 'string' ? parse(url, options) : url;
   const spec = getScheme(u.scheme);
   if (!spec?.explain) {

@@ -15,7 +15,8 @@
 //
 // The diagnostics come in offset order, offsets counting the input as given.
 
-import type { Url } from './core/url.js';
+import { Url } from './core/url.js';
+import { describeValue, expectString } from './core/percent.js';
 import { tryParse, ViolationList, type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
 import { encodedDelimiters } from './lint/delimiters.js';
@@ -45,6 +46,9 @@ export interface LintRecord {
  * all gives its fatal error as the one diagnostic. Offsets count the input as given.
  */
 export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] {
+  if (typeof input !== 'string' && !(input instanceof Url)) {
+    throw new TypeError(`lint: the URL must be a string or a Url record, not ${describeValue(input)}`);
+  }
   const url = typeof input === 'string' ? tryParse(input, options) : input;
   if (url instanceof LocatorError) return [url.toDiagnostic()];
   const v = url.violations;
@@ -71,6 +75,7 @@ export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] 
 
 /** lint() as the record `locator lint --json` prints (RFC 1738 6): input, ok, diagnostics. */
 export function lintRecord(input: string, options?: ParseOptions): LintRecord {
+  expectString(input, 'lintRecord: the URL');
   const diagnostics = lint(input, options);
   return { input, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
 }

@@ -33,12 +33,19 @@
 
 import { CHAR_CLASS, UNRESERVED, RESERVED, HEX } from './core/charclass.js';
 import { parse, type ParseOptions } from './core/parse.js';
-import { hexValue } from './core/percent.js';
-import type { Url } from './core/url.js';
+import { hexValue, describeValue } from './core/percent.js';
+import { Url } from './core/url.js';
 import { typeSuffixAt } from './schemes/ftp.js';
 import { getScheme } from './schemes/registry.js';
 
 const HEX_UPPER = '0123456789ABCDEF';
+
+/** API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record. */
+function expectUrl(url: unknown, name: string): void {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
+  }
+}
 
 /** For each US-ASCII code unit, 1 when an escape of it may be decoded: the unreserved characters. */
 const DECODE_UNRESERVED: Uint8Array = /* @__PURE__ */ (() => {
@@ -285,6 +292,7 @@ export const SCHEME_RULES: ReadonlyMap<string, SchemeRule> = new Map<string, Sch
  * removed; a URL that cannot be read throws the LocatorError of parse().
  */
 export function normalize(url: string | Url, options?: ParseOptions): string {
+  expectUrl(url, 'normalize: the URL');
   const u = typeof url === 'string' ? parse(url, options) : url;
   const rule = SCHEME_RULES.get(u.scheme);
   const h = u.href;
@@ -344,6 +352,8 @@ export interface EquivalentOptions extends ParseOptions {
  * cannot be read.
  */
 export function equivalent(a: string | Url, b: string | Url, options?: EquivalentOptions): boolean {
+  expectUrl(a, 'equivalent: the first URL');
+  expectUrl(b, 'equivalent: the second URL');
   let na = normalize(a, options);
   let nb = normalize(b, options);
   if (options?.ignoreFragment) {
@@ -424,6 +434,7 @@ function escapeAt(s: string, i: number): number {
  * toSafe(toDisplay(u)) === u for a URL u in normal form.
  */
 export function toDisplay(url: string | Url): string {
+  expectUrl(url, 'toDisplay: the URL');
   const s = typeof url === 'string' ? url : url.href;
   let out = '';
   let run = 0;

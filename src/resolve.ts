@@ -18,6 +18,7 @@ import {
   LocatorError, defineCode, EMPTY_INPUT, INVALID_SCHEME, MISSING_SCHEME, UNCLOSED_WRAPPER,
 } from './core/errors.js';
 import { parse, tryParse } from './core/parse.js';
+import { describeValue, expectString } from './core/percent.js';
 import { Url } from './core/url.js';
 import { getScheme } from './schemes/registry.js';
 
@@ -111,6 +112,7 @@ function baseKind(u: Url): BaseKind {
 
 /** True when relative paths can be resolved against this URL (RFC 1738 2.3; see HIERARCHICAL). */
 export function isHierarchical(url: string | Url): boolean {
+  expectUrl(url, 'isHierarchical: the URL');
   return baseKind(typeof url === 'string' ? parse(url) : url) === 'hierarchical';
 }
 
@@ -501,6 +503,13 @@ function resolveDraft(b: Parts, r: Parts): string {
   return out + removeDotSegmentsDraft(merged) + frag;
 }
 
+/** API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record. */
+function expectUrl(url: unknown, name: string): void {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
+  }
+}
+
 /** Reads the base: a parsed URL, or text that must parse as an absolute URL (RFC 1738). */
 function readBase(base: string | Url): Url {
   if (base instanceof Url) return base;
@@ -525,9 +534,8 @@ function ruleName(rules: Rules): string {
  * offsets point into `partial` as given (or into the base, for a base that cannot be read).
  */
 export function resolve(base: string | Url, partial: string, options?: ResolveOptions): string {
-  if (typeof partial !== 'string') {
-    throw new LocatorError(EMPTY_INPUT, 0, `expected the partial form as a string, got ${partial === null ? 'null' : typeof partial}`);
-  }
+  expectUrl(base, 'resolve: the base URL');
+  expectString(partial, 'resolve: the partial form');
   const rules = options?.rfc ?? 1808;
   if (rules !== 1808 && rules !== 3986 && rules !== 'draft-1993-10') {
     throw new RangeError(`unknown rules ${JSON.stringify(rules)}: use 1808, 3986 or 'draft-1993-10'`);
@@ -621,6 +629,8 @@ function relativePaths(basePath: string, targetPath: string): string[] {
  * does (RFC 3986 removes dot segments even from absolute references), `unreachable-target`.
  */
 export function relativize(base: string | Url, target: string | Url, options?: ResolveOptions): string {
+  expectUrl(base, 'relativize: the base URL');
+  expectUrl(target, 'relativize: the target URL');
   const rules = options?.rfc ?? 1808;
   const opts: ResolveOptions = { ...options, rfc: rules };
   const bu = readBase(base);

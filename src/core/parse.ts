@@ -432,7 +432,8 @@ function fatal(code: string, offset: number, input: string, message?: string): L
 
 function scan(input: string, options: ParseOptions | undefined): Url | LocatorError {
   if (typeof input !== 'string') {
-    return fatal(EMPTY_INPUT, 0, String(input), `expected a string, got ${input === null ? 'null' : typeof input}`);
+    // API misuse, not a finding about a URL (tryParse too: it returns errors about URLs only).
+    throw new TypeError(`parse: the URL must be a string, not ${input === null ? 'null' : typeof input}`);
   }
   const list: ScanState = { v: null, seen: 0, cap: newCap() };
   let start = 0;
