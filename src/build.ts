@@ -5,9 +5,9 @@
 import { entryOf, getScheme, type Explanation } from './schemes/registry.js';
 import { parse } from './schemes/registry.js';
 import { type ParseOptions } from './core/parse.js';
-import type { Url } from './core/url.js';
+import { Url } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
-import { XCHAR_SET, encode } from './core/percent.js';
+import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.js';
 import { INVALID_FIELD } from './schemes/util.js';
 import type { BuildFields, SchemeFields } from './schemes/fields.js';
 
@@ -23,8 +23,10 @@ export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'R
 export function build<S extends keyof SchemeFields>(scheme: S, fields: BuildFields<S>): string;
 export function build<S extends string>(scheme: S extends keyof SchemeFields ? never : S, fields: Record<string, unknown>): string;
 export function build(scheme: string, fields: Record<string, unknown>): string {
-  if (typeof scheme !== 'string' || fields === null || typeof fields !== 'object') {
-    throw new LocatorError(INVALID_FIELD, -1, 'build takes a scheme name and an object of fields');
+  // API misuse is a TypeError naming the argument.
+  expectString(scheme, 'build: the scheme name');
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
+    throw new TypeError(`build: the fields must be an object, not ${describeValue(fields)}`);
   }
   const name = scheme.toLowerCase();
   const spec = getScheme(name);
@@ -41,6 +43,9 @@ export function build(scheme: string, fields: Record<string, unknown>): string {
 
 /** The access algorithm of a URL, without the network (contract: `locator explain`). */
 export function explain(url: string | Url, options?: ParseOptions): Explanation {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`explain: the URL must be a string or a Url record, not ${describeValue(url)}`);
+  }
   const u = typeof url === 'string' ? parse(url, options) : url;
   // The entry the record was parsed with (a URL parsed before its scheme was unregistered keeps it).
   const spec = entryOf(u);

@@ -17,9 +17,10 @@
 //
 // The diagnostics come in offset order, offsets counting the input as given.
 
-import type { Url } from './core/url.js';
+import { Url } from './core/url.js';
+import { describeValue, expectString } from './core/percent.js';
 import { tryParse, entryOf } from './schemes/registry.js';
-import { type ParseOptions } from './core/parse.js';
+import { ViolationList, type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
 import { dataBlocks, encodedDelimiters, wireParts } from './lint/delimiters.js';
 import { reservedFor, inReservedSpace } from './lint/ports.js';
@@ -49,31 +50,40 @@ export interface LintRecord {
  * all gives its fatal error as the one diagnostic. Offsets count the input as given.
  */
 export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] {
+  if (typeof input !== 'string' && !(input instanceof Url)) {
+    throw new TypeError(`lint: the URL must be a string or a Url record, not ${describeValue(input)}`);
+  }
   const url = typeof input === 'string' ? tryParse(input, options) : input;
   if (url instanceof LocatorError) return [url.toDiagnostic()];
   const v = url.violations;
-  const out: Diagnostic[] = v.length === 0 ? [] : v.slice();
-  const n = out.length;
+  const extra: Diagnostic[] = [];
+  ports(url, extra);
+  login(url, extra);
+  host(url, extra);
   // Without an escape, or a violation (a raw control character), no part can carry a delimiter
   // or a data block: the scheme entry is not asked (the common case, kept cheap).
-  const wire = n === 0 && url.href.indexOf('%', url.schemePartStart) < 0 ? [] : wireParts(url);
-  encodedDelimiters(url, out, wire);
-  dataBlocks(url, out, wire);
-  ports(url, out);
-  login(url, out);
-  host(url, out);
-  if (out.length > n) {
-    out.sort((a, b) => a.offset - b.offset);
-    // A CR or LF escaped in a Gopher selector is both a syntax violation (gopher-selector-line-end)
-    // and an encoded delimiter: the latter, which says what it would do on the wire, stands alone.
-    return out.filter((d, i) => d.code !== 'gopher-selector-line-end'
-      || !out.some((e, j) => j !== i && e.code === 'encoded-delimiter' && e.offset === d.offset));
-  }
-  return out;
+  const wire = v.length === 0 && url.href.indexOf('%', url.schemePartStart) < 0 ? [] : wireParts(url);
+  dataBlocks(url, extra, wire);
+  // Encoded delimiters can be as many as a third of the input: they go to a capped list
+  // (MAX_VIOLATIONS listed, the rest counted), like the parser's violations.
+  const found = new ViolationList();
+  encodedDelimiters(url, found, wire);
+  const delimiters = found.list();
+  if (delimiters.length === 0 && extra.length === 0) return v.length === 0 ? [] : v.slice();
+  const out = new ViolationList();
+  // A CR or LF escaped in a Gopher selector is both a syntax violation (gopher-selector-line-end)
+  // and an encoded delimiter: the latter, which says what it would do on the wire, stands alone.
+  const at = new Set<number>();
+  for (const d of delimiters) if (d.code === 'encoded-delimiter') at.add(d.offset);
+  for (const d of v) if (d.code !== 'gopher-selector-line-end' || !at.has(d.offset)) out.push(d);
+  out.pushAll(delimiters);
+  out.pushAll(extra);
+  return out.list();
 }
 
 /** lint() as the record `locator lint --json` prints (RFC 1738 6): input, ok, diagnostics. */
 export function lintRecord(input: string, options?: ParseOptions): LintRecord {
+  expectString(input, 'lintRecord: the URL');
   const diagnostics = lint(input, options);
   return { input, ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
 }

@@ -37,9 +37,16 @@ import {
 } from './core/escapes.js';
 import { parse } from './schemes/registry.js';
 import { type ParseOptions } from './core/parse.js';
-import { hexValue } from './core/percent.js';
-import type { Url } from './core/url.js';
+import { hexValue, describeValue } from './core/percent.js';
+import { Url } from './core/url.js';
 import { entryOf, type NormalForm } from './schemes/registry.js';
+
+/** API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record. */
+function expectUrl(url: unknown, name: string): void {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
+  }
+}
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {
@@ -91,6 +98,7 @@ const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null :
  * removed; a URL that cannot be read throws the LocatorError of parse().
  */
 export function normalize(url: string | Url, options?: ParseOptions): string {
+  expectUrl(url, 'normalize: the URL');
   const u = typeof url === 'string' ? parse(url, options) : url;
   const rule = entryOf(u)?.normal;
   const h = u.href;
@@ -153,6 +161,8 @@ export interface EquivalentOptions extends ParseOptions {
  * cannot be read.
  */
 export function equivalent(a: string | Url, b: string | Url, options?: EquivalentOptions): boolean {
+  expectUrl(a, 'equivalent: the first URL');
+  expectUrl(b, 'equivalent: the second URL');
   let na = normalize(a, options);
   let nb = normalize(b, options);
   if (options?.ignoreFragment) {
@@ -233,6 +243,7 @@ function escapeAt(s: string, i: number): number {
  * toSafe(toDisplay(u)) === u for a URL u in normal form.
  */
 export function toDisplay(url: string | Url): string {
+  expectUrl(url, 'toDisplay: the URL');
   const s = typeof url === 'string' ? url : url.href;
   let out = '';
   let run = 0;

@@ -29,28 +29,38 @@ function endsUrl(c: number): boolean {
  */
 function userinfoSpans(text: string, loose: boolean): Span[] {
   const out: Span[] = [];
-  for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', i + 2)) {
+  let from = 0;
+  for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', Math.max(i + 2, from))) {
     const r = userinfoAt(text, i, text.length, loose);
-    if (r === null) continue;
+    if (r.at < 0) {
+      // No "@" up to where this user info would end, so none for a "//" before that either:
+      // look on from there (each character is scanned once, issue 10).
+      from = r.stop;
+      continue;
+    }
     if (r.span !== null) out.push(r.span);
     i = r.at;
   }
   return out;
 }
 
-/** The user info after the "//" at `i`: its last "@" and the password span (null when no ":"). */
-function userinfoAt(text: string, i: number, end: number, loose: boolean): { at: number; span: Span | null } | null {
+/**
+ * The user info after the "//" at `i`: its last "@" (-1 when none), the password span (null when
+ * no ":"), and where the scan stopped.
+ */
+function userinfoAt(text: string, i: number, end: number, loose: boolean): { at: number; span: Span | null; stop: number } {
   const start = i + 2;
   let at = -1;
-  for (let j = start; j < end; j++) {
+  let colon = -1;
+  let j = start;
+  for (; j < end; j++) {
     const c = text.charCodeAt(j);
     if (endsUrl(c)) break;
     if (!loose && (c === 47 || c === 63 || c === 35)) break;
     if (c === 64) at = j;
+    else if (c === 58 && colon < 0) colon = j;
   }
-  if (at < 0) return null;
-  const colon = text.indexOf(':', start);
-  return { at, span: colon >= 0 && colon + 1 < at ? [colon + 1, at] : null };
+  return { at, span: at >= 0 && colon >= 0 && colon + 1 < at ? [colon + 1, at] : null, stop: j };
 }
 
 /** The password of a parsed URL as a span of the input it was read from, or null when absent or empty. */
@@ -78,7 +88,7 @@ export function passwordSpans(input: string): Span[] {
   const at = url.schemePartStart;
   if (url.href.charCodeAt(at) !== 47 || url.href.charCodeAt(at + 1) !== 47) return [];
   const r = userinfoAt(url.href, at, url.bodyEnd, true);
-  if (r === null || r.span === null) return [];
+  if (r.span === null) return [];
   return [[r.span[0] + url.inputOffset, r.span[1] + url.inputOffset]];
 }
 

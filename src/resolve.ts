@@ -18,6 +18,7 @@ import {
   LocatorError, defineCode, EMPTY_INPUT, INVALID_SCHEME, MISSING_SCHEME, UNCLOSED_WRAPPER,
 } from './core/errors.js';
 import { parse, tryParse } from './schemes/registry.js';
+import { describeValue, expectString } from './core/percent.js';
 import { Url } from './core/url.js';
 import { entryOf } from './schemes/registry.js';
 
@@ -75,6 +76,7 @@ function baseKind(u: Url): BaseKind {
 
 /** True when relative paths can be resolved against this URL (RFC 1738 2.3; the entry's `hierarchical`). */
 export function isHierarchical(url: string | Url): boolean {
+  expectUrl(url, 'isHierarchical: the URL');
   return baseKind(typeof url === 'string' ? parse(url) : url) === 'hierarchical';
 }
 
@@ -271,13 +273,12 @@ function startsAt(s: string, i: number, prefix: string): boolean {
  */
 export function removeDotSegments3986(input: string): string {
   if (!hasDotSegment(input)) return input; // rules A to D never apply: E moves every segment
-  let out = '';
+  // The output buffer is a stack of the segments rule E moved, each with its leading "/" (only
+  // the first may have none): "remove the last segment and its preceding '/'" is a pop, where a
+  // string buffer would be searched and copied once per "/.." (quadratic, issue 10).
+  const out: string[] = [];
   let i = 0;
   const n = input.length;
-  const dropLast = () => {
-    const k = out.lastIndexOf('/');
-    out = k < 0 ? '' : out.slice(0, k);
-  };
   while (i < n) {
     // A. a prefix "../" or "./" is removed
     if (startsAt(input, i, '../')) {
@@ -294,18 +295,18 @@ export function removeDotSegments3986(input: string): string {
       continue;
     }
     if (i + 2 === n && startsAt(input, i, '/.')) {
-      out += '/';
+      out.push('/');
       break;
     }
     // C. a prefix "/../" or "/.." (complete) is replaced by "/", and the last output segment goes
     if (startsAt(input, i, '/../')) {
       i += 3;
-      dropLast();
+      out.pop();
       continue;
     }
     if (i + 3 === n && startsAt(input, i, '/..')) {
-      dropLast();
-      out += '/';
+      out.pop();
+      out.push('/');
       break;
     }
     // D. an input of only "." or ".." is removed
@@ -313,10 +314,10 @@ export function removeDotSegments3986(input: string): string {
     // E. the first segment, with its leading "/" if any, moves to the output
     let j = input.charCodeAt(i) === 47 ? i + 1 : i;
     while (j < n && input.charCodeAt(j) !== 47) j++;
-    out += input.slice(i, j);
+    out.push(input.slice(i, j));
     i = j;
   }
-  return out;
+  return out.join('');
 }
 
 /**
@@ -325,28 +326,22 @@ export function removeDotSegments3986(input: string): string {
  * each round removes every complete "/." and then the leftmost "/xxx/.." (xxx may be any
  * complete element, ".." and the empty one included, as the text excludes none), until nothing
  * matches. A final "/." or "/xxx/.." leaves no "/" behind.
+ *
+ * Computed in one pass: no round creates a "/." (elements are only removed), so every "."
+ * element (after a "/") goes first; the leftmost-first removal of "/xxx/.." is then a stack of
+ * elements, where a ".." pops the element before it (the text before the first "/" is no
+ * element: nothing pops it). Rounds that each restart from the beginning would be quadratic.
  */
 export function removeDotSegmentsDraft(path: string): string {
-  let p = path;
-  for (;;) {
-    let changed = false;
-    for (let i = p.indexOf('/.'); i >= 0; i = p.indexOf('/.', i)) {
-      if (i + 2 === p.length || p.charCodeAt(i + 2) === 47) {
-        p = p.slice(0, i) + p.slice(i + 2);
-        changed = true;
-      } else i += 2;
-    }
-    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) {
-      const j = p.indexOf('/', i + 1);
-      if (j < 0) break;
-      if (p.startsWith('..', j + 1) && (j + 3 === p.length || p.charCodeAt(j + 3) === 47)) {
-        p = p.slice(0, i) + p.slice(j + 3);
-        changed = true;
-        break;
-      }
-    }
-    if (!changed) return p;
+  const parts = path.split('/');
+  const out = [parts[0]];
+  for (let k = 1; k < parts.length; k++) {
+    const e = parts[k];
+    if (e === '.') continue;
+    if (e === '..' && out.length > 1) out.pop();
+    else out.push(e);
   }
+  return out.join('/');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,6 +467,13 @@ function resolveDraft(b: Parts, r: Parts): string {
   return out + removeDotSegmentsDraft(merged) + frag;
 }
 
+/** API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record. */
+function expectUrl(url: unknown, name: string): void {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
+  }
+}
+
 /** Reads the base: a parsed URL, or text that must parse as an absolute URL (RFC 1738). */
 function readBase(base: string | Url): Url {
   if (base instanceof Url) return base;
@@ -496,9 +498,8 @@ function ruleName(rules: Rules): string {
  * offsets point into `partial` as given (or into the base, for a base that cannot be read).
  */
 export function resolve(base: string | Url, partial: string, options?: ResolveOptions): string {
-  if (typeof partial !== 'string') {
-    throw new LocatorError(EMPTY_INPUT, 0, `expected the partial form as a string, got ${partial === null ? 'null' : typeof partial}`);
-  }
+  expectUrl(base, 'resolve: the base URL');
+  expectString(partial, 'resolve: the partial form');
   const rules = options?.rfc ?? 1808;
   if (rules !== 1808 && rules !== 3986 && rules !== 'draft-1993-10') {
     throw new RangeError(`unknown rules ${JSON.stringify(rules)}: use 1808, 3986 or 'draft-1993-10'`);
@@ -592,6 +593,8 @@ function relativePaths(basePath: string, targetPath: string): string[] {
  * does (RFC 3986 removes dot segments even from absolute references), `unreachable-target`.
  */
 export function relativize(base: string | Url, target: string | Url, options?: ResolveOptions): string {
+  expectUrl(base, 'relativize: the base URL');
+  expectUrl(target, 'relativize: the target URL');
   const rules = options?.rfc ?? 1808;
   const opts: ResolveOptions = { ...options, rfc: rules };
   const bu = readBase(base);

@@ -243,7 +243,8 @@ eachRow('errors: unreadable partial forms and bases, with codes and offsets', RE
 }, { input: ([base, partial]) => [base, partial], section: ([, , rfc]) => `RFC ${rfc}` });
 
 test('errors: API misuse; no base', () => {
-  assert.throws(() => resolve('http://a/', null as unknown as string), LocatorError);
+  assert.throws(() => resolve('http://a/', null as unknown as string), /resolve: the partial form must be a string, not null/);
+  assert.throws(() => resolve('http://a/', null as unknown as string), TypeError);
   assert.throws(() => resolve('http://a/', 'g', { rfc: 2396 as unknown as Rules }), RangeError);
   // No base: an absolute URL is read as it is (RFC 1808 4 step 1); RFC 3986 still removes dot segments.
   assert.equal(resolve('', 'http://h/a/./b'), 'http://h/a/./b');

@@ -3,27 +3,26 @@ import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
-import { inputs, Output } from './io.js';
+import { inputs, Output, failure, shownInput } from './io.js';
 import type { Command } from './command.js';
-import { redactUrl } from '../redact.js';
 
 export async function runExplain(args: string[], opts: { json: boolean; trim: boolean; showSecrets?: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const raw of inputs(args, stdin)) {
-    const u = tryParse(raw, { trim: opts.trim });
     // Passwords are hidden unless asked for (explain's steps never hold one: PASS is shown as a
     // placeholder by the schemes).
-    const input = opts.showSecrets ? raw : redactUrl(raw);
+    const input = shownInput(raw, opts.showSecrets === true);
     let rec: Record<string, unknown>;
     try {
+      const u = tryParse(raw, { trim: opts.trim });
       if (u instanceof LocatorError) throw u;
       const x = explain(u);
       rec = { input, ok: true, protocol: x.protocol, host: x.host, port: x.port, steps: x.steps, notes: x.notes, error: null };
     } catch (e) {
-      if (!(e instanceof LocatorError)) throw e;
+      // A failure on one line (typed or not) is that line's row; the others still print.
       status = 1;
-      rec = { input, ok: false, protocol: null, host: null, port: null, steps: [], notes: [], error: e.toDiagnostic() };
+      rec = { input, ok: false, protocol: null, host: null, port: null, steps: [], notes: [], error: failure(e) };
     }
     if (opts.json) {
       await out.line(JSON.stringify(rec));

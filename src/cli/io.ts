@@ -1,8 +1,8 @@
 // Input and output for the commands: URLs from arguments, or one per line on standard input
 // (batch mode, streamed), and buffered output that respects back-pressure.
-import { createInterface } from 'node:readline';
 import { Transform, type Readable, type Writable } from 'node:stream';
-import { redactText } from '../redact.js';
+import { redactText, redactUrl } from '../redact.js';
+import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/errors.js';
 
 /**
  * A text stream that hides URL passwords ("//user:****@host", RFC 1738 6) in everything written
@@ -18,14 +18,47 @@ export function redacting(out: Writable): Writable {
   return t;
 }
 
-/** The inputs: the arguments when any are given, else the lines of `stdin` (CR LF or LF). */
+/**
+ * The inputs: the arguments when any are given, else the lines of `stdin`. A line ends at LF; a
+ * CR right before the LF is trimmed (CR LF). A lone CR is kept in the line, where the parser
+ * reports it as a control character (RFC 1738 2.2): splitting there would turn one hostile line
+ * into two clean ones (issue 10). A last line with no LF is still a line.
+ */
 export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<string> {
   if (args.length > 0) {
     yield* args;
     return;
   }
-  const rl = createInterface({ input: stdin, crlfDelay: Infinity });
-  for await (const line of rl) yield line;
+  stdin.setEncoding('utf8');
+  // The pieces of the current line: a long line is joined once, when its LF comes.
+  let pieces: string[] = [];
+  for await (const chunk of stdin as AsyncIterable<string>) {
+    let from = 0;
+    for (let lf = chunk.indexOf('\n'); lf >= 0; lf = chunk.indexOf('\n', from)) {
+      pieces.push(chunk.slice(from, lf));
+      let line = pieces.length === 1 ? pieces[0] : pieces.join('');
+      pieces = [];
+      if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+      yield line;
+      from = lf + 1;
+    }
+    if (from < chunk.length) pieces.push(from === 0 ? chunk : chunk.slice(from));
+  }
+  if (pieces.length > 0) yield pieces.join('');
+}
+
+/**
+ * Batch mode keeps going: an unexpected failure while handling one input (a bug, or a limit of
+ * the platform such as the longest string) becomes that input's error row, and the other rows
+ * still print. Its diagnostic carries the failure's message.
+ */
+export const INPUT_FAILED = defineCode('input-failed', 'error', 'locator batch mode (docs/cli.md)',
+  'this input could not be handled');
+
+/** The diagnostic of an unexpected failure on one input (see INPUT_FAILED). */
+export function failure(e: unknown): Diagnostic {
+  if (e instanceof LocatorError) return e.toDiagnostic();
+  return diagnostic(INPUT_FAILED, -1, `this input could not be handled: ${e instanceof Error ? e.message : String(e)}`);
 }
 
 /** Collects output and writes it in blocks, waiting for 'drain' when the stream asks. */
@@ -44,5 +77,15 @@ export class Output {
     const ok = this.#out.write(this.#buf);
     this.#buf = '';
     if (!ok) await new Promise<void>((resolve) => this.#out.once('drain', resolve));
+  }
+}
+
+/** The input as an error row shows it: its password hidden unless `show` (RFC 1738 6). */
+export function shownInput(input: string, show: boolean): string {
+  if (show) return input;
+  try {
+    return redactUrl(input);
+  } catch {
+    return '(not shown: the password could not be located)';
   }
 }

@@ -5,8 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Diagnostic } from '../core/errors.js';
 import { lintRecord } from '../lint.js';
 import { passwordSpans, redactedOffset, replaceSpans, redactText, type Span } from '../redact.js';
-import { inputs, Output } from './io.js';
-import { visible } from './draw.js';
+import { inputs, Output, failure, shownInput } from './io.js';
+import { visible, columns } from './draw.js';
 import { EXIT, type Command } from './command.js';
 
 export interface LintCommandOptions {
@@ -21,11 +21,12 @@ export interface LintCommandOptions {
  */
 function draw(text: string, spans: readonly Span[], list: readonly Diagnostic[]): string[] {
   const line = visible(text);
-  const width = [...text].length;
+  const cols = columns(text);
+  const width = cols[text.length];
   const marks = new Array(width + 1).fill(' ');
   for (const d of list) {
     const at = d.offset < 0 ? 0 : redactedOffset(spans, d.offset);
-    const col = Math.min([...text.slice(0, at)].length, width);
+    const col = Math.min(cols[Math.min(at, text.length)], width);
     if (marks[col] !== '^') marks[col] = d.severity === 'error' ? '^' : '~';
   }
   const out = ['  ' + line, '  ' + marks.join('').trimEnd()];
@@ -42,7 +43,18 @@ export async function runLint(args: string[], opts: LintCommandOptions, stdin: R
   const out = new Output(stdout);
   let status: number = EXIT.ok;
   for await (const input of inputs(args, stdin)) {
-    const rec = lintRecord(input, { trim: opts.trim });
+    let rec: ReturnType<typeof lintRecord>;
+    try {
+      rec = lintRecord(input, { trim: opts.trim });
+    } catch (e) {
+      // A failure on one line is that line's row; the lines before and after still print.
+      status = EXIT.invalid;
+      const d = failure(e);
+      const shown = shownInput(input, opts.showSecrets);
+      if (opts.json) await out.line(JSON.stringify({ input: shown, ok: false, diagnostics: [d] }));
+      else await out.line(`${JSON.stringify(shown)}: ${d.severity} ${d.code} (${d.section}): ${d.message}`);
+      continue;
+    }
     if (!rec.ok) status = EXIT.invalid;
     const spans = opts.showSecrets ? [] : passwordSpans(input);
     const text = replaceSpans(input, spans);

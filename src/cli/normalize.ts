@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { normalize, toDisplay, equivalent } from '../normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { inputs, Output } from './io.js';
+import { inputs, Output, failure } from './io.js';
 import { EXIT, UsageError, type Command } from './command.js';
 
 export interface NormalizeCommandOptions {
@@ -26,7 +26,13 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
   const out = new Output(stdout);
   let status = 0;
   for await (const input of inputs(args, stdin)) {
-    const rec = normalizeRecord(input);
+    let rec: Record<string, unknown>;
+    try {
+      rec = normalizeRecord(input);
+    } catch (e) {
+      // A failure on one line is that line's row; the lines before and after still print.
+      rec = { input, ok: false, href: null, error: failure(e), valid: false, display: null };
+    }
     if (!rec.ok) status = 1;
     if (opts.json) {
       await out.line(JSON.stringify(rec));

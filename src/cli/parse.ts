@@ -2,7 +2,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
-import { inputs, Output } from './io.js';
+import { inputs, Output, failure, shownInput } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
 import { MASK, passwordSpans, redactUrl } from '../redact.js';
@@ -44,33 +44,48 @@ export async function runParse(args: string[], opts: ParseCommandOptions, stdin:
   const out = new Output(stdout);
   let status = 0;
   for await (const input of inputs(args, stdin)) {
-    const rec = parseRecord(input, opts.trim, opts.showSecrets === true);
-    if (rec.valid !== true) status = 1;
-    if (opts.json) {
-      await out.line(JSON.stringify(rec));
-      continue;
+    // A failure on one line is that line's row; the lines before and after still print.
+    let lines: string[] & { status?: number };
+    try {
+      lines = parseLines(input, opts);
+    } catch (e) {
+      const error = failure(e);
+      lines = opts.json
+        ? [JSON.stringify({ ...parseRecord('', false, true), input: shownInput(input, opts.showSecrets === true), error })]
+        : [`${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`, `  ${error.severity} ${error.code} (${error.section}): ${error.message}`, ''];
+      lines.status = 1;
     }
-    const r = tryParse(input, { trim: opts.trim });
-    const mask = opts.showSecrets ? [] : passwordSpans(input);
-    const shownInput = maskSpans(input, mask);
-    if (r instanceof LocatorError) {
-      await out.line(`${JSON.stringify(shownInput)}: not a URL`);
-      for (const l of drawDiagnostics(shownInput, [r.toDiagnostic()])) await out.line(l);
-      await out.line('');
-      continue;
-    }
-    await out.line(`${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`);
-    for (const l of drawRecord(r, shownInput, !opts.showSecrets)) await out.line(l);
-    const fields = r.fields;
-    const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
-    for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port ?? r.portDigits], ...Object.entries(fields)] as Array<[string, unknown]>) {
-      if (v !== null && v !== undefined) await out.line(`  ${k}: ${JSON.stringify(v)}`);
-    }
-    for (const l of drawDiagnostics(shownInput, r.violations as Diagnostic[])) await out.line(l);
-    await out.line('');
+    if (lines.status !== 0) status = 1;
+    for (const l of lines) await out.line(l);
   }
   await out.flush();
   return status;
+}
+
+/** The output lines of one input (one JSON line, or the drawn view); `status` 1 when not valid. */
+function parseLines(input: string, opts: ParseCommandOptions): string[] & { status?: number } {
+  const rec = parseRecord(input, opts.trim, opts.showSecrets === true);
+  const lines: string[] & { status?: number } = [];
+  lines.status = rec.valid === true ? 0 : 1;
+  if (opts.json) {
+    lines.push(JSON.stringify(rec));
+    return lines;
+  }
+  const r = tryParse(input, { trim: opts.trim });
+  const mask = opts.showSecrets ? [] : passwordSpans(input);
+  const shownInput = maskSpans(input, mask);
+  if (r instanceof LocatorError) {
+    lines.push(`${JSON.stringify(shownInput)}: not a URL`, ...drawDiagnostics(shownInput, [r.toDiagnostic()]), '');
+    return lines;
+  }
+  lines.push(`${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`, ...drawRecord(r, shownInput, !opts.showSecrets));
+  const fields = r.fields;
+  const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
+  for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port ?? r.portDigits], ...Object.entries(fields)] as Array<[string, unknown]>) {
+    if (v !== null && v !== undefined) lines.push(`  ${k}: ${JSON.stringify(v)}`);
+  }
+  lines.push(...drawDiagnostics(shownInput, r.violations as Diagnostic[]), '');
+  return lines;
 }
 
 export const parseCommand: Command = {

@@ -3,8 +3,8 @@
 // --draft-1993 for the October 1993 draft's partial form rules.
 import type { Readable, Writable } from 'node:stream';
 import { resolve, relativize, type Rules } from '../resolve.js';
-import { LocatorError, type Diagnostic } from '../core/errors.js';
-import { inputs, Output } from './io.js';
+import type { Diagnostic } from '../core/errors.js';
+import { inputs, Output, failure } from './io.js';
 import { UsageError, type Command } from './command.js';
 
 export interface ResolveCommandOptions {
@@ -21,8 +21,8 @@ function run(fn: () => string): { value: string | null; error: Diagnostic | null
   try {
     return { value: fn(), error: null };
   } catch (e) {
-    if (!(e instanceof LocatorError)) throw e;
-    return { value: null, error: e.toDiagnostic() };
+    // A failure on one line (typed or not) is that line's row; the others still print.
+    return { value: null, error: failure(e) };
   }
 }
 

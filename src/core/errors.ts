@@ -102,6 +102,8 @@ export const UNKNOWN_SCHEME = defineCode('unknown-scheme', 'warning', 'RFC 1738 
   'this scheme is not registered; it is read with the generic syntax');
 export const TRIMMED = defineCode('trimmed-whitespace', 'warning', 'RFC 1738 appendix',
   'white space around the URL was removed (the trim option)');
+export const TOO_MANY_VIOLATIONS = defineCode('too-many-violations', 'error', 'RFC 1738 2.2',
+  'more violations than are listed: only the first 100 of a URL are, and this one counts the rest');
 export const MISSING_SLASHES = defineCode('missing-slashes', 'error', 'RFC 1738 3.1',
   'this scheme uses the common Internet syntax, which starts with "//"');
 

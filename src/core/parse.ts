@@ -62,14 +62,147 @@ interface ScanState {
   v: Diagnostic[] | null;
   /** RESERVED_BIT of every reserved character met in the url-path or opaque scheme part. */
   seen: number;
+  /** When set, only violations of this code are kept; the others are counted (checkRange). */
+  only?: string;
+  /** The cap on `v` (see MAX_VIOLATIONS); absent: every violation is kept. */
+  cap?: Cap;
 }
 
-/** Pushes a violation, creating the list on first use. */
-function add(list: Diagnostic[] | null, code: string, offset: number, message?: string): Diagnostic[] {
-  const d = diagnostic(code, offset, message);
-  if (list === null) return [d];
-  list.push(d);
-  return list;
+/**
+ * At most this many violations are listed per URL (issue 10: a line dense in violations made
+ * output and memory grow a hundredfold). The rest are counted in one final `too-many-violations`
+ * diagnostic, at the offset of the first one not listed; its severity is "error" when one of
+ * them is an error, so that `valid` stays true to the whole URL.
+ */
+export const MAX_VIOLATIONS = 100;
+/** Declared in errors.ts. */
+const TOO_MANY_VIOLATIONS = 'too-many-violations';
+
+/** The bookkeeping of a capped list: the violations listed are the MAX_VIOLATIONS first by offset. */
+interface Cap {
+  /** Violations noted, listed or not. */
+  count: number;
+  /** The largest offset in the list. */
+  maxKept: number;
+  /** Violations not listed: how many, the smallest offset, and whether one is an error. */
+  omitted: number;
+  omittedAt: number;
+  omittedError: boolean;
+}
+
+/** The summary diagnostics made here, with the count each stands for (for lint to merge). */
+const SUMMARIES = new WeakMap<Diagnostic, number>();
+
+function newCap(): Cap {
+  return { count: 0, maxKept: -1, omitted: 0, omittedAt: Infinity, omittedError: false };
+}
+
+/** How many violations a `too-many-violations` diagnostic of this module stands for, else 0. */
+export function omittedCount(d: Diagnostic): number {
+  return SUMMARIES.get(d) ?? 0;
+}
+
+function omit(cap: Cap, offset: number, n: number, error: boolean): void {
+  cap.omitted += n;
+  if (offset < cap.omittedAt) cap.omittedAt = offset;
+  if (error) cap.omittedError = true;
+}
+
+/** Sorts the list by offset (stably) and keeps its MAX_VIOLATIONS first, counting the rest. */
+function compact(list: Diagnostic[], cap: Cap): void {
+  if (list.length > 1) list.sort(byOffset);
+  for (let k = MAX_VIOLATIONS; k < list.length; k++) omit(cap, list[k].offset, 1, list[k].severity === 'error');
+  if (list.length > MAX_VIOLATIONS) list.length = MAX_VIOLATIONS;
+  cap.maxKept = list.length === 0 ? -1 : list[list.length - 1].offset;
+}
+
+/**
+ * Notes a finding. Past the cap, a finding at or after every listed offset is only counted (the
+ * scan goes forward, so this is the common case: constant time, no list growth); one before them
+ * is listed and the list compacted when it reaches twice the cap. Time stays linear in the
+ * number of findings and memory bounded by the cap.
+ */
+function noteDiagnostic(st: ScanState, d: Diagnostic): void {
+  const cap = st.cap;
+  if (cap === undefined) {
+    if (st.v === null) st.v = [d];
+    else st.v.push(d);
+    return;
+  }
+  cap.count++;
+  const v = st.v;
+  if (v === null) {
+    st.v = [d];
+    cap.maxKept = d.offset;
+    return;
+  }
+  if (v.length >= MAX_VIOLATIONS && d.offset >= cap.maxKept) {
+    omit(cap, d.offset, 1, d.severity === 'error');
+    return;
+  }
+  v.push(d);
+  if (d.offset > cap.maxKept) cap.maxKept = d.offset;
+  if (v.length >= 2 * MAX_VIOLATIONS) compact(v, cap);
+}
+
+/** Notes a violation of a declared code. */
+function note(st: ScanState, code: string, offset: number, message?: string): void {
+  if (st.only !== undefined && code !== st.only) {
+    if (st.cap !== undefined) st.cap.count++;
+    return;
+  }
+  noteDiagnostic(st, diagnostic(code, offset, message));
+}
+
+/** The count of violations noted so far (listed or not). */
+function noted(st: ScanState): number {
+  return st.cap !== undefined ? st.cap.count : st.v?.length ?? 0;
+}
+
+/**
+ * The violations of a capped list in offset order: the MAX_VIOLATIONS first, then, when more
+ * were found, one `too-many-violations` that counts them. A new array each time.
+ */
+function listed(st: ScanState): Diagnostic[] | null {
+  const v = st.v;
+  const cap = st.cap;
+  if (v === null || cap === undefined) return v === null ? null : v.slice();
+  compact(v, cap);
+  if (cap.omitted === 0) return v.slice();
+  const d = diagnostic(TOO_MANY_VIOLATIONS, cap.omittedAt,
+    `${cap.omitted} more violation${cap.omitted === 1 ? '' : 's'} from offset ${cap.omittedAt} on ${cap.omitted === 1 ? 'is' : 'are'} not listed: only the first ${MAX_VIOLATIONS} of a URL are`,
+    cap.omittedError ? 'error' : 'warning');
+  SUMMARIES.set(d, cap.omitted);
+  return [...v, d];
+}
+
+/**
+ * A capped list of findings for callers outside the scanner (lint): push() each finding, or a
+ * list that may end in a summary of this module (its count is carried over); list() gives the
+ * MAX_VIOLATIONS first by offset and a summary of the rest.
+ */
+export class ViolationList {
+  readonly #st: ScanState = { v: null, seen: 0, cap: newCap() };
+
+  /** Adds one finding (RFC 1738 2.2, 5: a violation; RFC 1738 6: a danger). */
+  push(d: Diagnostic): void {
+    const n = omittedCount(d);
+    if (n > 0) {
+      const cap = this.#st.cap!;
+      cap.count += n;
+      omit(cap, d.offset, n, d.severity === 'error');
+    } else noteDiagnostic(this.#st, d);
+  }
+
+  /** Adds every finding of `list`. */
+  pushAll(list: readonly Diagnostic[]): void {
+    for (const d of list) this.push(d);
+  }
+
+  /** The findings in offset order, capped. */
+  list(): Diagnostic[] {
+    return listed(this.#st) ?? [];
+  }
 }
 
 const hex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
@@ -89,20 +222,20 @@ function badChar(
   const c = s.charCodeAt(i);
   if (c === 37) {
     if (i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) return 2;
-    list.v = add(list.v, INVALID_ESCAPE, i,
+    note(list, INVALID_ESCAPE, i,
       `"%" must be followed by two hexadecimal digits (RFC 1738 2.2); write "%25" for a literal "%"`);
     return 0;
   }
   if (c >= 128) {
-    list.v = add(list.v, NON_ASCII, i, `${describe(c)} is not US-ASCII and must be encoded as %XX octets`);
+    note(list, NON_ASCII, i, `${describe(c)} is not US-ASCII and must be encoded as %XX octets`);
     return c >= 0xd800 && c <= 0xdbff && i + 1 < end && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 1 : 0;
   }
   if (c < 32 || c === 127) {
-    list.v = add(list.v, CONTROL_CHAR, i, `the control character ${describe(c)} must be encoded`);
+    note(list, CONTROL_CHAR, i, `the control character ${describe(c)} must be encoded`);
   } else if (c === 32 || (CHAR_CLASS[c] & (NATIONAL | PUNCTUATION)) !== 0) {
-    list.v = add(list.v, UNSAFE_CHAR, i, `the unsafe character ${c === 32 ? 'space' : describe(c)} must be encoded`);
+    note(list, UNSAFE_CHAR, i, `the unsafe character ${c === 32 ? 'space' : describe(c)} must be encoded`);
   } else {
-    list.v = add(list.v, reservedCode, i,
+    note(list, reservedCode, i,
       (CHAR_CLASS[c] & RESERVED) !== 0 ? `the reserved character ${describe(c)} must be encoded here` : undefined);
   }
   return 0;
@@ -211,10 +344,10 @@ function readHost(s: string, start: number, limit: number, list: ScanState): num
     if (c === 46) {
       if (i === labelStart) {
         bad = i;
-        list.v = add(list.v, INVALID_HOST, i, 'a host name has no empty label');
+        note(list, INVALID_HOST, i, 'a host name has no empty label');
       } else if (s.charCodeAt(i - 1) === 45) {
         bad = i;
-        list.v = add(list.v, INVALID_HOST, i - 1, 'a domain label does not end with "-"');
+        note(list, INVALID_HOST, i - 1, 'a domain label does not end with "-"');
       }
       dots++;
       labelStart = i + 1;
@@ -232,25 +365,25 @@ function readHost(s: string, start: number, limit: number, list: ScanState): num
     }
     bad = i;
     if (c === 45) {
-      list.v = add(list.v, INVALID_HOST, i, 'a domain label does not start with "-"');
+      note(list, INVALID_HOST, i, 'a domain label does not start with "-"');
       continue;
     }
-    const before = list.v?.length ?? 0;
+    const before = noted(list);
     i += badChar(s, i, limit, list, INVALID_HOST);
-    if ((list.v?.length ?? 0) === before) {
+    if (noted(list) === before) {
       // a valid escape: hosts take no escapes (hostname and hostnumber are plain characters)
-      list.v = add(list.v, INVALID_HOST, i - 2, 'a host takes no %XX escapes');
+      note(list, INVALID_HOST, i - 2, 'a host takes no %XX escapes');
     }
   }
   const end = i;
   if (bad >= 0 || end === start) return end;
   if (labelStart === end) {
-    list.v = add(list.v, INVALID_HOST, end - 1, 'a host name does not end with "."');
+    note(list, INVALID_HOST, end - 1, 'a host name does not end with "."');
   } else if (s.charCodeAt(end - 1) === 45) {
-    list.v = add(list.v, INVALID_HOST, end - 1, 'a domain label does not end with "-"');
+    note(list, INVALID_HOST, end - 1, 'a domain label does not end with "-"');
   } else if (allDigitsOrDots) {
     if (dots !== 3) {
-      list.v = add(list.v, INVALID_HOST, labelStart,
+      note(list, INVALID_HOST, labelStart,
         'the last label of a host name starts with a letter, and a host number has four groups');
       return end;
     }
@@ -260,7 +393,7 @@ function readHost(s: string, start: number, limit: number, list: ScanState): num
       const c = k < end ? s.charCodeAt(k) : 46;
       if (c === 46) {
         if (value > 255) {
-          list.v = add(list.v, INVALID_IPV4, groupStart);
+          note(list, INVALID_IPV4, groupStart);
           return end;
         }
         value = 0;
@@ -270,7 +403,7 @@ function readHost(s: string, start: number, limit: number, list: ScanState): num
   } else {
     const top = s.charCodeAt(labelStart);
     if (top < 128 && (CHAR_CLASS[top] & DIGIT) !== 0) {
-      list.v = add(list.v, INVALID_HOST, labelStart, 'the last label of a host name does not start with a digit');
+      note(list, INVALID_HOST, labelStart, 'the last label of a host name does not start with a digit');
     }
   }
   return end;
@@ -300,16 +433,17 @@ function fatal(code: string, offset: number, input: string, message?: string): L
 
 function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
-    return fatal(EMPTY_INPUT, 0, String(input), `expected a string, got ${input === null ? 'null' : typeof input}`);
+    // API misuse, not a finding about a URL (tryParse too: it returns errors about URLs only).
+    throw new TypeError(`parse: the URL must be a string, not ${input === null ? 'null' : typeof input}`);
   }
-  const list: ScanState = { v: null, seen: 0 };
+  const list: ScanState = { v: null, seen: 0, cap: newCap() };
   let start = 0;
   let end = input.length;
   if (options?.trim) {
     while (start < end && isSpace(input.charCodeAt(start))) start++;
     while (end > start && isSpace(input.charCodeAt(end - 1))) end--;
-    if (start > 0) list.v = add(list.v, TRIMMED, 0);
-    if (end < input.length) list.v = add(list.v, TRIMMED, end);
+    if (start > 0) note(list, TRIMMED, 0);
+    if (end < input.length) note(list, TRIMMED, end);
   }
   if (start === end) return fatal(EMPTY_INPUT, 0, input);
 
@@ -366,11 +500,11 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
 
   if (spec === undefined) {
     if (scheme.length > 2 && scheme.charCodeAt(0) === 120 && scheme.charCodeAt(1) === 45) {
-      list.v = add(list.v, EXPERIMENTAL_SCHEME, start);
+      note(list, EXPERIMENTAL_SCHEME, start);
     } else if (RESERVED_NAMES.has(scheme)) {
-      list.v = add(list.v, RESERVED_SCHEME, start);
+      note(list, RESERVED_SCHEME, start);
     } else {
-      list.v = add(list.v, UNKNOWN_SCHEME, start, `the scheme "${scheme}" is not registered; it is read with the generic syntax`);
+      note(list, UNKNOWN_SCHEME, start, `the scheme "${scheme}" is not registered; it is read with the generic syntax`);
     }
   }
 
@@ -451,9 +585,9 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
         if (c < 128 && USER_ALLOWED[c] === 1) continue;
         if (c === 58) {
           if (uc < 0) uc = k;
-          else list.v = add(list.v, UNENCODED_DELIMITER, k, 'a ":" inside the password must be encoded as %3A');
+          else note(list, UNENCODED_DELIMITER, k, 'a ":" inside the password must be encoded as %3A');
         } else if (c === 64) {
-          list.v = add(list.v, UNENCODED_DELIMITER, k, 'an "@" inside the user or password must be encoded as %40');
+          note(list, UNENCODED_DELIMITER, k, 'an "@" inside the user or password must be encoded as %40');
         } else k += badChar(input, k, at, list, INVALID_CHAR);
       }
       if (uc >= 0) passwordStart = uc + 1;
@@ -463,7 +597,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     // host [ ":" port ]; a bracketed IPv6 literal is read as a host but is not RFC 1738.
     if (input.charCodeAt(hostStart) === 91) {
       const close = input.indexOf(']', hostStart);
-      list.v = add(list.v, IPV6_LITERAL, hostStart);
+      note(list, IPV6_LITERAL, hostStart);
       if (close < 0 || close >= loginEnd) return fatal(INVALID_HOST, hostStart, input, 'a "[" in the host is not closed by "]"');
       hostEnd = close + 1;
       colon = -1;
@@ -474,7 +608,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     } else {
       hostEnd = colon >= 0 ? colon : loginEnd;
       if (hostEnd === hostStart) {
-        if (spec?.emptyHost !== true) list.v = add(list.v, EMPTY_HOST, hostStart);
+        if (spec?.emptyHost !== true) note(list, EMPTY_HOST, hostStart);
       } else if (odd || allDigits || (colon >= 0 ? hostLast : prev) === 46 || (colon >= 0 ? hostLast : prev) === 45
         || HOST_FLAGS[input.charCodeAt(labelStart)] === 2) {
         readHost(input, hostStart, hostEnd, list);
@@ -483,7 +617,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     if (colon >= 0) {
       portStart = colon + 1;
       if (portStart === loginEnd) {
-        list.v = add(list.v, EMPTY_PORT, colon);
+        note(list, EMPTY_PORT, colon);
       } else {
         port = 0;
         for (let k = portStart; k < loginEnd; k++) {
@@ -495,7 +629,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
           // The record keeps only "over 65535"; the digits are read back from href (Url.portDigits).
           if (port <= 65535) port = port * 10 + (c - 48);
         }
-        if (port > 65535) list.v = add(list.v, PORT_OUT_OF_RANGE, portStart);
+        if (port > 65535) note(list, PORT_OUT_OF_RANGE, portStart);
       }
     }
     if (loginEnd < end) {
@@ -507,14 +641,13 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   } else {
     bodyEnd = scanToHash(input, p, end, list);
     if (spec?.syntax === 'internet') {
-      list.v = add(list.v, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
+      note(list, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
     }
   }
   if (bodyEnd < end) {
     fragmentStart = bodyEnd + 1;
     checkXchars(input, fragmentStart, end, list);
   }
-  if (list.v !== null && list.v.length > 1) list.v.sort(byOffset);
 
   let href = input;
   const shift = start;
@@ -524,20 +657,16 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   const o = (n: number) => (n < 0 ? n : n - shift);
   const url = new Url(
     href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), list.v, list.seen,
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), listed(list), list.seen,
   );
   if (spec?.validate === undefined) return url;
   // The scheme's own rules read the record; what they find makes a second record.
-  let more: Diagnostic[] | null = null;
-  spec.validate(url, (code, offset, message) => {
-    more = add(more, code, offset, message);
-  });
-  if (more === null) return url;
-  const all = list.v === null ? (more as Diagnostic[]) : list.v.concat(more);
-  all.sort(byOffset);
+  const before = noted(list);
+  spec.validate(url, (code, offset, message) => note(list, code, offset, message));
+  if (noted(list) === before) return url;
   return new Url(
     href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), all, list.seen,
+    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), listed(list), list.seen,
   );
 }
 

@@ -8,6 +8,22 @@
 import { CHAR_CLASS, UNRESERVED, RESERVED } from './charclass.js';
 import { LocatorError, INVALID_ESCAPE } from './errors.js';
 
+/** How a value is named in a TypeError: its type, and its text when short. */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `${typeof v} ${String(v)}`;
+  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : `an object (${Object.prototype.toString.call(v).slice(8, -1)})`;
+  return typeof v;
+}
+
+/**
+ * API misuse is a TypeError, not a finding about a URL: throws one that names the argument when
+ * `value` is not a string (RFC 1738 2.1: a URL is a string of characters).
+ */
+export function expectString(value: unknown, name: string): asserts value is string {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, not ${describeValue(value)}`);
+}
+
 /** Value of a hex digit code unit, or -1. */
 export function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
@@ -96,6 +112,7 @@ function utf8Length(s: string, start: number, end: number): number {
  * unless `strict: false`, which keeps it as the octet 25.
  */
 export function decode(s: string, options?: DecodeOptions, start = 0, end = s.length): Uint8Array {
+  expectString(s, 'decode: the text');
   const strict = options?.strict ?? true;
   const out = new Uint8Array(utf8Length(s, start, end));
   let n = 0;
@@ -162,9 +179,12 @@ export function octetsToText(bytes: Uint8Array, charset: Charset = 'utf-8'): str
  * text is returned as it stands, with no copy of octets.
  */
 export function decodeText(s: string, options?: DecodeTextOptions, start = 0, end = s.length): string {
-  if (s.indexOf('%', start) < 0 || s.indexOf('%', start) >= end) {
-    return start === 0 && end === s.length ? s : s.slice(start, end);
-  }
+  expectString(s, 'decodeText: the text');
+  // The search for "%" stops at `end`: a search to the end of `s` would make decoding every
+  // segment of a long path quadratic in its length (issue 10).
+  let i = start;
+  while (i < end && s.charCodeAt(i) !== 37) i++;
+  if (i === end) return start === 0 && end === s.length ? s : s.slice(start, end);
   return octetsToText(decode(s, options, start, end), options?.charset ?? 'utf-8');
 }
 
@@ -197,6 +217,9 @@ export interface EncodeOptions {
  * unreserved characters unencoded), which is safe in every component of every scheme.
  */
 export function encode(input: string | Uint8Array, set: EncodeSet = UCHAR_SET, options?: EncodeOptions): string {
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) {
+    throw new TypeError(`encode: the input must be a string or a Uint8Array, not ${describeValue(input)}`);
+  }
   const allowed = set.allowed;
   if (typeof input === 'string') {
     let plain = true;

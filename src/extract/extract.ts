@@ -2,6 +2,7 @@
 
 import { LocatorError, defineCode } from '../core/errors.js';
 import { Scanner, type Match, type MatchForm } from './scan.js';
+import { expectString } from '../core/percent.js';
 
 export type { Match, MatchForm };
 
@@ -51,9 +52,7 @@ function scanner(options: ExtractOptions | undefined): Scanner {
  * are checked at once: a LocatorError (`invalid-extract-option`) for bad ones.
  */
 export function extract(text: string, options?: ExtractOptions): Iterable<Match> {
-  if (typeof text !== 'string') {
-    throw new LocatorError(EXTRACT_INPUT, -1, `extract reads a string, not ${text === null ? 'null' : typeof text}`);
-  }
+  expectString(text, 'extract: the text'); // API misuse is a TypeError
   scanner(options); // check the options now, not at the first next()
   return {
     *[Symbol.iterator](): Generator<Match> {
@@ -93,9 +92,7 @@ export function createExtractor(options?: ExtractOptions): Extractor {
   return {
     push(chunk: string): Match[] {
       if (ended) throw new LocatorError(EXTRACTOR_ENDED, -1);
-      if (typeof chunk !== 'string') {
-        throw new LocatorError(EXTRACT_INPUT, -1, `push takes a string, not ${chunk === null ? 'null' : typeof chunk}`);
-      }
+      expectString(chunk, 'push: the chunk'); // API misuse is a TypeError
       if (chunk === '') return [];
       s.append(chunk);
       return drain();

@@ -3,8 +3,8 @@
 // longest match. Bytes are decoded as UTF-8; a multi-byte sequence split between chunks is
 // joined, and invalid octets become U+FFFD, as Buffer#toString('utf8') makes them.
 
-import { LocatorError } from '../core/errors.js';
-import { createExtractor, EXTRACT_INPUT, type ExtractOptions } from './extract.js';
+import { describeValue } from '../core/percent.js';
+import { createExtractor, type ExtractOptions } from './extract.js';
 import type { Match } from './scan.js';
 
 /** What extractStream() reads: chunks of text or of UTF-8 bytes. */
@@ -32,7 +32,7 @@ async function* chunks(source: TextSource): AsyncGenerator<string | Uint8Array> 
       }
     }
   }
-  throw new LocatorError(EXTRACT_INPUT, -1, 'extractStream reads an async iterable or a ReadableStream of strings or bytes');
+  throw new TypeError(`extractStream: the source must be an async iterable or a ReadableStream of strings or bytes, not ${describeValue(source)}`);
 }
 
 /**
@@ -53,7 +53,7 @@ export async function* extractStream(source: TextSource, options?: ExtractOption
       decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
       text = decoder.decode(chunk, { stream: true });
     } else {
-      throw new LocatorError(EXTRACT_INPUT, -1, `a chunk must be a string or a Uint8Array, not ${chunk === null ? 'null' : typeof chunk}`);
+      throw new TypeError(`extractStream: a chunk must be a string or a Uint8Array, not ${describeValue(chunk)}`);
     }
     yield* ex.push(text);
   }

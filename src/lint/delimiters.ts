@@ -108,7 +108,7 @@ function escapeAt(h: string, i: number): string {
  * Reports every escape in the part whose octet is one of its delimiters: `encoded-delimiter` with
  * what the octet would do in the part's line, or `encoded-control` when the part is sent encoded.
  */
-function scan(url: Url, part: WirePart, out: Diagnostic[], base: number): void {
+function scan(url: Url, part: WirePart, out: { push(d: Diagnostic): unknown }, base: number): void {
   const h = url.href;
   const { start, end, what, line, delimiters } = part;
   const control = part.sent === 'encoded';
@@ -129,7 +129,7 @@ function scan(url: Url, part: WirePart, out: Diagnostic[], base: number): void {
 }
 
 /** A part with a check of its own: each offset it returns is an escape that smuggles a delimiter. */
-function checked(url: Url, part: WirePart, out: Diagnostic[], base: number): void {
+function checked(url: Url, part: WirePart, out: { push(d: Diagnostic): unknown }, base: number): void {
   const h = url.href;
   for (const i of part.check!(url, part)) {
     const octet = octetAt(h, i);
@@ -164,7 +164,7 @@ export function wireParts(url: Url): WirePart[] {
  * Finds the escapes of `url` that decode to a delimiter of its scheme's protocol where the client
  * sends them (RFC 1738 6), and pushes a diagnostic for each onto `out` (offsets into the input).
  */
-export function encodedDelimiters(url: Url, out: Diagnostic[], parts: readonly WirePart[] = wireParts(url)): void {
+export function encodedDelimiters(url: Url, out: { push(d: Diagnostic): unknown }, parts: readonly WirePart[] = wireParts(url)): void {
   const base = url.inputOffset;
   for (const part of parts) {
     if (part.check !== undefined) checked(url, part, out, base);

@@ -38,7 +38,7 @@ export function schemePartRange(url: Url): Range {
  * reported (unsafe, control, non-ASCII, bad escapes) are not reported twice.
  */
 export function checkRange(url: Url, start: number, end: number, set: EncodeSet, report: Report, code: string, message?: string): void {
-  const found = { v: null as Diagnostic[] | null, seen: 0 };
+  const found = { v: null as Diagnostic[] | null, seen: 0, only: code };
   checkChars(url.href, start, end, set.allowed, found, code);
   if (found.v === null) return;
   for (const d of found.v) {

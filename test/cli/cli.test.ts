@@ -141,8 +141,8 @@ test('a reader that goes away (| head -1) ends the command quietly, no stack tra
   assert.equal(r.stderr, '');
 });
 
-test('build() with no fields object is a LocatorError, not a TypeError', async () => {
+test('build() with no fields object is API misuse: a TypeError naming the argument', async () => {
   const { build } = await import('../../src/build.js');
-  const { LocatorError } = await import('../../src/core/errors.js');
-  assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), LocatorError);
+  assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), /build: the fields must be an object, not null/);
+  assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), TypeError);
 });

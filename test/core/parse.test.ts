@@ -189,7 +189,9 @@ test('the record cannot be changed', () => {
   assert.ok(Object.isFrozen(u.violations));
 });
 
-test('parse of a non-string is a LocatorError, not a crash', () => {
-  const r = tryParse(undefined as unknown as string);
-  assert.ok(r instanceof LocatorError);
+test('parse and tryParse of a non-string are a TypeError naming the argument (API misuse), not a finding', () => {
+  for (const v of [undefined, null, 42, {}, ['http://a.com/']]) {
+    assert.throws(() => tryParse(v as unknown as string), (e: unknown) => e instanceof TypeError && /parse: the URL must be a string/.test(e.message), String(v));
+    assert.throws(() => parse(v as unknown as string), TypeError, String(v));
+  }
 });

@@ -1,6 +1,7 @@
 // Properties of the scanner with a fixed seed (so a failure reproduces): for random valid URLs
 // built from the RFC 1738 section 5 grammar, parse(x).href === x, x is valid, and re-parsing the
-// href gives the same offsets; for random strings, parse throws nothing but LocatorError.
+// href gives the same offsets; for random strings, parse throws nothing but LocatorError, and for
+// any value that is not a string, nothing but a TypeError (API misuse).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -74,4 +75,39 @@ test('property (seed 1738): on any string, parse throws nothing but a LocatorErr
       assert.ok((d.section ?? "").length > 0 && d.message.length > 0);
     }
   }), { seed: 1738, numRuns: 5000 });
+});
+
+test('property (seed 1738): every function that takes a URL throws nothing but a LocatorError on a string, a TypeError on a non-string', async () => {
+  const { lint } = await import('../../src/lint.js');
+  const { normalize, equivalent, toDisplay } = await import('../../src/normalize.js');
+  const { explain } = await import('../../src/build.js');
+  const { resolve, relativize } = await import('../../src/resolve.js');
+  const fns: Array<[string, (v: unknown) => unknown]> = [
+    ['parse', (v) => rawParse(v as string)],
+    ['tryParse', (v) => tryParse(v as string)],
+    ['lint', (v) => lint(v as string)],
+    ['normalize', (v) => normalize(v as string)],
+    ['equivalent', (v) => equivalent(v as string, 'http://a.com/')],
+    ['toDisplay', (v) => toDisplay(v as string)],
+    ['explain', (v) => explain(v as string)],
+    ['resolve (base)', (v) => resolve(v as string, 'g')],
+    ['resolve (partial)', (v) => resolve('http://a.com/b/c', v as string)],
+    ['relativize', (v) => relativize('http://a.com/b/c', v as string)],
+  ];
+  const strings = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.tuple(fc.constantFrom('http://', 'ftp://', 'gopher://', 'mailto:', 'news:', 'file://', '<URL:'),
+      fc.string({ unit: fc.constantFrom(...':/@?#%;.\r\n aZ09'.split('')), maxLength: 25 })).map(([a, b]) => a + b),
+  );
+  const others = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.boolean(), fc.object(), fc.array(fc.string()));
+  fc.assert(fc.property(strings, others, (s, v) => {
+    for (const [name, fn] of fns) {
+      try {
+        fn(s);
+      } catch (e) {
+        if (!(e instanceof LocatorError)) throw new Error(`${name}(${JSON.stringify(s)}) threw ${String(e)}`);
+      }
+      assert.throws(() => fn(v), (e: unknown) => e instanceof TypeError && e.message.length > 0, `${name}(${String(v)})`);
+    }
+  }), { seed: 1738, numRuns: 400 });
 });

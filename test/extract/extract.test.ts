@@ -383,8 +383,9 @@ test('bad options and inputs are LocatorErrors with their codes', () => {
   assert.equal(code(() => extract('x', { maxLength: 0 })), 'invalid-extract-option');
   assert.equal(code(() => extract('x', { maxLength: 1.5 })), 'invalid-extract-option');
   assert.equal(code(() => extract('x', { bare: 'yes' as unknown as boolean })), 'invalid-extract-option');
-  assert.equal(code(() => extract(42 as unknown as string)), 'invalid-extract-input');
-  assert.equal(code(() => createExtractor().push(null as unknown as string)), 'invalid-extract-input');
+  // API misuse (a text of the wrong type) is a TypeError naming the argument.
+  assert.throws(() => extract(42 as unknown as string), (e: unknown) => e instanceof TypeError && /extract: the text must be a string, not number 42/.test(e.message));
+  assert.throws(() => createExtractor().push(null as unknown as string), (e: unknown) => e instanceof TypeError && /push: the chunk must be a string, not null/.test(e.message));
   const ex = createExtractor();
   ex.end();
   assert.equal(code(() => ex.push('x')), 'extractor-ended');

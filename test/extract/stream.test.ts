@@ -98,7 +98,8 @@ test('options go to the extractor; bad sources and chunks are LocatorErrors', as
     }
     return 'no error';
   };
-  assert.equal(await code(() => collect(extractStream(42 as unknown as string[]))), 'invalid-extract-input');
-  assert.equal(await code(() => collect(extractStream([{}] as unknown as string[]))), 'invalid-extract-input');
+  // API misuse (a source or chunk of the wrong type) is a TypeError naming it, not a LocatorError.
+  await assert.rejects(() => collect(extractStream(42 as unknown as string[])), (e: unknown) => e instanceof TypeError && /source/.test(e.message));
+  await assert.rejects(() => collect(extractStream([{}] as unknown as string[])), (e: unknown) => e instanceof TypeError && /chunk/.test(e.message));
   assert.equal(await code(() => collect(extractStream([], { maxLength: -1 }))), 'invalid-extract-option');
 });

@@ -6,11 +6,11 @@
 
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
-import { LocatorError } from '../../core/errors.js';
+import { LocatorError, defineCode } from '../../core/errors.js';
 import type { GopherPlus } from '../../schemes/gopher.js';
 import { open } from '../open.js';
 import type { Meta } from '../types.js';
-import { concat, parseMenu } from './parser.js';
+import { parseMenu } from './parser.js';
 import { GOPHER_NOT_MENU, type GopherOpenOptions, type MenuItem } from './types.js';
 
 /** A menu being read: what is known of it, and its items as they arrive. */
@@ -21,25 +21,50 @@ export interface Menu {
 }
 
 /**
+ * The longest menu line read (octets, line end included). RFC 1436 3.8 asks for display strings
+ * under 70 characters and selectors of at most 255; 64 KiB leaves room for any real server and
+ * bounds what a server that never sends a line end can make a client buffer (issue 10).
+ */
+export const MAX_MENU_LINE = 65536;
+
+export const GOPHER_LINE_TOO_LONG = defineCode('gopher-line-too-long', 'error', 'RFC 1436 3.8',
+  'a menu line is longer than any Gopher server sends');
+
+/**
  * Reads a menu from a body stream (RFC 1436 appendix): items are yielded as their lines arrive;
  * the menu ends at a "." line (the rest of the stream is then cancelled, which closes the
  * connection) or at the end of the stream (servers such as pygopherd send no "." line).
- * Stream errors (timeout, cut reply) are thrown from the loop.
+ * Stream errors (timeout, cut reply) are thrown from the loop, and `gopher-line-too-long` for a
+ * line over MAX_MENU_LINE. Each octet is searched for the line end once: the chunks of a
+ * partial line are kept apart and joined when its line end comes.
  */
 export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerator<MenuItem, void, undefined> {
   const reader = body.getReader();
-  let rest: Uint8Array = new Uint8Array(0);
+  let pending: Uint8Array[] = [];
+  let pendingLength = 0;
   let ended = false;
+  const tooLong = () => new LocatorError(GOPHER_LINE_TOO_LONG, -1,
+    `a menu line runs past ${MAX_MENU_LINE} octets with no line end: not a Gopher menu (RFC 1436 3.8)`);
   try {
     for (;;) {
       const r = await reader.read();
       if (r.done) {
         ended = true;
-        yield* parseMenu(rest, true).items;
+        yield* parseMenu(joinChunks(pending, pendingLength), true).items;
         return;
       }
-      const m = parseMenu(concat(rest, r.value));
-      rest = m.rest;
+      const chunk = r.value;
+      if (chunk.indexOf(LF) < 0) {
+        pending.push(chunk);
+        pendingLength += chunk.length;
+        if (pendingLength > MAX_MENU_LINE) throw tooLong();
+        continue;
+      }
+      pending.push(chunk);
+      const m = parseMenu(joinChunks(pending, pendingLength + chunk.length));
+      pending = m.rest.length > 0 ? [m.rest] : [];
+      pendingLength = m.rest.length;
+      if (pendingLength > MAX_MENU_LINE && !m.done) throw tooLong();
       yield* m.items;
       if (m.done) return;
     }
@@ -47,6 +72,20 @@ export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerato
     if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+const LF = 10;
+
+/** The chunks as one array of `length` octets. */
+function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(length);
+  let n = 0;
+  for (const c of chunks) {
+    out.set(c, n);
+    n += c.length;
+  }
+  return out;
 }
 
 /**

@@ -146,3 +146,25 @@ test('renderItem and renderMenu: one line per item with its URL in the <URL:...>
   ].join('\n'));
   assert.equal(renderItem(items[1]), '(TXT)    Hello text  <URL:gopher://127.0.0.1:7070/0/hello.txt>');
 });
+
+test('readMenu: a line with no line end past MAX_MENU_LINE is gopher-line-too-long, and the stream is cancelled (RFC 1436 3.8)', async () => {
+  const { MAX_MENU_LINE } = await import('../../../src/clients/gopher/menu.js');
+  let cancelled = false;
+  const chunk = 'x'.repeat(4096);
+  const chunks = Array.from({ length: MAX_MENU_LINE / 4096 + 2 }, () => chunk);
+  await assert.rejects(collect(readMenu(streamOf(chunks, () => { cancelled = true; }))),
+    (e: unknown) => e instanceof LocatorError && e.code === 'gopher-line-too-long');
+  assert.ok(cancelled);
+  // One chunk holding a line end and a long partial line after it: refused as well.
+  await assert.rejects(collect(readMenu(streamOf(['0a\t/a\th\t70\r\n' + 'y'.repeat(MAX_MENU_LINE + 1)]))),
+    (e: unknown) => e instanceof LocatorError && e.code === 'gopher-line-too-long');
+});
+
+test('readMenu: a long line in many small chunks is read whole (each octet searched once)', async () => {
+  const display = 'd'.repeat(3000);
+  const text = `0${display}\t/sel\th.com\t70\r\n1Two\t/2\th\t70\r\n.\r\n`;
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += 7) chunks.push(text.slice(i, i + 7));
+  const items = await collect(readMenu(streamOf(chunks)));
+  assert.deepEqual(items.map((i) => [i.type, i.display.length, i.selector]), [['0', 3000, '/sel'], ['1', 3, '/2']]);
+});
