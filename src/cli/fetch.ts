@@ -14,7 +14,8 @@ import { NETWORK_CODES, type OpenOptions, type TranscriptLine } from '../clients
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
-import { redactText } from '../redact.js';
+import { maskSecrets, redactText, secretForms, secretsOf } from '../redact.js';
+import { safeText } from './safe-text.js';
 
 function int(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -37,7 +38,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   const input = args[0];
   const url = tryParse(input);
   if (url instanceof LocatorError) {
-    io.stderr.write(`locator fetch: not a URL: ${url.message}\n`);
+    io.stderr.write(safeText(`locator fetch: not a URL: ${url.message}\n`));
     return EXIT.invalid;
   }
   const verbose = values.verbose === true;
@@ -91,7 +92,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     sink = await openSink(values.output as string | undefined, io);
   } catch (e) {
     for (const sig of SIGNALS) process.off(sig, onSigint);
-    io.stderr.write(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    io.stderr.write(safeText(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`));
     return EXIT.invalid;
   }
   try {
@@ -128,11 +129,14 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     if (!(e instanceof LocatorError)) {
       const code = (e as NodeJS.ErrnoException).code;
       if (typeof code !== 'string') throw e;
-      io.stderr.write(`locator fetch: cannot write the output: ${code}\n`);
+      io.stderr.write(safeText(`locator fetch: cannot write the output: ${code}\n`));
       return EXIT.invalid;
     }
     const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
-    io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
+    // The message may quote a server's reply, which may echo the password in any form (as sent,
+    // decoded, JSON-escaped): every known form of every secret in play is masked, then escaped.
+    const known = showSecrets ? [] : [...secretsOf(url), ...secrets.flatMap(secretForms)];
+    io.stderr.write(safeText(`locator fetch: ${maskSecrets(e.message, known)}${extra}\n`));
     if (e.code === 'aborted') return 130;
     return NETWORK_CODES.has(e.code) ? EXIT.network : EXIT.invalid;
   } finally {
@@ -178,6 +182,7 @@ async function openSink(target: string | undefined, io: Io): Promise<Sink> {
 export const fetchCommand: Command = {
   name: 'fetch',
   redactStdout: false,
+  rawStderr: true,
   synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE: the data goes to a temporary file in the same',
