@@ -51,6 +51,8 @@ export function helpText(): string {
     '  -V, --version',
     '',
     'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
+    'Control and bidi characters are shown as \\xHH or \\uHHHH in text output and as \\uHHHH in',
+    'JSON (fetch\'s data is never altered); passwords as **** unless --show-secrets.',
     '',
     'Exit status:',
     '  0  success: every input was read (for parse: every URL is valid)',
