@@ -122,7 +122,10 @@ export function redactPartial(partial: string, scheme: string | null): string {
   return replaceSpans(partial, partialPasswordSpans(partial, scheme));
 }
 
-/** `text` with each span's characters replaced by "*", one for one, so that columns stay put. */
+/**
+ * `text` with each span's characters replaced by "*", one for one, so that columns stay put (RFC
+ * 1738 6: passwords are not shown; a drawn view whose marks count the input's offsets).
+ */
 export function starSpans(text: string, spans: readonly Span[]): string {
   let out = '';
   let last = 0;
@@ -195,7 +198,7 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 }
 
 /**
- * The forms in which a secret may be echoed: as given, and JSON-escaped (as a message that quotes
+ * The forms in which a secret may be echoed (RFC 1738 6): as given, and JSON-escaped (as a message that quotes
  * a server's reply with JSON.stringify shows it: a '"' as backslash and '"', a backslash as two).
  */
 export function secretForms(secret: string): string[] {

@@ -5,7 +5,7 @@ import { normalize, toDisplay, equivalent } from '../normalize.js';
 import { tryParse } from '../core/parse.js';
 import { LocatorError } from '../core/errors.js';
 import { inputs, Output } from './io.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 
 export interface NormalizeCommandOptions {
@@ -22,11 +22,13 @@ export interface NormalizeCommandOptions {
  */
 export function normalizeRecord(input: string, showSecrets = true): Record<string, unknown> {
   const u = tryParse(input);
-  const shown = showSecrets ? input : redactUrl(input);
-  if (u instanceof LocatorError) return { input: shown, ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+  if (u instanceof LocatorError) {
+    return { input: showSecrets ? input : redactUrl(input), ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+  }
+  const shown = showSecrets ? input : replaceSpans(input, urlPasswordSpans(u).map(([s, e]) => [s + u.inputOffset, e + u.inputOffset] as const));
   const href = normalize(u);
   const n = tryParse(href);
-  const out = showSecrets ? href : redactUrl(href);
+  const out = showSecrets || n instanceof LocatorError ? (showSecrets ? href : redactUrl(href)) : replaceSpans(href, urlPasswordSpans(n));
   return { input: shown, ok: true, href: out, error: null, valid: !(n instanceof LocatorError) && n.valid, display: toDisplay(out) };
 }
 
