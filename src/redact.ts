@@ -37,9 +37,10 @@ function userinfoSpans(text: string, scan: Scan): Span[] {
   const out: Span[] = [];
   for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', i + 2)) {
     const r = userinfoAt(text, i, text.length, scan);
-    if (r === null) continue;
     if (r.span !== null) out.push(r.span);
-    i = r.at;
+    // A "//" before the "@" is inside this user info; one before the stop, with no "@", would
+    // stop there too: the next search starts after either (one pass over the text).
+    i = r.at >= 0 ? r.at : r.stop - 2;
   }
   return out;
 }
@@ -52,19 +53,23 @@ function userinfoSpans(text: string, scan: Scan): Span[] {
  */
 type Scan = 'text' | 'line' | 'url';
 
-/** The user info after the "//" at `i`: its last "@" and the password span (null when no ":"). */
-function userinfoAt(text: string, i: number, end: number, scan: Scan): { at: number; span: Span | null } | null {
+/**
+ * The user info after the "//" at `i`: its last "@" (-1 when none), where the scan stopped, and
+ * the password span, from the first ":" to that "@" (null when no ":" before it).
+ */
+function userinfoAt(text: string, i: number, end: number, scan: Scan): { at: number; stop: number; span: Span | null } {
   const start = i + 2;
   let at = -1;
-  for (let j = start; j < end; j++) {
+  let colon = -1;
+  let j = start;
+  for (; j < end; j++) {
     const c = text.charCodeAt(j);
     if (scan === 'text' && (endsUrl(c) || c === 47 || c === 63 || c === 35)) break;
     if (scan === 'line' && (c <= 32 || c === 60 || c === 62 || c === 127)) break;
     if (c === 64) at = j;
+    else if (c === 58 && colon < 0) colon = j;
   }
-  if (at < 0) return null;
-  const colon = text.indexOf(':', start);
-  return { at, span: colon >= 0 && colon + 1 < at ? [colon + 1, at] : null };
+  return { at, stop: j, span: at >= 0 && colon >= 0 && colon + 1 < at ? [colon + 1, at] : null };
 }
 
 /**
@@ -81,7 +86,7 @@ export function urlPasswordSpans(url: Url): Span[] {
   const at = url.schemePartStart;
   if (url.href.charCodeAt(at) !== 47 || url.href.charCodeAt(at + 1) !== 47) return [];
   const r = userinfoAt(url.href, at, url.bodyEnd, 'url');
-  return r === null || r.span === null ? [] : [r.span];
+  return r.span === null ? [] : [r.span];
 }
 
 /**
