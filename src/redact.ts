@@ -3,13 +3,19 @@
 // error messages, progress output or --json output shows a URL's password as "****", unless the
 // user asks for it (--show-secrets). The rest of the text is kept byte for byte.
 //
-// redactUrl() reads the URL with the parser, so the password is exactly what a client would send;
-// where the parser finds no password (no structure can be read, or a scheme with no "//" login
-// such as news://user:pass@host), a conservative scan masks anything written user:password@
-// after "//". redactText() masks given secrets and every "//user:password@" in free text.
+// Passwords are hidden where a record is written out, from the offsets of the parsed URL(s) the
+// command prints (passwordSpans, urlPasswordSpans, redactUrl, redactPartial): the password is
+// exactly what a client would send, whatever characters RFC 1738 3.1 allows in it ("?", "'",
+// ";", "&", "=", escapes). Where the parser finds no password (no structure can be read, or a
+// scheme with no "//" login such as news://user:pass@host), a conservative scan of that one URL
+// masks anything written user:password@ after "//". Text that may echo a secret in other forms
+// (a server's error reply) is masked with every known form of it: maskSecrets(text,
+// secretsOf(url)), the password as written, decoded and JSON-escaped. redactText() also scans
+// free text for "//user:password@"; it is a last net for messages, not the way records are masked.
 
 import { tryParse } from './schemes/registry.js';
 import { Url } from './core/url.js';
+import { decodeText } from './core/percent.js';
 
 /** What a password is replaced with. */
 export const MASK = '****';
@@ -24,72 +30,115 @@ function endsUrl(c: number): boolean {
 
 /**
  * The password spans of every "//user:password@" in `text`, read conservatively: the user info
- * runs from "//" to the last "@" before the end of the URL (`loose`), or before the first "/",
- * "?" or "#" (strict, for free text); the password from the first ":" in it to that "@".
+ * runs from "//" to the last "@" before the end of the URL (`line`), or before the first "/",
+ * "?" or "#" (`text`, for free text); the password from the first ":" in it to that "@".
  */
-function userinfoSpans(text: string, loose: boolean): Span[] {
+function userinfoSpans(text: string, scan: Scan): Span[] {
   const out: Span[] = [];
-  let from = 0;
-  for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', Math.max(i + 2, from))) {
-    const r = userinfoAt(text, i, text.length, loose);
-    if (r.at < 0) {
-      // No "@" up to where this user info would end, so none for a "//" before that either:
-      // look on from there (each character is scanned once, issue 10).
-      from = r.stop;
-      continue;
-    }
+  for (let i = text.indexOf('//'); i >= 0; i = text.indexOf('//', i + 2)) {
+    const r = userinfoAt(text, i, text.length, scan);
     if (r.span !== null) out.push(r.span);
-    i = r.at;
+    // A "//" before the "@" is inside this user info; one before the stop, with no "@", would
+    // stop there too: the next search starts after either (one pass over the text).
+    i = r.at >= 0 ? r.at : r.stop - 2;
   }
   return out;
 }
 
 /**
- * The user info after the "//" at `i`: its last "@" (-1 when none), the password span (null when
- * no ":"), and where the scan stopped.
+ * How far a scan for the user info runs: `text` (free text: a URL ends at white space, "<", ">",
+ * quotes; the user info at "/", "?" or "#"), `line` (one URL that no parse can read: it ends
+ * at white space, "<" or ">" only, since a password may hold "'", "?" or an invalid '"'), or
+ * `url` (the parsed body of one URL: to its end).
  */
-function userinfoAt(text: string, i: number, end: number, loose: boolean): { at: number; span: Span | null; stop: number } {
+type Scan = 'text' | 'line' | 'url';
+
+/**
+ * The user info after the "//" at `i`: its last "@" (-1 when none), where the scan stopped, and
+ * the password span, from the first ":" to that "@" (null when no ":" before it).
+ */
+function userinfoAt(text: string, i: number, end: number, scan: Scan): { at: number; stop: number; span: Span | null } {
   const start = i + 2;
   let at = -1;
   let colon = -1;
   let j = start;
   for (; j < end; j++) {
     const c = text.charCodeAt(j);
-    if (endsUrl(c)) break;
-    if (!loose && (c === 47 || c === 63 || c === 35)) break;
+    if (scan === 'text' && (endsUrl(c) || c === 47 || c === 63 || c === 35)) break;
+    if (scan === 'line' && (c <= 32 || c === 60 || c === 62 || c === 127)) break;
     if (c === 64) at = j;
     else if (c === 58 && colon < 0) colon = j;
   }
-  return { at, span: at >= 0 && colon >= 0 && colon + 1 < at ? [colon + 1, at] : null, stop: j };
-}
-
-/** The password of a parsed URL as a span of the input it was read from, or null when absent or empty. */
-function parsedSpan(url: Url): Span | null {
-  const p = url.components().password;
-  if (p === null || p[1] === p[0]) return null;
-  return [p[0] + url.inputOffset, p[1] + url.inputOffset];
+  return { at, stop: j, span: at >= 0 && colon >= 0 && colon + 1 < at ? [colon + 1, at] : null };
 }
 
 /**
- * The spans of `input` that hold a password, in order (RFC 1738 3.1: "//<user>:<password>@").
- * An empty password is no secret and is not a span. Input that cannot be parsed, or a URL with no
- * "//" login of its own, is scanned conservatively (see userinfoSpans).
+ * The password spans of a parsed URL, as offsets of its `href` (RFC 1738 3.1:
+ * "//<user>:<password>@"): the parsed password when the scheme has a login, else (an opaque
+ * scheme such as news://user:pass@host) the conservative reading of a "//" login right after
+ * "scheme:", to the end of the URL's body. An empty password is no secret and is not a span.
+ */
+export function urlPasswordSpans(url: Url): Span[] {
+  if (url.hasLogin) {
+    const p = url.components().password;
+    return p === null || p[1] === p[0] ? [] : [[p[0], p[1]]];
+  }
+  const at = url.schemePartStart;
+  if (url.href.charCodeAt(at) !== 47 || url.href.charCodeAt(at + 1) !== 47) return [];
+  const r = userinfoAt(url.href, at, url.bodyEnd, 'url');
+  return r.span === null ? [] : [r.span];
+}
+
+/**
+ * The spans of `input` that hold a password, in order (RFC 1738 3.1: "//<user>:<password>@"),
+ * from the parsed offsets (urlPasswordSpans). Input that cannot be parsed is scanned
+ * conservatively, to white space or "<" ">" (a password may hold "'", "?" and, invalid, '"').
  */
 export function passwordSpans(input: string): Span[] {
   let url = tryParse(input);
   if (!(url instanceof Url)) url = tryParse(input, { trim: true });
-  if (!(url instanceof Url)) return userinfoSpans(input, true);
-  if (url.hasLogin) {
-    const s = parsedSpan(url);
-    return s === null ? [] : [s];
+  if (!(url instanceof Url)) return userinfoSpans(input, 'line');
+  const off = url.inputOffset;
+  return urlPasswordSpans(url).map(([s, e]) => [s + off, e + off] as const);
+}
+
+/**
+ * The password spans of a partial form read against a base of scheme `scheme` (RFC 1808 2.4.3:
+ * a partial form that starts with "//" carries a net_loc, login included): an absolute URL is
+ * read as itself, a "//" form as `scheme:` + it; other partial forms hold no login.
+ */
+export function partialPasswordSpans(partial: string, scheme: string | null): Span[] {
+  const u = tryParse(partial);
+  if (u instanceof Url) return passwordSpans(partial);
+  const lead = partial.length - partial.trimStart().length;
+  if (scheme !== null && partial.startsWith('//', lead)) {
+    const prefix = `${scheme}:`;
+    const v = tryParse(prefix + partial.slice(lead));
+    if (v instanceof Url) {
+      const shift = v.inputOffset + lead - prefix.length;
+      return urlPasswordSpans(v).map(([s, e]) => [s + shift, e + shift] as const);
+    }
   }
-  // An opaque scheme (news://user:pass@host is read as a scheme part): only a "//" right after
-  // "scheme:" can start a login.
-  const at = url.schemePartStart;
-  if (url.href.charCodeAt(at) !== 47 || url.href.charCodeAt(at + 1) !== 47) return [];
-  const r = userinfoAt(url.href, at, url.bodyEnd, true);
-  if (r.span === null) return [];
-  return [[r.span[0] + url.inputOffset, r.span[1] + url.inputOffset]];
+  return userinfoSpans(partial, 'line');
+}
+
+/** The partial form with its password masked (partialPasswordSpans; RFC 1738 6). */
+export function redactPartial(partial: string, scheme: string | null): string {
+  return replaceSpans(partial, partialPasswordSpans(partial, scheme));
+}
+
+/**
+ * `text` with each span's characters replaced by "*", one for one, so that columns stay put (RFC
+ * 1738 6: passwords are not shown; a drawn view whose marks count the input's offsets).
+ */
+export function starSpans(text: string, spans: readonly Span[]): string {
+  let out = '';
+  let last = 0;
+  for (const [s, e] of spans) {
+    out += text.slice(last, s) + '*'.repeat(e - s);
+    last = e;
+  }
+  return out + text.slice(last);
 }
 
 /** `text` with each span (in order, not overlapping) replaced by the mask (RFC 1738 6: passwords are not shown). */
@@ -129,30 +178,77 @@ export function redactedOffset(spans: readonly Span[], offset: number): number {
 }
 
 /**
- * `text` with every occurrence of each secret replaced by "****" (longest first, so that a secret
- * inside another is not left half shown), and the password of every "//user:password@" in it
- * masked as well (RFC 1738 3.1 login). Empty secrets are ignored. For error messages, logs and
- * progress lines that may quote a URL or a password; pass secretsOf(url) for the URLs at hand
- * (RFC 1738 6).
+ * `text` with every occurrence of each secret replaced by "****", longest first, so that a
+ * secret inside another is not left half shown; nothing else is changed (RFC 1738 6). For text
+ * that may echo a password in any form (a server's reply): pass secretsOf(url) for each URL in
+ * play, and secretForms() of a password given apart from a URL.
+ */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  const list = [...new Set(secrets)].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+  for (const s of list) if (out.includes(s)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/**
+ * `text` with every occurrence of each secret replaced by "****" (maskSecrets), and the password
+ * of every "//user:password@" in it masked as well (RFC 1738 3.1 login). Empty secrets are
+ * ignored. A last net for free-text messages; records are masked from their parsed offsets.
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  const list = secrets.filter((s) => s !== '').sort((a, b) => b.length - a.length);
-  for (const s of list) out = out.split(s).join(MASK);
+  const out = maskSecrets(text, secrets);
   // A password already masked ("****", or "*" one for one in a drawn view) is left as it is.
-  const spans = userinfoSpans(out, false).filter(([a, b]) => !/^\*+$/.test(out.slice(a, b)));
+  const spans = userinfoSpans(out, 'text').filter(([a, b]) => !/^\*+$/.test(out.slice(a, b)));
   return replaceSpans(out, spans);
 }
 
 /**
- * The secrets of a URL, for redactText(): its password decoded and as written (with its escapes),
- * when present and not empty (RFC 1738 3.1).
+ * The forms in which a secret may be echoed (RFC 1738 6): as given, and JSON-escaped (as a message that quotes
+ * a server's reply with JSON.stringify shows it: a '"' as backslash and '"', a backslash as two).
+ */
+export function secretForms(secret: string): string[] {
+  if (secret === '') return [];
+  const json = JSON.stringify(secret).slice(1, -1);
+  return json === secret ? [secret] : [secret, json];
+}
+
+/**
+ * The secrets held in the given password spans of `text`: each as written, decoded, and the
+ * JSON-escaped form of each (RFC 1738 3.1: a password may be written with escapes).
+ */
+export function spanSecrets(text: string, spans: readonly Span[]): string[] {
+  const out: string[] = [];
+  for (const [s, e] of spans) {
+    const raw = text.slice(s, e);
+    const decoded = decodeText(text, { strict: false }, s, e);
+    for (const f of [...secretForms(raw), ...secretForms(decoded)]) if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The secrets of a URL, for maskSecrets() and redactText(): each password (urlPasswordSpans) as
+ * written, decoded, and the JSON-escaped form of each, when present and not empty (RFC 1738 3.1).
  */
 export function secretsOf(url: Url): string[] {
-  const raw = url.rawPassword;
-  if (raw === null || raw === '') return [];
-  const decoded = url.password as string;
-  return decoded === raw ? [raw] : [raw, decoded];
+  return spanSecrets(url.href, urlPasswordSpans(url));
+}
+
+/**
+ * A copy of a JSON-like value with every string passed through maskSecrets(string, secrets)
+ * (RFC 1738 6): for text derived from a URL that holds a password where no offset says so (the
+ * steps of an access algorithm, the fields of an opaque scheme, a diagnostic's message).
+ */
+export function maskValue<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return maskSecrets(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => maskValue(v, secrets)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = maskValue(v, secrets);
+    return out as T;
+  }
+  return value;
 }
 
 /**

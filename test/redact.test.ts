@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, eachRow } from './helpers.js';
-import { redactUrl, redactText, redactValue, secretsOf, passwordSpans, redactedOffset, MASK } from '../src/redact.js';
+import {
+  redactUrl, redactText, redactValue, secretsOf, passwordSpans, redactedOffset, MASK, urlPasswordSpans, partialPasswordSpans,
+  redactPartial, secretForms, maskSecrets, maskValue,
+} from '../src/redact.js';
 import { parseRecord } from '../src/cli/parse.js';
 import { build } from '../src/build.js';
 
@@ -92,4 +95,41 @@ test('property: for any user and password, redactUrl hides exactly the written p
       assert.equal(redactText(`error at ${href}: bad ${password}`, secretsOf(url)).includes(url.rawPassword!), false, href);
     }
   }), { seed: 1738, numRuns: 500 });
+});
+
+// Issue 10: every character RFC 1738 3.1 allows in a password ("?", "'", ";", "&", "=", escapes)
+// is hidden from the parsed offsets; an unparsable line and an opaque scheme's "//" login too.
+const ISSUE10_ROWS: Array<[string, string, string]> = [
+  ["ftp://u:p?w'x@h.com/", 'ftp://u:****@h.com/', 'RFC 1738 3.1: "?" and "\'" in a password'],
+  ["telnet://u:a;b&c=d@h.com/", 'telnet://u:****@h.com/', 'RFC 1738 3.1: ";", "&", "="'],
+  ["news://u:s'e?c@h.com/x", 'news://u:****@h.com/x', 'an opaque scheme: the login read to the last "@"'],
+  ["http://u:s?ec@h.com/", 'http://u:****@h.com/', 'http: "?" in the password'],
+  ['x-any://u:p"q\\r@h/', 'x-any://u:****@h/', 'invalid quote and backslash, still hidden'],
+  ["ftp://u:p'w@h.com:x/ y", "ftp://u:****@h.com:x/ y", 'unparsable: the scan runs past quotes to white space'],
+];
+
+test('issue 10: passwords with "?", "\'" and quotes are hidden from the parsed offsets', () => {
+  for (const [input, expected, why] of ISSUE10_ROWS) assert.equal(redactUrl(input), expected, `${input} (${why})`);
+});
+
+test('urlPasswordSpans, partialPasswordSpans: the spans of a parsed URL and of a "//" partial form', () => {
+  assert.deepEqual(urlPasswordSpans(parse("ftp://u:p?w@h.com/")), [[8, 11]]);
+  assert.deepEqual(urlPasswordSpans(parse("news://u:p'w@h.com/x")), [[9, 12]]);
+  assert.deepEqual(urlPasswordSpans(parse('news:a//b:c@d.e')), []);
+  assert.deepEqual(partialPasswordSpans("//u:p?w@h.com/x", 'ftp'), [[4, 7]]);
+  assert.equal(redactPartial("//u:p?w@h.com/x", 'ftp'), '//u:****@h.com/x');
+  assert.equal(redactPartial("  //u:p'w@h.com/x", 'telnet'), '  //u:****@h.com/x');
+  assert.equal(redactPartial('../a:b@c', 'ftp'), '../a:b@c', 'a path holds no login');
+  assert.equal(redactPartial("ftp://u:p?w@h.com/", null), 'ftp://u:****@h.com/');
+});
+
+test('secretsOf: as written, decoded and JSON-escaped; maskSecrets and maskValue change nothing else', () => {
+  assert.deepEqual(secretsOf(parse('ftp://u:a%22b%5Cc@h.com/')), ['a%22b%5Cc', 'a"b\\c', 'a\\"b\\\\c']);
+  assert.deepEqual(secretsOf(parse("news://u:s'x@h.com/x")), ["s'x"]);
+  assert.deepEqual(secretForms(''), []);
+  assert.deepEqual(secretForms('a\u001bb'), ['a\u001bb', 'a\\u001bb']);
+  const url = parse('ftp://u:a%22b@h.com/');
+  assert.equal(maskSecrets('530 "a\\"b" refused; a"b', secretsOf(url)), '530 "****" refused; ****');
+  assert.equal(maskSecrets('//a:b@c stays', []), '//a:b@c stays', 'no scan of free text');
+  assert.deepEqual(maskValue({ s: ['xa"by'], n: 1, z: null }, secretsOf(url)), { s: ['x****y'], n: 1, z: null });
 });

@@ -37,10 +37,18 @@ export interface Command {
   help: string[];
   options: Record<string, OptionSpec>;
   /**
-   * Which outputs carry text that could hold a password (hidden unless --show-secrets): every
-   * command's standard error; standard output too unless it carries an object's bytes (fetch).
+   * False when standard output carries an object's bytes (fetch), which are never altered: no
+   * escaping of control characters. Passwords are hidden by each command where it writes a URL
+   * (from the parsed offsets, ../redact.ts), unless --show-secrets.
    */
   redactStdout?: boolean;
+  /**
+   * Standard error carries terminal controls of the command's own (a progress bar, a password
+   * prompt), so it is not passed through safeText() (safe-text.ts): the command escapes each
+   * message it writes there itself. Standard output is escaped unless it carries an object's
+   * bytes (redactStdout false).
+   */
+  rawStderr?: boolean;
   run(positionals: string[], values: Record<string, string | boolean | string[] | boolean[] | undefined>, io: Io): Promise<number>;
 }
 

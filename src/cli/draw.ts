@@ -2,6 +2,7 @@
 // (in the manner of ada's CLI), then the fields and the violations, each pointing at its offset.
 import type { Url } from '../core/url.js';
 import type { Diagnostic } from '../core/errors.js';
+import { starSpans, urlPasswordSpans } from '../redact.js';
 
 const ORDER = ['scheme', 'user', 'password', 'host', 'port', 'path', 'schemePart', 'fragment'] as const;
 
@@ -36,9 +37,7 @@ export function columns(s: string): Int32Array {
 /** Draws the spans of the record under its href. */
 export function drawRecord(url: Url, input: string, hidePassword = false): string[] {
   const out: string[] = [];
-  const pw = url.components().password;
-  const hide = hidePassword && pw !== null && pw[1] > pw[0];
-  const href = hide ? url.href.slice(0, pw![0]) + '*'.repeat(pw![1] - pw![0]) + url.href.slice(pw![1]) : url.href;
+  const href = hidePassword ? starSpans(url.href, urlPasswordSpans(url)) : url.href;
   const shown = visible(href);
   const pad = '  ';
   out.push(pad + shown);

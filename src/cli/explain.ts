@@ -3,19 +3,22 @@ import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
-import { inputs, Output, failure, shownInput } from './io.js';
+import { inputs, Output, failure } from './io.js';
 import type { Command } from './command.js';
+import { maskValue, passwordSpans, redactUrl, secretsOf, spanSecrets } from '../redact.js';
 
 export async function runExplain(args: string[], opts: { json: boolean; trim: boolean; showSecrets?: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const raw of inputs(args, stdin)) {
-    // Passwords are hidden unless asked for (explain's steps never hold one: PASS is shown as a
-    // placeholder by the schemes).
-    const input = shownInput(raw, opts.showSecrets === true);
+    const u = tryParse(raw, { trim: opts.trim });
+    // Passwords are hidden unless asked for (RFC 1738 6): the input from its parsed offsets; the
+    // steps, notes and messages, text derived from the URL, by the secrets it holds (PASS is a
+    // placeholder, but an opaque scheme such as news://user:pass@host quotes its scheme part).
+    const input = opts.showSecrets ? raw : redactUrl(raw);
+    const secrets = opts.showSecrets ? [] : u instanceof LocatorError ? spanSecrets(raw, passwordSpans(raw)) : secretsOf(u);
     let rec: Record<string, unknown>;
     try {
-      const u = tryParse(raw, { trim: opts.trim });
       if (u instanceof LocatorError) throw u;
       const x = explain(u);
       rec = { input, ok: true, protocol: x.protocol, host: x.host, port: x.port, steps: x.steps, notes: x.notes, error: null };
@@ -24,6 +27,7 @@ export async function runExplain(args: string[], opts: { json: boolean; trim: bo
       status = 1;
       rec = { input, ok: false, protocol: null, host: null, port: null, steps: [], notes: [], error: failure(e) };
     }
+    rec = { ...maskValue(rec, secrets), input };
     if (opts.json) {
       await out.line(JSON.stringify(rec));
       continue;

@@ -4,12 +4,15 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { extractStream, DEFAULT_MAX_LENGTH, type Match } from '../extract/index.js';
 import { Output } from './io.js';
+import { redactUrl } from '../redact.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 
 export interface ExtractCommandOptions {
   json: boolean;
   maxLength: number;
   wrappedOnly: boolean;
+  /** Show passwords (RFC 1738 6: hidden as **** unless asked). */
+  showSecrets?: boolean;
 }
 
 /** The contract JSON of one match (../shared/docs/contract.md, `locator extract`), plus `file`. */
@@ -33,8 +36,10 @@ export async function runExtract(files: string[], opts: ExtractCommandOptions, i
   for (const file of named ? files : ['-']) {
     const source: Readable = file === '-' ? io.stdin : createReadStream(file);
     try {
-      for await (const m of extractStream(source, { maxLength: opts.maxLength, bare: !opts.wrappedOnly })) {
+      for await (const match of extractStream(source, { maxLength: opts.maxLength, bare: !opts.wrappedOnly })) {
         found++;
+        // Each URL found has its password masked from its own parsed offsets (RFC 1738 6).
+        const m = opts.showSecrets === true ? match : { ...match, url: redactUrl(match.url), alternatives: match.alternatives.map(redactUrl) };
         if (opts.json) {
           await out.line(JSON.stringify(matchRecord(m, file)));
           continue;
@@ -82,5 +87,6 @@ export const extractCommand: Command = {
     json: values.json === true,
     maxLength: maxLengthOption(values['max-length']),
     wrappedOnly: values['wrapped-only'] === true,
+    showSecrets: values['show-secrets'] === true,
   }, io),
 };

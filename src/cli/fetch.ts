@@ -19,7 +19,8 @@ import type { OpenOptions, TranscriptLine } from '../clients/types.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
-import { redactText } from '../redact.js';
+import { maskSecrets, redactText, secretForms, secretsOf } from '../redact.js';
+import { safeText } from './safe-text.js';
 
 /**
  * --timeout: a positive whole number of milliseconds, or `none` for no limit (the library's
@@ -56,7 +57,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   const input = args[0];
   const url = tryParse(input);
   if (url instanceof LocatorError) {
-    io.stderr.write(`locator fetch: not a URL: ${url.message}\n`);
+    io.stderr.write(safeText(`locator fetch: not a URL: ${url.message}\n`));
     return EXIT.invalid;
   }
   const verbose = values.verbose === true;
@@ -95,7 +96,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     gateway: values['no-gateway'] === true ? false : undefined,
     policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true, maxRedirects: 5, maxCrossSchemeRedirects: 0 },
     transcript: verbose
-      ? (l: TranscriptLine) => io.stderr.write(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`)
+      ? (l: TranscriptLine) => io.stderr.write(safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`))
       : undefined,
   };
   const ac = new AbortController();
@@ -127,7 +128,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     await pending.abandon();
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     const why = (e as { why?: string }).why;
-    io.stderr.write(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${code}${why ? ` (${why})` : ''}\n`);
+    io.stderr.write(safeText(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${code}${why ? ` (${why})` : ''}\n`));
     return EXIT.invalid;
   }
   try {
@@ -164,11 +165,14 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     if (!(e instanceof LocatorError)) {
       const code = (e as NodeJS.ErrnoException).code;
       if (typeof code !== 'string') throw e;
-      io.stderr.write(`locator fetch: cannot write the output: ${code}\n`);
+      io.stderr.write(safeText(`locator fetch: cannot write the output: ${code}\n`));
       return EXIT.invalid;
     }
     const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
-    io.stderr.write(`locator fetch: ${hide(e.message)}${extra}\n`);
+    // The message may quote a server's reply, which may echo the password in any form (as sent,
+    // decoded, JSON-escaped): every known form of every secret in play is masked, then escaped.
+    const known = showSecrets ? [] : [...secretsOf(url), ...secrets.flatMap(secretForms)];
+    io.stderr.write(safeText(`locator fetch: ${maskSecrets(e.message, known)}${extra}\n`));
     return exitFor(e);
   } finally {
     for (const sig of SIGNALS) process.off(sig, onSignal);
@@ -322,6 +326,7 @@ async function inPlace(path: string): Promise<Sink> {
 export const fetchCommand: Command = {
   name: 'fetch',
   redactStdout: false,
+  rawStderr: true,
   synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',

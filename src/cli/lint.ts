@@ -4,7 +4,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Diagnostic } from '../core/errors.js';
 import { lintRecord } from '../lint.js';
-import { passwordSpans, redactedOffset, replaceSpans, redactText, type Span } from '../redact.js';
+import { maskValue, passwordSpans, redactedOffset, replaceSpans, spanSecrets, type Span } from '../redact.js';
 import { inputs, Output, failure, shownInput } from './io.js';
 import { visible, columns } from './draw.js';
 import { EXIT, type Command } from './command.js';
@@ -60,8 +60,7 @@ export async function runLint(args: string[], opts: LintCommandOptions, stdin: R
     const text = replaceSpans(input, spans);
     if (spans.length > 0) {
       // No message quotes a password; this keeps it so should one ever quote a part of the URL.
-      const secrets = spans.map(([s, e]) => input.slice(s, e));
-      rec.diagnostics = rec.diagnostics.map((d) => ({ ...d, message: redactText(d.message, secrets) }));
+      rec.diagnostics = maskValue(rec.diagnostics, spanSecrets(input, spans));
     }
     if (opts.json) {
       await out.line(JSON.stringify({ input: text, ok: rec.ok, diagnostics: rec.diagnostics }));

@@ -6,6 +6,7 @@ import { COMMANDS } from './commands.js';
 import { EXIT, UsageError, type Io } from './command.js';
 import { redacting } from './io.js';
 import { loadSchemes } from './schemes.js';
+import { escaping, safeText } from './safe-text.js';
 
 function wrap(text: string, width: number, indent: number): string[] {
   const out: string[] = [];
@@ -56,6 +57,8 @@ export function helpText(): string {
     '  -V, --version',
     '',
     'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
+    'Control and bidi characters are shown as \\xHH or \\uHHHH in text output and as \\uHHHH in',
+    'JSON (fetch\'s data is never altered); passwords as **** unless --show-secrets.',
     '',
     'Exit status:',
     '  0    success: every input was read (for parse: every URL is valid)',
@@ -85,7 +88,7 @@ async function main(argv: string[], io: Io): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr.write(`locator: unknown command '${name}'\nTry 'locator --help'.\n`);
+    io.stderr.write(safeText(`locator: unknown command '${name}'\nTry 'locator --help'.\n`));
     return EXIT.usage;
   }
   let parsed;
@@ -100,7 +103,7 @@ async function main(argv: string[], io: Io): Promise<number> {
       },
     });
   } catch (e) {
-    io.stderr.write(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`);
+    io.stderr.write(safeText(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`));
     return EXIT.usage;
   }
   if (parsed.values.help) {
@@ -111,22 +114,25 @@ async function main(argv: string[], io: Io): Promise<number> {
   const modules = [...(io.env.LOCATOR_SCHEMES ?? '').split(':'), ...((parsed.values.scheme as string[] | undefined) ?? [])];
   const loaded = await loadSchemes(modules.filter((m) => m !== ''), process.cwd());
   if (loaded !== null) {
-    io.stderr.write(`locator ${name}: ${loaded.message}\nTry 'locator --help'.\n`);
+    io.stderr.write(safeText(`locator ${name}: ${loaded.message}\nTry 'locator --help'.\n`));
     return EXIT.usage;
   }
-  // Passwords never appear in output unless asked for (RFC 1738 6): every command's text goes
-  // through the redacting filter; fetch's standard output (the object's bytes) does not.
+  // Passwords never appear in output unless asked for (RFC 1738 6): each command hides them where
+  // it writes a URL, from the parsed offsets; standard error also goes through the redacting
+  // filter as a last net for free-text messages. Control and bidi characters are shown escaped in
+  // every command's output (safe-text.ts), JSON included; fetch's data is never altered.
   const shown = parsed.values['show-secrets'] === true;
-  const cio: Io = shown ? io : {
+  const errOut = command.rawStderr === true ? io.stderr : escaping(io.stderr, false);
+  const cio: Io = {
     ...io,
-    stderr: redacting(io.stderr),
-    stdout: command.redactStdout === false ? io.stdout : redacting(io.stdout),
+    stderr: shown ? errOut : redacting(errOut),
+    stdout: command.redactStdout === false ? io.stdout : escaping(io.stdout, (parsed.values as Record<string, unknown>).json === true),
   };
   try {
     return await command.run(parsed.positionals, parsed.values, cio);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`locator ${name}: ${e.message}\nTry 'locator --help'.\n`);
+      io.stderr.write(safeText(`locator ${name}: ${e.message}\nTry 'locator --help'.\n`));
       return EXIT.usage;
     }
     throw e;
@@ -152,7 +158,7 @@ main(process.argv.slice(2), {
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`locator: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(safeText(`locator: ${e instanceof Error ? e.message : String(e)}\n`));
     process.exitCode = EXIT.internal;
   },
 );

@@ -5,20 +5,31 @@ import { normalize, toDisplay, equivalent } from '../normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { inputs, Output, failure } from './io.js';
+import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 
 export interface NormalizeCommandOptions {
   json: boolean;
   display: boolean;
+  /** Show passwords (RFC 1738 6: hidden as **** unless asked). */
+  showSecrets?: boolean;
 }
 
-/** `{ input, ok, href, error }` for one input, plus `valid` (the normal form is a valid URL) and `display`. */
-export function normalizeRecord(input: string): Record<string, unknown> {
+/**
+ * `{ input, ok, href, error }` for one input, plus `valid` (the normal form is a valid URL) and
+ * `display`. Unless `showSecrets`, the password of `input` and of the normal form is "****", each
+ * masked from its own parsed offsets (RFC 1738 6).
+ */
+export function normalizeRecord(input: string, showSecrets = true): Record<string, unknown> {
   const u = tryParse(input);
-  if (u instanceof LocatorError) return { input, ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+  if (u instanceof LocatorError) {
+    return { input: showSecrets ? input : redactUrl(input), ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+  }
+  const shown = showSecrets ? input : replaceSpans(input, urlPasswordSpans(u).map(([s, e]) => [s + u.inputOffset, e + u.inputOffset] as const));
   const href = normalize(u);
   const n = tryParse(href);
-  return { input, ok: true, href, error: null, valid: !(n instanceof LocatorError) && n.valid, display: toDisplay(href) };
+  const out = showSecrets || n instanceof LocatorError ? (showSecrets ? href : redactUrl(href)) : replaceSpans(href, urlPasswordSpans(n));
+  return { input: shown, ok: true, href: out, error: null, valid: !(n instanceof LocatorError) && n.valid, display: toDisplay(out) };
 }
 
 /** Prints the normal form of each URL (or its display form with --display); exit 1 if one could not be read. */
@@ -28,10 +39,10 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
   for await (const input of inputs(args, stdin)) {
     let rec: Record<string, unknown>;
     try {
-      rec = normalizeRecord(input);
+      rec = normalizeRecord(input, opts.showSecrets === true);
     } catch (e) {
       // A failure on one line is that line's row; the lines before and after still print.
-      rec = { input, ok: false, href: null, error: failure(e), valid: false, display: null };
+      rec = { input: opts.showSecrets === true ? input : redactUrl(input), ok: false, href: null, error: failure(e), valid: false, display: null };
     }
     if (!rec.ok) status = 1;
     if (opts.json) {
@@ -41,7 +52,7 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
     await out.line(((opts.display ? rec.display : rec.href) as string | null) ?? '');
     if (!rec.ok) {
       const e = rec.error as { code: string; offset: number; message: string };
-      stderr.write(`locator normalize: ${JSON.stringify(input)}: ${e.message} (${e.code} at ${e.offset})\n`);
+      stderr.write(`locator normalize: ${JSON.stringify(rec.input)}: ${e.message} (${e.code} at ${e.offset})\n`);
     }
   }
   await out.flush();
@@ -49,9 +60,12 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
 }
 
 /** Exit 0 when A and B are equivalent, 1 when not (or when one cannot be read), 2 for usage. */
-export async function runEqual(args: string[], opts: { json: boolean; ignoreFragment: boolean }, stdout: Writable, stderr: Writable): Promise<number> {
+export async function runEqual(args: string[], opts: { json: boolean; ignoreFragment: boolean; showSecrets?: boolean }, stdout: Writable, stderr: Writable): Promise<number> {
   if (args.length !== 2) throw new UsageError(`equal takes exactly two URLs, got ${args.length}`);
   const [a, b] = args;
+  // Each URL written out (A, B and their normal forms) has its password masked from its own
+  // parsed offsets, unless --show-secrets (RFC 1738 6).
+  const show = (x: string) => (opts.showSecrets === true ? x : redactUrl(x));
   let eq: boolean | null = null;
   let error: ReturnType<LocatorError['toDiagnostic']> | null = null;
   let which: string | null = null;
@@ -69,13 +83,13 @@ export async function runEqual(args: string[], opts: { json: boolean; ignoreFrag
   if (opts.json) {
     const normal = [a, b].map((x) => {
       const u = tryParse(x);
-      return u instanceof LocatorError ? null : normalize(u);
+      return u instanceof LocatorError ? null : show(normalize(u));
     });
-    stdout.write(JSON.stringify({ a, b, ok: error === null, equivalent: eq === true, normal, error, errorIn: which }) + '\n');
+    stdout.write(JSON.stringify({ a: show(a), b: show(b), ok: error === null, equivalent: eq === true, normal, error, errorIn: which }) + '\n');
   } else if (error !== null) {
-    stderr.write(`locator equal: ${JSON.stringify(which === 'a' ? a : b)}: ${error.message} (${error.code} at ${error.offset})\n`);
+    stderr.write(`locator equal: ${JSON.stringify(show(which === 'a' ? a : b))}: ${error.message} (${error.code} at ${error.offset})\n`);
   } else {
-    stdout.write(eq ? 'equivalent\n' : `not equivalent:\n  ${normalize(a)}\n  ${normalize(b)}\n`);
+    stdout.write(eq ? 'equivalent\n' : `not equivalent:\n  ${show(normalize(a))}\n  ${show(normalize(b))}\n`);
   }
   return eq === true ? EXIT.ok : EXIT.invalid;
 }
@@ -87,7 +101,9 @@ export const normalizeCommand: Command = {
     '  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).',
   ],
   options: { json: { type: 'boolean' }, display: { type: 'boolean' } },
-  run: (args, values, io) => runNormalize(args, { json: values.json === true, display: values.display === true }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) => runNormalize(args, {
+    json: values.json === true, display: values.display === true, showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout, io.stderr),
 };
 
 export const equalCommand: Command = {
@@ -97,5 +113,7 @@ export const equalCommand: Command = {
     '  --ignore-fragment  (equal) Compare without the fragment ids.',
   ],
   options: { json: { type: 'boolean' }, 'ignore-fragment': { type: 'boolean' } },
-  run: (args, values, io) => runEqual(args, { json: values.json === true, ignoreFragment: values['ignore-fragment'] === true }, io.stdout, io.stderr),
+  run: (args, values, io) => runEqual(args, {
+    json: values.json === true, ignoreFragment: values['ignore-fragment'] === true, showSecrets: values['show-secrets'] === true,
+  }, io.stdout, io.stderr),
 };

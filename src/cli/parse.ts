@@ -5,7 +5,7 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output, failure, shownInput } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
-import { MASK, passwordSpans, redactUrl } from '../redact.js';
+import { MASK, maskValue, passwordSpans, redactUrl, replaceSpans, secretsOf, spanSecrets, urlPasswordSpans } from '../redact.js';
 
 /** `text` with each span's characters replaced by "*", one for one, so that columns stay put. */
 export function maskSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
@@ -26,16 +26,24 @@ export function parseRecord(input: string, trim = false, showSecrets = true): Re
   const r = tryParse(input, { trim });
   const shown = showSecrets ? input : redactUrl(input);
   if (r instanceof LocatorError) {
+    const secrets = showSecrets ? [] : spanSecrets(input, passwordSpans(input));
     return {
-      input: shown, ok: false, valid: false, error: r.toDiagnostic(), href: null, scheme: null, user: null,
+      input: shown, ok: false, valid: false, error: maskValue(r.toDiagnostic(), secrets), href: null, scheme: null, user: null,
       password: null, host: null, port: null, portDigits: null, explicitPort: false, path: null, fragment: null,
       fields: {}, violations: [],
     };
   }
   const j = r.toJSON();
-  if (!showSecrets && j.password !== null && j.password !== '') {
-    j.password = MASK;
-    j.href = redactUrl(j.href as string);
+  const spans = showSecrets ? [] : urlPasswordSpans(r);
+  if (spans.length > 0) {
+    // The href from the parsed offsets; the password field; the fields (an opaque or unknown
+    // scheme keeps the login in its scheme part or message id) and the messages by the secrets:
+    // a field that holds the password's text is masked even where that text is not the password.
+    const secrets = secretsOf(r);
+    j.href = replaceSpans(r.href, spans);
+    if (j.password !== null && j.password !== '') j.password = MASK;
+    j.fields = maskValue(j.fields, secrets);
+    j.violations = maskValue(j.violations, secrets);
   }
   return { input: shown, ok: true, valid: j.valid, error: null, ...j };
 }
@@ -75,16 +83,16 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   const mask = opts.showSecrets ? [] : passwordSpans(input);
   const shownInput = maskSpans(input, mask);
   if (r instanceof LocatorError) {
-    lines.push(`${JSON.stringify(shownInput)}: not a URL`, ...drawDiagnostics(shownInput, [r.toDiagnostic()]), '');
+    lines.push(`${JSON.stringify(shownInput)}: not a URL`, ...drawDiagnostics(shownInput, [rec.error as Diagnostic]), '');
     return lines;
   }
   lines.push(`${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`, ...drawRecord(r, shownInput, !opts.showSecrets));
-  const fields = r.fields;
+  const fields = rec.fields as Record<string, unknown>;
   const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
   for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port ?? r.portDigits], ...Object.entries(fields)] as Array<[string, unknown]>) {
     if (v !== null && v !== undefined) lines.push(`  ${k}: ${JSON.stringify(v)}`);
   }
-  lines.push(...drawDiagnostics(shownInput, r.violations as Diagnostic[]), '');
+  lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[]), '');
   return lines;
 }
 

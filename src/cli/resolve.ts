@@ -3,13 +3,29 @@
 // --draft-1993 for the October 1993 draft's partial form rules.
 import type { Readable, Writable } from 'node:stream';
 import { resolve, relativize, type Rules } from '../resolve.js';
-import type { Diagnostic } from '../core/errors.js';
+import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output, failure } from './io.js';
+import { tryParse } from '../schemes/registry.js';
+import { redactPartial, redactUrl } from '../redact.js';
 import { UsageError, type Command } from './command.js';
 
 export interface ResolveCommandOptions {
   json: boolean;
   rules: Rules;
+  /** Show passwords (RFC 1738 6: hidden as **** unless asked). */
+  showSecrets?: boolean;
+}
+
+/**
+ * How BASE, a partial form and a result are written out: with each one's password masked from
+ * its own parsed offsets (a "//" partial form read with BASE's scheme, RFC 1808 2.4.3), unless
+ * --show-secrets (RFC 1738 6).
+ */
+function shower(base: string, showSecrets: boolean | undefined): { url: (s: string) => string; partial: (s: string) => string } {
+  if (showSecrets === true) return { url: (s) => s, partial: (s) => s };
+  const b = tryParse(base);
+  const scheme = b instanceof LocatorError ? null : b.scheme;
+  return { url: redactUrl, partial: (s) => redactPartial(s, scheme) };
 }
 
 function rulesOf(values: Record<string, unknown>): Rules {
@@ -35,15 +51,18 @@ export async function runResolve(args: string[], opts: ResolveCommandOptions, st
   const [base, ...partials] = args;
   if (base === undefined) throw new UsageError('resolve needs a BASE URL');
   const out = new Output(stdout);
+  const show = shower(base, opts.showSecrets);
+  const shownBase = show.url(base);
   let status = 0;
   for await (const partial of inputs(partials, stdin)) {
     const r = run(() => resolve(base, partial, { rfc: opts.rules }));
     if (r.error !== null) status = 1;
+    const href = r.value === null ? null : show.url(r.value);
     if (opts.json) {
-      await out.line(JSON.stringify({ base, partial, ok: r.error === null, href: r.value, error: r.error }));
+      await out.line(JSON.stringify({ base: shownBase, partial: show.partial(partial), ok: r.error === null, href, error: r.error }));
     } else {
-      await out.line(r.value ?? '');
-      if (r.error !== null) stderr.write(`locator resolve: ${JSON.stringify(partial)}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+      await out.line(href ?? '');
+      if (r.error !== null) stderr.write(`locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
     }
   }
   await out.flush();
@@ -58,15 +77,18 @@ export async function runRelativize(args: string[], opts: ResolveCommandOptions,
   const [base, ...targets] = args;
   if (base === undefined) throw new UsageError('relativize needs a BASE URL');
   const out = new Output(stdout);
+  const show = shower(base, opts.showSecrets);
+  const shownBase = show.url(base);
   let status = 0;
   for await (const target of inputs(targets, stdin)) {
     const r = run(() => relativize(base, target, { rfc: opts.rules }));
     if (r.error !== null) status = 1;
+    const partial = r.value === null ? null : show.partial(r.value);
     if (opts.json) {
-      await out.line(JSON.stringify({ base, target, ok: r.error === null, partial: r.value, error: r.error }));
+      await out.line(JSON.stringify({ base: shownBase, target: show.url(target), ok: r.error === null, partial, error: r.error }));
     } else {
-      await out.line(r.value === '' ? '<>' : r.value ?? '');
-      if (r.error !== null) stderr.write(`locator relativize: ${JSON.stringify(target)}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+      await out.line(partial === '' ? '<>' : partial ?? '');
+      if (r.error !== null) stderr.write(`locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
     }
   }
   await out.flush();
@@ -83,7 +105,9 @@ export const resolveCommand: Command = {
     '  --draft-1993 (resolve, relativize) Use the partial form rules of the October 1993 draft.',
   ],
   options: OPTIONS,
-  run: (args, values, io) => runResolve(args, { json: values.json === true, rules: rulesOf(values) }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) => runResolve(args, {
+    json: values.json === true, rules: rulesOf(values), showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout, io.stderr),
 };
 
 export const relativizeCommand: Command = {
@@ -91,5 +115,7 @@ export const relativizeCommand: Command = {
   synopsis: ['relativize [--json] [--rfc3986] BASE [TARGET...]', 'Print the shortest partial form that resolves against BASE back to each TARGET.'],
   help: [],
   options: OPTIONS,
-  run: (args, values, io) => runRelativize(args, { json: values.json === true, rules: rulesOf(values) }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) => runRelativize(args, {
+    json: values.json === true, rules: rulesOf(values), showSecrets: values['show-secrets'] === true,
+  }, io.stdin, io.stdout, io.stderr),
 };
