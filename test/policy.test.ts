@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { parse } from './helpers.js';
+import { parse, eachRow } from './helpers.js';
 import {
   DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
   resolveAllowed, isCrossScheme, type Policy,
@@ -65,9 +65,9 @@ const DEFAULT_ROWS: Array<[string, string, string]> = [
   ['ftp://u:hunter2@h.com:25/', 'reserved-port@22', 'the password is not in the message'],
 ];
 
-test('assertAllowed with the default policy: one smuggling URL per client protocol is refused', () => {
-  for (const [input, expected, why] of DEFAULT_ROWS) assert.equal(refused(input), expected, `${input} (${why})`);
-});
+eachRow('assertAllowed with the default policy: one smuggling URL per client protocol is refused', DEFAULT_ROWS, ([input, expected, why]) => {
+  assert.equal(refused(input), expected, `${input} (${why})`);
+}, { section: (r) => r[2] });
 
 test('a refusal names the finding, its section and offset, and never the password', () => {
   try {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, tryParse, codes, fixture, shared } from '../helpers.js';
+import { parse, tryParse, codes, fixture, shared, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { formatRequest } from '../../src/schemes/util.js';
@@ -68,14 +68,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['gopher://h.com/0a#b%09c', '0 | a | - | - | a<CR><LF>', '', 'draft 1993-10 fragmentaddress'],
 ];
 
-test('RFC 1738 3.4: gopher fields and violations, row by row', () => {
-  for (const [input, expected, violations, section] of ROWS) {
-    const u = parse(input);
-    assert.equal(row(u), expected, `${input} (${section})`);
-    assert.equal(codes(u), violations, `${input} violations (${section})`);
-    assert.equal(u.valid, violations === '', `${input} valid`);
-  }
-});
+eachRow('RFC 1738 3.4: gopher fields and violations', ROWS, ([input, expected, violations, section]) => {
+  const u = parse(input);
+  assert.equal(row(u), expected, `${input} (${section})`);
+  assert.equal(codes(u), violations, `${input} violations (${section})`);
+  assert.equal(u.valid, violations === '', `${input} valid`);
+}, { section: (r) => r[3] });
 
 /** A "client sends" block of the texts, read: lines trimmed and joined, <tab> <cr> <lf> made real. */
 function sent(lines: string[]): string {
@@ -135,8 +133,8 @@ const URL_EXAMPLES: UrlExample[] = [
   },
 ];
 
-test('draft 1994-03 and RFC 1738: every printed gopher URL, verbatim', () => {
-  for (const e of URL_EXAMPLES) {
+eachRow('draft 1994-03 and RFC 1738: every printed gopher URL, verbatim', URL_EXAMPLES, (e) => {
+  {
     assert.ok(specLines(e.source, e.line)[0].includes(e.printed), `${e.source}:${e.line} prints ${e.printed}`);
     const u = parse(e.concrete);
     assert.equal(u.scheme, 'gopher');
@@ -153,7 +151,7 @@ test('draft 1994-03 and RFC 1738: every printed gopher URL, verbatim', () => {
       } else assert.ok(codes(literal).startsWith('unsafe-char@13 '), 'the template\'s brackets are unsafe too');
     }
   }
-});
+}, { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` });
 
 test('spec-examples.json: no gopher example of the fixture is missing from the table', () => {
   const ex = JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; source: string; line: number }> };
@@ -212,8 +210,8 @@ const PLUS: Array<{ source: string; line: number; printed: string; gplus: string
   },
 ];
 
-test('RFC 1738 3.4.4-3.4.9, draft 1994-03: every printed Gopher+ string, and what the client sends', () => {
-  for (const p of PLUS) {
+eachRow('RFC 1738 3.4.4-3.4.9, draft 1994-03: every printed Gopher+ string, and what the client sends', PLUS, (p) => {
+  {
     assert.ok(specLines(p.source, p.line)[0].includes(p.printed), `${p.source}:${p.line} prints ${p.printed}`);
     const u = parse(`gopher://host/0a_gopher_selector%09%09${p.gplus}`);
     assert.equal(codes(u), '', p.gplus);
@@ -226,7 +224,7 @@ test('RFC 1738 3.4.4-3.4.9, draft 1994-03: every printed Gopher+ string, and wha
       assert.equal(f.request, sent(specLines(src, from, to)), `${p.gplus}: ${src}:${from}-${to}`);
     }
   }
-});
+}, { input: (p) => p.gplus, section: (p) => `${p.source}:${p.line}` });
 
 test('RFC 1738 3.4.5: "?" sends the +ASK request, then the filled-in form', () => {
   const e = explain('gopher://host/0a_gopher_selector%09%09?');
