@@ -18,10 +18,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, checkRange, pathRange, refuseLogin, refusePort, stringField, text,
-  violationNotes,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
+import { checkRange, pathRange } from './ranges.js';
+import { stringField, text } from './read.js';
+import { buildLogin, refuseLogin, refusePort } from './login.js';
+import { NOT_VALID_CODE_FIRST, violationNotes } from './notes.js';
 import { encodePath } from './ftp.js';
 
 export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',

@@ -19,10 +19,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { CR, LF, LINE, NUL, TAB, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
-import {
-  INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, formatRequest, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField, text,
-  violationNotes, type Range,
-} from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
+import { stringField, text } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { NOT_VALID_OR_WARNING, formatRequest, violationNotes } from './notes.js';
 
 export const SELECTOR_LINE_END = defineCode('gopher-selector-line-end', 'error', 'RFC 1738 3.4.1',
   'a selector may contain any octets except TAB, LF and CR');

@@ -16,10 +16,11 @@ import { LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField,
-  stringListField, textSegments, violationNotes, type Range,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
+import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
+import { stringField, stringListField, textSegments } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { NOT_VALID_OR_WARNING, violationNotes } from './notes.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
   'within the search of an http URL, "/" and "?" are reserved and must be encoded (search = *[ uchar | ";" | ":" | "@" | "&" | "=" ])');

@@ -18,7 +18,11 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
+import { schemePartRange, type Range } from './ranges.js';
+import { text } from './read.js';
+import { refuseLoginFields } from './login.js';
+import { NOT_A_VALID_SCHEME_URL, formatRequest, violationNotes } from './notes.js';
 import { checkAddrSpec, flaggedByScanner } from './mailto.js';
 
 export const INVALID_MESSAGE_ID = defineCode('invalid-message-id', 'error', 'draft 1994-03 (mid)',

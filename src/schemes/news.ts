@@ -17,7 +17,11 @@ import { NNTP_ARG, wirePart } from './wire.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, stringField, text, formatRequest, violationNotes } from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { schemePartRange } from './ranges.js';
+import { stringField, text } from './read.js';
+import { refuseLoginFields } from './login.js';
+import { NOT_A_VALID_SCHEME_URL, formatRequest, violationNotes } from './notes.js';
 import { describeOctet, flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',

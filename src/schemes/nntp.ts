@@ -12,7 +12,11 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
 import { NNTP_ARG, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
+import { pathRange, schemePartRange, type Range } from './ranges.js';
+import { text } from './read.js';
+import { refuseLogin, buildLogin } from './login.js';
+import { NOT_A_VALID_SCHEME_URL, formatRequest, violationNotes } from './notes.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 

@@ -13,7 +13,9 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { LINE, TELNET_LINE, loginWire } from './wire.js';
 import { defineCode } from '../core/errors.js';
-import { DRAFT_ONLY, INVALID_URL, buildLogin, formatRequest, violationNotes } from './util.js';
+import { DRAFT_ONLY } from './codes.js';
+import { buildLogin } from './login.js';
+import { INVALID_URL, formatRequest, violationNotes } from './notes.js';
 
 export const TELNET_PATH = defineCode('telnet-path', 'error', 'RFC 1738 3.8',
   'a telnet URL ends after the login and an optional "/": nothing may follow that "/"');

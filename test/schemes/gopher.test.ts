@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { parse, tryParse, codes, fixture, shared } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
-import { formatRequest } from '../../src/schemes/util.js';
+import { formatRequest } from '../../src/schemes/notes.js';
 import type { GopherPlus } from '../../src/schemes/gopher.js';
 
 interface Fields {
