@@ -22,7 +22,7 @@ import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
 import { checkRange, pathRange } from './ranges.js';
 import { stringField, text } from './read.js';
 import { buildLogin, refuseLogin, refusePort } from './login.js';
-import { NOT_VALID_CODE_FIRST, violationNotes } from './notes.js';
+import { violationNotes } from './notes.js';
 import { encodePath } from './ftp.js';
 
 export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',
@@ -87,7 +87,7 @@ function build(f: Record<string, unknown>): string {
  * running an AFS client, so the file is opened there.
  */
 function explain(url: Url): Explanation {
-  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
+  const notes = violationNotes(url);
   const path = readPath(url);
   const cell = url.host;
   const steps: string[] = [];

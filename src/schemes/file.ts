@@ -18,7 +18,7 @@ import { INVALID_FIELD } from './codes.js';
 import { pathRange, schemePartRange } from './ranges.js';
 import { stringField, text, textSegments } from './read.js';
 import { buildLogin, refuseLogin, refusePort } from './login.js';
-import { NOT_VALID_CODE_FIRST, violationNotes } from './notes.js';
+import { violationNotes } from './notes.js';
 import { encodePath, ftpSteps } from './ftp.js';
 
 export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
@@ -105,7 +105,7 @@ function build(f: Record<string, unknown>): string {
  */
 function explain(url: Url): Explanation {
   const path = readPath(url);
-  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
+  const notes = violationNotes(url);
   if (isLocalHost(url.host)) {
     const steps: string[] = [];
     if (path === null) {

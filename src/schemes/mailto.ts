@@ -19,7 +19,7 @@ import { INVALID_FIELD } from './codes.js';
 import { isEscape, schemePartRange } from './ranges.js';
 import { text } from './read.js';
 import { refuseLoginFields } from './login.js';
-import { NOT_A_VALID_SCHEME_URL, formatRequest, violationNotes } from './notes.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
@@ -293,7 +293,7 @@ function explain(url: Url): Explanation {
   if (address.includes('%')) {
     notes.push('the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client');
   }
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return {
     protocol: 'smtp',
     host: null,

@@ -25,7 +25,7 @@ import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
 import { refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
-import { INVALID_URL, formatRequest, violationNotes } from './notes.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
@@ -241,7 +241,7 @@ function explain(url: Url): Explanation {
     }
     notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
   }
-  violationNotes(url, INVALID_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'prospero', host, port, steps, notes };
 }
 

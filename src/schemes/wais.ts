@@ -23,7 +23,7 @@ import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
 import { refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
-import { INVALID_URL, formatRequest, violationNotes } from './notes.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -293,7 +293,7 @@ function explain(url: Url): Explanation {
       }
     }
   }
-  violationNotes(url, INVALID_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'wais', host, port, steps, notes };
 }
 

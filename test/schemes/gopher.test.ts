@@ -282,7 +282,7 @@ test('explain: type 7 without a search prompts; type h "URL:"; types 8 and T; un
 
   const bad = explain('gopher://u@host/%09x');
   assert.deepEqual(bad.steps, ['x<CR><LF>']);
-  assert.equal(bad.notes.filter((n) => n.startsWith('not valid:')).length, 2);
+  assert.equal(bad.notes.filter((n) => n.startsWith('not a valid gopher URL:')).length, 2);
   const none = explain('gopher:x');
   assert.deepEqual(none.steps, []);
   assert.ok(none.notes.some((n) => n.includes('no host')));
