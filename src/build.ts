@@ -8,7 +8,7 @@ import { type ParseOptions } from './core/parse.js';
 import { Url } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
 import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.js';
-import { INVALID_FIELD } from './schemes/util.js';
+import { INVALID_FIELD } from './schemes/codes.js';
 import type { BuildFields, SchemeFields } from './schemes/fields.js';
 
 export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'RFC 1738 4',

@@ -14,9 +14,21 @@
 //
 // Offsets in the buffer are relative to `base`, the absolute offset (UTF-16 code units) of its
 // first code unit in the whole input.
+//
+// This file holds the candidate recognition (a scheme before ":", a wrapper from "<"); the
+// character tables are in chars.ts, where a wrapped URL continues after a line break in
+// lines.ts, and joining, hyphen readings and trailing punctuation in readings.ts.
 
-import { CHAR_CLASS, SCHEME, HEX, ALPHA } from '../core/charclass.js';
+import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { schemeTable } from '../schemes/registry.js';
+import {
+  WRAP, W_CONTENT, W_SPACE, W_OPEN, W_CLOSE, W_CONTROL, BARE, B_STOP, B_OK, B_PERCENT, B_HASH,
+  isSchemeChar, isHex, isDigit,
+} from './chars.js';
+import { LOOKBACK, MORE, FAIL, nextLine, quoteDepth } from './lines.js';
+import { nameText, join, alternatives, trimTrailing } from './readings.js';
+
+export { LOOKBACK };
 
 /** How the URL was written (RFC 1738 appendix). */
 export type MatchForm = 'prefixed' | 'bracketed' | 'bare';
@@ -40,53 +52,6 @@ export interface Match {
 
 /** The longest scheme name the scanner looks back for before a ":". */
 export const MAX_SCHEME_LENGTH = 64;
-/** Code units kept before the scan position (scheme look-back, the quote prefix of a line). */
-export const LOOKBACK = 256;
-/** The longest run of lines between two parts of a URL split by a page break. */
-const PAGE_BREAK_LINES = 16;
-/** Alternatives are listed for every subset of at most this many hyphen breaks. */
-const MAX_HYPHEN_SUBSETS = 4;
-
-// Character tables, one entry per UTF-16 code unit.
-
-// Inside a wrapper: 0 content, 1 horizontal white space, 2 CR, 3 LF, 4 "<", 5 ">", 6 a control
-// character that is not white space (abandons the wrapper).
-const W_CONTENT = 0, W_SPACE = 1, W_CR = 2, W_LF = 3, W_OPEN = 4, W_CLOSE = 5, W_CONTROL = 6;
-const WRAP = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(65536);
-  for (let c = 0; c < 32; c++) t[c] = W_CONTROL;
-  t[127] = W_CONTROL;
-  for (const c of [9, 11, 12, 32, 0xa0, 0x1680, 0x202f, 0x205f, 0x3000, 0xfeff, 0x2028, 0x2029]) t[c] = W_SPACE;
-  for (let c = 0x2000; c <= 0x200a; c++) t[c] = W_SPACE;
-  t[13] = W_CR;
-  t[10] = W_LF;
-  t[60] = W_OPEN;
-  t[62] = W_CLOSE;
-  return t;
-})();
-
-// A bare URL (RFC 1738 2.2): 1 a character that may appear unencoded, 2 "%", 3 "#"; 0 ends it
-// (white space, controls, the unsafe characters < > " { } | \ ^ ~ [ ] `, and non-ASCII).
-const B_STOP = 0, B_OK = 1, B_PERCENT = 2, B_HASH = 3;
-const BARE = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(65536);
-  for (let c = 33; c < 127; c++) t[c] = B_OK;
-  for (const ch of '<>"{}|\\^~[]`') t[ch.charCodeAt(0)] = B_STOP;
-  t[37] = B_PERCENT;
-  t[35] = B_HASH;
-  return t;
-})();
-
-// Trailing punctuation left out of a bare URL: . , ; : ! ?
-const TRAIL = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(128);
-  for (const ch of '.,;:!?') t[ch.charCodeAt(0)] = 1;
-  return t;
-})();
-
-const isSchemeChar = (c: number) => c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0;
-const isHex = (c: number) => c < 128 && (CHAR_CLASS[c] & HEX) !== 0;
-
 /** The scan state of a candidate that answered MORE; offsets are absolute. */
 interface Saved {
   /** The candidate: its ":" (bare) or "<" (wrapper). */
@@ -99,11 +64,6 @@ interface Saved {
     runHash: number; runLen: number; restStart: number; hyphenLast: boolean; hyphens: number[] | null; quote: number;
   } | null;
 }
-
-/** A candidate that needs text beyond the end of the buffer. */
-const MORE = -2;
-/** A candidate that is not a URL: scanning resumes after its first character. */
-const FAIL = -1;
 
 /** The next index of one character at or after a position, remembered between calls. */
 class NextIndex {
@@ -446,8 +406,8 @@ export class Scanner {
         (hyphens ??= []).push(outLen - 1);
         hyphenLast = false;
       }
-      if (quote < 0) quote = this.#quoteDepth(l);
-      const n = this.#nextLine(i, stop, quote);
+      if (quote < 0) quote = quoteDepth(buf, this.base, l);
+      const n = nextLine(buf, i, stop, quote);
       if (n === MORE) {
         if (this.final || stop === limit) return FAIL;
         this.#saveWrap(l, i, { state, prefixed, pieces, outLen, seg, runStart, runHash, runLen, restStart, hyphenLast, hyphens, quote });
@@ -481,201 +441,5 @@ export class Scanner {
     if (end - runStart === runLen) return schemeTable().lookup(this.buf, runStart, end, hash) !== undefined;
     const name = nameText(this.buf, pieces, seg, end);
     return schemeTable().lookup(name, 0, name.length, hash) !== undefined;
-  }
-
-  /**
-   * From the line break at `i`, the index where the URL continues on a following line: after
-   * the break, the indentation, and the quote prefix; across a page break. FAIL for a blank line
-   * that is not part of a page break (a paragraph break ends no URL), MORE at the buffer end.
-   */
-  #nextLine(i: number, stop: number, quote: number): number {
-    const buf = this.buf;
-    const k = this.#skipBreak(i, stop);
-    if (k < 0) return k;
-    let j = skipIndent(buf, k, stop, quote);
-    if (j >= stop) return MORE;
-    const w = WRAP[buf.charCodeAt(j)];
-    if (w !== W_CR && w !== W_LF) return j;
-    if (quote > 0) return FAIL;
-    return this.#pageBreak(k, stop);
-  }
-
-  /** The index after the line break at `i` (CR LF is one break); MORE if it may continue. */
-  #skipBreak(i: number, stop: number): number {
-    if (this.buf.charCodeAt(i) === 13) {
-      if (i + 1 >= stop) return MORE;
-      if (this.buf.charCodeAt(i + 1) === 10) return i + 2;
-    }
-    return i + 1;
-  }
-
-  /**
-   * DEVIATION: the appendix ignores only white space between the parts of a URL; a page footer
-   * and header are skipped as well, because the 1993-10 draft's own references break a URL
-   * across a page (and any paginated RFC may). Only this narrow shape is taken for one.
-   *
-   * A page break of a paginated text (an RFC or Internet-Draft) between two parts of a URL: from
-   * the blank line at `k`, blank lines, a footer that ends with the page number ("[Page 21]",
-   * "20"), blank lines or form feeds, a header, blank lines, then the line where the URL
-   * continues. Returns the index of its first character, FAIL, or MORE.
-   */
-  #pageBreak(k: number, stop: number): number {
-    const buf = this.buf;
-    // 0: blank lines before the footer, 1: after the footer, 2: after the header (needs blank)
-    let phase = 0;
-    let blanksAfterHeader = 0;
-    for (let n = 0; n < PAGE_BREAK_LINES; n++) {
-      const first = skipIndent(buf, k, stop, 0);
-      if (first >= stop) return MORE;
-      const c = buf.charCodeAt(first);
-      const blank = c === 13 || c === 10;
-      if (!blank && phase === 2) return blanksAfterHeader > 0 ? first : FAIL;
-      let e = first;
-      while (e < stop && buf.charCodeAt(e) !== 13 && buf.charCodeAt(e) !== 10) e++;
-      if (e >= stop) return MORE;
-      if (!blank) {
-        if (phase === 0) {
-          if (!isFooter(buf, first, e)) return FAIL;
-          phase = 1;
-        } else phase = 2;
-      } else if (phase === 2) blanksAfterHeader++;
-      const next = this.#skipBreak(e, stop);
-      if (next < 0) return next;
-      k = next;
-    }
-    return FAIL;
-  }
-
-  /**
-   * DEVIATION: besides white space, the quote marks a mail reader puts before each line of a
-   * quoted message are skipped, as deep as on the wrapper's first line (the appendix names mail
-   * and news as the places URLs are written; RFC 1738 does not speak of quoting).
-   *
-   * The number of ">" in the mail quote prefix of the line where the "<" at `l` stands ("> > "
-   * before the text); 0 when there is none or the line start is more than LOOKBACK back.
-   */
-  #quoteDepth(l: number): number {
-    const buf = this.buf;
-    const lim = l - LOOKBACK > 0 ? l - LOOKBACK : 0;
-    let j = l;
-    while (j > lim) {
-      const c = buf.charCodeAt(j - 1);
-      if (c === 10 || c === 13) break;
-      j--;
-    }
-    if (j === lim && !(j === 0 && this.base === 0)) {
-      const c = j > 0 ? buf.charCodeAt(j - 1) : 0;
-      if (c !== 10 && c !== 13) return 0;
-    }
-    let d = 0;
-    for (; j < l; j++) {
-      const c = buf.charCodeAt(j);
-      if (c === 62) d++;
-      else if (c !== 32 && c !== 9) break;
-    }
-    return d;
-  }
-}
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/** Skips the indentation and up to `quote` quote marks (">") at the start of a line. */
-function skipIndent(buf: string, j: number, stop: number, quote: number): number {
-  let q = 0;
-  while (j < stop) {
-    const c = buf.charCodeAt(j);
-    if (WRAP[c] === W_SPACE) j++;
-    else if (c === 62 && q < quote) {
-      q++;
-      j++;
-    } else break;
-  }
-  return j;
-}
-
-/** A page footer [first, e): the line ends with a page number ("... 20", "... [Page 21]"). */
-function isFooter(buf: string, first: number, e: number): boolean {
-  while (e > first && WRAP[buf.charCodeAt(e - 1)] === W_SPACE) e--;
-  if (e > first && buf.charCodeAt(e - 1) === 93) e--; // "]"
-  let d = e;
-  while (d > first && isDigit(buf.charCodeAt(d - 1))) d--;
-  if (d === e || e - d > 4 || d === first) return false;
-  return WRAP[buf.charCodeAt(d - 1)] === W_SPACE;
-}
-
-/** The text of the pieces plus [seg, end). */
-function nameText(buf: string, pieces: number[], seg: number, end: number): string {
-  let s = '';
-  for (let p = 0; p < pieces.length; p += 2) s += buf.slice(pieces[p], pieces[p + 1]);
-  if (seg >= 0) s += buf.slice(seg, end);
-  return s;
-}
-
-function join(buf: string, pieces: number[]): string {
-  if (pieces.length === 2) return buf.slice(pieces[0], pieces[1]);
-  let s = '';
-  for (let p = 0; p < pieces.length; p += 2) s += buf.slice(pieces[p], pieces[p + 1]);
-  return s;
-}
-
-/**
- * The readings without some of the hyphens that stood before a line break (RFC 1738 appendix:
- * "the hyphen may or may not actually be part of the URL"): every subset, fewest removals
- * first, for up to MAX_HYPHEN_SUBSETS such hyphens; beyond that only the reading without all.
- */
-function alternatives(url: string, hyphens: number[] | null): string[] {
-  if (hyphens === null) return [];
-  const k = hyphens.length;
-  const without = (mask: number) => {
-    let s = '';
-    let from = 0;
-    for (let b = 0; b < k; b++) {
-      if ((mask & (1 << b)) === 0) continue;
-      s += url.slice(from, hyphens[b]);
-      from = hyphens[b] + 1;
-    }
-    return s + url.slice(from);
-  };
-  if (k > MAX_HYPHEN_SUBSETS) return [without((1 << k) - 1)];
-  const masks: number[] = [];
-  for (let m = 1; m < 1 << k; m++) masks.push(m);
-  masks.sort((a, b) => popcount(a) - popcount(b) || a - b);
-  return masks.map(without);
-}
-
-function popcount(m: number): number {
-  let n = 0;
-  for (; m !== 0; m &= m - 1) n++;
-  return n;
-}
-
-/**
- * The end of a bare URL [s, e) without trailing sentence punctuation (. , ; : ! ?), a closing
- * ")" that has no "(" in the URL, and a closing "'" with no opening one (RFC 1738 appendix:
- * "punctuation marks that might be mistaken for part of the URL").
- */
-function trimTrailing(buf: string, s: number, e: number): number {
-  for (;;) {
-    if (e <= s) return e;
-    const c = buf.charCodeAt(e - 1);
-    if (c < 128 && TRAIL[c] === 1) {
-      e--;
-      continue;
-    }
-    if (c === 41 || c === 39) {
-      const open = c === 41 ? 40 : 39;
-      let opens = 0;
-      let closes = 0;
-      for (let k = s; k < e; k++) {
-        const x = buf.charCodeAt(k);
-        if (x === open && c === 41) opens++;
-        else if (x === c) closes++;
-      }
-      if (c === 39 ? closes % 2 === 1 : closes > opens) {
-        e--;
-        continue;
-      }
-    }
-    return e;
   }
 }

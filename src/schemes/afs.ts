@@ -18,10 +18,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { UCHAR_SET } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, checkRange, pathRange, refuseLogin, refusePort, stringField, text,
-  violationNotes,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
+import { checkRange, pathRange } from './ranges.js';
+import { stringField, text } from './read.js';
+import { buildLogin, refuseLogin, refusePort } from './login.js';
+import { violationNotes } from './notes.js';
 import { encodePath } from './ftp.js';
 
 export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',
@@ -86,7 +87,7 @@ function build(f: Record<string, unknown>): string {
  * running an AFS client, so the file is opened there.
  */
 function explain(url: Url): Explanation {
-  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
+  const notes = violationNotes(url);
   const path = readPath(url);
   const cell = url.host;
   const steps: string[] = [];

@@ -14,10 +14,11 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { C_STRING, TELNET_LINE, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import {
-  INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, pathRange, refuseLogin, refusePort, schemePartRange, stringField, text,
-  textSegments, violationNotes,
-} from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { pathRange, schemePartRange } from './ranges.js';
+import { stringField, text, textSegments } from './read.js';
+import { buildLogin, refuseLogin, refusePort } from './login.js';
+import { violationNotes } from './notes.js';
 import { encodePath, ftpSteps } from './ftp.js';
 
 export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
@@ -104,7 +105,7 @@ function build(f: Record<string, unknown>): string {
  */
 function explain(url: Url): Explanation {
   const path = readPath(url);
-  const notes = violationNotes(url, NOT_VALID_CODE_FIRST);
+  const notes = violationNotes(url);
   if (isLocalHost(url.host)) {
     const steps: string[] = [];
     if (path === null) {

@@ -15,10 +15,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { TELNET_LINE, bodyRange, loginWire, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_CODE_FIRST, buildLogin, formatRequest, isSurrogatePair, pathRange, stringField,
-  stringListField, textSegments, violationNotes,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
+import { isSurrogatePair, pathRange } from './ranges.js';
+import { stringField, stringListField, textSegments } from './read.js';
+import { buildLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
   'within a name or CWD component ";" is reserved and must be encoded as %3B');
@@ -340,7 +341,7 @@ function explain(url: Url): Explanation {
   const { segments, ftptype } = readFtpPath(url);
   const { steps, notes } = ftpSteps({ user: url.user, password: url.password, segments, ftptype });
   if (url.host === null) notes.unshift('the URL has no "//" host, so there is no server to connect to');
-  return { protocol: 'ftp', host: url.host, port: url.explicitPort ? url.port : 21, steps, notes: [...violationNotes(url, NOT_VALID_CODE_FIRST), ...notes] };
+  return { protocol: 'ftp', host: url.host, port: url.explicitPort ? url.port : 21, steps, notes: [...violationNotes(url), ...notes] };
 }
 
 /**

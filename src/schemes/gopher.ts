@@ -19,10 +19,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { CR, LF, LINE, NUL, TAB, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { XCHAR_SET, decode, encode, hexValue, textToOctets } from '../core/percent.js';
-import {
-  INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, formatRequest, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField, text,
-  violationNotes, type Range,
-} from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
+import { stringField, text } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const SELECTOR_LINE_END = defineCode('gopher-selector-line-end', 'error', 'RFC 1738 3.4.1',
   'a selector may contain any octets except TAB, LF and CR');
@@ -284,7 +285,7 @@ function answerNote(type: string, plus: GopherPlus | null): string | null {
  * <CR><LF>; notes say what the client must add (a search to prompt for, a form to fill in).
  */
 function explain(url: Url): Explanation {
-  const notes = violationNotes(url, NOT_VALID_OR_WARNING);
+  const notes = violationNotes(url);
   const steps: string[] = [];
   const host = url.host;
   if (host === null || host === '') {

@@ -16,10 +16,11 @@ import { LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
-import {
-  DRAFT_ONLY, INVALID_FIELD, NOT_VALID_OR_WARNING, buildLogin, isEscape, isSurrogatePair, pathRange, refuseLogin, stringField,
-  stringListField, textSegments, violationNotes, type Range,
-} from './util.js';
+import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
+import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
+import { stringField, stringListField, textSegments } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { violationNotes } from './notes.js';
 
 export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
   'within the search of an http URL, "/" and "?" are reserved and must be encoded (search = *[ uchar | ";" | ":" | "@" | "&" | "=" ])');
@@ -184,7 +185,7 @@ function explain(url: Url, secure: boolean): Explanation {
   const notes: string[] = [];
   const steps: string[] = [];
   if (secure) notes.push('https is not defined by RFC 1738 or its drafts (it came later, RFC 2818): it is read with the http syntax, port 443, and the request is sent inside a TLS connection');
-  violationNotes(url, NOT_VALID_OR_WARNING, notes);
+  violationNotes(url, notes);
   const host = url.host;
   if (host === null || host === '') {
     notes.push(`no host to connect to: an ${url.scheme} URL is ${url.scheme}://<host>:<port>/<path>?<searchpart> (RFC 1738 3.3)`);

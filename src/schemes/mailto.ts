@@ -15,7 +15,11 @@ import { LINE, wirePart } from './wire.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
-import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, isEscape, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes } from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { isEscape, schemePartRange } from './ranges.js';
+import { text } from './read.js';
+import { refuseLoginFields } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
   'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
@@ -289,7 +293,7 @@ function explain(url: Url): Explanation {
   if (address.includes('%')) {
     notes.push('the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client');
   }
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return {
     protocol: 'smtp',
     host: null,

@@ -18,7 +18,11 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation } from './spec.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, text, formatRequest, violationNotes, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
+import { schemePartRange, type Range } from './ranges.js';
+import { text } from './read.js';
+import { refuseLoginFields } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 import { checkAddrSpec, flaggedByScanner } from './mailto.js';
 
 export const INVALID_MESSAGE_ID = defineCode('invalid-message-id', 'error', 'draft 1994-03 (mid)',
@@ -131,7 +135,7 @@ function explainMid(url: Url): Explanation {
     steps.push(formatRequest(`in it, find the MIME body part with the header field "Content-ID: <${f.contentId as string}>"`));
     notes.push('the "/content-id" part, which selects one body part of the message, follows RFC 2111 (1997)');
   }
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'mail', host: null, port: null, steps, notes };
 }
 
@@ -143,7 +147,7 @@ function explainCid(url: Url): Explanation {
     'cid URLs are defined only by the 1994-03 draft ("Content identifiers for MIME body part")',
     'the body part is looked for first in the MIME message in which the URL appears, then among the other messages held',
   ];
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return {
     protocol: 'mail',
     host: null,

@@ -17,7 +17,11 @@ import { NNTP_ARG, wirePart } from './wire.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, encode } from '../core/percent.js';
-import { INVALID_FIELD, NOT_A_VALID_SCHEME_URL, refuseLoginFields, schemePartRange, stringField, text, formatRequest, violationNotes } from './util.js';
+import { INVALID_FIELD } from './codes.js';
+import { schemePartRange } from './ranges.js';
+import { stringField, text } from './read.js';
+import { refuseLoginFields } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 import { describeOctet, flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
@@ -309,7 +313,7 @@ function explain(url: Url): Explanation {
     ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
     : 'the news server is the reader\'s local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)');
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
 }
 

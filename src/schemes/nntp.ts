@@ -12,7 +12,11 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
 import { NNTP_ARG, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { INVALID_FIELD, DRAFT_ONLY, NOT_A_VALID_SCHEME_URL, pathRange, schemePartRange, refuseLogin, buildLogin, text, formatRequest, violationNotes, type Range } from './util.js';
+import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
+import { pathRange, schemePartRange, type Range } from './ranges.js';
+import { text } from './read.js';
+import { refuseLogin, buildLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
@@ -147,7 +151,7 @@ function explain(url: Url): Explanation {
   notes.push('article numbers belong to one server: the same article has another number on another server (draft 1994-03)');
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
   if (!url.hasLogin) notes.push('this URL names no server (the drafts\' nntp:<group>/<digits>): the client must be told which server to ask');
-  violationNotes(url, NOT_A_VALID_SCHEME_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'nntp', host: url.host, port: url.hasLogin ? url.port : NNTP_PORT, steps, notes };
 }
 

@@ -21,7 +21,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { CR, LF, LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
+import { DRAFT_ONLY } from './codes.js';
+import { checkRange, type Range } from './ranges.js';
+import { refuse, stringField, text } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
   'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
@@ -237,7 +241,7 @@ function explain(url: Url): Explanation {
     }
     notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
   }
-  violationNotes(url, INVALID_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'prospero', host, port, steps, notes };
 }
 

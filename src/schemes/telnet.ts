@@ -13,7 +13,9 @@ import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { LINE, TELNET_LINE, loginWire } from './wire.js';
 import { defineCode } from '../core/errors.js';
-import { DRAFT_ONLY, INVALID_URL, buildLogin, formatRequest, violationNotes } from './util.js';
+import { DRAFT_ONLY } from './codes.js';
+import { buildLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const TELNET_PATH = defineCode('telnet-path', 'error', 'RFC 1738 3.8',
   'a telnet URL ends after the login and an optional "/": nothing may follow that "/"');
@@ -100,7 +102,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   }
   const p = url.path;
   if (p !== null && p !== '') notes.push(`the text after the "/" (${JSON.stringify(p)}) is not part of a ${scheme} URL and is not used`);
-  violationNotes(url, INVALID_URL, notes);
+  violationNotes(url, notes);
   return { protocol: scheme, host, port, steps, notes };
 }
 

@@ -19,7 +19,11 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
-import { DRAFT_ONLY, INVALID_URL, buildLogin, checkRange, formatRequest, refuse, refuseLogin, stringField, text, violationNotes, type Range } from './util.js';
+import { DRAFT_ONLY } from './codes.js';
+import { checkRange, type Range } from './ranges.js';
+import { refuse, stringField, text } from './read.js';
+import { buildLogin, refuseLogin } from './login.js';
+import { formatRequest, violationNotes } from './notes.js';
 
 export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
   'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
@@ -289,7 +293,7 @@ function explain(url: Url): Explanation {
       }
     }
   }
-  violationNotes(url, INVALID_URL, notes);
+  violationNotes(url, notes);
   return { protocol: 'wais', host, port, steps, notes };
 }
 

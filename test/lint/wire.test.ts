@@ -12,7 +12,7 @@ import { getScheme, registerScheme, unregisterScheme } from '../../src/schemes/r
 import { gopherParts } from '../../src/schemes/gopher.js';
 import { wireParts } from '../../src/lint/delimiters.js';
 import { decode } from '../../src/core/percent.js';
-import { text as rangeText } from '../../src/schemes/util.js';
+import { text as rangeText } from '../../src/schemes/read.js';
 import { requestFromOctets, requestOctets } from '../../src/clients/gopher/client.js';
 import { Url } from '../../src/core/url.js';
 import { tryParse } from '../helpers.js';

@@ -262,8 +262,8 @@ test('explain: CWD arguments are decoded; an encoded CR LF is shown and warned a
 test('explain: an invalid URL is still explained, and the notes say what is wrong', () => {
   const e = explain('ftp://h.com/a;b/f;type=q');
   assert.deepEqual(pathSteps('ftp://h.com/a;b/f;type=q'), ['CWD a;b', 'TYPE I', 'RETR f']);
-  assert.ok(e.notes.some((n) => /not valid/.test(n) && /ftp-reserved-char/.test(n)));
-  assert.ok(e.notes.some((n) => /not valid/.test(n) && /ftp-invalid-type/.test(n)));
+  assert.ok(e.notes.some((n) => /^not a valid ftp URL: /.test(n) && /ftp-reserved-char/.test(n)));
+  assert.ok(e.notes.some((n) => /^not a valid ftp URL: /.test(n) && /ftp-invalid-type/.test(n)));
   const noHost = explain('ftp:foo');
   assert.equal(noHost.host, null);
   assert.ok(noHost.notes.some((n) => /no "\/\/" host/.test(n)));

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { parse, tryParse, codes, fixture, shared, eachRow } from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
-import { formatRequest } from '../../src/schemes/util.js';
+import { formatRequest } from '../../src/schemes/notes.js';
 import type { GopherPlus } from '../../src/schemes/gopher.js';
 
 interface Fields {
@@ -280,7 +280,7 @@ test('explain: type 7 without a search prompts; type h "URL:"; types 8 and T; un
 
   const bad = explain('gopher://u@host/%09x');
   assert.deepEqual(bad.steps, ['x<CR><LF>']);
-  assert.equal(bad.notes.filter((n) => n.startsWith('not valid:')).length, 2);
+  assert.equal(bad.notes.filter((n) => n.startsWith('not a valid gopher URL:')).length, 2);
   const none = explain('gopher:x');
   assert.deepEqual(none.steps, []);
   assert.ok(none.notes.some((n) => n.includes('no host')));

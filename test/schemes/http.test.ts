@@ -186,7 +186,7 @@ test('explain: characters that may not stand in a URL are escaped for transmissi
   const e = explain('http://h.com/a b/é?c%zz');
   assert.deepEqual(e.steps, ['GET /a%20b/%C3%A9?c%25zz HTTP/1.1', 'Host: h.com']);
   assert.ok(e.notes.some((n) => n.includes('escaped for transmission')));
-  assert.ok(e.notes.some((n) => n.startsWith('not valid:')));
+  assert.ok(e.notes.some((n) => n.startsWith('not a valid http URL:')));
   assert.deepEqual(explain('http://h.com/%41%7e').steps[0], 'GET /%41%7e HTTP/1.1', 'escapes are sent as written');
 });
 

@@ -116,7 +116,7 @@ test('explain an invalid telnet URL says what is wrong', () => {
   const e = explain('telnet://host.dom/menu');
   assert.deepEqual(e.steps, ['connect host.dom:23']);
   assert.ok(e.notes.includes('the text after the "/" ("menu") is not part of a telnet URL and is not used'));
-  assert.ok(e.notes.some((n) => n.startsWith('invalid URL:') && n.includes('telnet-path at offset 18')));
+  assert.ok(e.notes.some((n) => n.startsWith('not a valid telnet URL:') && n.includes('telnet-path at offset 18')));
 });
 
 test('build: "//" login "/", the default port omitted (RFC 1738 3.8)', () => {

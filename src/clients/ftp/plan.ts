@@ -6,7 +6,8 @@
 import type { Url } from '../../core/url.js';
 import { decode, decodeText } from '../../core/percent.js';
 import { guessType, typeSuffixAt } from '../../schemes/ftp.js';
-import { formatRequest, pathRange, splitRanges } from '../../schemes/util.js';
+import { pathRange, splitRanges } from '../../schemes/ranges.js';
+import { formatRequest } from '../../schemes/notes.js';
 
 /** An argument of an FTP command: the octets sent, and the text a transcript shows. */
 export interface FtpArgument {

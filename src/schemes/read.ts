@@ -1,0 +1,39 @@
+// Reading the fields of a parsed record (decoded text of a range) and of a build() input (typed
+// fields, refused with an `invalid-field` LocatorError).
+
+import type { Url } from '../core/url.js';
+import { decodeText } from '../core/percent.js';
+import { LocatorError } from '../core/errors.js';
+import { INVALID_FIELD } from './codes.js';
+import { type Range, splitRanges } from './ranges.js';
+
+/** Decodes a range of href as UTF-8 text (RFC 1738 2.2). */
+export function text(url: Url, r: Range): string {
+  return decodeText(url.href, { strict: false }, r.start, r.end);
+}
+
+/** The segments of href[start, end) between `sep` characters ("/" by default), each decoded. */
+export function textSegments(url: Url, start: number, end: number, sep = 47): string[] {
+  return splitRanges(url.href, start, end, sep).map((r) => text(url, r));
+}
+
+/** Refuses a build() input with an `invalid-field` LocatorError. */
+export function refuse(message: string): never {
+  throw new LocatorError(INVALID_FIELD, -1, message);
+}
+
+/** Reads an optional string field, refusing other types with a LocatorError. */
+export function stringField(fields: Record<string, unknown>, name: string): string | null {
+  const v = fields[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') refuse(`${name} must be a string`);
+  return v;
+}
+
+/** Reads an optional field that is an array of strings, refusing anything else with a LocatorError. */
+export function stringListField(fields: Record<string, unknown>, name: string): string[] | null {
+  const v = fields[name];
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) refuse(`${name} must be an array of strings`);
+  return v as string[];
+}
