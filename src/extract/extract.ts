@@ -1,17 +1,10 @@
 // extract() and the streaming extractor over the scanner of scan.ts (RFC 1738 appendix).
 
-import { LocatorError, defineCode } from '../core/errors.js';
 import { Scanner, type Match, type MatchForm } from './scan.js';
 import { expectString } from '../core/percent.js';
 
 export type { Match, MatchForm };
 
-export const EXTRACT_OPTION = defineCode('invalid-extract-option', 'error', 'RFC 1738 appendix',
-  'extract options: maxLength is an integer of at least 8, bare is a boolean');
-export const EXTRACT_INPUT = defineCode('invalid-extract-input', 'error', 'RFC 1738 appendix',
-  'extract reads text: a string, or for the stream form strings or UTF-8 bytes');
-export const EXTRACTOR_ENDED = defineCode('extractor-ended', 'error', 'RFC 1738 appendix',
-  'the extractor has ended: push and end are not accepted after end');
 
 /** The default longest match, in UTF-16 code units: 64 KiB. */
 export const DEFAULT_MAX_LENGTH = 65536;
@@ -32,10 +25,10 @@ function scanner(options: ExtractOptions | undefined): Scanner {
   const maxLength = options?.maxLength ?? DEFAULT_MAX_LENGTH;
   const bare = options?.bare ?? true;
   if (!Number.isSafeInteger(maxLength) || maxLength < 8) {
-    throw new LocatorError(EXTRACT_OPTION, -1, `maxLength must be an integer of at least 8, not ${String(maxLength)}`);
+    throw new RangeError(`extract: maxLength must be an integer of at least 8, not ${String(maxLength)}`);
   }
   if (typeof bare !== 'boolean') {
-    throw new LocatorError(EXTRACT_OPTION, -1, `bare must be a boolean, not ${typeof bare}`);
+    throw new TypeError(`extract: bare must be a boolean, not ${typeof bare}`);
   }
   return new Scanner({ maxLength, bare });
 }
@@ -49,7 +42,7 @@ function scanner(options: ExtractOptions | undefined): Scanner {
  * unencoded (RFC 1738 2.2), less trailing sentence punctuation.
  *
  * The result is lazy and can be iterated more than once; each iteration scans afresh. Options
- * are checked at once: a LocatorError (`invalid-extract-option`) for bad ones.
+ * are checked at once: API misuse, a RangeError (maxLength) or TypeError (bare) for bad ones.
  */
 export function extract(text: string, options?: ExtractOptions): Iterable<Match> {
   expectString(text, 'extract: the text'); // API misuse is a TypeError
@@ -91,14 +84,14 @@ export function createExtractor(options?: ExtractOptions): Extractor {
   };
   return {
     push(chunk: string): Match[] {
-      if (ended) throw new LocatorError(EXTRACTOR_ENDED, -1);
+      if (ended) throw new TypeError('the extractor has ended: push and end are not accepted after end');
       expectString(chunk, 'push: the chunk'); // API misuse is a TypeError
       if (chunk === '') return [];
       s.append(chunk);
       return drain();
     },
     end(): Match[] {
-      if (ended) throw new LocatorError(EXTRACTOR_ENDED, -1);
+      if (ended) throw new TypeError('the extractor has ended: push and end are not accepted after end');
       ended = true;
       s.final = true;
       return drain();

@@ -4,7 +4,7 @@
 // inside a wrapper lines.ts, joining and trimming what it found readings.ts), the whole-text and
 // push forms extract.ts, the async stream form stream.ts.
 export {
-  extract, createExtractor, DEFAULT_MAX_LENGTH, EXTRACT_OPTION, EXTRACT_INPUT, EXTRACTOR_ENDED,
+  extract, createExtractor, DEFAULT_MAX_LENGTH,
   type Extractor, type ExtractOptions,
 } from './extract.js';
 export { extractStream, type TextSource } from './stream.js';

@@ -370,7 +370,7 @@ test('bare: false finds only the wrapped forms', () => {
   assert.deepEqual(urls('http://a.com/ <http://b.com/> <URL:news:*>', { bare: false }), ['http://b.com/', 'news:*']);
 });
 
-test('bad options and inputs are LocatorErrors with their codes', () => {
+test('bad options, inputs and calls after end are API misuse: RangeError or TypeError', () => {
   const code = (f: () => unknown) => {
     try {
       f();
@@ -380,16 +380,17 @@ test('bad options and inputs are LocatorErrors with their codes', () => {
     }
     return 'no error';
   };
-  assert.equal(code(() => extract('x', { maxLength: 0 })), 'invalid-extract-option');
-  assert.equal(code(() => extract('x', { maxLength: 1.5 })), 'invalid-extract-option');
-  assert.equal(code(() => extract('x', { bare: 'yes' as unknown as boolean })), 'invalid-extract-option');
+  assert.throws(() => extract('x', { maxLength: 0 }), RangeError);
+  assert.throws(() => extract('x', { maxLength: 1.5 }), RangeError);
+  assert.throws(() => extract('x', { bare: 'yes' as unknown as boolean }), TypeError);
   // API misuse (a text of the wrong type) is a TypeError naming the argument.
   assert.throws(() => extract(42 as unknown as string), (e: unknown) => e instanceof TypeError && /extract: the text must be a string, not number 42/.test(e.message));
   assert.throws(() => createExtractor().push(null as unknown as string), (e: unknown) => e instanceof TypeError && /push: the chunk must be a string, not null/.test(e.message));
   const ex = createExtractor();
   ex.end();
-  assert.equal(code(() => ex.push('x')), 'extractor-ended');
-  assert.equal(code(() => ex.end()), 'extractor-ended');
+  assert.throws(() => ex.push('x'), (e: unknown) => e instanceof TypeError && /has ended/.test(e.message));
+  assert.throws(() => ex.end(), TypeError);
+  assert.equal(code(() => extract('x')), 'no error');
 });
 
 test('extract is lazy and can be iterated again', () => {
