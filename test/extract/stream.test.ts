@@ -7,7 +7,6 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { fixture, eachRow } from '../helpers.js';
 import { extract, extractStream, type Match } from '../../src/extract/index.js';
-import { LocatorError } from '../../src/core/errors.js';
 
 async function collect(it: AsyncIterable<Match>): Promise<Match[]> {
   const out: Match[] = [];
