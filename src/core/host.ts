@@ -2,8 +2,8 @@
 // the flags of the scanner's fast host check and the full check (readHost) it falls back on.
 
 import { CHAR_CLASS, ALPHA, DIGIT } from './charclass.js';
-import { INVALID_HOST, INVALID_IPV4 } from './errors.js';
-import { badChar } from './chars.js';
+import { LocatorError, INVALID_HOST, INVALID_IPV4, INVALID_PORT } from './errors.js';
+import { badChar, describe } from './chars.js';
 import { note, noted, type Findings } from './violations.js';
 
 // The fast host check of the scanner: one flag per UTF-16 code unit (code units of 128 and
@@ -102,3 +102,66 @@ export function readHost(s: string, start: number, limit: number, list: Findings
   return end;
 }
 
+
+/**
+ * Reads a bracketed IPv6 literal at `start` (a "[": RFC 2732, not RFC 1738 3.1, which the
+ * scanner reports as `ipv6-literal`) in a login that ends at `end`: returns the offset just
+ * after its "]", or the LocatorError when no "]" closes it or something other than ":" and a
+ * port follows it.
+ */
+export function readLiteral(s: string, start: number, end: number, input: string): number | LocatorError {
+  const close = s.indexOf(']', start);
+  if (close < 0 || close >= end) {
+    return new LocatorError(INVALID_HOST, start, 'a "[" in the host is not closed by "]"', { input });
+  }
+  const after = close + 1;
+  if (after < end && s.charCodeAt(after) !== 58) {
+    return new LocatorError(INVALID_HOST, after, 'only ":" and a port may follow "]"', { input });
+  }
+  return after;
+}
+
+/**
+ * Reads the port [start, end) (RFC 1738 3.1: port = digits, not empty here): its value, or
+ * -1 - k when the code unit at k is not a digit (portError says what). Counting stops past
+ * 65535: the value would pass through a double and lose digits; the record keeps only "over
+ * 65535" and reads the digits back from href (Url.portDigits).
+ */
+export function readPort(s: string, start: number, end: number): number {
+  let port = 0;
+  for (let k = start; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 48 || c > 57) return -1 - k;
+    if (port <= 65535) port = port * 10 + (c - 48);
+  }
+  return port;
+}
+
+/** The error of a port whose code unit at `k` is not a digit (RFC 1738 3.1: port = digits). */
+export function portError(s: string, k: number, input: string): LocatorError {
+  return new LocatorError(INVALID_PORT, k, `the port must be decimal digits; ${describe(s.charCodeAt(k))} is not a digit`, { input });
+}
+
+/**
+ * The error that makes a login [start, end) unreadable as `[ user [ ":" password ] "@" ] host
+ * [ ":" port ]` (RFC 1738 3.1), or null: an unclosed or ill-followed "[" literal, a port that
+ * is not digits. The same rules as the scanner's, for a login that is not part of a whole URL
+ * (the net_loc of a partial form); offsets point into `s`, which is `input`. The violations
+ * that do not stop the scanner (a bad host name, an empty port) are not looked for here.
+ */
+export function checkLogin(s: string, start: number, end: number): LocatorError | null {
+  const at = s.lastIndexOf('@', end - 1);
+  const hostStart = at >= start ? at + 1 : start;
+  let colon: number;
+  if (s.charCodeAt(hostStart) === 91 && hostStart < end) {
+    const r = readLiteral(s, hostStart, end, s);
+    if (typeof r !== 'number') return r;
+    colon = r < end ? r : -1;
+  } else {
+    colon = s.indexOf(':', hostStart);
+    if (colon >= end) colon = -1;
+  }
+  if (colon < 0 || colon + 1 === end) return null;
+  const port = readPort(s, colon + 1, end);
+  return port < 0 ? portError(s, -1 - port, s) : null;
+}

@@ -5,8 +5,8 @@
 import { CHAR_CLASS, SCHEME } from './charclass.js';
 import {
   LocatorError,
-  EMPTY_INPUT, MISSING_SCHEME, INVALID_SCHEME, INVALID_PORT, UNCLOSED_WRAPPER,
-  UNENCODED_DELIMITER, INVALID_HOST,
+  EMPTY_INPUT, MISSING_SCHEME, INVALID_SCHEME, UNCLOSED_WRAPPER,
+  UNENCODED_DELIMITER,
   EMPTY_HOST, IPV6_LITERAL, EMPTY_PORT, PORT_OUT_OF_RANGE, INVALID_CHAR,
   RESERVED_SCHEME, EXPERIMENTAL_SCHEME, UNKNOWN_SCHEME, MISSING_SLASHES, TRIMMED,
 } from './errors.js';
@@ -15,7 +15,7 @@ import { Url } from './url.js';
 import { RESERVED_NAMES, type SchemeSyntax, type SchemeTable } from './scheme.js';
 import { newCap, note, noted, listed, type Findings } from './violations.js';
 import { badChar, checkXchars, describe, scanToHash } from './chars.js';
-import { HOST_FLAGS, readHost } from './host.js';
+import { HOST_FLAGS, readHost, readLiteral, readPort, portError } from './host.js';
 
 const USER_ALLOWED = USER_SET.allowed;
 
@@ -214,15 +214,11 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
 
     // host [ ":" port ]; a bracketed IPv6 literal is read as a host but is not RFC 1738.
     if (input.charCodeAt(hostStart) === 91) {
-      const close = input.indexOf(']', hostStart);
       note(list, IPV6_LITERAL, hostStart);
-      if (close < 0 || close >= loginEnd) return fatal(INVALID_HOST, hostStart, input, 'a "[" in the host is not closed by "]"');
-      hostEnd = close + 1;
-      colon = -1;
-      if (hostEnd < loginEnd) {
-        if (input.charCodeAt(hostEnd) !== 58) return fatal(INVALID_HOST, hostEnd, input, 'only ":" and a port may follow "]"');
-        colon = hostEnd;
-      }
+      const r = readLiteral(input, hostStart, loginEnd, input);
+      if (typeof r !== 'number') return r;
+      hostEnd = r;
+      colon = hostEnd < loginEnd ? hostEnd : -1;
     } else {
       hostEnd = colon >= 0 ? colon : loginEnd;
       if (hostEnd === hostStart) {
@@ -237,16 +233,8 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       if (portStart === loginEnd) {
         note(list, EMPTY_PORT, colon);
       } else {
-        port = 0;
-        for (let k = portStart; k < loginEnd; k++) {
-          const c = input.charCodeAt(k);
-          if (c < 48 || c > 57) {
-            return fatal(INVALID_PORT, k, input, `the port must be decimal digits; ${describe(c)} is not a digit`);
-          }
-          // Stop counting past 65535: the value would pass through a double and lose digits.
-          // The record keeps only "over 65535"; the digits are read back from href (Url.portDigits).
-          if (port <= 65535) port = port * 10 + (c - 48);
-        }
+        port = readPort(input, portStart, loginEnd);
+        if (port < 0) return portError(input, -1 - port, input);
         if (port > 65535) note(list, PORT_OUT_OF_RANGE, portStart);
       }
     }
