@@ -14,10 +14,11 @@ export {
 } from './policy.js';
 export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';
 export {
-  resolve, resolveUrl, relativize, isHierarchical,
+  resolve, resolveUrl, isHierarchical,
   removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
   type Rules, type ResolveOptions,
 } from './resolve.js';
+export { relativize } from './relativize.js';
 export {
   normalize, normalizeUrl, equivalent, toSafe, toDisplay,
   type SchemeRule, type EquivalentOptions,

@@ -9,9 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture, parse, eachRow, ROOT } from './helpers.js';
 import {
-  resolve, resolveUrl, relativize, isHierarchical, removeDotSegments1808,
+  resolve, resolveUrl, isHierarchical, removeDotSegments1808,
   removeDotSegments3986, removeDotSegmentsDraft, type Rules,
 } from '../src/resolve.js';
+import { relativize } from '../src/relativize.js';
+import { tryParse } from '../src/schemes/registry.js';
 import { normalize, equivalent, toSafe, toDisplay } from '../src/normalize.js';
 import { listSchemes, getScheme } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
@@ -392,3 +394,47 @@ eachRow('the examples of docs/resolve.md give what the page says', DOC_EXAMPLES,
   const value = new Function(...names, `return ${call};`)(...fns);
   assert.equal(value, want, line);
 }, { input: (e) => e.call });
+
+// The net_loc of a partial form is checked by the host rules of the core (core/host.ts
+// checkLogin), not by parsing a made-up "scheme://..." URL: the errors must be those the scanner
+// gives for the same login inside a whole URL, at the same offsets (shifted into the partial).
+test('RFC 1738 3.1: a net_loc in a partial form fails exactly as the same login in a URL', () => {
+  const login = fc.array(fc.constantFrom('a', '1', '.', '-', ':', '@', '[', ']', '%', '9', 'x', '?', ';', ' '), { maxLength: 12 })
+    .map((cs) => cs.join(''));
+  fc.assert(fc.property(login, fc.constantFrom<Rules>(1808, 3986), (l, rfc) => {
+    const partial = `//${l}`;
+    const authEnd = rfc === 3986 && l.includes('?') ? 2 + l.indexOf('?') : partial.length;
+    const whole = tryParse(`http://${partial.slice(2, authEnd)}`);
+    let got: unknown = null;
+    try {
+      resolve('http://a/b/c', partial, { rfc });
+    } catch (e) {
+      got = e;
+    }
+    if (authEnd === 2 || !(whole instanceof LocatorError)) {
+      assert.ok(!(got instanceof LocatorError) || !['invalid-port', 'invalid-host'].includes(got.code), `${partial}: ${String(got)}`);
+    } else {
+      assert.ok(got instanceof LocatorError, partial);
+      assert.equal(got.code, whole.code, partial);
+      assert.equal(got.offset, whole.offset - 5, partial);
+      assert.equal(got.detail, whole.detail, partial);
+      assert.equal(got.input, partial);
+    }
+  }), { numRuns: 2000 });
+});
+
+test('RFC 1738 3.1: net_loc errors of a partial form point into it', () => {
+  const at = (partial: string) => {
+    try {
+      resolve('http://a/b/c', partial);
+    } catch (e) {
+      if (e instanceof LocatorError) return [e.code, e.offset];
+    }
+    return null;
+  };
+  assert.deepEqual(at('//u:p@h:8x/p'), ['invalid-port', 9]);
+  assert.deepEqual(at('//[::1/p'), ['invalid-host', 2]);
+  assert.deepEqual(at('//u@[::1]x/p'), ['invalid-host', 9]);
+  assert.deepEqual(at('//[::1]:80/p'), null);
+  assert.deepEqual(at('//h:/p'), null);
+});

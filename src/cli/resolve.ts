@@ -2,7 +2,8 @@
 // (../shared/docs/contract.md). RFC 1808 by default; --rfc3986 for RFC 3986 section 5;
 // --draft-1993 for the October 1993 draft's partial form rules.
 import type { Readable, Writable } from 'node:stream';
-import { resolve, relativize, type Rules } from '../resolve.js';
+import { resolve, type Rules } from '../resolve.js';
+import { relativize } from '../relativize.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output, failure } from './io.js';
 import { tryParse } from '../schemes/registry.js';

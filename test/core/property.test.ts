@@ -81,7 +81,8 @@ test('property (seed 1738): every function that takes a URL throws nothing but a
   const { lint } = await import('../../src/lint.js');
   const { normalize, equivalent, toDisplay } = await import('../../src/normalize.js');
   const { explain } = await import('../../src/build.js');
-  const { resolve, relativize } = await import('../../src/resolve.js');
+  const { resolve } = await import('../../src/resolve.js');
+  const { relativize } = await import('../../src/relativize.js');
   const fns: Array<[string, (v: unknown) => unknown]> = [
     ['parse', (v) => rawParse(v as string)],
     ['tryParse', (v) => tryParse(v as string)],
