@@ -43,13 +43,40 @@ const rnd = (n) => {
 };
 const pick = (a) => a[rnd(a.length)];
 
-const WORDS = ('the a of to and in is that for it as with was on be by this are from at or an which have not ' +
+const WORDS = (
+  'the a of to and in is that for it as with was on be by this are from at or an which have not ' +
   'server file document protocol gopher archive mirror pointer please try again note warning draft ' +
-  'Jürgen café naïve résumé 10:30 3:4 Re: Subject: a:b (see below) "quoted" it\'s e.g. i.e. etc.').split(' ');
-const HOSTS = ['info.cern.ch', 'ds.internic.net', 'ftp.w3.org', 'gopher.micro.umn.edu', 'quake.think.com',
-  'uu.psi.com', 'prospero.isi.edu', 'www.acl.lanl.gov', 'boombox.micro.umn.edu'];
-const SEGS = ['pub', 'www', 'doc', 'rfc', 'internet-drafts', 'draft-ietf-uri-url-03.txt', 'rfc1738.txt',
-  'hypertext', 'WWW', 'Addressing', 'URL', 'Overview.html', 'gopher_protocol', 'Gopher+', 'wais', 'doc-ids.txt'];
+  'Jürgen café naïve résumé 10:30 3:4 Re: Subject: a:b (see below) "quoted" it\'s e.g. i.e. etc.'
+).split(' ');
+const HOSTS = [
+  'info.cern.ch',
+  'ds.internic.net',
+  'ftp.w3.org',
+  'gopher.micro.umn.edu',
+  'quake.think.com',
+  'uu.psi.com',
+  'prospero.isi.edu',
+  'www.acl.lanl.gov',
+  'boombox.micro.umn.edu',
+];
+const SEGS = [
+  'pub',
+  'www',
+  'doc',
+  'rfc',
+  'internet-drafts',
+  'draft-ietf-uri-url-03.txt',
+  'rfc1738.txt',
+  'hypertext',
+  'WWW',
+  'Addressing',
+  'URL',
+  'Overview.html',
+  'gopher_protocol',
+  'Gopher+',
+  'wais',
+  'doc-ids.txt',
+];
 
 function url() {
   const k = rnd(10);
@@ -72,8 +99,12 @@ function wrapped(quote) {
 
 function message() {
   const quote = rnd(3) === 0 ? '> ' : '';
-  const lines = [`From: ${pick(['Jim', 'Tim', 'Mark'])} <${pick(['jim', 'timbl'])}@${pick(HOSTS)}>`,
-    `Subject: Re: ${pick(WORDS)} ${pick(WORDS)}`, `Date: Tue, 20 Dec 1994 10:30:00 +0100`, ''];
+  const lines = [
+    `From: ${pick(['Jim', 'Tim', 'Mark'])} <${pick(['jim', 'timbl'])}@${pick(HOSTS)}>`,
+    `Subject: Re: ${pick(WORDS)} ${pick(WORDS)}`,
+    `Date: Tue, 20 Dec 1994 10:30:00 +0100`,
+    '',
+  ];
   for (let p = 0; p < 4; p++) {
     let line = quote;
     for (let w = 0; w < 40; w++) {
@@ -97,7 +128,10 @@ function message() {
 }
 
 const specDir = new URL('../../shared/spec/', import.meta.url).pathname;
-const specs = readdirSync(specDir).filter((f) => f.endsWith('.txt')).sort().map((f) => readFileSync(join(specDir, f), 'utf8'));
+const specs = readdirSync(specDir)
+  .filter((f) => f.endsWith('.txt'))
+  .sort()
+  .map((f) => readFileSync(join(specDir, f), 'utf8'));
 let mail = '';
 while (Buffer.byteLength(mail) < 400_000) mail += message();
 const units = { 'spec texts': specs.join('\n'), 'mail and news': mail };
@@ -150,13 +184,17 @@ for (const [corpus, text] of Object.entries(corpora)) {
   const mb = Buffer.byteLength(text) / 1e6;
   for (const fn of Object.values(peers)) timeOnce(fn, text, mb); // warm-up
   const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
-  for (let r = 0; r < ROUNDS; r++) for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, text, mb));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, text, mb));
   const base = results['linkify-it'] ? median(results['linkify-it']) : null;
   for (const name of Object.keys(peers)) {
     const m = median(results[name]);
     rows.push({
-      corpus: `${corpus} (${mb.toFixed(1)} MB)`, extractor: name, 'MB/s': Number(m.toFixed(1)),
-      'vs linkify-it': base === null ? '-' : (m / base).toFixed(2) + 'x', 'URLs found': peers[name](text),
+      corpus: `${corpus} (${mb.toFixed(1)} MB)`,
+      extractor: name,
+      'MB/s': Number(m.toFixed(1)),
+      'vs linkify-it': base === null ? '-' : (m / base).toFixed(2) + 'x',
+      'URLs found': peers[name](text),
     });
   }
 }
@@ -168,7 +206,10 @@ console.table(rows);
 const unit = units['spec texts'] + '\n' + units['mail and news'];
 const found = [...extract(unit)];
 const wrappedMatches = found.filter((m) => /[\r\n]/.test(unit.slice(m.start, m.end)));
-const summary = { 'locator: URLs in one copy of both texts': found.length, 'wrapped across lines': wrappedMatches.length };
+const summary = {
+  'locator: URLs in one copy of both texts': found.length,
+  'wrapped across lines': wrappedMatches.length,
+};
 if (linkifyDefault !== null) {
   const theirs = linkifyDefault.match(unit) ?? [];
   let exact = 0;

@@ -14,7 +14,10 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const start = spawnSync('bash', [join(root, 'test/servers/start.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const start = spawnSync('bash', [join(root, 'test/servers/start.sh')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
 if (start.status !== 0) {
   console.error('could not start the test servers');
   process.exit(1);
@@ -30,8 +33,11 @@ function locator(url, warm) {
 }
 
 function curl(url) {
-  const r = spawnSync('/usr/bin/time', ['-f', 'RSS %M', 'curl', '-s', '--noproxy', '*', '-o', '/dev/null', '-w', '%{time_total} %{size_download}', url],
-    { encoding: 'utf8' });
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'RSS %M', 'curl', '-s', '--noproxy', '*', '-o', '/dev/null', '-w', '%{time_total} %{size_download}', url],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`curl ${url}: ${r.stderr}`);
   const [secs, bytes] = r.stdout.trim().split(' ').map(Number);
   const kb = Number(/RSS (\d+)/.exec(r.stderr)?.[1]);
@@ -40,7 +46,10 @@ function curl(url) {
 
 try {
   const pub = `${ts}/ftp/root/pub`;
-  spawnSync('bash', ['-c', `head -c 5242880 /dev/urandom > ${pub}/five.bin; head -c 209715200 /dev/urandom > ${pub}/twohundred.bin; chmod a+r ${pub}/*.bin`]);
+  spawnSync('bash', [
+    '-c',
+    `head -c 5242880 /dev/urandom > ${pub}/five.bin; head -c 209715200 /dev/urandom > ${pub}/twohundred.bin; chmod a+r ${pub}/*.bin`,
+  ]);
   const FTP_WARM = 'ftp://127.0.0.1:2121/hello.txt';
   const GOPHER_WARM = 'gopher://127.0.0.1:7070/0/hello.txt';
   const cases = [
@@ -58,7 +67,8 @@ try {
       loc.push(locator(url, warm));
       cu.push(curl(url));
     }
-    if (loc[0].bytes !== cu[0].bytes) throw new Error(`${name}: locator read ${loc[0].bytes} octets, curl ${cu[0].bytes}`);
+    if (loc[0].bytes !== cu[0].bytes)
+      throw new Error(`${name}: locator read ${loc[0].bytes} octets, curl ${cu[0].bytes}`);
     const mb = loc[0].bytes / 1048576;
     const lt = median(loc.map((x) => x.secs));
     const ct = median(cu.map((x) => x.secs));
@@ -71,7 +81,9 @@ try {
       'curl peak MiB': Math.round(median(cu.map((x) => x.maxRssKb)) / 1024),
     });
   }
-  console.log(`fetch: median of ${ROUNDS} transfers each, request to last byte; peak RSS of the whole process; Node ${process.version}`);
+  console.log(
+    `fetch: median of ${ROUNDS} transfers each, request to last byte; peak RSS of the whole process; Node ${process.version}`,
+  );
   console.table(rows);
 } finally {
   stop();

@@ -38,7 +38,7 @@ export const PATTERNS = {
   'http://h.com/../': ['http://h.com/', '../', ''],
   '{': ['http://h.com/', '{', ''],
   'host label': ['http://', 'a', '/'],
-  'port': ['http://h.com:', '1', '/'],
+  port: ['http://h.com:', '1', '/'],
 };
 
 /**
@@ -100,9 +100,15 @@ export function timeRun(command, input, dir, timeoutMs = 600_000) {
     let out = 0;
     let err = '';
     let report = '';
-    child.stdout.on('data', (b) => { out += b.length; });
-    child.stderr.on('data', (b) => { if (err.length < 2000) err += b; });
-    child.stdio[3].on('data', (b) => { report += b; });
+    child.stdout.on('data', (b) => {
+      out += b.length;
+    });
+    child.stderr.on('data', (b) => {
+      if (err.length < 2000) err += b;
+    });
+    child.stdio[3].on('data', (b) => {
+      report += b;
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -170,8 +176,16 @@ export async function growth(command, pattern, sizes, { runs = 3, best = false, 
 }
 
 function parseArgs(argv) {
-  const o = { sizes: [1, 2, 4, 8].map((m) => m << 20), runs: 3, best: false, limit: 3, json: false, timeoutMs: 600_000,
-    commands: Object.keys(COMMANDS), patterns: Object.keys(PATTERNS) };
+  const o = {
+    sizes: [1, 2, 4, 8].map((m) => m << 20),
+    runs: 3,
+    best: false,
+    limit: 3,
+    json: false,
+    timeoutMs: 600_000,
+    commands: Object.keys(COMMANDS),
+    patterns: Object.keys(PATTERNS),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => {
@@ -193,7 +207,8 @@ function parseArgs(argv) {
     else throw new Error(`unknown option ${a}`);
   }
   for (const c of o.commands) if (!(c in COMMANDS)) throw new Error(`unknown command ${c}`);
-  for (const p of o.patterns) if (!(p in PATTERNS)) throw new Error(`unknown pattern ${p} (separate patterns with "|")`);
+  for (const p of o.patterns)
+    if (!(p in PATTERNS)) throw new Error(`unknown pattern ${p} (separate patterns with "|")`);
   if (!(o.runs >= 1) || !(o.limit > 0)) throw new Error('--runs and --limit take positive numbers');
   return o;
 }
@@ -208,8 +223,12 @@ async function main() {
   }
   const label = (s) => (s >= 1 << 20 ? `${s / (1 << 20)} MB` : `${s / 1024} KB`);
   if (!o.json) {
-    console.log(`growth per doubling, ${o.best ? 'best' : 'median'} of ${o.runs} run(s), start-up subtracted; sizes ${o.sizes.map(label).join(', ')}; limit ${o.limit}`);
-    console.log(`${'command'.padEnd(14)} ${'pattern'.padEnd(18)} ${'CPU ms at each size'.padEnd(34)} ${'ratios'.padEnd(16)} peak MB, output MB`);
+    console.log(
+      `growth per doubling, ${o.best ? 'best' : 'median'} of ${o.runs} run(s), start-up subtracted; sizes ${o.sizes.map(label).join(', ')}; limit ${o.limit}`,
+    );
+    console.log(
+      `${'command'.padEnd(14)} ${'pattern'.padEnd(18)} ${'CPU ms at each size'.padEnd(34)} ${'ratios'.padEnd(16)} peak MB, output MB`,
+    );
   }
   let worst = 0;
   let failed = false;
@@ -230,7 +249,15 @@ async function main() {
       if (over) failed = true;
       if (o.json) console.log(JSON.stringify({ ...r, over }));
       else {
-        console.log(`${command.padEnd(14)} ${pattern.padEnd(18)} ${r.times.map((t) => String(Math.round(t)).padStart(7)).join(' ').padEnd(34)} ${r.ratios.map((x) => x.toFixed(2)).join(' ').padEnd(16)} ${Math.round(r.maxRssKB / 1024)}, ${(r.maxOut / 2 ** 20).toFixed(1)}${over ? '  OVER' : ''}`);
+        console.log(
+          `${command.padEnd(14)} ${pattern.padEnd(18)} ${r.times
+            .map((t) => String(Math.round(t)).padStart(7))
+            .join(' ')
+            .padEnd(34)} ${r.ratios
+            .map((x) => x.toFixed(2))
+            .join(' ')
+            .padEnd(16)} ${Math.round(r.maxRssKB / 1024)}, ${(r.maxOut / 2 ** 20).toFixed(1)}${over ? '  OVER' : ''}`,
+        );
       }
     }
   }

@@ -9,12 +9,16 @@ export const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 150);
 
 /** The corpus files (*.txt), sorted. */
 export function corpusFiles() {
-  return readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.txt')).sort();
+  return readdirSync(CORPUS_DIR)
+    .filter((f) => f.endsWith('.txt'))
+    .sort();
 }
 
 /** The non-empty lines of a corpus file, each its own string. */
 export function corpusLines(file) {
-  return readFileSync(join(CORPUS_DIR, file), 'utf8').split('\n').filter((l) => l !== '');
+  return readFileSync(join(CORPUS_DIR, file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 /** Items per second of `fn` over `items`, repeated for at least MIN_MS. */

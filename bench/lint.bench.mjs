@@ -6,7 +6,6 @@
 import { parse, tryParse, lint, refusals, redactUrl } from '../dist/index.js';
 import { ROUNDS, MIN_MS, measure, corpusFiles, corpusLines } from './lib.mjs';
 
-
 const peers = {
   'node URL': (s) => {
     try {
@@ -30,8 +29,6 @@ const peers = {
   redactUrl: (s) => redactUrl(s).length,
 };
 
-
-
 const files = corpusFiles();
 const rows = [];
 for (const file of files) {
@@ -42,8 +39,12 @@ for (const file of files) {
   for (const name of Object.keys(peers)) {
     const m = results[name];
     rows.push({
-      corpus: file, lines: lines.length, function: name, 'URLs/s': Math.round(m),
-      'vs parse': (m / base).toFixed(2) + 'x', 'vs node URL': (m / node).toFixed(2) + 'x',
+      corpus: file,
+      lines: lines.length,
+      function: name,
+      'URLs/s': Math.round(m),
+      'vs parse': (m / base).toFixed(2) + 'x',
+      'vs node URL': (m / node).toFixed(2) + 'x',
     });
   }
 }

@@ -8,7 +8,6 @@ import fastUri from 'fast-uri';
 import UrlParse from 'url-parse';
 import { ROUNDS, MIN_MS, measure, corpusFiles, corpusLines } from './lib.mjs';
 
-
 const peers = {
   locator: (s) => {
     try {
@@ -39,7 +38,13 @@ for (const file of files) {
   const base = results['node URL'];
   for (const name of Object.keys(peers)) {
     const m = results[name];
-    rows.push({ corpus: file, lines: lines.length, parser: name, 'URLs/s': Math.round(m), 'vs node URL': (m / base).toFixed(2) + 'x' });
+    rows.push({
+      corpus: file,
+      lines: lines.length,
+      parser: name,
+      'URLs/s': Math.round(m),
+      'vs node URL': (m / base).toFixed(2) + 'x',
+    });
   }
 }
 

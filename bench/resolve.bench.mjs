@@ -15,8 +15,6 @@ import { ROUNDS, MIN_MS, timeOnce, median, CORPUS_DIR as corpusDir } from './lib
 
 const FILES = ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt'];
 
-
-
 function measure(peers, items, reference) {
   const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
   for (const fn of Object.values(peers)) timeOnce(fn, items); // warm-up
@@ -45,12 +43,24 @@ function partials(lines) {
     const rel = path.slice(1);
     const last = path.slice(path.lastIndexOf('/') + 1);
     switch (refs.length % 6) {
-      case 0: refs.push(path + u.search); break;
-      case 1: refs.push(rel); break;
-      case 2: refs.push('../' + rel); break;
-      case 3: refs.push('./' + last + u.search); break;
-      case 4: refs.push(`//${u.host}${path}`); break;
-      default: refs.push(u.search === '' ? '?x=' + last : u.search); break;
+      case 0:
+        refs.push(path + u.search);
+        break;
+      case 1:
+        refs.push(rel);
+        break;
+      case 2:
+        refs.push('../' + rel);
+        break;
+      case 3:
+        refs.push('./' + last + u.search);
+        break;
+      case 4:
+        refs.push(`//${u.host}${path}`);
+        break;
+      default:
+        refs.push(u.search === '' ? '?x=' + last : u.search);
+        break;
     }
   }
   return { base, refs };
@@ -58,7 +68,9 @@ function partials(lines) {
 
 const rows = [];
 for (const file of FILES) {
-  const lines = readFileSync(join(corpusDir, file), 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(join(corpusDir, file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const { base, refs } = partials(lines);
   if (base === null || refs.length === 0) continue;
   const baseUrl = parse(base);
@@ -71,7 +83,14 @@ for (const file of FILES) {
     'node new URL(rel, URL)': (r) => new URL(r, baseURL).href.length,
   };
   for (const m of measure(peers, refs, 'node new URL(rel, base)')) {
-    rows.push({ bench: 'resolve', corpus: file, items: refs.length, what: m.name, 'per s': Math.round(m.rate), 'vs node': m.ratio.toFixed(2) + 'x' });
+    rows.push({
+      bench: 'resolve',
+      corpus: file,
+      items: refs.length,
+      what: m.name,
+      'per s': Math.round(m.rate),
+      'vs node': m.ratio.toFixed(2) + 'x',
+    });
   }
   const urls = lines.filter((l) => {
     try {
@@ -87,10 +106,19 @@ for (const file of FILES) {
     'node new URL(s).href': (s) => new URL(s).href.length,
   };
   for (const m of measure(npeers, urls, 'node new URL(s).href')) {
-    rows.push({ bench: 'normalize', corpus: file, items: urls.length, what: m.name, 'per s': Math.round(m.rate), 'vs node': m.ratio.toFixed(2) + 'x' });
+    rows.push({
+      bench: 'normalize',
+      corpus: file,
+      items: urls.length,
+      what: m.name,
+      'per s': Math.round(m.rate),
+      'vs node': m.ratio.toFixed(2) + 'x',
+    });
   }
 }
 
-console.log(`resolve() and normalize() throughput, median of ${ROUNDS} rounds of >= ${MIN_MS} ms, Node ${process.version}`);
+console.log(
+  `resolve() and normalize() throughput, median of ${ROUNDS} rounds of >= ${MIN_MS} ms, Node ${process.version}`,
+);
 console.table(rows);
 if (process.argv.includes('--json')) console.log(JSON.stringify(rows));

@@ -10,7 +10,9 @@ const dir = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
 let status = 0;
-for (const f of readdirSync(dir).filter((n) => n.endsWith('.bench.mjs')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((n) => n.endsWith('.bench.mjs'))
+  .sort()) {
   if (only.length > 0 && !only.some((o) => f.includes(o))) continue;
   console.log(`\n== ${f}`);
   const r = spawnSync(process.execPath, [join(dir, f), ...flags], { stdio: 'inherit' });

@@ -41,22 +41,33 @@ const hex = (c) => (c >= 48 && c <= 57 ? c - 48 : (c | 32) >= 97 && (c | 32) <= 
 /** Why a character of the user part may not stand there (RFC 1288 2.3), or null. */
 function refusal(c) {
   switch (c) {
-    case 47: return 'the user of an x-finger URL is one name: a "/" would start a further path segment, which the query has no place for';
-    case 64: return 'an "@" would make the query a forwarding request to another host ({Q2}, RFC 1288 2.3, 3.2.1)';
-    case 59: return 'the only ";" an x-finger URL takes is the verbose switch ";W" at the end';
-    case 63: case 58: case 38: case 61:
+    case 47:
+      return 'the user of an x-finger URL is one name: a "/" would start a further path segment, which the query has no place for';
+    case 64:
+      return 'an "@" would make the query a forwarding request to another host ({Q2}, RFC 1288 2.3, 3.2.1)';
+    case 59:
+      return 'the only ";" an x-finger URL takes is the verbose switch ";W" at the end';
+    case 63:
+    case 58:
+    case 38:
+    case 61:
       return `"${String.fromCharCode(c)}" is reserved (RFC 1738 2.2); the user of an x-finger URL is alpha, digit, safe and extra characters or escapes`;
-    default: return null;
+    default:
+      return null;
   }
 }
 
 /** What an escape's octet does to the query when sent decoded (RFC 1288 2.3), or null. */
 function escapeRefusal(octet) {
   switch (octet) {
-    case 32: return 'decodes to a space, which separates the tokens of the query ({S}, RFC 1288 2.3): the server would read two names';
-    case 64: return 'decodes to "@", which makes the query a forwarding request to another host ({Q2}, RFC 1288 2.3, 3.2.1)';
-    case 47: return 'decodes to "/", which starts the verbose switch "/W" or another token of the query (RFC 1288 2.3)';
-    default: return null;
+    case 32:
+      return 'decodes to a space, which separates the tokens of the query ({S}, RFC 1288 2.3): the server would read two names';
+    case 64:
+      return 'decodes to "@", which makes the query a forwarding request to another host ({Q2}, RFC 1288 2.3, 3.2.1)';
+    case 47:
+      return 'decodes to "/", which starts the verbose switch "/W" or another token of the query (RFC 1288 2.3)';
+    default:
+      return null;
   }
 }
 
@@ -70,8 +81,11 @@ function escapeRefusal(octet) {
 function validate(url, report) {
   const login = url.components().user;
   if (login !== null) {
-    report('unexpected-login', login[0] + url.inputOffset,
-      'x-finger URLs take no user name or password before the host: the user to finger is the path (RFC 1288 2.3)');
+    report(
+      'unexpected-login',
+      login[0] + url.inputOffset,
+      'x-finger URLs take no user name or password before the host: the user to finger is the path (RFC 1288 2.3)',
+    );
   }
   const r = userRange(url);
   if (r === null) return;
@@ -117,7 +131,10 @@ function build(f) {
   if (f.password !== undefined && f.password !== null) refuse('an x-finger URL has no password');
   if (typeof user !== 'string') refuse('the user of an x-finger URL is a string');
   if (typeof verbose !== 'boolean') refuse('verbose is true or false');
-  if (/[\s@/\0]/.test(user)) refuse(`the user ${JSON.stringify(user)} cannot be sent as one finger query: a space, "@", "/", CR, LF or NUL would change the query (RFC 1288 2.3)`);
+  if (/[\s@/\0]/.test(user))
+    refuse(
+      `the user ${JSON.stringify(user)} cannot be sent as one finger query: a space, "@", "/", CR, LF or NUL would change the query (RFC 1288 2.3)`,
+    );
   let out = `//${host}`;
   if (port !== undefined && port !== null && String(port) !== '79') out += `:${port}`;
   if (user !== '' || verbose) out += '/' + encode(user, UCHAR_SET) + (verbose ? VERBOSE : '');
@@ -129,7 +146,8 @@ const show = (s) => s.replace(/\r/g, '<CR>').replace(/\n/g, '<LF>').replace(/\0/
 
 /** The access algorithm (RFC 1288 2.1-2.3) as the steps a client performs (`locator explain`). */
 function explain(url) {
-  const notes = url.violations.filter((d) => d.severity === 'error')
+  const notes = url.violations
+    .filter((d) => d.severity === 'error')
     .map((d) => `not valid: ${d.message} (${d.code} at ${d.offset})`);
   const { user, verbose } = fields(url);
   const host = url.host;
@@ -137,7 +155,9 @@ function explain(url) {
     notes.push('no host to connect to: an x-finger URL is x-finger://<host>:<port>/<user>');
     return { protocol: 'finger', host, port: url.port, steps: [], notes };
   }
-  notes.push(`connect by TCP to ${host}:${url.port}, send the query line, and read the reply until the server closes the connection (RFC 1288 2.1)`);
+  notes.push(
+    `connect by TCP to ${host}:${url.port}, send the query line, and read the reply until the server closes the connection (RFC 1288 2.1)`,
+  );
   if (user === '') notes.push('the empty query: the server lists the users logged in (RFC 1288 2.5.1)');
   if (verbose) notes.push('";W" asks for the verbose form of the reply with the token "/W" (RFC 1288 2.5.2)');
   return { protocol: 'finger', host, port: url.port, steps: [show(query(user, verbose))], notes };
@@ -151,14 +171,16 @@ function explain(url) {
 function wire(url) {
   const r = userRange(url);
   if (r === null || r.start === r.end) return [];
-  return [{
-    what: 'the user name',
-    start: r.start,
-    end: r.end,
-    line: 'the finger query "<user>" CR LF (RFC 1288 2.3)',
-    delimiters: [CR, LF, NUL],
-    sent: 'decoded',
-  }];
+  return [
+    {
+      what: 'the user name',
+      start: r.start,
+      end: r.end,
+      line: 'the finger query "<user>" CR LF (RFC 1288 2.3)',
+      delimiters: [CR, LF, NUL],
+      sent: 'decoded',
+    },
+  ];
 }
 
 /** The scheme entry (a SchemeSpec of the package: src/schemes/spec.ts). */
@@ -206,7 +228,12 @@ async function openFinger(url, options = {}) {
     target = await resolveAllowed(url, options.policy, (h) => dns.lookup(h, { all: true }));
   } catch (e) {
     if (e instanceof LocatorError) throw e;
-    throw new LocatorError('connect-failed', -1, `cannot resolve the host ${JSON.stringify(url.host)}: ${e.code ?? e}`, { cause: e });
+    throw new LocatorError(
+      'connect-failed',
+      -1,
+      `cannot resolve the host ${JSON.stringify(url.host)}: ${e.code ?? e}`,
+      { cause: e },
+    );
   }
   if (signal?.aborted) throw aborted();
   note({ direction: 'info', text: `connect ${target.family === 6 ? `[${target.address}]` : target.address}:${port}` });
@@ -223,9 +250,17 @@ async function openFinger(url, options = {}) {
   try {
     await new Promise((resolve, reject) => {
       socket.once('connect', resolve);
-      socket.once('close', () => reject(failure ?? new LocatorError('connection-closed', -1, 'the connection closed before it was made')));
+      socket.once('close', () =>
+        reject(failure ?? new LocatorError('connection-closed', -1, 'the connection closed before it was made')),
+      );
       socket.once('error', (e) => {
-        if (failure === null) failure = new LocatorError('connect-failed', -1, `could not connect to ${url.host}:${port}: ${e.code ?? e.message}`, { cause: e });
+        if (failure === null)
+          failure = new LocatorError(
+            'connect-failed',
+            -1,
+            `could not connect to ${url.host}:${port}: ${e.code ?? e.message}`,
+            { cause: e },
+          );
       });
     });
   } catch (e) {
@@ -242,44 +277,50 @@ async function openFinger(url, options = {}) {
   let received = 0;
   // True once the stream is closed, errored or cancelled: the socket's late events are dropped.
   let settled = false;
-  const body = new ReadableStream({
-    start(controller) {
-      socket.on('data', (chunk) => {
-        if (settled) return;
-        received += chunk.length;
-        if (received > maxBytes) {
-          fail(new LocatorError('too-large', -1, `the reply is larger than ${maxBytes} octets (maxBytes)`));
-          return;
-        }
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-        if ((controller.desiredSize ?? 1) <= 0) {
-          // Back-pressure: the reader is slow, not the server; the wait for it is not timed.
-          socket.pause();
-          socket.setTimeout(0);
-        }
-      });
-      socket.on('error', (e) => {
-        if (failure === null) failure = new LocatorError('connection-closed', -1, `the connection failed: ${e.code ?? e.message}`, { cause: e });
-      });
-      socket.on('close', () => {
-        signal?.removeEventListener('abort', onAbort);
-        if (settled) return;
+  const body = new ReadableStream(
+    {
+      start(controller) {
+        socket.on('data', (chunk) => {
+          if (settled) return;
+          received += chunk.length;
+          if (received > maxBytes) {
+            fail(new LocatorError('too-large', -1, `the reply is larger than ${maxBytes} octets (maxBytes)`));
+            return;
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+          if ((controller.desiredSize ?? 1) <= 0) {
+            // Back-pressure: the reader is slow, not the server; the wait for it is not timed.
+            socket.pause();
+            socket.setTimeout(0);
+          }
+        });
+        socket.on('error', (e) => {
+          if (failure === null)
+            failure = new LocatorError('connection-closed', -1, `the connection failed: ${e.code ?? e.message}`, {
+              cause: e,
+            });
+        });
+        socket.on('close', () => {
+          signal?.removeEventListener('abort', onAbort);
+          if (settled) return;
+          settled = true;
+          note({ direction: 'info', text: `the server closed the connection after ${received} octets` });
+          if (failure !== null) controller.error(failure);
+          else controller.close();
+        });
+      },
+      pull() {
+        socket.setTimeout(timeout);
+        socket.resume();
+      },
+      cancel() {
         settled = true;
-        note({ direction: 'info', text: `the server closed the connection after ${received} octets` });
-        if (failure !== null) controller.error(failure);
-        else controller.close();
-      });
+        signal?.removeEventListener('abort', onAbort);
+        socket.destroy();
+      },
     },
-    pull() {
-      socket.setTimeout(timeout);
-      socket.resume();
-    },
-    cancel() {
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      socket.destroy();
-    },
-  }, { highWaterMark: 4 });
+    { highWaterMark: 4 },
+  );
   return {
     meta: { scheme: url.scheme, url: url.href, size: null, contentType: 'text/plain', transcript: [] },
     body,

@@ -38,8 +38,20 @@ const SCHEME_RULE = 'scheme = lowalpha | hialpha | digit | "+" | "-" | "."';
 
 // Bit order is the order of the table's doc comment; do not reorder (tests and code use names).
 const CLASSES = [
-  'lowalpha', 'hialpha', 'alpha', 'digit', 'safe', 'extra', 'national', 'punctuation',
-  'reserved', 'hex', 'unreserved', 'uchar', 'xchar', 'scheme',
+  'lowalpha',
+  'hialpha',
+  'alpha',
+  'digit',
+  'safe',
+  'extra',
+  'national',
+  'punctuation',
+  'reserved',
+  'hex',
+  'unreserved',
+  'uchar',
+  'xchar',
+  'scheme',
 ];
 
 /** Parses the grammar text into name -> Set of char codes. */
@@ -93,7 +105,10 @@ export function render(grammar = GRAMMAR) {
   out.push(' */');
   out.push('export const CHAR_CLASS: Uint16Array = /* @__PURE__ */ Uint16Array.from([');
   for (let i = 0; i < 128; i += 8) {
-    const row = table.slice(i, i + 8).map((v) => String(v).padStart(5, ' ')).join(',');
+    const row = table
+      .slice(i, i + 8)
+      .map((v) => String(v).padStart(5, ' '))
+      .join(',');
     const shown = [];
     for (let c = i; c < i + 8; c++) shown.push(c > 32 && c < 127 ? String.fromCharCode(c) : '.');
     out.push(`  ${row}, // ${String(i).padStart(3, ' ')} ${shown.join('')}`);

@@ -46,7 +46,10 @@ const stop = () => {
   if (ts !== null) spawnSync('bash', ['test/servers/stop.sh', ts], { stdio: 'inherit' });
   ts = null;
 };
-process.on('SIGINT', () => { stop(); process.exit(130); });
+process.on('SIGINT', () => {
+  stop();
+  process.exit(130);
+});
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
 stop();
 process.exit(r.status ?? 1);

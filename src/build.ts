@@ -11,8 +11,12 @@ import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.j
 import { INVALID_FIELD } from './schemes/codes.js';
 import type { BuildFields, SchemeFields } from './schemes/fields.js';
 
-export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'RFC 1738 4',
-  'no access algorithm is registered for this scheme');
+export const NO_ACCESS_ALGORITHM = defineCode(
+  'no-access-algorithm',
+  'error',
+  'RFC 1738 4',
+  'no access algorithm is registered for this scheme',
+);
 
 /**
  * Builds a URL from decoded fields (RFC 1738 2.2: encodes exactly what must be encoded). The
@@ -21,7 +25,10 @@ export const NO_ACCESS_ALGORITHM = defineCode('no-access-algorithm', 'error', 'R
  * the schemes of the specs the fields are typed (SchemeFields in src/schemes/fields.ts).
  */
 export function build<S extends keyof SchemeFields>(scheme: S, fields: BuildFields<S>): string;
-export function build<S extends string>(scheme: S extends keyof SchemeFields ? never : S, fields: Record<string, unknown>): string;
+export function build<S extends string>(
+  scheme: S extends keyof SchemeFields ? never : S,
+  fields: Record<string, unknown>,
+): string;
 export function build(scheme: string, fields: Record<string, unknown>): string {
   // API misuse is a TypeError naming the argument.
   expectString(scheme, 'build: the scheme name');

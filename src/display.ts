@@ -11,7 +11,6 @@ import { encodeCodePoint, RAW_OK, DECODE_UNRESERVED, isHex } from './core/escape
 import { hexValue, describeValue } from './core/percent.js';
 import { Url } from './core/url.js';
 
-
 /**
  * Makes a URL safer (draft 1993-10, "Encoding prohibited characters": "a URL may be made safer
  * simply by encoding any characters considered unsafe, while leaving already encoded characters
@@ -118,7 +117,11 @@ export function toDisplay(url: string | Url): string {
       cp = (cp << 6) | (w & 0x3f);
     }
     // No overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
-    if (ok && ((len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))) ok = false;
+    if (
+      ok &&
+      ((len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+    )
+      ok = false;
     const ch = ok ? String.fromCodePoint(cp) : '';
     if (!ok || NOT_SHOWN.test(ch)) {
       i += 2;

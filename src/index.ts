@@ -3,27 +3,60 @@
 // does in Node. The clients (open() and the protocol clients) are `locator/clients`.
 export * from './parser.js';
 export {
-  lint, lintRecord, type LintRecord,
-  ENCODED_DELIMITER, ENCODED_CONTROL, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS,
+  lint,
+  lintRecord,
+  type LintRecord,
+  ENCODED_DELIMITER,
+  ENCODED_CONTROL,
+  RESERVED_PORT,
+  NONDEFAULT_PORT,
+  PASSWORD_IN_URL,
+  DECEPTIVE_LOGIN,
+  PRIVATE_ADDRESS,
 } from './lint.js';
 export { wellKnownPorts, portEntry, reservedFor, type PortEntry } from './lint/ports.js';
 export { classifyAddress, classifyHost, type AddressClass } from './lint/address.js';
 export {
-  DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
-  isCrossScheme, resolveAllowed, type Policy, type Lookup,
+  DEFAULT_POLICY,
+  PolicyError,
+  assertAllowed,
+  assertAddressAllowed,
+  assertRedirectAllowed,
+  refusals,
+  isCrossScheme,
+  resolveAllowed,
+  type Policy,
+  type Lookup,
 } from './policy.js';
 export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';
 export {
-  resolve, resolveUrl, isHierarchical,
-  removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft,
-  type Rules, type ResolveOptions,
+  resolve,
+  resolveUrl,
+  isHierarchical,
+  removeDotSegments1808,
+  removeDotSegments3986,
+  removeDotSegmentsDraft,
+  type Rules,
+  type ResolveOptions,
 } from './resolve.js';
 export { relativize } from './relativize.js';
 export {
-  normalize, normalizeUrl, equivalent, toSafe, toDisplay,
-  type SchemeRule, type EquivalentOptions,
+  normalize,
+  normalizeUrl,
+  equivalent,
+  toSafe,
+  toDisplay,
+  type SchemeRule,
+  type EquivalentOptions,
 } from './normalize.js';
 export {
-  extract, createExtractor, extractStream, DEFAULT_MAX_LENGTH,
-  type Extractor, type ExtractOptions, type Match, type MatchForm, type TextSource,
+  extract,
+  createExtractor,
+  extractStream,
+  DEFAULT_MAX_LENGTH,
+  type Extractor,
+  type ExtractOptions,
+  type Match,
+  type MatchForm,
+  type TextSource,
 } from './extract/index.js';

@@ -25,12 +25,16 @@ import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
 import { dataBlocks, encodedDelimiters, wireParts } from './lint/delimiters.js';
 import { reservedFor, inReservedSpace } from './lint/ports.js';
 import { classifyHost } from './lint/address.js';
-import {
-  RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS,
-} from './lint/codes.js';
+import { RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS } from './lint/codes.js';
 
 export {
-  ENCODED_DELIMITER, ENCODED_CONTROL, GOPHER_PLUS_DATA_BLOCK, RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN,
+  ENCODED_DELIMITER,
+  ENCODED_CONTROL,
+  GOPHER_PLUS_DATA_BLOCK,
+  RESERVED_PORT,
+  NONDEFAULT_PORT,
+  PASSWORD_IN_URL,
+  DECEPTIVE_LOGIN,
   PRIVATE_ADDRESS,
 } from './lint/codes.js';
 
@@ -106,14 +110,25 @@ function ports(url: Url, out: Diagnostic[]): void {
   const scheme = url.scheme;
   const owner = reservedFor(scheme, port);
   if (owner !== null) {
-    out.push(diagnostic(RESERVED_PORT, at,
-      `port ${port} is registered to ${owner.service}: a client of ${scheme} URLs that connects there talks to a server of another protocol, which may read the URL's text as its own commands (RFC 1738 6)`));
+    out.push(
+      diagnostic(
+        RESERVED_PORT,
+        at,
+        `port ${port} is registered to ${owner.service}: a client of ${scheme} URLs that connects there talks to a server of another protocol, which may read the URL's text as its own commands (RFC 1738 6)`,
+      ),
+    );
     return;
   }
   if (spec === undefined || spec.defaultPort === port) return;
-  out.push(diagnostic(NONDEFAULT_PORT, at,
-    `port ${port} is not the default port of ${scheme} (${spec.defaultPort})${inReservedSpace(port)
-      ? ', and it is within the reserved space (0-1023) of ports assigned to services' : ''}: make sure the server there speaks ${scheme} (RFC 1738 6)`));
+  out.push(
+    diagnostic(
+      NONDEFAULT_PORT,
+      at,
+      `port ${port} is not the default port of ${scheme} (${spec.defaultPort})${
+        inReservedSpace(port) ? ', and it is within the reserved space (0-1023) of ports assigned to services' : ''
+      }: make sure the server there speaks ${scheme} (RFC 1738 6)`,
+    ),
+  );
 }
 
 /**
@@ -125,8 +140,13 @@ function login(url: Url, out: Diagnostic[]): void {
   if (url.userStart < 0) return; // no user, so no password either (RFC 1738 3.1)
   const c = url.components();
   if (c.password !== null && c.password[1] > c.password[0]) {
-    out.push(diagnostic(PASSWORD_IN_URL, c.password[0] + url.inputOffset,
-      'the URL holds a password (not shown): anyone who sees the URL, its logs or its history sees it too; the use of URLs containing passwords that should be secret is clearly unwise (RFC 1738 6)'));
+    out.push(
+      diagnostic(
+        PASSWORD_IN_URL,
+        c.password[0] + url.inputOffset,
+        'the URL holds a password (not shown): anyone who sees the URL, its logs or its history sees it too; the use of URLs containing passwords that should be secret is clearly unwise (RFC 1738 6)',
+      ),
+    );
   }
   if (c.user === null || url.host === null) return;
   const user = url.user as string;
@@ -138,8 +158,13 @@ function login(url: Url, out: Diagnostic[]): void {
   }
   const name = user.slice(0, end);
   if (looksLikeHost(name) && name.toLowerCase() !== url.host.toLowerCase()) {
-    out.push(diagnostic(DECEPTIVE_LOGIN, c.user[0] + url.inputOffset,
-      `the user name begins with ${JSON.stringify(name)}, which reads as a host name, but the host is ${JSON.stringify(url.host)}, after the "@" (RFC 1738 3.1)`));
+    out.push(
+      diagnostic(
+        DECEPTIVE_LOGIN,
+        c.user[0] + url.inputOffset,
+        `the user name begins with ${JSON.stringify(name)}, which reads as a host name, but the host is ${JSON.stringify(url.host)}, after the "@" (RFC 1738 3.1)`,
+      ),
+    );
   }
 }
 
@@ -188,7 +213,10 @@ function host(url: Url, out: Diagnostic[]): void {
   const h = href.slice(start, end);
   const cls = classifyHost(h);
   if (cls === null) return;
-  const d = diagnostic(PRIVATE_ADDRESS, url.hostStart + url.inputOffset,
-    `the host ${h} is ${cls.kind === 'unspecified' ? 'the unspecified address' : `a ${cls.kind} address`} (${cls.range}): a server that fetches URLs for others must not reach it (the policy's refusePrivateAddresses)`);
+  const d = diagnostic(
+    PRIVATE_ADDRESS,
+    url.hostStart + url.inputOffset,
+    `the host ${h} is ${cls.kind === 'unspecified' ? 'the unspecified address' : `a ${cls.kind} address`} (${cls.range}): a server that fetches URLs for others must not reach it (the policy's refusePrivateAddresses)`,
+  );
   out.push({ ...d, section: cls.section });
 }

@@ -26,9 +26,7 @@
 // RFC 1738 gives them no meaning in an absolute URL (an FTP "CWD .." is not the same as no CWD),
 // only partial forms do (see resolve.ts).
 
-import {
-  normalizeEscapes, DECODE_UNRESERVED,
-} from './core/escapes.js';
+import { normalizeEscapes, DECODE_UNRESERVED } from './core/escapes.js';
 import { parse } from './schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
 import { type ParseOptions } from './core/parse.js';
@@ -80,7 +78,8 @@ function normalizeHost(h: string): string {
 export type SchemeRule = NormalForm;
 
 /** normalizeEscapes(), skipped when the URL is clean (see SchemeRule.path). */
-const esc = (raw: string, clean: boolean, decodable: Uint8Array = DECODE_UNRESERVED) => (clean ? raw : normalizeEscapes(raw, decodable));
+const esc = (raw: string, clean: boolean, decodable: Uint8Array = DECODE_UNRESERVED) =>
+  clean ? raw : normalizeEscapes(raw, decodable);
 
 const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null : esc(raw, clean));
 
@@ -118,8 +117,11 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
     const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
     if (path !== null) out += '/' + path;
   } else {
-    out += rule?.part ? rule.part(u.schemePart, clean)
-      : clean ? u.schemePart : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
+    out += rule?.part
+      ? rule.part(u.schemePart, clean)
+      : clean
+        ? u.schemePart
+        : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
   }
   const fragment = u.fragment;
   if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);

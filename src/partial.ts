@@ -8,16 +8,29 @@
 
 import { CHAR_CLASS, ALPHA, SCHEME } from './core/charclass.js';
 import {
-  LocatorError, defineCode, EMPTY_INPUT, INVALID_SCHEME, MISSING_SCHEME, UNCLOSED_WRAPPER,
+  LocatorError,
+  defineCode,
+  EMPTY_INPUT,
+  INVALID_SCHEME,
+  MISSING_SCHEME,
+  UNCLOSED_WRAPPER,
 } from './core/errors.js';
 import { tryParse } from './schemes/registry.js';
 import { describeValue } from './core/percent.js';
 import { Url } from './core/url.js';
 
-export const REFERENCE_COLON = defineCode('reference-colon', 'error', 'RFC 3986 4.2',
-  'the first segment of a relative-path reference cannot contain ":" (it would be read as a scheme); write "./" before it');
-export const UNREACHABLE_TARGET = defineCode('unreachable-target', 'error', 'RFC 3986 5.2.2',
-  'no partial form resolves to this target under these rules');
+export const REFERENCE_COLON = defineCode(
+  'reference-colon',
+  'error',
+  'RFC 3986 4.2',
+  'the first segment of a relative-path reference cannot contain ":" (it would be read as a scheme); write "./" before it',
+);
+export const UNREACHABLE_TARGET = defineCode(
+  'unreachable-target',
+  'error',
+  'RFC 3986 5.2.2',
+  'no partial form resolves to this target under these rules',
+);
 
 /**
  * The edition of the partial-form rules: RFC 1808 (default), RFC 3986 section 5, or the
@@ -86,8 +99,13 @@ export function split(s: string, rules: Rules, isPartial: boolean): Parts {
     start++;
     end--;
   }
-  if (end - start >= 4 && (s.charCodeAt(start) | 32) === 117 && (s.charCodeAt(start + 1) | 32) === 114
-    && (s.charCodeAt(start + 2) | 32) === 108 && s.charCodeAt(start + 3) === 58) {
+  if (
+    end - start >= 4 &&
+    (s.charCodeAt(start) | 32) === 117 &&
+    (s.charCodeAt(start + 1) | 32) === 114 &&
+    (s.charCodeAt(start + 2) | 32) === 108 &&
+    s.charCodeAt(start + 3) === 58
+  ) {
     start += 4;
   }
   let bodyEnd = end;
@@ -110,9 +128,12 @@ export function split(s: string, rules: Rules, isPartial: boolean): Parts {
       if (i === start) throw new LocatorError(MISSING_SCHEME, i, 'the scheme name before ":" is empty', { input: s });
       for (let k = start; k < i; k++) {
         if (!isSchemeChar(s.charCodeAt(k))) {
-          throw new LocatorError(INVALID_SCHEME, k,
+          throw new LocatorError(
+            INVALID_SCHEME,
+            k,
             `a ":" before any "/" makes this a full URL (draft 1993-10, partial form), and ${describe(s.charCodeAt(k))} cannot be part of a scheme name`,
-            { input: s });
+            { input: s },
+          );
         }
       }
       scheme = i;
@@ -188,7 +209,11 @@ export function readBase(base: string | Url): Url {
   if (base instanceof Url) return base;
   const u = tryParse(base);
   if (u instanceof LocatorError) {
-    throw new LocatorError(u.code, u.offset, `the base URL cannot be read: ${u.detail}`, { input: u.input, section: u.section, cause: u });
+    throw new LocatorError(u.code, u.offset, `the base URL cannot be read: ${u.detail}`, {
+      input: u.input,
+      section: u.section,
+      cause: u,
+    });
   }
   return u;
 }

@@ -20,12 +20,25 @@ import { entryOf } from './schemes/registry.js';
 import { wireParts } from './lint/delimiters.js';
 import { reservedFor } from './lint/ports.js';
 import {
-  ENCODED_DELIMITER, GOPHER_PLUS_DATA_BLOCK, RESERVED_PORT, PRIVATE_ADDRESS, POLICY_REFUSED, TOO_MANY_REDIRECTS,
-  CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS,
+  ENCODED_DELIMITER,
+  GOPHER_PLUS_DATA_BLOCK,
+  RESERVED_PORT,
+  PRIVATE_ADDRESS,
+  POLICY_REFUSED,
+  TOO_MANY_REDIRECTS,
+  CROSS_SCHEME_REDIRECT,
+  REDIRECT_TO_FILE,
+  NO_ADDRESS,
 } from './lint/codes.js';
 
 export {
-  POLICY_REFUSED, TOO_MANY_REDIRECTS, CROSS_SCHEME_REDIRECT, REDIRECT_TO_FILE, NO_ADDRESS, REDIRECT_LOOP, REDIRECT_NOT_FOLLOWED,
+  POLICY_REFUSED,
+  TOO_MANY_REDIRECTS,
+  CROSS_SCHEME_REDIRECT,
+  REDIRECT_TO_FILE,
+  NO_ADDRESS,
+  REDIRECT_LOOP,
+  REDIRECT_NOT_FOLLOWED,
 } from './lint/codes.js';
 
 /** What a client may do. Every field is optional; DEFAULT_POLICY gives the defaults. */
@@ -70,7 +83,9 @@ export class PolicyError extends LocatorError {
   readonly diagnostic: Diagnostic;
 
   constructor(d: Diagnostic) {
-    super(POLICY_REFUSED, d.offset, `refused before any connection: ${d.message} (${d.code}, ${d.section})`, { section: d.section });
+    super(POLICY_REFUSED, d.offset, `refused before any connection: ${d.message} (${d.code}, ${d.section})`, {
+      section: d.section,
+    });
     this.name = 'PolicyError';
     this.diagnostic = d;
   }
@@ -121,12 +136,24 @@ export function refusals(url: Url, policy: Policy = DEFAULT_POLICY): Diagnostic[
     } else if (d.severity === 'error') {
       // A port over 65535 has no TCP number (Url.port is null): refused even with allowViolations,
       // so that no client falls back to the default port.
-      if (d.code === ENCODED_DELIMITER || d.code === CONTROL_CHAR || d.code === PORT_OUT_OF_RANGE || !policy.allowViolations) out.push(d);
+      if (
+        d.code === ENCODED_DELIMITER ||
+        d.code === CONTROL_CHAR ||
+        d.code === PORT_OUT_OF_RANGE ||
+        !policy.allowViolations
+      )
+        out.push(d);
     }
   }
   if (policy.refusePrivateAddresses && readsThisMachine(url)) {
-    out.push(diagnostic(PRIVATE_ADDRESS, url.inputOffset,
-      `a ${url.scheme} URL is read from the files of this machine, which a server that fetches URLs for others must not expose`, 'error'));
+    out.push(
+      diagnostic(
+        PRIVATE_ADDRESS,
+        url.inputOffset,
+        `a ${url.scheme} URL is read from the files of this machine, which a server that fetches URLs for others must not expose`,
+        'error',
+      ),
+    );
   }
   out.sort((a, b) => (PRIORITY[a.code] ?? 9) - (PRIORITY[b.code] ?? 9) || a.offset - b.offset);
   return out;
@@ -158,9 +185,23 @@ export function assertAddressAllowed(address: string, family: 4 | 6, policy: Pol
   const cls = classifyAddress(address);
   if (cls === null) return;
   const offset = url !== undefined && url.hostStart >= 0 ? url.hostStart + url.inputOffset : -1;
-  const d = cls === undefined
-    ? diagnostic(PRIVATE_ADDRESS, offset, `${JSON.stringify(address)} is not an IPv${family} address, so it cannot be checked; it is refused`, 'error')
-    : { ...diagnostic(PRIVATE_ADDRESS, offset, `the host resolved to ${address}, ${describeClass(cls)} (${cls.range}): a server that fetches URLs for others must not reach it`, 'error'), section: cls.section };
+  const d =
+    cls === undefined
+      ? diagnostic(
+          PRIVATE_ADDRESS,
+          offset,
+          `${JSON.stringify(address)} is not an IPv${family} address, so it cannot be checked; it is refused`,
+          'error',
+        )
+      : {
+          ...diagnostic(
+            PRIVATE_ADDRESS,
+            offset,
+            `the host resolved to ${address}, ${describeClass(cls)} (${cls.range}): a server that fetches URLs for others must not reach it`,
+            'error',
+          ),
+          section: cls.section,
+        };
   throw new PolicyError(d);
 }
 
@@ -183,27 +224,53 @@ export function isCrossScheme(from: Url, to: Url): boolean {
  * when `to` itself is refused (assertAllowed). Messages name the schemes, never the URLs (they may
  * hold passwords).
  */
-export function assertRedirectAllowed(from: Url, to: Url, count: number, crossSchemeCount: number, policy: Policy = DEFAULT_POLICY): void {
+export function assertRedirectAllowed(
+  from: Url,
+  to: Url,
+  count: number,
+  crossSchemeCount: number,
+  policy: Policy = DEFAULT_POLICY,
+): void {
   const at = to.inputOffset;
   const max = policy.maxRedirects ?? 5;
   if (count >= max) {
-    throw new PolicyError(diagnostic(TOO_MANY_REDIRECTS, at,
-      `redirect ${count + 1} would be more than the ${max} the policy follows; redirections this many times usually indicate an infinite loop (RFC 1945 9.3)`));
+    throw new PolicyError(
+      diagnostic(
+        TOO_MANY_REDIRECTS,
+        at,
+        `redirect ${count + 1} would be more than the ${max} the policy follows; redirections this many times usually indicate an infinite loop (RFC 1945 9.3)`,
+      ),
+    );
   }
   if (to.scheme === 'file' && from.scheme !== 'file') {
-    throw new PolicyError(diagnostic(REDIRECT_TO_FILE, at,
-      `a ${from.scheme} answer redirects to a file URL: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`));
+    throw new PolicyError(
+      diagnostic(
+        REDIRECT_TO_FILE,
+        at,
+        `a ${from.scheme} answer redirects to a file URL: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
+      ),
+    );
   }
   const block = wireParts(to).find((p) => p.dataBlockAt !== undefined);
   if (block !== undefined) {
-    throw new PolicyError(diagnostic(GOPHER_PLUS_DATA_BLOCK, block.dataBlockAt! + to.inputOffset,
-      `a ${from.scheme} answer redirects to a ${to.scheme} URL whose ${block.what.replace(/^the /, '')} carries a data block of several lines (the filled-in form of RFC 1738 3.4.9): a server must not choose the lines the client writes, so such a URL is never followed (RFC 1738 6)`));
+    throw new PolicyError(
+      diagnostic(
+        GOPHER_PLUS_DATA_BLOCK,
+        block.dataBlockAt! + to.inputOffset,
+        `a ${from.scheme} answer redirects to a ${to.scheme} URL whose ${block.what.replace(/^the /, '')} carries a data block of several lines (the filled-in form of RFC 1738 3.4.9): a server must not choose the lines the client writes, so such a URL is never followed (RFC 1738 6)`,
+      ),
+    );
   }
   if (isCrossScheme(from, to)) {
     const maxCross = policy.maxCrossSchemeRedirects ?? 0;
     if (crossSchemeCount >= maxCross) {
-      throw new PolicyError(diagnostic(CROSS_SCHEME_REDIRECT, at,
-        `the redirect from ${from.scheme} to ${to.scheme} changes the scheme, and the policy follows ${maxCross === 0 ? 'no such redirect' : `at most ${maxCross}`}: a harmless retrieval must not become an operation of another protocol (RFC 1738 6)`));
+      throw new PolicyError(
+        diagnostic(
+          CROSS_SCHEME_REDIRECT,
+          at,
+          `the redirect from ${from.scheme} to ${to.scheme} changes the scheme, and the policy follows ${maxCross === 0 ? 'no such redirect' : `at most ${maxCross}`}: a harmless retrieval must not become an operation of another protocol (RFC 1738 6)`,
+        ),
+      );
     }
   }
   assertAllowed(to, policy);
@@ -219,14 +286,16 @@ export type Lookup = (host: string) => Promise<ReadonlyArray<{ address: string; 
  * without a lookup. Throws a PolicyError, the lookup's own error, or a LocatorError `no-address`
  * when the name resolves to no address at all.
  */
-export async function resolveAllowed(url: Url, policy: Policy | undefined, lookup: Lookup): Promise<{ address: string; family: 4 | 6 }> {
+export async function resolveAllowed(
+  url: Url,
+  policy: Policy | undefined,
+  lookup: Lookup,
+): Promise<{ address: string; family: 4 | 6 }> {
   const p = policy ?? DEFAULT_POLICY;
   let host = url.host ?? '';
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   const literal = classifyAddress(host);
-  const answers = literal !== undefined
-    ? [{ address: host, family: host.includes(':') ? 6 : 4 }]
-    : await lookup(host);
+  const answers = literal !== undefined ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : await lookup(host);
   if (answers.length === 0) {
     throw new LocatorError(NO_ADDRESS, url.hostStart + url.inputOffset, `the host ${host} resolves to no address`);
   }

@@ -7,8 +7,12 @@ import { Url } from './core/url.js';
 import { resolve } from './resolve.js';
 import { expectUrl, readBase, ruleName, split, type ResolveOptions } from './partial.js';
 
-export const UNREACHABLE_TARGET = defineCode('unreachable-target', 'error', 'RFC 3986 5.2.2',
-  'no partial form resolves to this target under these rules');
+export const UNREACHABLE_TARGET = defineCode(
+  'unreachable-target',
+  'error',
+  'RFC 3986 5.2.2',
+  'no partial form resolves to this target under these rules',
+);
 
 function tryResolve(base: Url, partial: string, options: ResolveOptions): string | null {
   try {
@@ -66,7 +70,8 @@ export function relativize(base: string | Url, target: string | Url, options?: R
     candidates.push('');
     const frag = p.frag >= 0 ? t.slice(p.frag - 1) : '';
     candidates.push(frag === '' ? '#' : frag);
-    const sameAuth = p.auth >= 0 ? b.auth >= 0 && t.slice(p.auth, p.authEnd) === bu.href.slice(b.auth, b.authEnd) : b.auth < 0;
+    const sameAuth =
+      p.auth >= 0 ? b.auth >= 0 && t.slice(p.auth, p.authEnd) === bu.href.slice(b.auth, b.authEnd) : b.auth < 0;
     if (sameAuth) {
       if (p.query >= 0) candidates.push(t.slice(p.query - 1));
       if (p.params >= 0) candidates.push(t.slice(p.params - 1));
@@ -94,9 +99,12 @@ export function relativize(base: string | Url, target: string | Url, options?: R
     if (tryResolve(bu, c, opts) === t) best = c;
   }
   if (best === null) {
-    throw new LocatorError(UNREACHABLE_TARGET, 0,
+    throw new LocatorError(
+      UNREACHABLE_TARGET,
+      0,
       `no partial form resolves to ${JSON.stringify(t)} against ${JSON.stringify(bu.href)} under ${ruleName(rules)}${rules === 3986 ? ' (RFC 3986 5.2.2 removes dot segments from every path it does not inherit)' : ''}`,
-      { input: t });
+      { input: t },
+    );
   }
   return best;
 }

@@ -12,9 +12,7 @@
 // The parts live in their own modules: partial.ts (the partial-form reader), dot-segments.ts and
 // relativize.ts (the reverse).
 
-import {
-  LocatorError, defineCode,
-} from './core/errors.js';
+import { LocatorError, defineCode } from './core/errors.js';
 import { parse } from './schemes/registry.js';
 import { expectString } from './core/percent.js';
 import { Url } from './core/url.js';
@@ -26,11 +24,18 @@ import { expectUrl, readBase, split, type Parts, type ResolveOptions, type Rules
 export { removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft } from './dot-segments.js';
 export { REFERENCE_COLON, type Rules, type ResolveOptions } from './partial.js';
 
-export const NO_BASE = defineCode('no-base', 'error', 'RFC 1808 4 (step 1)',
-  'there is no base URL, so only an absolute URL can be read here, not a partial form');
-export const NON_HIERARCHICAL_BASE = defineCode('non-hierarchical-base', 'error', 'RFC 1738 2.3',
-  'the base URL has no hierarchical path, so this partial form cannot be resolved against it');
-
+export const NO_BASE = defineCode(
+  'no-base',
+  'error',
+  'RFC 1808 4 (step 1)',
+  'there is no base URL, so only an absolute URL can be read here, not a partial form',
+);
+export const NON_HIERARCHICAL_BASE = defineCode(
+  'non-hierarchical-base',
+  'error',
+  'RFC 1738 2.3',
+  'the base URL has no hierarchical path, so this partial form cannot be resolved against it',
+);
 
 // ---------------------------------------------------------------------------------------------
 // Which schemes are hierarchical (RFC 1738 2.3: "Some URL schemes (such as the ftp, http, and
@@ -90,7 +95,8 @@ function resolve1808(b: Parts, r: Parts): string {
     // ("http://a" and "?y" give "http://a/?y", not "http://a?y"): RFC 1808 2.4.3 (and RFC 1738
     // 3.1) read everything up to the next "/" as the net_loc, so without it the query would be
     // read back as part of the host.
-    if (b.auth >= 0 && b.path === b.pathEnd && (r.params >= 0 || r.query >= 0 || b.params >= 0 || b.query >= 0)) out += '/';
+    if (b.auth >= 0 && b.path === b.pathEnd && (r.params >= 0 || r.query >= 0 || b.params >= 0 || b.query >= 0))
+      out += '/';
     const rParamsEnd = r.query >= 0 ? r.query - 1 : r.bodyEnd;
     if (r.params >= 0 && rParamsEnd > r.params) return out + rs.slice(r.params - 1, r.end);
     const bParamsEnd = b.query >= 0 ? b.query - 1 : b.bodyEnd;
@@ -121,8 +127,11 @@ function resolve3986(b: Parts, r: Parts, strict: boolean): string {
   let query: string | null;
   const rQuery = r.query >= 0 ? rs.slice(r.query, r.bodyEnd) : null;
   const rPath = rs.slice(r.path, r.pathEnd);
-  const sameScheme = r.scheme >= 0 && !strict && r.scheme - r.start === b.scheme - b.start
-    && rs.slice(r.start, r.scheme).toLowerCase() === bs.slice(b.start, b.scheme).toLowerCase();
+  const sameScheme =
+    r.scheme >= 0 &&
+    !strict &&
+    r.scheme - r.start === b.scheme - b.start &&
+    rs.slice(r.start, r.scheme).toLowerCase() === bs.slice(b.start, b.scheme).toLowerCase();
   if (r.scheme >= 0 && !sameScheme) {
     scheme = rs.slice(r.start, r.scheme);
     authority = r.auth >= 0 ? rs.slice(r.auth, r.authEnd) : null;
@@ -220,13 +229,20 @@ export function resolve(base: string | Url, partial: string, options?: ResolveOp
   const emptyOrFragment = r.start === r.bodyEnd && rules !== 'draft-1993-10';
   if (r.scheme < 0 && !emptyOrFragment) {
     const kind = baseKind(bu);
-    const relativePath = r.auth < 0 && r.path <= r.pathEnd && partial.charCodeAt(r.path) !== 47
-      && (r.path < r.pathEnd || rules === 'draft-1993-10');
+    const relativePath =
+      r.auth < 0 &&
+      r.path <= r.pathEnd &&
+      partial.charCodeAt(r.path) !== 47 &&
+      (r.path < r.pathEnd || rules === 'draft-1993-10');
     if (kind === 'opaque' || (kind === 'flat' && relativePath)) {
-      throw new LocatorError(NON_HIERARCHICAL_BASE, r.start, kind === 'opaque'
-        ? `a ${bu.scheme}: URL has no path hierarchy and no net_loc: against it only an absolute URL, an empty reference or a "#fragment" can be resolved (RFC 1738 2.3)`
-        : `the path of a ${bu.scheme} URL is not hierarchical, so a relative path cannot be resolved against it (RFC 1738 2.3: its scheme entry is not hierarchical); give an absolute path "/..." or the whole URL`,
-      { input: partial });
+      throw new LocatorError(
+        NON_HIERARCHICAL_BASE,
+        r.start,
+        kind === 'opaque'
+          ? `a ${bu.scheme}: URL has no path hierarchy and no net_loc: against it only an absolute URL, an empty reference or a "#fragment" can be resolved (RFC 1738 2.3)`
+          : `the path of a ${bu.scheme} URL is not hierarchical, so a relative path cannot be resolved against it (RFC 1738 2.3: its scheme entry is not hierarchical); give an absolute path "/..." or the whole URL`,
+        { input: partial },
+      );
     }
   }
   // A net_loc given in the partial must be readable as host and port (RFC 1738 3.1).

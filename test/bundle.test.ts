@@ -27,7 +27,16 @@
 // are simply not needed, and defineCode does not make a module one with side effects.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,11 +80,13 @@ function exercise(L: Api): Record<string, unknown> {
   if (typeof L.listSchemes === 'function') {
     const names: string[] = L.listSchemes().map((s: { name: string }) => s.name);
     out.schemes = names;
-    out.parsed = Object.fromEntries(names.map((name) => {
-      const u = L.parse(SAMPLES[name] ?? `${name}:`);
-      const entry = typeof L.entryOf === 'function' ? L.entryOf(u)?.name ?? null : null;
-      return [name, { entry, fields: u.fields, codes: u.violations.map((v: { code: string }) => v.code) }];
-    }));
+    out.parsed = Object.fromEntries(
+      names.map((name) => {
+        const u = L.parse(SAMPLES[name] ?? `${name}:`);
+        const entry = typeof L.entryOf === 'function' ? (L.entryOf(u)?.name ?? null) : null;
+        return [name, { entry, fields: u.fields, codes: u.violations.map((v: { code: string }) => v.code) }];
+      }),
+    );
   }
   if (typeof L.extract === 'function') {
     out.extract = [...L.extract(TEXT)].map((m: { url: string; form: string }) => `${m.form} ${m.url}`);
@@ -100,7 +111,20 @@ function exercise(L: Api): Record<string, unknown> {
 }
 
 /** The globals a browser gives a script (beside the ECMAScript built-ins every realm has). */
-const WEB_GLOBALS = { TextEncoder, TextDecoder, URL, URLSearchParams, ReadableStream, WritableStream, TransformStream, console, queueMicrotask, structuredClone, setTimeout, clearTimeout };
+const WEB_GLOBALS = {
+  TextEncoder,
+  TextDecoder,
+  URL,
+  URLSearchParams,
+  ReadableStream,
+  WritableStream,
+  TransformStream,
+  console,
+  queueMicrotask,
+  structuredClone,
+  setTimeout,
+  clearTimeout,
+};
 
 interface Built {
   name: string;
@@ -117,7 +141,8 @@ const ENTRIES: Record<string, string> = {
   core: "import * as L from 'locator/core';\nexport default L;\n",
   root: "import * as L from 'locator';\nexport default L;\n",
   // A user's bundle that takes a few names, so that everything else is shaken out.
-  picked: "import { parse, listSchemes, entryOf } from 'locator/core';\nimport { extract } from 'locator';\nexport default { parse, listSchemes, entryOf, extract };\n",
+  picked:
+    "import { parse, listSchemes, entryOf } from 'locator/core';\nimport { extract } from 'locator';\nexport default { parse, listSchemes, entryOf, extract };\n",
   clients: "import * as C from 'locator/clients';\nexport default C;\n",
 };
 
@@ -130,8 +155,15 @@ async function bundle(name: string, platform: 'browser' | 'node'): Promise<Built
   let r: esbuild.BuildResult<{ metafile: true }>;
   try {
     r = await esbuild.build({
-      entryPoints: [join(dir, `${name}.js`)], absWorkingDir: dir, outfile: file,
-      bundle: true, platform, format: 'esm', metafile: true, write: true, logLevel: 'silent',
+      entryPoints: [join(dir, `${name}.js`)],
+      absWorkingDir: dir,
+      outfile: file,
+      bundle: true,
+      platform,
+      format: 'esm',
+      metafile: true,
+      write: true,
+      logLevel: 'silent',
     });
   } catch (e) {
     const failure = e as esbuild.BuildFailure;
@@ -175,8 +207,16 @@ after(() => {
 
 test('the reference (dist/ imported by Node) has a sample URL for every built-in scheme, each read by its own entry', () => {
   const names = reference.schemes as string[];
-  assert.deepEqual(names.filter((n) => !(n in SAMPLES)), [], 'built-in schemes without a row in SAMPLES');
-  assert.deepEqual(Object.keys(SAMPLES).filter((n) => !names.includes(n)), [], 'rows in SAMPLES that are not built-in schemes');
+  assert.deepEqual(
+    names.filter((n) => !(n in SAMPLES)),
+    [],
+    'built-in schemes without a row in SAMPLES',
+  );
+  assert.deepEqual(
+    Object.keys(SAMPLES).filter((n) => !names.includes(n)),
+    [],
+    'rows in SAMPLES that are not built-in schemes',
+  );
   const parsed = reference.parsed as Record<string, { entry: string | null; fields: Record<string, unknown> }>;
   for (const n of names) assert.equal(parsed[n].entry, n, `${SAMPLES[n]} is read by the entry of ${n}`);
 });
@@ -195,19 +235,29 @@ for (const name of ['core', 'root', 'picked']) {
       const b = bundleOf(name);
       const L = realm === 'Node' ? (await import(pathToFileURL(b.file).href)).default : await runInBareRealm(b);
       const got = exercise(L);
-      assert.deepEqual(Object.keys(got).sort(), name === 'picked'
-        ? ['extract', 'parsed', 'schemes']
-        : name === 'core'
-          ? ['build', 'error', 'parsed', 'schemes']
-          : ['build', 'error', 'extract', 'normalize', 'parsed', 'relativize', 'resolve', 'schemes'], 'the functions the bundle exports');
-      const parsed = got.parsed as Record<string, { entry: string | null; fields: Record<string, unknown>; codes: string[] }>;
+      assert.deepEqual(
+        Object.keys(got).sort(),
+        name === 'picked'
+          ? ['extract', 'parsed', 'schemes']
+          : name === 'core'
+            ? ['build', 'error', 'parsed', 'schemes']
+            : ['build', 'error', 'extract', 'normalize', 'parsed', 'relativize', 'resolve', 'schemes'],
+        'the functions the bundle exports',
+      );
+      const parsed = got.parsed as Record<
+        string,
+        { entry: string | null; fields: Record<string, unknown>; codes: string[] }
+      >;
       for (const [scheme, p] of Object.entries(parsed)) {
         assert.ok(!p.codes.includes('unknown-scheme'), `${SAMPLES[scheme]}: unknown-scheme`);
         assert.ok(!('schemePart' in p.fields), `${SAMPLES[scheme]}: generic fields ${JSON.stringify(p.fields)}`);
         assert.equal(p.entry, scheme, `${SAMPLES[scheme]}: read without its scheme entry`);
       }
       if (got.extract !== undefined) {
-        assert.ok((got.extract as string[]).includes('bare http://x.org/b'), `extract found ${JSON.stringify(got.extract)}`);
+        assert.ok(
+          (got.extract as string[]).includes('bare http://x.org/b'),
+          `extract found ${JSON.stringify(got.extract)}`,
+        );
       }
       const want = Object.fromEntries(Object.keys(got).map((k) => [k, reference[k]]));
       assert.deepEqual(got, want);
@@ -219,12 +269,25 @@ test('locator/clients is for Node: it bundles for platform node (importing only 
   const b = bundleOf('clients');
   assert.deepEqual(b.warnings, [], `esbuild warned:\n${b.warnings.join('\n')}`);
   assert.ok(b.imports.length > 0);
-  assert.deepEqual(b.imports.filter((p) => !p.startsWith('node:')), [], 'the clients bundle imports a module that is not node:');
+  assert.deepEqual(
+    b.imports.filter((p) => !p.startsWith('node:')),
+    [],
+    'the clients bundle imports a module that is not node:',
+  );
   const C = (await import(pathToFileURL(b.file).href)).default as Api;
   assert.equal(typeof C.open, 'function');
   await assert.rejects(
-    esbuild.build({ entryPoints: [join(dir, 'clients.js')], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' }),
-    (e: { errors?: Array<{ text: string }> }) => e.errors?.some((m) => m.text === 'Could not resolve "locator/clients"') === true,
+    esbuild.build({
+      entryPoints: [join(dir, 'clients.js')],
+      absWorkingDir: dir,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    }),
+    (e: { errors?: Array<{ text: string }> }) =>
+      e.errors?.some((m) => m.text === 'Could not resolve "locator/clients"') === true,
   );
 });
 
@@ -267,16 +330,28 @@ test('"sideEffects" tells the truth: outside the files it lists, no module of sr
           if (ts.isFunctionLike(n) || ts.isClassLike(n)) return;
           if (ts.isCallExpression(n)) {
             const callee = n.expression;
-            const name = ts.isIdentifier(callee) && imported.has(callee.text) ? callee.text
-              : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && namespaces.has(callee.expression.text)
-                ? callee.name.text : null;
+            const name =
+              ts.isIdentifier(callee) && imported.has(callee.text)
+                ? callee.text
+                : ts.isPropertyAccessExpression(callee) &&
+                    ts.isIdentifier(callee.expression) &&
+                    namespaces.has(callee.expression.text)
+                  ? callee.name.text
+                  : null;
             if (name !== null && name !== 'defineCode') bad.push(`${where(n)} calls ${name}() when loaded`);
           }
           ts.forEachChild(n, visit);
         };
         visit(st);
-      } else if (!(ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st)
-        || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st) || ts.isExportDeclaration(st) || ts.isEmptyStatement(st))) {
+      } else if (!(
+        ts.isFunctionDeclaration(st) ||
+        ts.isClassDeclaration(st) ||
+        ts.isInterfaceDeclaration(st) ||
+        ts.isTypeAliasDeclaration(st) ||
+        ts.isEnumDeclaration(st) ||
+        ts.isExportDeclaration(st) ||
+        ts.isEmptyStatement(st)
+      )) {
         // A statement that runs when the module loads (a call, a loop, an assignment).
         const dist = `./dist/${relative(join(ROOT, 'src'), file).replace(/\.ts$/, '.js')}`;
         effectful.add(dist);
@@ -287,7 +362,9 @@ test('"sideEffects" tells the truth: outside the files it lists, no module of sr
     }
     // A code looked up by a literal instead of its constant would not keep the module that declares it.
     for (const m of sf.text.matchAll(/\b(?:diagnostic|new LocatorError)\(\s*['"`]/g)) {
-      bad.push(`${rel}:${sf.getLineAndCharacterOfPosition(m.index ?? 0).line + 1} names a diagnostic code by a literal`);
+      bad.push(
+        `${rel}:${sf.getLineAndCharacterOfPosition(m.index ?? 0).line + 1} names a diagnostic code by a literal`,
+      );
     }
   }
   assert.deepEqual(bad, []);

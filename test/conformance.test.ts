@@ -106,7 +106,10 @@ function run(c: Case): Actual {
     case 'resolve': {
       let href: string;
       try {
-        href = resolve(str(c, 'base'), str(c, 'rel'), { rfc: rules(c.rfc), ...(c.strict === undefined ? {} : { strict: c.strict }) });
+        href = resolve(str(c, 'base'), str(c, 'rel'), {
+          rfc: rules(c.rfc),
+          ...(c.strict === undefined ? {} : { strict: c.strict }),
+        });
       } catch (e) {
         return failed(e);
       }
@@ -133,7 +136,15 @@ function run(c: Case): Actual {
     case 'explain':
       try {
         const x = explain(str(c, 'input'));
-        return { ok: true, error: null, protocol: x.protocol, host: x.host, port: x.port, steps: x.steps, commands: x.steps.filter((s) => FTP_COMMAND.test(s)) };
+        return {
+          ok: true,
+          error: null,
+          protocol: x.protocol,
+          host: x.host,
+          port: x.port,
+          steps: x.steps,
+          commands: x.steps.filter((s) => FTP_COMMAND.test(s)),
+        };
       } catch (e) {
         return failed(e);
       }
@@ -202,12 +213,19 @@ test('the matcher of the conformance README', () => {
 });
 
 const DIR = join(SHARED, 'conformance');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 test('the conformance folder holds the seven suites of its README', () => {
   assert.deepEqual(FILES, [
-    'cpython-urlparse.json', 'curl-lib1560.json', 'derived-checks.json', 'fast-uri.json',
-    'linkify-it.json', 'perl-uri.json', 'wpt-urltestdata.json',
+    'cpython-urlparse.json',
+    'curl-lib1560.json',
+    'derived-checks.json',
+    'fast-uri.json',
+    'linkify-it.json',
+    'perl-uri.json',
+    'wpt-urltestdata.json',
   ]);
 });
 
@@ -232,15 +250,20 @@ for (const file of FILES) {
         }
         if (!matches(c.expect, got)) {
           counts.failed++;
-          const args = Object.fromEntries(['input', 'base', 'rel', 'rfc', 'strict', 'a', 'b', 'text', 'peerHref']
-            .filter((k) => k in c).map((k) => [k, c[k as keyof Case]]));
-          assert.fail([
-            `${file} ${c.id} (${c.src}), class ${c.class}: ${c.op} ${JSON.stringify(args)}`,
-            `  differs in: ${mismatches(c.expect, got).join(', ')}`,
-            `  expect: ${JSON.stringify(c.expect)}`,
-            `  actual: ${JSON.stringify(got)}`,
-            ...(c.why ? [`  why: ${c.why}`] : []),
-          ].join('\n'));
+          const args = Object.fromEntries(
+            ['input', 'base', 'rel', 'rfc', 'strict', 'a', 'b', 'text', 'peerHref']
+              .filter((k) => k in c)
+              .map((k) => [k, c[k as keyof Case]]),
+          );
+          assert.fail(
+            [
+              `${file} ${c.id} (${c.src}), class ${c.class}: ${c.op} ${JSON.stringify(args)}`,
+              `  differs in: ${mismatches(c.expect, got).join(', ')}`,
+              `  expect: ${JSON.stringify(c.expect)}`,
+              `  actual: ${JSON.stringify(got)}`,
+              ...(c.why ? [`  why: ${c.why}`] : []),
+            ].join('\n'),
+          );
         }
       });
     }

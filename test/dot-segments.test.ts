@@ -102,14 +102,16 @@ function oldDraft(path: string): string {
   }
 }
 
-
 test('property (seed 1738): removeDotSegments3986 and removeDotSegmentsDraft equal the step-by-step readings', () => {
   const piece = fc.constantFrom('/', '.', '..', 'a', 'b', '/.', '/..', './', '../', '//', '...');
-  fc.assert(fc.property(fc.array(piece, { maxLength: 14 }), (parts) => {
-    const p = parts.join('');
-    assert.equal(removeDotSegments3986(p), old3986(p), `3986 ${JSON.stringify(p)}`);
-    assert.equal(removeDotSegmentsDraft(p), oldDraft(p), `draft ${JSON.stringify(p)}`);
-  }), { seed: 1738, numRuns: 20000 });
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 14 }), (parts) => {
+      const p = parts.join('');
+      assert.equal(removeDotSegments3986(p), old3986(p), `3986 ${JSON.stringify(p)}`);
+      assert.equal(removeDotSegmentsDraft(p), oldDraft(p), `draft ${JSON.stringify(p)}`);
+    }),
+    { seed: 1738, numRuns: 20000 },
+  );
 });
 
 test('long chains of "/.." and "/a/.." resolve (results checked on a size where the old code is quick)', () => {

@@ -11,6 +11,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const prettier = createRequire(import.meta.url).resolve('prettier/bin/prettier.cjs');
 
 test('every source file is formatted (npm run format:check)', () => {
-  const r = spawnSync(process.execPath, [prettier, '--check', 'src', 'test', 'bench', 'scripts', 'examples'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [prettier, '--check', 'src', 'test', 'bench', 'scripts', 'examples'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `not formatted (run npm run format):\n${r.stdout}${r.stderr}`);
 });

@@ -22,7 +22,11 @@ test('showInput: a long string is cut at ROW_INPUT_WIDTH characters with "…", 
     assert.ok(shown.endsWith('…'));
     assert.equal(Buffer.from(shown, 'utf8').toString('utf8'), shown, `pad ${pad}: no lone surrogate`);
   }
-  assert.equal(showInput('z'.repeat(ROW_INPUT_WIDTH)), JSON.stringify('z'.repeat(ROW_INPUT_WIDTH)), 'exactly the width is not cut');
+  assert.equal(
+    showInput('z'.repeat(ROW_INPUT_WIDTH)),
+    JSON.stringify('z'.repeat(ROW_INPUT_WIDTH)),
+    'exactly the width is not cut',
+  );
 });
 
 test('showInput: other values as JSON, cut the same way', () => {
@@ -41,7 +45,10 @@ function runDemo(): Array<{ pass: boolean; name: string; error: string }> {
   // A test file may not start a test runner of its own (node:test skips it) unless it looks like a new one.
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
-  const r = spawnSync(process.execPath, [join(fixtures, 'each-row-runner.js'), join(fixtures, 'each-row-demo.js')], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(fixtures, 'each-row-runner.js'), join(fixtures, 'each-row-demo.js')], {
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as Array<{ pass: boolean; name: string; error: string }>;
 }
@@ -50,21 +57,24 @@ test('eachRow: one test per row, named "title: section: input"; the wrong row fa
   const got = runDemo();
   const byName = new Map(got.map((t) => [t.name, t]));
   assert.equal(byName.size, got.length, 'every name is unique');
-  assert.deepEqual(got.map((t) => [t.name, t.pass]), [
-    ['RFC 1738 3.1: the default port: RFC 1738 3.3: "http://h.com/"', true],
-    ['RFC 1738 3.1: the default port: RFC 1738 3.2: "ftp://h.com/"', false],
-    ['RFC 1738 3.1: the default port: RFC 1738 3.4: "gopher://h.com/"', true],
-    ['tuples: RFC 1738 2.1: "a"', true],
-    ['tuples: RFC 1738 2.2: "b"', true],
-    ['repeated inputs: "x" #0', true],
-    ['repeated inputs: "y"', true],
-    ['repeated inputs: "x" #2', true],
-    [`long inputs: ${JSON.stringify(`http://h.com/${'a'.repeat(ROW_INPUT_WIDTH - 14)}…`)}`, true],
-    [`long inputs: ${JSON.stringify(`http://h.com/${'😀'.repeat(23)}…`)}`, true],
-    ['async rows: 1', true],
-    ['async rows: 2', false],
-    ['an empty table: the table has rows', false],
-  ]);
+  assert.deepEqual(
+    got.map((t) => [t.name, t.pass]),
+    [
+      ['RFC 1738 3.1: the default port: RFC 1738 3.3: "http://h.com/"', true],
+      ['RFC 1738 3.1: the default port: RFC 1738 3.2: "ftp://h.com/"', false],
+      ['RFC 1738 3.1: the default port: RFC 1738 3.4: "gopher://h.com/"', true],
+      ['tuples: RFC 1738 2.1: "a"', true],
+      ['tuples: RFC 1738 2.2: "b"', true],
+      ['repeated inputs: "x" #0', true],
+      ['repeated inputs: "y"', true],
+      ['repeated inputs: "x" #2', true],
+      [`long inputs: ${JSON.stringify(`http://h.com/${'a'.repeat(ROW_INPUT_WIDTH - 14)}…`)}`, true],
+      [`long inputs: ${JSON.stringify(`http://h.com/${'😀'.repeat(23)}…`)}`, true],
+      ['async rows: 1', true],
+      ['async rows: 2', false],
+      ['an empty table: the table has rows', false],
+    ],
+  );
   assert.match(byName.get('RFC 1738 3.1: the default port: RFC 1738 3.2: "ftp://h.com/"')!.error, /21 !== 2121/);
   assert.match(byName.get('an empty table: the table has rows')!.error, /the table is empty/);
 });

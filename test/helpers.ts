@@ -66,7 +66,10 @@ export function codes(u: Url): string {
 /** The state directory of the real test servers (started by scripts/test.mjs). */
 export function serversDir(): string {
   const ts = process.env.LOCATOR_TEST_SERVERS;
-  if (!ts) throw new Error('LOCATOR_TEST_SERVERS is not set: run the client tests through `npm test` (scripts/test.mjs starts the servers)');
+  if (!ts)
+    throw new Error(
+      'LOCATOR_TEST_SERVERS is not set: run the client tests through `npm test` (scripts/test.mjs starts the servers)',
+    );
   return ts;
 }
 
@@ -87,7 +90,10 @@ export async function readAll(body: ReadableStream<Uint8Array>): Promise<Buffer>
  * parsed input with `want`; its violations are `codes` (code@offset, in order); it is valid
  * exactly when none of them is an error.
  */
-export function rowTests<T>(rows: ReadonlyArray<readonly [string, T, string, string]>, check: (u: Url, want: T) => void): void {
+export function rowTests<T>(
+  rows: ReadonlyArray<readonly [string, T, string, string]>,
+  check: (u: Url, want: T) => void,
+): void {
   for (const [input, want, wantCodes, section] of rows) {
     test(`${section}: ${JSON.stringify(input)}`, () => {
       const u = parse(input);
@@ -151,7 +157,12 @@ export function showInput(input: unknown): string {
  * `check` gets the row and its index and may be async. An empty table is a failing test, not a
  * silent pass.
  */
-export function eachRow<R>(title: string, rows: ReadonlyArray<R>, check: (row: R, index: number) => void | Promise<void>, label: RowLabel<R> = {}): void {
+export function eachRow<R>(
+  title: string,
+  rows: ReadonlyArray<R>,
+  check: (row: R, index: number) => void | Promise<void>,
+  label: RowLabel<R> = {},
+): void {
   if (rows.length === 0) {
     test(`${title}: the table has rows`, () => assert.fail(`${title}: the table is empty`));
     return;
@@ -176,17 +187,24 @@ export const NOISE_ALPHABET = ':/@?#%[]<>.-+ aZ09\t\r\n\u00e9\ud800"\\(),;*_2E3C
  * nothing but a LocatorError; fields never throw; every violation has an offset inside the
  * input and a message; `explain` gives at least one step.
  */
-export function assertNoiseSafe(prefixes: string[], explain: (u: Url) => { steps: string[] }, alphabet = NOISE_ALPHABET): void {
-  const noise = fc.tuple(fc.constantFrom(...prefixes),
-    fc.string({ unit: fc.constantFrom(...alphabet.split('')), maxLength: 30 }))
+export function assertNoiseSafe(
+  prefixes: string[],
+  explain: (u: Url) => { steps: string[] },
+  alphabet = NOISE_ALPHABET,
+): void {
+  const noise = fc
+    .tuple(fc.constantFrom(...prefixes), fc.string({ unit: fc.constantFrom(...alphabet.split('')), maxLength: 30 }))
     .map(([a, b]) => a + b);
-  fc.assert(fc.property(noise, (s) => {
-    const r = tryParse(s);
-    if (r instanceof LocatorError) return;
-    void r.fields;
-    for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
-    assert.ok(explain(r).steps.length > 0);
-  }), { seed: 1738, numRuns: 2000 });
+  fc.assert(
+    fc.property(noise, (s) => {
+      const r = tryParse(s);
+      if (r instanceof LocatorError) return;
+      void r.fields;
+      for (const d of r.violations) assert.ok(d.offset >= 0 && d.offset <= s.length && d.message.length > 0);
+      assert.ok(explain(r).steps.length > 0);
+    }),
+    { seed: 1738, numRuns: 2000 },
+  );
 }
 
 // fast-check arbitraries that several scheme tests draw from. They are the definitions the tests
@@ -204,14 +222,21 @@ export const atomArb = fc.array(chars(ATEXT), { minLength: 1, maxLength: 8 }).ma
 
 export const LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ] (RFC 1738 5). */
-export const newsgroupArb = fc.tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
+export const newsgroupArb = fc
+  .tuple(chars(LETTERS), fc.array(chars(LETTERS + '0123456789-.+_'), { maxLength: 20 }))
   .map(([a, r]) => a + r.join(''));
 const alphadigit = chars(LETTERS + '0123456789');
-const domainlabel = fc.oneof(alphadigit,
-  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b));
-const toplabel = fc.tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/)).map(([a, r]) => a + r);
+const domainlabel = fc.oneof(
+  alphadigit,
+  fc.tuple(alphadigit, fc.stringMatching(/^[a-zA-Z0-9-]{0,6}$/), alphadigit).map(([a, m, b]) => a + m + b),
+);
+const toplabel = fc
+  .tuple(chars(LETTERS), fc.stringMatching(/^([a-zA-Z0-9-]{0,6}[a-zA-Z0-9])?$/))
+  .map(([a, r]) => a + r);
 /** hostname = *[ domainlabel "." ] toplabel (RFC 1738 5), with up to three domain labels. */
-export const hostnameArb = fc.tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel).map(([d, t]) => [...d, t].join('.'));
+export const hostnameArb = fc
+  .tuple(fc.array(domainlabel, { maxLength: 3 }), toplabel)
+  .map(([d, t]) => [...d, t].join('.'));
 
 /** What must be encoded in a message or content identifier: reserved, "%", TAB, CR LF, "/", "//". */
 export const ID_SPICES = ['%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', '<>', ' '];
@@ -219,7 +244,10 @@ export const ID_SPICES = ['%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', '<>'
 /** Non-empty text (any code units, up to `maxLength`), or two such around one of `spices`. */
 export function spicedText(spices: string[], maxLength = 20) {
   const text = fc.string({ unit: 'binary', minLength: 1, maxLength });
-  return fc.oneof(text, fc.tuple(text, fc.constantFrom(...spices), text).map(([a, b, c]) => a + b + c));
+  return fc.oneof(
+    text,
+    fc.tuple(text, fc.constantFrom(...spices), text).map(([a, b, c]) => a + b + c),
+  );
 }
 
 /** Up to six pieces, each up to six code units of any text or one of `specials`, joined. */
@@ -234,16 +262,21 @@ export function piecesText(specials: string[]) {
  */
 export function assertBuildRoundTrip(
   build: (scheme: string, fields: Record<string, unknown>) => string,
-  scheme: string, fieldsArb: fc.Arbitrary<Record<string, unknown>>, defaultPort: number,
+  scheme: string,
+  fieldsArb: fc.Arbitrary<Record<string, unknown>>,
+  defaultPort: number,
 ): void {
-  fc.assert(fc.property(fieldsArb, fc.option(fc.integer({ min: 1, max: 65535 })), (f, port) => {
-    const href = build(scheme, { ...f, host: 'h.example', port });
-    const u = parse(href);
-    assert.equal(parse(u.href).href, href);
-    assert.deepEqual(u.fields, f);
-    assert.equal(u.port, port ?? defaultPort);
-    assert.equal(u.valid, true, `${href}: ${JSON.stringify(u.violations)}`);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(fieldsArb, fc.option(fc.integer({ min: 1, max: 65535 })), (f, port) => {
+      const href = build(scheme, { ...f, host: 'h.example', port });
+      const u = parse(href);
+      assert.equal(parse(u.href).href, href);
+      assert.deepEqual(u.fields, f);
+      assert.equal(u.port, port ?? defaultPort);
+      assert.equal(u.valid, true, `${href}: ${JSON.stringify(u.violations)}`);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 }
 
 /** Awaits a promise that must reject with a LocatorError, and returns that error. */

@@ -23,9 +23,15 @@ interface Violation {
 
 /** Runs dependency-cruiser (its CLI, JSON out) with the project's rules over `dir`/src. */
 function cruise(dir: string): Violation[] {
-  const r = spawnSync(process.execPath, [DEPCRUISE, '--config', CONFIG, '--output-type', 'json', '--progress', 'none', 'src'], {
-    cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [DEPCRUISE, '--config', CONFIG, '--output-type', 'json', '--progress', 'none', 'src'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   assert.ok(r.stdout.length > 0, `dependency-cruiser produced no output (status ${r.status}): ${r.stderr}`);
   const out = JSON.parse(r.stdout) as { summary: { violations: Violation[]; totalCruised: number } };
   assert.ok(out.summary.totalCruised > 0, 'dependency-cruiser read no module');
@@ -82,21 +88,35 @@ test('each rule catches its violation: layers (type-only imports included), node
       writeFileSync(join(dir, path), text);
     }
     // A cycle is reported once, from one of its modules: named here by its modules, sorted.
-    const found = cruise(dir).map((v) => `${v.rule.severity} ${v.rule.name}: ${
-      v.cycle ? `cycle ${v.cycle.map((c) => c.name).sort().join(' ')}` : `${v.from} -> ${v.to}`}`).sort();
-    assert.deepEqual(found, [
-      'error clients-below-cli: src/clients/c.ts -> src/cli/m.ts',
-      'error core-stands-alone: src/core/a.ts -> src/schemes/s.ts',
-      'error known-layer: src/misc/x.ts -> src/core/a.ts',
-      'error no-cycle: cycle src/clients/g.ts src/clients/open.ts',
-      'error node-builtins-only-in-clients-and-cli: src/extract/n.ts -> net',
-      'error not-to-unresolvable: src/policy.ts -> ./missing.js',
-      'error operations-below-clients: src/extract/e.ts -> src/clients/c.ts',
-      'error operations-below-clients: src/lint.ts -> src/clients/c.ts',
-      'error schemes-on-core: src/schemes/s.ts -> src/resolve.ts',
-      'error zero-dependencies: src/build.ts -> outside.ts',
-      'info type-only-cycle: cycle src/core/t1.ts src/core/t2.ts',
-    ].sort());
+    const found = cruise(dir)
+      .map(
+        (v) =>
+          `${v.rule.severity} ${v.rule.name}: ${
+            v.cycle
+              ? `cycle ${v.cycle
+                  .map((c) => c.name)
+                  .sort()
+                  .join(' ')}`
+              : `${v.from} -> ${v.to}`
+          }`,
+      )
+      .sort();
+    assert.deepEqual(
+      found,
+      [
+        'error clients-below-cli: src/clients/c.ts -> src/cli/m.ts',
+        'error core-stands-alone: src/core/a.ts -> src/schemes/s.ts',
+        'error known-layer: src/misc/x.ts -> src/core/a.ts',
+        'error no-cycle: cycle src/clients/g.ts src/clients/open.ts',
+        'error node-builtins-only-in-clients-and-cli: src/extract/n.ts -> net',
+        'error not-to-unresolvable: src/policy.ts -> ./missing.js',
+        'error operations-below-clients: src/extract/e.ts -> src/clients/c.ts',
+        'error operations-below-clients: src/lint.ts -> src/clients/c.ts',
+        'error schemes-on-core: src/schemes/s.ts -> src/resolve.ts',
+        'error zero-dependencies: src/build.ts -> outside.ts',
+        'info type-only-cycle: cycle src/core/t1.ts src/core/t2.ts',
+      ].sort(),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

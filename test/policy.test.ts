@@ -9,8 +9,15 @@ import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { parse, eachRow } from './helpers.js';
 import {
-  DEFAULT_POLICY, PolicyError, assertAllowed, assertAddressAllowed, assertRedirectAllowed, refusals,
-  resolveAllowed, isCrossScheme, type Policy,
+  DEFAULT_POLICY,
+  PolicyError,
+  assertAllowed,
+  assertAddressAllowed,
+  assertRedirectAllowed,
+  refusals,
+  resolveAllowed,
+  isCrossScheme,
+  type Policy,
 } from '../src/policy.js';
 import { LocatorError } from '../src/core/errors.js';
 import { explain } from '../src/build.js';
@@ -31,9 +38,16 @@ function refused(input: string, policy?: Policy): string {
 }
 
 test('DEFAULT_POLICY: no reserved port, private addresses allowed, 5 redirects, none across schemes; frozen', () => {
-  assert.deepEqual({ ...DEFAULT_POLICY }, {
-    allowPorts: [], refusePrivateAddresses: false, maxRedirects: 5, maxCrossSchemeRedirects: 0, allowViolations: false,
-  });
+  assert.deepEqual(
+    { ...DEFAULT_POLICY },
+    {
+      allowPorts: [],
+      refusePrivateAddresses: false,
+      maxRedirects: 5,
+      maxCrossSchemeRedirects: 0,
+      allowViolations: false,
+    },
+  );
   assert.ok(Object.isFrozen(DEFAULT_POLICY));
   assert.ok(Object.isFrozen(DEFAULT_POLICY.allowPorts));
 });
@@ -65,9 +79,14 @@ const DEFAULT_ROWS: Array<[string, string, string]> = [
   ['ftp://u:hunter2@h.com:25/', 'reserved-port@22', 'the password is not in the message'],
 ];
 
-eachRow('assertAllowed with the default policy: one smuggling URL per client protocol is refused', DEFAULT_ROWS, ([input, expected, why]) => {
-  assert.equal(refused(input), expected, `${input} (${why})`);
-}, { section: (r) => r[2] });
+eachRow(
+  'assertAllowed with the default policy: one smuggling URL per client protocol is refused',
+  DEFAULT_ROWS,
+  ([input, expected, why]) => {
+    assert.equal(refused(input), expected, `${input} (${why})`);
+  },
+  { section: (r) => r[2] },
+);
 
 test('a refusal names the finding, its section and offset, and never the password', () => {
   try {
@@ -82,7 +101,10 @@ test('a refusal names the finding, its section and offset, and never the passwor
     assert.match(e.message, /\(policy-refused at offset 26\)$/);
     assert.equal(e.input, undefined);
   }
-  assert.deepEqual(refusals(parse('ftp://u:hunter2@h.com:25/a%0D')).map((d) => d.code), ['encoded-delimiter', 'reserved-port']);
+  assert.deepEqual(
+    refusals(parse('ftp://u:hunter2@h.com:25/a%0D')).map((d) => d.code),
+    ['encoded-delimiter', 'reserved-port'],
+  );
 });
 
 test('allowPorts allows a reserved port, and only that one', () => {
@@ -100,9 +122,10 @@ test('allowViolations accepts syntax violations, but never an encoded delimiter,
   assert.equal(refused('http://h.com:25/', p), 'reserved-port@13');
 });
 
-test('a Gopher+ data block (RFC 1738 3.4.9): on port 70, or on a port allowed explicitly that is no other protocol\'s', () => {
+test("a Gopher+ data block (RFC 1738 3.4.9): on port 70, or on a port allowed explicitly that is no other protocol's", () => {
   const form = '/1x%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A';
-  const smuggle = 'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
+  const smuggle =
+    'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
   const at = smuggle.indexOf('%0D');
   assert.equal(refused(smuggle), `gopher-plus-data-block@${at}`);
   assert.equal(refused(smuggle, { allowViolations: true }), `gopher-plus-data-block@${at}`);
@@ -115,15 +138,24 @@ test('a Gopher+ data block (RFC 1738 3.4.9): on port 70, or on a port allowed ex
     const input = `gopher://h.com:${port}${form}`;
     assert.equal(refused(input, { allowPorts: [port] }), `gopher-plus-data-block@${input.indexOf('%0D')}`, input);
   }
-  assert.deepEqual(refusals(parse(`gopher://h.com:6379${form}`)).map((d) => d.code), ['gopher-plus-data-block', 'reserved-port']);
+  assert.deepEqual(
+    refusals(parse(`gopher://h.com:6379${form}`)).map((d) => d.code),
+    ['gopher-plus-data-block', 'reserved-port'],
+  );
 });
 
 test('assertRedirectAllowed: never to a URL that carries a Gopher+ data block, whatever the port or the budget', () => {
   const to = parse('gopher://h.com/1x%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A');
   const generous: Policy = { maxRedirects: 5, maxCrossSchemeRedirects: 5, allowPorts: [70] };
   for (const from of ['http://h.com/', 'gopher://h.com/hURL:x', 'https://h.com/']) {
-    assert.throws(() => assertRedirectAllowed(parse(from), to, 0, 0, generous),
-      (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'gopher-plus-data-block' && e.diagnostic.offset === to.href.indexOf('%0D'), from);
+    assert.throws(
+      () => assertRedirectAllowed(parse(from), to, 0, 0, generous),
+      (e: unknown) =>
+        e instanceof PolicyError &&
+        e.diagnostic.code === 'gopher-plus-data-block' &&
+        e.diagnostic.offset === to.href.indexOf('%0D'),
+      from,
+    );
   }
   // the same item without the data block is followed
   assertRedirectAllowed(parse('http://h.com/'), parse('gopher://h.com/1x%09%09+'), 0, 0, generous);
@@ -140,27 +172,56 @@ test('refusePrivateAddresses refuses hosts inside the network as written, and fi
   assert.equal(refused('http://example.com/', p), '');
   assert.equal(refused('http://127.0.0.1/'), '');
   const e = refusals(parse('http://[::1]/'), { refusePrivateAddresses: true, allowViolations: true });
-  assert.deepEqual(e.map((d) => [d.code, d.severity, d.section]), [['private-address', 'error', 'RFC 4291 2.5.3']]);
+  assert.deepEqual(
+    e.map((d) => [d.code, d.severity, d.section]),
+    [['private-address', 'error', 'RFC 4291 2.5.3']],
+  );
 });
 
 test('assertAddressAllowed: refused only with refusePrivateAddresses; IPv4-mapped IPv6 read through; fails closed', () => {
   const p: Policy = { refusePrivateAddresses: true };
-  for (const [address, family] of [['127.0.0.1', 4], ['10.0.0.1', 4], ['169.254.169.254', 4], ['0.0.0.0', 4], ['224.0.0.1', 4],
-    ['::1', 6], ['::', 6], ['::ffff:127.0.0.1', 6], ['fe80::1%lo', 6], ['fd00::1', 6], ['ff02::1', 6], ['not-an-address', 4]] as const) {
+  for (const [address, family] of [
+    ['127.0.0.1', 4],
+    ['10.0.0.1', 4],
+    ['169.254.169.254', 4],
+    ['0.0.0.0', 4],
+    ['224.0.0.1', 4],
+    ['::1', 6],
+    ['::', 6],
+    ['::ffff:127.0.0.1', 6],
+    ['fe80::1%lo', 6],
+    ['fd00::1', 6],
+    ['ff02::1', 6],
+    ['not-an-address', 4],
+  ] as const) {
     assert.doesNotThrow(() => assertAddressAllowed(address, family));
-    assert.throws(() => assertAddressAllowed(address, family, p), (e: unknown) => {
-      assert.ok(e instanceof PolicyError);
-      assert.equal(e.diagnostic.code, 'private-address');
-      assert.equal(e.offset, -1);
-      return true;
-    }, address);
+    assert.throws(
+      () => assertAddressAllowed(address, family, p),
+      (e: unknown) => {
+        assert.ok(e instanceof PolicyError);
+        assert.equal(e.diagnostic.code, 'private-address');
+        assert.equal(e.offset, -1);
+        return true;
+      },
+      address,
+    );
   }
-  for (const [address, family] of [['93.184.216.34', 4], ['2606:2800:220:1::', 6], ['::ffff:93.184.216.34', 6]] as const) {
+  for (const [address, family] of [
+    ['93.184.216.34', 4],
+    ['2606:2800:220:1::', 6],
+    ['::ffff:93.184.216.34', 6],
+  ] as const) {
     assert.doesNotThrow(() => assertAddressAllowed(address, family, p), address);
   }
   const url = parse('http://db.internal:8080/');
-  assert.throws(() => assertAddressAllowed('10.1.1.1', 4, p, url), (e: unknown) => e instanceof PolicyError && e.offset === 7
-    && e.diagnostic.section === 'RFC 1918 3' && e.message.includes('resolved to 10.1.1.1, a private address (10.0.0.0/8)'));
+  assert.throws(
+    () => assertAddressAllowed('10.1.1.1', 4, p, url),
+    (e: unknown) =>
+      e instanceof PolicyError &&
+      e.offset === 7 &&
+      e.diagnostic.section === 'RFC 1918 3' &&
+      e.message.includes('resolved to 10.1.1.1, a private address (10.0.0.0/8)'),
+  );
 });
 
 test('assertRedirectAllowed: at most maxRedirects, none across schemes by default, never to a file, and the target checked', () => {
@@ -177,19 +238,59 @@ test('assertRedirectAllowed: at most maxRedirects, none across schemes by defaul
       return e.diagnostic.code;
     }
   };
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://b.com/'), 0, 0)), '');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://b.com/'), 4, 0)), '');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://b.com/'), 5, 0)), 'too-many-redirects');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://b.com/'), 1, 0, { maxRedirects: 1 })), 'too-many-redirects');
-  assert.equal(code(() => assertRedirectAllowed(http, https, 0, 0)), '', 'http to https is the same protocol over TLS');
-  assert.equal(code(() => assertRedirectAllowed(https, http, 0, 0)), '');
-  assert.equal(code(() => assertRedirectAllowed(http, gopher, 0, 0)), 'cross-scheme-redirect');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('ftp://a.com/f'), 0, 0, { maxCrossSchemeRedirects: 1 })), '');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('ftp://u:hunter2@a.com/f'), 0, 1, { maxCrossSchemeRedirects: 1 })), 'cross-scheme-redirect');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('ftp://u:hunter2@a.com:25/f'), 0, 0, { maxCrossSchemeRedirects: 1 })), 'reserved-port');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('file:///etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })), 'redirect-to-file');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://a.com:25/'), 0, 0)), 'reserved-port');
-  assert.equal(code(() => assertRedirectAllowed(http, parse('http://127.0.0.1/'), 0, 0, { refusePrivateAddresses: true })), 'private-address');
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://b.com/'), 0, 0)),
+    '',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://b.com/'), 4, 0)),
+    '',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://b.com/'), 5, 0)),
+    'too-many-redirects',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://b.com/'), 1, 0, { maxRedirects: 1 })),
+    'too-many-redirects',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, https, 0, 0)),
+    '',
+    'http to https is the same protocol over TLS',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(https, http, 0, 0)),
+    '',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, gopher, 0, 0)),
+    'cross-scheme-redirect',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('ftp://a.com/f'), 0, 0, { maxCrossSchemeRedirects: 1 })),
+    '',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('ftp://u:hunter2@a.com/f'), 0, 1, { maxCrossSchemeRedirects: 1 })),
+    'cross-scheme-redirect',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('ftp://u:hunter2@a.com:25/f'), 0, 0, { maxCrossSchemeRedirects: 1 })),
+    'reserved-port',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('file:///etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })),
+    'redirect-to-file',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://a.com:25/'), 0, 0)),
+    'reserved-port',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('http://127.0.0.1/'), 0, 0, { refusePrivateAddresses: true })),
+    'private-address',
+  );
   assert.equal(isCrossScheme(http, https), false);
   assert.equal(isCrossScheme(http, gopher), true);
 });
@@ -197,16 +298,42 @@ test('assertRedirectAllowed: at most maxRedirects, none across schemes by defaul
 test('resolveAllowed: every answer is checked, the first is returned, literals need no lookup', async () => {
   const p: Policy = { refusePrivateAddresses: true };
   const answers = (list: Array<[string, number]>) => async () => list.map(([address, family]) => ({ address, family }));
-  assert.deepEqual(await resolveAllowed(parse('http://a.com/'), p, answers([['93.184.216.34', 4], ['2606:2800:220:1::', 6]])),
-    { address: '93.184.216.34', family: 4 });
-  await assert.rejects(resolveAllowed(parse('http://a.com/'), p, answers([['93.184.216.34', 4], ['127.0.0.1', 4]])),
-    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address' && e.offset === 7);
-  await assert.rejects(resolveAllowed(parse('http://a.com/'), p, answers([])),
-    (e: unknown) => e instanceof LocatorError && e.code === 'no-address');
+  assert.deepEqual(
+    await resolveAllowed(
+      parse('http://a.com/'),
+      p,
+      answers([
+        ['93.184.216.34', 4],
+        ['2606:2800:220:1::', 6],
+      ]),
+    ),
+    { address: '93.184.216.34', family: 4 },
+  );
+  await assert.rejects(
+    resolveAllowed(
+      parse('http://a.com/'),
+      p,
+      answers([
+        ['93.184.216.34', 4],
+        ['127.0.0.1', 4],
+      ]),
+    ),
+    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address' && e.offset === 7,
+  );
+  await assert.rejects(
+    resolveAllowed(parse('http://a.com/'), p, answers([])),
+    (e: unknown) => e instanceof LocatorError && e.code === 'no-address',
+  );
   const never = async () => assert.fail('no lookup for a literal');
-  assert.deepEqual(await resolveAllowed(parse('http://[2606:2800:220:1::]/'), p, never), { address: '2606:2800:220:1::', family: 6 });
+  assert.deepEqual(await resolveAllowed(parse('http://[2606:2800:220:1::]/'), p, never), {
+    address: '2606:2800:220:1::',
+    family: 6,
+  });
   await assert.rejects(resolveAllowed(parse('http://10.0.0.1/'), p, never), PolicyError);
-  assert.deepEqual(await resolveAllowed(parse('http://10.0.0.1/'), undefined, never), { address: '10.0.0.1', family: 4 });
+  assert.deepEqual(await resolveAllowed(parse('http://10.0.0.1/'), undefined, never), {
+    address: '10.0.0.1',
+    family: 4,
+  });
 });
 
 // A client built the way the clients must be: policy, resolution, check, connect to the checked
@@ -220,7 +347,9 @@ async function modelClient(input: string, policy: Policy): Promise<void> {
   const url = parse(input);
   assertAllowed(url, policy);
   const { address } = await resolveAllowed(url, policy, (host) => dnsLookup(host, { all: true }));
-  const bytes = explain(url).steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n')).join('');
+  const bytes = explain(url)
+    .steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n'))
+    .join('');
   await new Promise<void>((resolve, reject) => {
     const socket = connect({ host: address, port: url.port as number }, () => socket.end(bytes, () => resolve()));
     socket.on('error', reject);
@@ -232,19 +361,28 @@ async function listener(): Promise<{ server: Server; port: number; received: () 
   const connections: Array<Promise<void>> = [];
   const server = createServer((s) => {
     let data = '';
-    connections.push(new Promise((resolve) => {
-      s.on('data', (d) => {
-        data += d.toString('latin1');
-      });
-      s.on('close', () => {
-        chunks.push(data);
-        resolve();
-      });
-    }));
+    connections.push(
+      new Promise((resolve) => {
+        s.on('data', (d) => {
+          data += d.toString('latin1');
+        });
+        s.on('close', () => {
+          chunks.push(data);
+          resolve();
+        });
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { server, port, received: async () => { await Promise.all(connections); return chunks.sort(); } };
+  return {
+    server,
+    port,
+    received: async () => {
+      await Promise.all(connections);
+      return chunks.sort();
+    },
+  };
 }
 
 test('a local listener, per client protocol: a URL that would smuggle a command is refused and no byte arrives', async () => {
@@ -265,15 +403,25 @@ test('a local listener, per client protocol: a URL that would smuggle a command 
   const sent: string[] = [];
   try {
     for (const [scheme, bad, good] of cases) {
-      await assert.rejects(modelClient(bad, DEFAULT_POLICY), (e: unknown) => e instanceof PolicyError
-        && ['encoded-delimiter', 'control-char'].includes(e.diagnostic.code), scheme);
+      await assert.rejects(
+        modelClient(bad, DEFAULT_POLICY),
+        (e: unknown) => e instanceof PolicyError && ['encoded-delimiter', 'control-char'].includes(e.diagnostic.code),
+        scheme,
+      );
       await modelClient(good, DEFAULT_POLICY);
-      sent.push(explain(parse(good)).steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n')).join(''));
+      sent.push(
+        explain(parse(good))
+          .steps.map((s) => wire(s).replace(/(\r\n)?$/, '\r\n'))
+          .join(''),
+      );
     }
     // a server that fetches for others: the loopback listener is out of reach, by literal and by name
     for (const host of ['127.0.0.1', 'localhost']) {
-      await assert.rejects(modelClient(`gopher://${host}:${l.port}/0hello`, { refusePrivateAddresses: true }),
-        (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address', host);
+      await assert.rejects(
+        modelClient(`gopher://${host}:${l.port}/0hello`, { refusePrivateAddresses: true }),
+        (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address',
+        host,
+      );
     }
   } finally {
     await new Promise((resolve) => l.server.close(resolve));

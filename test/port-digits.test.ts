@@ -42,13 +42,20 @@ for (const [input, port, digits, normal, section] of ROWS) {
     assert.equal(u.portDigits, digits);
     assert.equal(u.explicitPort, digits !== null);
     const overRange = digits !== null && port === null;
-    assert.equal(u.violations.some((d) => d.code === 'port-out-of-range'), overRange);
+    assert.equal(
+      u.violations.some((d) => d.code === 'port-out-of-range'),
+      overRange,
+    );
     const j = u.toJSON();
     assert.equal(j.port, port);
     assert.equal(j.portDigits, digits);
     assert.equal(normalize(input), normal);
     assert.equal(normalize(normal), normal, 'idempotent');
-    assert.equal(parse(normal).portDigits, digits === null || normal.indexOf(':', 5) < 0 ? null : digits, 'the normal form parses back to the same digits');
+    assert.equal(
+      parse(normal).portDigits,
+      digits === null || normal.indexOf(':', 5) < 0 ? null : digits,
+      'the normal form parses back to the same digits',
+    );
     assert.equal(equivalent(input, normal), true);
   });
 }
@@ -81,7 +88,10 @@ test('RFC 1738 3.1, 5: build writes a TCP port as digits and refuses any other (
   assert.equal(build('http', { host: 'f', port: 65535, hpath: 'c' }), 'http://f:65535/c');
   assert.equal(build('http', { host: 'f', port: 80, hpath: 'c' }), 'http://f/c');
   for (const port of [65536, Number(P20), 1e21, -1, 1.5]) {
-    assert.throws(() => build('http', { host: 'f', port, hpath: 'c' }), { name: 'LocatorError', code: 'invalid-field' });
+    assert.throws(() => build('http', { host: 'f', port, hpath: 'c' }), {
+      name: 'LocatorError',
+      code: 'invalid-field',
+    });
   }
 });
 
@@ -100,9 +110,16 @@ test('RFC 1738 3.3, 3.8, 3.9: explain writes the port digits, never a double', (
 
 test('RFC 1738 6: lint and the policy on a port over 65535', () => {
   const d = lint(`gopher://f:${P20}/1`);
-  assert.deepEqual(d.map((x) => x.code), ['port-out-of-range']);
+  assert.deepEqual(
+    d.map((x) => x.code),
+    ['port-out-of-range'],
+  );
   const r = refusals(parse(`gopher://f:${P20}/1`), { allowViolations: true });
-  assert.deepEqual(r.map((x) => x.code), ['port-out-of-range'], 'refused even with allowViolations: no client falls back to port 70');
+  assert.deepEqual(
+    r.map((x) => x.code),
+    ['port-out-of-range'],
+    'refused even with allowViolations: no client falls back to port 70',
+  );
   assert.deepEqual(refusals(parse('gopher://f:7070/1'), { allowViolations: true }), []);
 });
 
@@ -118,10 +135,19 @@ test('CLI: normalize, equal and parse --json keep the port digits', () => {
   assert.equal(cli(['equal', `http://f:${P20}/c`, `http://f:${P20.slice(0, -1)}6/c`]).code, 1);
   assert.equal(cli(['equal', `http://f:${P20}/c`, `http://f:0${P20}/c`]).code, 0);
   const p = cli(['parse', '--json', `http://f:${P20}/c`, 'http://f:0081/c', 'http://f/c', 'not a url']);
-  const rows = p.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  assert.deepEqual(rows.map((r) => [r.port, r.portDigits, r.explicitPort]), [
-    [null, P20, true], [81, '81', true], [80, null, false], [null, null, false],
-  ]);
+  const rows = p.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    rows.map((r) => [r.port, r.portDigits, r.explicitPort]),
+    [
+      [null, P20, true],
+      [81, '81', true],
+      [80, null, false],
+      [null, null, false],
+    ],
+  );
   assert.ok(!p.out.includes('18446744073709552000'));
   const text = cli(['parse', `http://f:${P20}/c`]);
   assert.ok(text.out.includes(`port: "${P20}"`), text.out);

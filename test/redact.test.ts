@@ -5,8 +5,19 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, eachRow } from './helpers.js';
 import {
-  redactUrl, redactText, redactValue, secretsOf, passwordSpans, redactedOffset, MASK, urlPasswordSpans, partialPasswordSpans,
-  redactPartial, secretForms, maskSecrets, maskValue,
+  redactUrl,
+  redactText,
+  redactValue,
+  secretsOf,
+  passwordSpans,
+  redactedOffset,
+  MASK,
+  urlPasswordSpans,
+  partialPasswordSpans,
+  redactPartial,
+  secretForms,
+  maskSecrets,
+  maskValue,
 } from '../src/redact.js';
 import { parseRecord } from '../src/cli/parse.js';
 import { build } from '../src/build.js';
@@ -37,9 +48,14 @@ const ROWS: Array<[string, string, string]> = [
   ['', '', 'empty'],
 ];
 
-eachRow('RFC 1738 6: redactUrl: the password as "****", everything else byte for byte', ROWS, ([input, expected, why]) => {
-  assert.equal(redactUrl(input), expected, `${input} (${why})`);
-}, { section: (row) => row[2] });
+eachRow(
+  'RFC 1738 6: redactUrl: the password as "****", everything else byte for byte',
+  ROWS,
+  ([input, expected, why]) => {
+    assert.equal(redactUrl(input), expected, `${input} (${why})`);
+  },
+  { section: (row) => row[2] },
+);
 
 test('passwordSpans and redactedOffset: where the password was, and where offsets land after it', () => {
   const input = '<URL:ftp://u:secret@h.com:25/a%0D>';
@@ -62,10 +78,14 @@ test('redactText: given secrets (longest first) and every //user:password@ in fr
   assert.deepEqual(secretsOf(parse('ftp://u:@h.com/')), []);
   assert.deepEqual(secretsOf(parse('ftp://u@h.com/')), []);
   assert.deepEqual(secretsOf(parse('ftp://u:pw@h.com/')), ['pw']);
-  assert.equal(redactText('530 Login incorrect for p@ss at ftp://u:p%40ss@h.com/', secretsOf(url)),
-    '530 Login incorrect for **** at ftp://u:****@h.com/');
-  assert.equal(redactText('fetching ftp://u:pw@h.com/x and gopher://h/0a:b@c, then http://v:w@k.org'),
-    'fetching ftp://u:****@h.com/x and gopher://h/0a:b@c, then http://v:****@k.org');
+  assert.equal(
+    redactText('530 Login incorrect for p@ss at ftp://u:p%40ss@h.com/', secretsOf(url)),
+    '530 Login incorrect for **** at ftp://u:****@h.com/',
+  );
+  assert.equal(
+    redactText('fetching ftp://u:pw@h.com/x and gopher://h/0a:b@c, then http://v:w@k.org'),
+    'fetching ftp://u:****@h.com/x and gopher://h/0a:b@c, then http://v:****@k.org',
+  );
   assert.equal(redactText('abcd', ['ab', 'abc']), '****d');
   assert.equal(redactText('no secrets here', ['']), 'no secrets here');
   assert.equal(MASK, '****');
@@ -76,36 +96,52 @@ test('redactValue: the parse --json record with its password hidden everywhere, 
   const rec = parseRecord(input);
   const hidden = redactValue(rec, secretsOf(parse(input)));
   assert.equal(JSON.stringify(hidden).includes('p@ss') || JSON.stringify(hidden).includes('p%40ss'), false);
-  assert.deepEqual(hidden, { ...rec, input: '<URL:ftp://u:****@h.com:2121/a>', href: 'ftp://u:****@h.com:2121/a', password: '****' });
+  assert.deepEqual(hidden, {
+    ...rec,
+    input: '<URL:ftp://u:****@h.com:2121/a>',
+    href: 'ftp://u:****@h.com:2121/a',
+    password: '****',
+  });
   assert.deepEqual(redactValue([1, null, { a: ['x y'] }], ['y']), [1, null, { a: ['x ****'] }]);
 });
 
 test('property: for any user and password, redactUrl hides exactly the written password', () => {
-  const part = fc.string({ unit: fc.constantFrom('a', 'B', '1', ':', '@', '/', '%', ' ', 'é', '\r', ';', '?'), maxLength: 10 });
-  fc.assert(fc.property(part, part, fc.constantFrom('ftp', 'telnet', 'foo'), (user, password, scheme) => {
-    const href = scheme === 'foo'
-      ? `foo:${build('ftp', { host: 'h.com', user, password }).slice(4)}`
-      : build(scheme, { host: 'h.com', user, password });
-    const url = parse(href);
-    const c = url.components();
-    const expected = password === '' ? href : href.slice(0, c.password![0]) + MASK + href.slice(c.password![1]);
-    assert.equal(redactUrl(href), expected, href);
-    assert.equal(redactUrl(`<URL:${href}>`), `<URL:${expected}>`, href);
-    if (password !== '') {
-      assert.equal(redactText(`error at ${href}: bad ${password}`, secretsOf(url)).includes(url.rawPassword!), false, href);
-    }
-  }), { seed: 1738, numRuns: 500 });
+  const part = fc.string({
+    unit: fc.constantFrom('a', 'B', '1', ':', '@', '/', '%', ' ', 'é', '\r', ';', '?'),
+    maxLength: 10,
+  });
+  fc.assert(
+    fc.property(part, part, fc.constantFrom('ftp', 'telnet', 'foo'), (user, password, scheme) => {
+      const href =
+        scheme === 'foo'
+          ? `foo:${build('ftp', { host: 'h.com', user, password }).slice(4)}`
+          : build(scheme, { host: 'h.com', user, password });
+      const url = parse(href);
+      const c = url.components();
+      const expected = password === '' ? href : href.slice(0, c.password![0]) + MASK + href.slice(c.password![1]);
+      assert.equal(redactUrl(href), expected, href);
+      assert.equal(redactUrl(`<URL:${href}>`), `<URL:${expected}>`, href);
+      if (password !== '') {
+        assert.equal(
+          redactText(`error at ${href}: bad ${password}`, secretsOf(url)).includes(url.rawPassword!),
+          false,
+          href,
+        );
+      }
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 // Issue 10: every character RFC 1738 3.1 allows in a password ("?", "'", ";", "&", "=", escapes)
 // is hidden from the parsed offsets; an unparsable line and an opaque scheme's "//" login too.
 const ISSUE10_ROWS: Array<[string, string, string]> = [
   ["ftp://u:p?w'x@h.com/", 'ftp://u:****@h.com/', 'RFC 1738 3.1: "?" and "\'" in a password'],
-  ["telnet://u:a;b&c=d@h.com/", 'telnet://u:****@h.com/', 'RFC 1738 3.1: ";", "&", "="'],
+  ['telnet://u:a;b&c=d@h.com/', 'telnet://u:****@h.com/', 'RFC 1738 3.1: ";", "&", "="'],
   ["news://u:s'e?c@h.com/x", 'news://u:****@h.com/x', 'an opaque scheme: the login read to the last "@"'],
-  ["http://u:s?ec@h.com/", 'http://u:****@h.com/', 'http: "?" in the password'],
+  ['http://u:s?ec@h.com/', 'http://u:****@h.com/', 'http: "?" in the password'],
   ['x-any://u:p"q\\r@h/', 'x-any://u:****@h/', 'invalid quote and backslash, still hidden'],
-  ["ftp://u:p'w@h.com:x/ y", "ftp://u:****@h.com:x/ y", 'unparsable: the scan runs past quotes to white space'],
+  ["ftp://u:p'w@h.com:x/ y", 'ftp://u:****@h.com:x/ y', 'unparsable: the scan runs past quotes to white space'],
 ];
 
 test('issue 10: passwords with "?", "\'" and quotes are hidden from the parsed offsets', () => {
@@ -113,14 +149,14 @@ test('issue 10: passwords with "?", "\'" and quotes are hidden from the parsed o
 });
 
 test('urlPasswordSpans, partialPasswordSpans: the spans of a parsed URL and of a "//" partial form', () => {
-  assert.deepEqual(urlPasswordSpans(parse("ftp://u:p?w@h.com/")), [[8, 11]]);
+  assert.deepEqual(urlPasswordSpans(parse('ftp://u:p?w@h.com/')), [[8, 11]]);
   assert.deepEqual(urlPasswordSpans(parse("news://u:p'w@h.com/x")), [[9, 12]]);
   assert.deepEqual(urlPasswordSpans(parse('news:a//b:c@d.e')), []);
-  assert.deepEqual(partialPasswordSpans("//u:p?w@h.com/x", 'ftp'), [[4, 7]]);
-  assert.equal(redactPartial("//u:p?w@h.com/x", 'ftp'), '//u:****@h.com/x');
+  assert.deepEqual(partialPasswordSpans('//u:p?w@h.com/x', 'ftp'), [[4, 7]]);
+  assert.equal(redactPartial('//u:p?w@h.com/x', 'ftp'), '//u:****@h.com/x');
   assert.equal(redactPartial("  //u:p'w@h.com/x", 'telnet'), '  //u:****@h.com/x');
   assert.equal(redactPartial('../a:b@c', 'ftp'), '../a:b@c', 'a path holds no login');
-  assert.equal(redactPartial("ftp://u:p?w@h.com/", null), 'ftp://u:****@h.com/');
+  assert.equal(redactPartial('ftp://u:p?w@h.com/', null), 'ftp://u:****@h.com/');
 });
 
 test('secretsOf: as written, decoded and JSON-escaped; maskSecrets and maskValue change nothing else', () => {

@@ -12,9 +12,13 @@ export const EXIT = { ok: 0, invalid: 1, usage: 2, network: 3, internal: 70, int
 export function exitFor(e: LocatorError): number {
   if (e.code === 'aborted') return EXIT.interrupted;
   switch (e.kind) {
-    case 'usage': return EXIT.usage;
-    case 'network': case 'protocol': return EXIT.network;
-    default: return EXIT.invalid;
+    case 'usage':
+      return EXIT.usage;
+    case 'network':
+    case 'protocol':
+      return EXIT.network;
+    default:
+      return EXIT.invalid;
   }
 }
 
@@ -49,7 +53,11 @@ export interface Command {
    * bytes (redactStdout false).
    */
   rawStderr?: boolean;
-  run(positionals: string[], values: Record<string, string | boolean | string[] | boolean[] | undefined>, io: Io): Promise<number>;
+  run(
+    positionals: string[],
+    values: Record<string, string | boolean | string[] | boolean[] | undefined>,
+    io: Io,
+  ): Promise<number>;
 }
 
 /** A usage error: main prints it and exits 2. */

@@ -9,6 +9,13 @@ import { lintCommand } from './lint.js';
 import { fetchCommand } from './fetch.js';
 
 export const COMMANDS: Command[] = [
-  parseCommand, explainCommand, resolveCommand, relativizeCommand, normalizeCommand, equalCommand,
-  extractCommand, lintCommand, fetchCommand,
+  parseCommand,
+  explainCommand,
+  resolveCommand,
+  relativizeCommand,
+  normalizeCommand,
+  equalCommand,
+  extractCommand,
+  lintCommand,
+  fetchCommand,
 ];

@@ -52,9 +52,14 @@ export function drawRecord(url: Url, input: string, hidePassword = false): strin
     const b = colOf(span[1]);
     const bar = b > a ? '^'.repeat(b - a) : '|';
     const value = JSON.stringify(href.slice(span[0], span[1]));
-    out.push(`${pad}${' '.repeat(a)}${bar}${' '.repeat(Math.max(1, shown.length - a - bar.length + 2))}${name} ${span[0]}..${span[1]} ${value}`);
+    out.push(
+      `${pad}${' '.repeat(a)}${bar}${' '.repeat(Math.max(1, shown.length - a - bar.length + 2))}${name} ${span[0]}..${span[1]} ${value}`,
+    );
   }
-  if (input.length !== url.href.length) out.push(`${pad}(the input had ${url.inputOffset} character(s) of wrapper or prefix before the URL; offsets below count the input)`);
+  if (input.length !== url.href.length)
+    out.push(
+      `${pad}(the input had ${url.inputOffset} character(s) of wrapper or prefix before the URL; offsets below count the input)`,
+    );
   return out;
 }
 

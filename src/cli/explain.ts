@@ -7,7 +7,12 @@ import { inputs, Output, failure } from './io.js';
 import type { Command } from './command.js';
 import { maskValue, passwordSpans, redactUrl, secretsOf, spanSecrets } from '../redact.js';
 
-export async function runExplain(args: string[], opts: { json: boolean; trim: boolean; showSecrets?: boolean }, stdin: Readable, stdout: Writable): Promise<number> {
+export async function runExplain(
+  args: string[],
+  opts: { json: boolean; trim: boolean; showSecrets?: boolean },
+  stdin: Readable,
+  stdout: Writable,
+): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const raw of inputs(args, stdin)) {
@@ -16,12 +21,25 @@ export async function runExplain(args: string[], opts: { json: boolean; trim: bo
     // steps, notes and messages, text derived from the URL, by the secrets it holds (PASS is a
     // placeholder, but an opaque scheme such as news://user:pass@host quotes its scheme part).
     const input = opts.showSecrets ? raw : redactUrl(raw);
-    const secrets = opts.showSecrets ? [] : u instanceof LocatorError ? spanSecrets(raw, passwordSpans(raw)) : secretsOf(u);
+    const secrets = opts.showSecrets
+      ? []
+      : u instanceof LocatorError
+        ? spanSecrets(raw, passwordSpans(raw))
+        : secretsOf(u);
     let rec: Record<string, unknown>;
     try {
       if (u instanceof LocatorError) throw u;
       const x = explain(u);
-      rec = { input, ok: true, protocol: x.protocol, host: x.host, port: x.port, steps: x.steps, notes: x.notes, error: null };
+      rec = {
+        input,
+        ok: true,
+        protocol: x.protocol,
+        host: x.host,
+        port: x.port,
+        steps: x.steps,
+        notes: x.notes,
+        error: null,
+      };
     } catch (e) {
       // A failure on one line (typed or not) is that line's row; the others still print.
       status = 1;
@@ -49,10 +67,21 @@ export async function runExplain(args: string[], opts: { json: boolean; trim: bo
 
 export const explainCommand: Command = {
   name: 'explain',
-  synopsis: ['explain [--json] [URL...]', 'Show the access algorithm of a URL (the protocol steps a client performs), without the network.'],
+  synopsis: [
+    'explain [--json] [URL...]',
+    'Show the access algorithm of a URL (the protocol steps a client performs), without the network.',
+  ],
   help: [],
   options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
-  run: (args, values, io) => runExplain(args, {
-    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout),
+  run: (args, values, io) =>
+    runExplain(
+      args,
+      {
+        json: values.json === true,
+        trim: values.trim === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+    ),
 };

@@ -18,8 +18,14 @@ export interface ExtractCommandOptions {
 /** The contract JSON of one match (../shared/docs/contract.md, `locator extract`), plus `file`. */
 export function matchRecord(m: Match, file: string): Record<string, unknown> {
   return {
-    url: m.url, start: m.start, end: m.end, line: m.line, column: m.column, form: m.form,
-    alternatives: m.alternatives, file,
+    url: m.url,
+    start: m.start,
+    end: m.end,
+    line: m.line,
+    column: m.column,
+    form: m.form,
+    alternatives: m.alternatives,
+    file,
   };
 }
 
@@ -39,7 +45,10 @@ export async function runExtract(files: string[], opts: ExtractCommandOptions, i
       for await (const match of extractStream(source, { maxLength: opts.maxLength, bare: !opts.wrappedOnly })) {
         found++;
         // Each URL found has its password masked from its own parsed offsets (RFC 1738 6).
-        const m = opts.showSecrets === true ? match : { ...match, url: redactUrl(match.url), alternatives: match.alternatives.map(redactUrl) };
+        const m =
+          opts.showSecrets === true
+            ? match
+            : { ...match, url: redactUrl(match.url), alternatives: match.alternatives.map(redactUrl) };
         if (opts.json) {
           await out.line(JSON.stringify(matchRecord(m, file)));
           continue;
@@ -71,8 +80,10 @@ function maxLengthOption(v: unknown): number {
 
 export const extractCommand: Command = {
   name: 'extract',
-  synopsis: ['extract [--json] [FILE...]',
-    'Find the URLs in plain text (files, or standard input): <URL:...>, <scheme:...> and bare ones; wrapped lines are joined (RFC 1738 appendix).'],
+  synopsis: [
+    'extract [--json] [FILE...]',
+    'Find the URLs in plain text (files, or standard input): <URL:...>, <scheme:...> and bare ones; wrapped lines are joined (RFC 1738 appendix).',
+  ],
   help: [
     '  --max-length N  (extract) The longest match, in UTF-16 code units (default 65536); a wrapper',
     '               with no ">" within it is abandoned and scanning resumes after its "<".',
@@ -83,10 +94,15 @@ export const extractCommand: Command = {
     '               a URL, 1 when it found none, 2 when a FILE cannot be read (the rest are read).',
   ],
   options: { json: { type: 'boolean' }, 'max-length': { type: 'string' }, 'wrapped-only': { type: 'boolean' } },
-  run: (files, values, io) => runExtract(files, {
-    json: values.json === true,
-    maxLength: maxLengthOption(values['max-length']),
-    wrappedOnly: values['wrapped-only'] === true,
-    showSecrets: values['show-secrets'] === true,
-  }, io),
+  run: (files, values, io) =>
+    runExtract(
+      files,
+      {
+        json: values.json === true,
+        maxLength: maxLengthOption(values['max-length']),
+        wrappedOnly: values['wrapped-only'] === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io,
+    ),
 };

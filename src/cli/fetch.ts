@@ -5,7 +5,18 @@
 // mode). Anything else - a FIFO, a device - is written in place, never replaced. A symbolic
 // link is followed: the rules apply to what it points to, and the link stays.
 
-import { access, chmod, chown, lstat, open as openFile, readlink, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  chown,
+  lstat,
+  open as openFile,
+  readlink,
+  rename,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { constants, unlinkSync, type Stats } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
@@ -31,7 +42,9 @@ function timeoutArg(v: unknown): number | undefined {
   if (v === 'none') return Infinity;
   const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(`--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`);
+    throw new UsageError(
+      `--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`,
+    );
   }
   return n;
 }
@@ -94,9 +107,17 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     search,
     env: io.env,
     gateway: values['no-gateway'] === true ? false : undefined,
-    policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true, maxRedirects: 5, maxCrossSchemeRedirects: 0 },
+    policy: {
+      allowPorts: allow,
+      refusePrivateAddresses: values['refuse-private'] === true,
+      maxRedirects: 5,
+      maxCrossSchemeRedirects: 0,
+    },
     transcript: verbose
-      ? (l: TranscriptLine) => io.stderr.write(safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`))
+      ? (l: TranscriptLine) =>
+          io.stderr.write(
+            safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`),
+          )
       : undefined,
   };
   const ac = new AbortController();
@@ -128,7 +149,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     await pending.abandon();
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     const why = (e as { why?: string }).why;
-    io.stderr.write(safeText(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${code}${why ? ` (${why})` : ''}\n`));
+    io.stderr.write(
+      safeText(`locator fetch: cannot write ${JSON.stringify(values.output)}: ${code}${why ? ` (${why})` : ''}\n`),
+    );
     return EXIT.invalid;
   }
   try {
@@ -136,8 +159,11 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     // (--menu, or --json for NDJSON items) or when the output is a terminal (RFC 1436 appendix).
     const gtype = url.scheme === 'gopher' ? (url.fields as { gophertype?: string }).gophertype : undefined;
     const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
-    if ((gtype === '1' || gtype === '7') && values.raw !== true
-      && (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))) {
+    if (
+      (gtype === '1' || gtype === '7') &&
+      values.raw !== true &&
+      (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))
+    ) {
       const { openMenu, renderItem } = await import('../clients/gopher/menu.js');
       const text = showSecrets ? hide : (t: string) => redactText(hide(t));
       const menu = await openMenu(url, options);
@@ -168,7 +194,10 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       io.stderr.write(safeText(`locator fetch: cannot write the output: ${code}\n`));
       return EXIT.invalid;
     }
-    const extra = (e as { replyCode?: number }).replyCode !== undefined ? ` [reply ${(e as { replyCode?: number }).replyCode}]` : '';
+    const extra =
+      (e as { replyCode?: number }).replyCode !== undefined
+        ? ` [reply ${(e as { replyCode?: number }).replyCode}]`
+        : '';
     // The message may quote a server's reply, which may echo the password in any form (as sent,
     // decoded, JSON-escaped): every known form of every secret in play is masked, then escaped.
     const known = showSecrets ? [] : [...secretsOf(url), ...secrets.flatMap(secretForms)];
@@ -241,7 +270,12 @@ async function followLinks(target: string): Promise<{ path: string; st: Stats | 
 
 async function openSink(target: string | undefined, io: Io, pending: PendingTemp): Promise<Sink> {
   if (target === undefined) {
-    return { write: (c) => writeOut(io.stdout, c), commit: async () => {}, abort: async () => {}, abandonSync: () => {} };
+    return {
+      write: (c) => writeOut(io.stdout, c),
+      commit: async () => {},
+      abort: async () => {},
+      abandonSync: () => {},
+    };
   }
   const { path, st } = await followLinks(target);
   if (st !== null && st.isDirectory()) throw outputError('EISDIR', 'it is a directory');
@@ -327,7 +361,10 @@ export const fetchCommand: Command = {
   name: 'fetch',
   redactStdout: false,
   rawStderr: true,
-  synopsis: ['fetch [options] URL', 'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.'],
+  synopsis: [
+    'fetch [options] URL',
+    'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.',
+  ],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',
     '               new one) gets the data through a temporary file in the same folder, renamed',
@@ -345,7 +382,7 @@ export const fetchCommand: Command = {
     '  --password-stdin  (fetch) Read the FTP password from standard input.',
     '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
     '  --allow-port N  (fetch) Allow a port the policy reserves for another protocol; off port 70, a',
-    '               port a Gopher+ form\'s data block may go to (never one of another protocol).',
+    "               port a Gopher+ form's data block may go to (never one of another protocol).",
     '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
     '  -q, --quiet     (fetch) No progress bar.',
     '  --menu          (fetch) Show a Gopher menu (type 1 or 7) as text, one item and its URL per',

@@ -52,8 +52,12 @@ export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<s
  * the platform such as the longest string) becomes that input's error row, and the other rows
  * still print. Its diagnostic carries the failure's message.
  */
-export const INPUT_FAILED = defineCode('input-failed', 'error', 'locator batch mode (docs/cli.md)',
-  'this input could not be handled');
+export const INPUT_FAILED = defineCode(
+  'input-failed',
+  'error',
+  'locator batch mode (docs/cli.md)',
+  'this input could not be handled',
+);
 
 /** The diagnostic of an unexpected failure on one input (see INPUT_FAILED). */
 export function failure(e: unknown): Diagnostic {

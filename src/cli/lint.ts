@@ -39,7 +39,12 @@ function count(n: number, what: string): string {
 }
 
 /** `locator lint`: lint() per input (RFC 1738 6), human or NDJSON; exit 1 when any input has an error. */
-export async function runLint(args: string[], opts: LintCommandOptions, stdin: Readable, stdout: Writable): Promise<number> {
+export async function runLint(
+  args: string[],
+  opts: LintCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+): Promise<number> {
   const out = new Output(stdout);
   let status: number = EXIT.ok;
   for await (const input of inputs(args, stdin)) {
@@ -82,11 +87,21 @@ export async function runLint(args: string[], opts: LintCommandOptions, stdin: R
 
 export const lintCommand: Command = {
   name: 'lint',
-  synopsis: ['lint [--json] [--show-secrets] [URL...]',
-    'Check URLs for the dangers of RFC 1738 section 6 (encoded delimiters, ports of other protocols, passwords) and every violation; exit 1 on any error.'],
+  synopsis: [
+    'lint [--json] [--show-secrets] [URL...]',
+    'Check URLs for the dangers of RFC 1738 section 6 (encoded delimiters, ports of other protocols, passwords) and every violation; exit 1 on any error.',
+  ],
   help: [],
   options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
-  run: (args, values, io) => runLint(args, {
-    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout),
+  run: (args, values, io) =>
+    runLint(
+      args,
+      {
+        json: values.json === true,
+        trim: values.trim === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+    ),
 };

@@ -58,7 +58,7 @@ export function helpText(): string {
     '',
     'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
     'Control and bidi characters are shown as \\xHH or \\uHHHH in text output and as \\uHHHH in',
-    'JSON (fetch\'s data is never altered); passwords as **** unless --show-secrets.',
+    "JSON (fetch's data is never altered); passwords as **** unless --show-secrets.",
     '',
     'Exit status:',
     '  0    success: every input was read (for parse: every URL is valid)',
@@ -66,7 +66,7 @@ export function helpText(): string {
     '       readable at all); batch mode keeps going',
     '  2    usage error (unknown command or option, a bad option value,',
     '       a --scheme module that does not load, input the URL needs and no way to ask for it)',
-    '  3    network or protocol failure (no connection, a timeout, the server\'s error reply)',
+    "  3    network or protocol failure (no connection, a timeout, the server's error reply)",
     '  70   internal error (a bug in locator: please report it)',
     '  130  interrupted (Ctrl-C, or the transfer was cancelled)',
     '',
@@ -98,7 +98,9 @@ async function main(argv: string[], io: Io): Promise<number> {
       allowPositionals: true,
       strict: true,
       options: {
-        ...command.options, 'show-secrets': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        ...command.options,
+        'show-secrets': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
         scheme: { type: 'string', multiple: true },
       },
     });
@@ -111,8 +113,14 @@ async function main(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   // Schemes from modules (RFC 1738 4): --scheme MODULE and LOCATOR_SCHEMES, registered before the command runs.
-  const modules = [...(io.env.LOCATOR_SCHEMES ?? '').split(':'), ...((parsed.values.scheme as string[] | undefined) ?? [])];
-  const loaded = await loadSchemes(modules.filter((m) => m !== ''), process.cwd());
+  const modules = [
+    ...(io.env.LOCATOR_SCHEMES ?? '').split(':'),
+    ...((parsed.values.scheme as string[] | undefined) ?? []),
+  ];
+  const loaded = await loadSchemes(
+    modules.filter((m) => m !== ''),
+    process.cwd(),
+  );
   if (loaded !== null) {
     io.stderr.write(safeText(`locator ${name}: ${loaded.message}\nTry 'locator --help'.\n`));
     return EXIT.usage;
@@ -126,7 +134,10 @@ async function main(argv: string[], io: Io): Promise<number> {
   const cio: Io = {
     ...io,
     stderr: shown ? errOut : redacting(errOut),
-    stdout: command.redactStdout === false ? io.stdout : escaping(io.stdout, (parsed.values as Record<string, unknown>).json === true),
+    stdout:
+      command.redactStdout === false
+        ? io.stdout
+        : escaping(io.stdout, (parsed.values as Record<string, unknown>).json === true),
   };
   try {
     return await command.run(parsed.positionals, parsed.values, cio);

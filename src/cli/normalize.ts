@@ -23,17 +23,47 @@ export interface NormalizeCommandOptions {
 export function normalizeRecord(input: string, showSecrets = true): Record<string, unknown> {
   const u = tryParse(input);
   if (u instanceof LocatorError) {
-    return { input: showSecrets ? input : redactUrl(input), ok: false, href: null, error: u.toDiagnostic(), valid: false, display: null };
+    return {
+      input: showSecrets ? input : redactUrl(input),
+      ok: false,
+      href: null,
+      error: u.toDiagnostic(),
+      valid: false,
+      display: null,
+    };
   }
-  const shown = showSecrets ? input : replaceSpans(input, urlPasswordSpans(u).map(([s, e]) => [s + u.inputOffset, e + u.inputOffset] as const));
+  const shown = showSecrets
+    ? input
+    : replaceSpans(
+        input,
+        urlPasswordSpans(u).map(([s, e]) => [s + u.inputOffset, e + u.inputOffset] as const),
+      );
   const href = normalize(u);
   const n = tryParse(href);
-  const out = showSecrets || n instanceof LocatorError ? (showSecrets ? href : redactUrl(href)) : replaceSpans(href, urlPasswordSpans(n));
-  return { input: shown, ok: true, href: out, error: null, valid: !(n instanceof LocatorError) && n.valid, display: toDisplay(out) };
+  const out =
+    showSecrets || n instanceof LocatorError
+      ? showSecrets
+        ? href
+        : redactUrl(href)
+      : replaceSpans(href, urlPasswordSpans(n));
+  return {
+    input: shown,
+    ok: true,
+    href: out,
+    error: null,
+    valid: !(n instanceof LocatorError) && n.valid,
+    display: toDisplay(out),
+  };
 }
 
 /** Prints the normal form of each URL (or its display form with --display); exit 1 if one could not be read. */
-export async function runNormalize(args: string[], opts: NormalizeCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+export async function runNormalize(
+  args: string[],
+  opts: NormalizeCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const input of inputs(args, stdin)) {
@@ -42,7 +72,14 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
       rec = normalizeRecord(input, opts.showSecrets === true);
     } catch (e) {
       // A failure on one line is that line's row; the lines before and after still print.
-      rec = { input: opts.showSecrets === true ? input : redactUrl(input), ok: false, href: null, error: failure(e), valid: false, display: null };
+      rec = {
+        input: opts.showSecrets === true ? input : redactUrl(input),
+        ok: false,
+        href: null,
+        error: failure(e),
+        valid: false,
+        display: null,
+      };
     }
     if (!rec.ok) status = 1;
     if (opts.json) {
@@ -60,7 +97,12 @@ export async function runNormalize(args: string[], opts: NormalizeCommandOptions
 }
 
 /** Exit 0 when A and B are equivalent, 1 when not (or when one cannot be read), 2 for usage. */
-export async function runEqual(args: string[], opts: { json: boolean; ignoreFragment: boolean; showSecrets?: boolean }, stdout: Writable, stderr: Writable): Promise<number> {
+export async function runEqual(
+  args: string[],
+  opts: { json: boolean; ignoreFragment: boolean; showSecrets?: boolean },
+  stdout: Writable,
+  stderr: Writable,
+): Promise<number> {
   if (args.length !== 2) throw new UsageError(`equal takes exactly two URLs, got ${args.length}`);
   const [a, b] = args;
   // Each URL written out (A, B and their normal forms) has its password masked from its own
@@ -85,9 +127,21 @@ export async function runEqual(args: string[], opts: { json: boolean; ignoreFrag
       const u = tryParse(x);
       return u instanceof LocatorError ? null : show(normalize(u));
     });
-    stdout.write(JSON.stringify({ a: show(a), b: show(b), ok: error === null, equivalent: eq === true, normal, error, errorIn: which }) + '\n');
+    stdout.write(
+      JSON.stringify({
+        a: show(a),
+        b: show(b),
+        ok: error === null,
+        equivalent: eq === true,
+        normal,
+        error,
+        errorIn: which,
+      }) + '\n',
+    );
   } else if (error !== null) {
-    stderr.write(`locator equal: ${JSON.stringify(show(which === 'a' ? a : b))}: ${error.message} (${error.code} at ${error.offset})\n`);
+    stderr.write(
+      `locator equal: ${JSON.stringify(show(which === 'a' ? a : b))}: ${error.message} (${error.code} at ${error.offset})\n`,
+    );
   } else {
     stdout.write(eq ? 'equivalent\n' : `not equivalent:\n  ${show(normalize(a))}\n  ${show(normalize(b))}\n`);
   }
@@ -96,24 +150,43 @@ export async function runEqual(args: string[], opts: { json: boolean; ignoreFrag
 
 export const normalizeCommand: Command = {
   name: 'normalize',
-  synopsis: ['normalize [--json] [--display] [URL...]', 'Print the normal form of each URL (scheme and host in lower case, default port dropped, escapes in normal form, scheme rules).'],
-  help: [
-    '  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).',
+  synopsis: [
+    'normalize [--json] [--display] [URL...]',
+    'Print the normal form of each URL (scheme and host in lower case, default port dropped, escapes in normal form, scheme rules).',
   ],
+  help: ['  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).'],
   options: { json: { type: 'boolean' }, display: { type: 'boolean' } },
-  run: (args, values, io) => runNormalize(args, {
-    json: values.json === true, display: values.display === true, showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) =>
+    runNormalize(
+      args,
+      {
+        json: values.json === true,
+        display: values.display === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+      io.stderr,
+    ),
 };
 
 export const equalCommand: Command = {
   name: 'equal',
-  synopsis: ['equal [--json] [--ignore-fragment] A B', 'Exit 0 when A and B denote the same object under their scheme\'s rules (equal normal forms), 1 when not.'],
-  help: [
-    '  --ignore-fragment  (equal) Compare without the fragment ids.',
+  synopsis: [
+    'equal [--json] [--ignore-fragment] A B',
+    "Exit 0 when A and B denote the same object under their scheme's rules (equal normal forms), 1 when not.",
   ],
+  help: ['  --ignore-fragment  (equal) Compare without the fragment ids.'],
   options: { json: { type: 'boolean' }, 'ignore-fragment': { type: 'boolean' } },
-  run: (args, values, io) => runEqual(args, {
-    json: values.json === true, ignoreFragment: values['ignore-fragment'] === true, showSecrets: values['show-secrets'] === true,
-  }, io.stdout, io.stderr),
+  run: (args, values, io) =>
+    runEqual(
+      args,
+      {
+        json: values.json === true,
+        ignoreFragment: values['ignore-fragment'] === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdout,
+      io.stderr,
+    ),
 };

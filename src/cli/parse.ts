@@ -5,7 +5,16 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output, failure, shownInput } from './io.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
-import { MASK, maskValue, passwordSpans, redactUrl, replaceSpans, secretsOf, spanSecrets, urlPasswordSpans } from '../redact.js';
+import {
+  MASK,
+  maskValue,
+  passwordSpans,
+  redactUrl,
+  replaceSpans,
+  secretsOf,
+  spanSecrets,
+  urlPasswordSpans,
+} from '../redact.js';
 
 /** `text` with each span's characters replaced by "*", one for one, so that columns stay put. */
 export function maskSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
@@ -28,9 +37,22 @@ export function parseRecord(input: string, trim = false, showSecrets = true): Re
   if (r instanceof LocatorError) {
     const secrets = showSecrets ? [] : spanSecrets(input, passwordSpans(input));
     return {
-      input: shown, ok: false, valid: false, error: maskValue(r.toDiagnostic(), secrets), href: null, scheme: null, user: null,
-      password: null, host: null, port: null, portDigits: null, explicitPort: false, path: null, fragment: null,
-      fields: {}, violations: [],
+      input: shown,
+      ok: false,
+      valid: false,
+      error: maskValue(r.toDiagnostic(), secrets),
+      href: null,
+      scheme: null,
+      user: null,
+      password: null,
+      host: null,
+      port: null,
+      portDigits: null,
+      explicitPort: false,
+      path: null,
+      fragment: null,
+      fields: {},
+      violations: [],
     };
   }
   const j = r.toJSON();
@@ -48,7 +70,12 @@ export function parseRecord(input: string, trim = false, showSecrets = true): Re
   return { input: shown, ok: true, valid: j.valid, error: null, ...j };
 }
 
-export async function runParse(args: string[], opts: ParseCommandOptions, stdin: Readable, stdout: Writable): Promise<number> {
+export async function runParse(
+  args: string[],
+  opts: ParseCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
   for await (const input of inputs(args, stdin)) {
@@ -59,8 +86,18 @@ export async function runParse(args: string[], opts: ParseCommandOptions, stdin:
     } catch (e) {
       const error = failure(e);
       lines = opts.json
-        ? [JSON.stringify({ ...parseRecord('', false, true), input: shownInput(input, opts.showSecrets === true), error })]
-        : [`${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`, `  ${error.severity} ${error.code} (${error.section}): ${error.message}`, ''];
+        ? [
+            JSON.stringify({
+              ...parseRecord('', false, true),
+              input: shownInput(input, opts.showSecrets === true),
+              error,
+            }),
+          ]
+        : [
+            `${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`,
+            `  ${error.severity} ${error.code} (${error.section}): ${error.message}`,
+            '',
+          ];
       lines.status = 1;
     }
     if (lines.status !== 0) status = 1;
@@ -83,13 +120,25 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   const mask = opts.showSecrets ? [] : passwordSpans(input);
   const shownInput = maskSpans(input, mask);
   if (r instanceof LocatorError) {
-    lines.push(`${JSON.stringify(shownInput)}: not a URL`, ...drawDiagnostics(shownInput, [rec.error as Diagnostic]), '');
+    lines.push(
+      `${JSON.stringify(shownInput)}: not a URL`,
+      ...drawDiagnostics(shownInput, [rec.error as Diagnostic]),
+      '',
+    );
     return lines;
   }
-  lines.push(`${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`, ...drawRecord(r, shownInput, !opts.showSecrets));
+  lines.push(
+    `${JSON.stringify(shownInput)}: ${r.valid ? 'valid' : 'not valid'} ${r.scheme} URL`,
+    ...drawRecord(r, shownInput, !opts.showSecrets),
+  );
   const fields = rec.fields as Record<string, unknown>;
   const password = r.password === null || r.password === '' || opts.showSecrets ? r.password : MASK;
-  for (const [k, v] of [['user', r.user], ['password', password], ['port', r.port ?? r.portDigits], ...Object.entries(fields)] as Array<[string, unknown]>) {
+  for (const [k, v] of [
+    ['user', r.user],
+    ['password', password],
+    ['port', r.port ?? r.portDigits],
+    ...Object.entries(fields),
+  ] as Array<[string, unknown]>) {
     if (v !== null && v !== undefined) lines.push(`  ${k}: ${JSON.stringify(v)}`);
   }
   lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[]), '');
@@ -106,7 +155,15 @@ export const parseCommand: Command = {
     '               (leniency; each removal is reported as a warning).',
   ],
   options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
-  run: (args, values, io) => runParse(args, {
-    json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout),
+  run: (args, values, io) =>
+    runParse(
+      args,
+      {
+        json: values.json === true,
+        trim: values.trim === true,
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+    ),
 };

@@ -17,7 +17,8 @@ function clock(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--:--';
   const s = Math.max(0, Math.round(seconds));
   const m = Math.floor(s / 60);
-  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+  return m >= 60
+    ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
     : `${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
 

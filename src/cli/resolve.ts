@@ -22,7 +22,10 @@ export interface ResolveCommandOptions {
  * its own parsed offsets (a "//" partial form read with BASE's scheme, RFC 1808 2.4.3), unless
  * --show-secrets (RFC 1738 6).
  */
-function shower(base: string, showSecrets: boolean | undefined): { url: (s: string) => string; partial: (s: string) => string } {
+function shower(
+  base: string,
+  showSecrets: boolean | undefined,
+): { url: (s: string) => string; partial: (s: string) => string } {
   if (showSecrets === true) return { url: (s) => s, partial: (s) => s };
   const b = tryParse(base);
   const scheme = b instanceof LocatorError ? null : b.scheme;
@@ -30,7 +33,8 @@ function shower(base: string, showSecrets: boolean | undefined): { url: (s: stri
 }
 
 function rulesOf(values: Record<string, unknown>): Rules {
-  if (values.rfc3986 === true && values['draft-1993'] === true) throw new UsageError('--rfc3986 and --draft-1993 exclude each other');
+  if (values.rfc3986 === true && values['draft-1993'] === true)
+    throw new UsageError('--rfc3986 and --draft-1993 exclude each other');
   return values.rfc3986 === true ? 3986 : values['draft-1993'] === true ? 'draft-1993-10' : 1808;
 }
 
@@ -48,7 +52,13 @@ function run(fn: () => string): { value: string | null; error: Diagnostic | null
  * error when it cannot be resolved, so that output lines stay paired with input lines), or with
  * --json `{ base, partial, ok, href, error }`. Exit 1 when any failed.
  */
-export async function runResolve(args: string[], opts: ResolveCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+export async function runResolve(
+  args: string[],
+  opts: ResolveCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+): Promise<number> {
   const [base, ...partials] = args;
   if (base === undefined) throw new UsageError('resolve needs a BASE URL');
   const out = new Output(stdout);
@@ -60,10 +70,15 @@ export async function runResolve(args: string[], opts: ResolveCommandOptions, st
     if (r.error !== null) status = 1;
     const href = r.value === null ? null : show.url(r.value);
     if (opts.json) {
-      await out.line(JSON.stringify({ base: shownBase, partial: show.partial(partial), ok: r.error === null, href, error: r.error }));
+      await out.line(
+        JSON.stringify({ base: shownBase, partial: show.partial(partial), ok: r.error === null, href, error: r.error }),
+      );
     } else {
       await out.line(href ?? '');
-      if (r.error !== null) stderr.write(`locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+      if (r.error !== null)
+        stderr.write(
+          `locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`,
+        );
     }
   }
   await out.flush();
@@ -74,7 +89,13 @@ export async function runResolve(args: string[], opts: ResolveCommandOptions, st
  * One shortest partial form per target, or with --json `{ base, target, ok, partial, error }`.
  * The empty partial form is printed "<>", as RFC 1808 5.2 writes it (resolve reads it back).
  */
-export async function runRelativize(args: string[], opts: ResolveCommandOptions, stdin: Readable, stdout: Writable, stderr: Writable): Promise<number> {
+export async function runRelativize(
+  args: string[],
+  opts: ResolveCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+): Promise<number> {
   const [base, ...targets] = args;
   if (base === undefined) throw new UsageError('relativize needs a BASE URL');
   const out = new Output(stdout);
@@ -86,10 +107,15 @@ export async function runRelativize(args: string[], opts: ResolveCommandOptions,
     if (r.error !== null) status = 1;
     const partial = r.value === null ? null : show.partial(r.value);
     if (opts.json) {
-      await out.line(JSON.stringify({ base: shownBase, target: show.url(target), ok: r.error === null, partial, error: r.error }));
+      await out.line(
+        JSON.stringify({ base: shownBase, target: show.url(target), ok: r.error === null, partial, error: r.error }),
+      );
     } else {
-      await out.line(partial === '' ? '<>' : partial ?? '');
-      if (r.error !== null) stderr.write(`locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`);
+      await out.line(partial === '' ? '<>' : (partial ?? ''));
+      if (r.error !== null)
+        stderr.write(
+          `locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`,
+        );
     }
   }
   await out.flush();
@@ -100,23 +126,47 @@ const OPTIONS = { json: { type: 'boolean' }, rfc3986: { type: 'boolean' }, 'draf
 
 export const resolveCommand: Command = {
   name: 'resolve',
-  synopsis: ['resolve [--json] [--rfc3986] BASE [PARTIAL...]', 'Resolve partial (relative) URLs against BASE: one absolute URL per PARTIAL (RFC 1808).'],
+  synopsis: [
+    'resolve [--json] [--rfc3986] BASE [PARTIAL...]',
+    'Resolve partial (relative) URLs against BASE: one absolute URL per PARTIAL (RFC 1808).',
+  ],
   help: [
     '  --rfc3986    (resolve, relativize) Use RFC 3986 section 5 instead of RFC 1808.',
     '  --draft-1993 (resolve, relativize) Use the partial form rules of the October 1993 draft.',
   ],
   options: OPTIONS,
-  run: (args, values, io) => runResolve(args, {
-    json: values.json === true, rules: rulesOf(values), showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) =>
+    runResolve(
+      args,
+      {
+        json: values.json === true,
+        rules: rulesOf(values),
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+      io.stderr,
+    ),
 };
 
 export const relativizeCommand: Command = {
   name: 'relativize',
-  synopsis: ['relativize [--json] [--rfc3986] BASE [TARGET...]', 'Print the shortest partial form that resolves against BASE back to each TARGET.'],
+  synopsis: [
+    'relativize [--json] [--rfc3986] BASE [TARGET...]',
+    'Print the shortest partial form that resolves against BASE back to each TARGET.',
+  ],
   help: [],
   options: OPTIONS,
-  run: (args, values, io) => runRelativize(args, {
-    json: values.json === true, rules: rulesOf(values), showSecrets: values['show-secrets'] === true,
-  }, io.stdin, io.stdout, io.stderr),
+  run: (args, values, io) =>
+    runRelativize(
+      args,
+      {
+        json: values.json === true,
+        rules: rulesOf(values),
+        showSecrets: values['show-secrets'] === true,
+      },
+      io.stdin,
+      io.stdout,
+      io.stderr,
+    ),
 };

@@ -25,13 +25,17 @@ export function checkTimeout(value: unknown, name = 'timeout'): number {
   if (value === undefined) return DEFAULT_TIMEOUT;
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number of milliseconds, not ${typeof value}`);
   if (!(value > 0)) {
-    throw new RangeError(`${name} must be a positive number of milliseconds (or Infinity for no limit), not ${String(value)}`);
+    throw new RangeError(
+      `${name} must be a positive number of milliseconds (or Infinity for no limit), not ${String(value)}`,
+    );
   }
   return value;
 }
 
 /** A timer that can run for any positive delay: chained past MAX_TIMER, never for Infinity. */
-export interface Timer { clear(): void }
+export interface Timer {
+  clear(): void;
+}
 
 /** Runs `fn` once after `ms` milliseconds (any positive number; Infinity: never). */
 export function startTimer(ms: number, fn: () => void): Timer {
@@ -101,7 +105,11 @@ export class Connection {
   /** Bytes received so far. */
   received = 0;
 
-  private constructor(socket: net.Socket, options: ConnectOptions, feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null }) {
+  private constructor(
+    socket: net.Socket,
+    options: ConnectOptions,
+    feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
+  ) {
     this.socket = socket;
     this.timeout = checkTimeout(options.timeout);
     this.#signal = options.signal;
@@ -128,7 +136,9 @@ export class Connection {
       this.#wake();
     });
     socket.on('error', (e: NodeJS.ErrnoException) => {
-      this.close(new LocatorError(CONNECTION_CLOSED, -1, `the connection failed: ${e.code ?? e.message}`, { cause: e }));
+      this.close(
+        new LocatorError(CONNECTION_CLOSED, -1, `the connection failed: ${e.code ?? e.message}`, { cause: e }),
+      );
     });
     socket.on('close', () => {
       this.#ended = true;
@@ -151,7 +161,12 @@ export class Connection {
       address = r.address;
       family = r.family === 6 ? 6 : 4;
     } catch (e) {
-      throw new LocatorError(CONNECT_FAILED, -1, `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`, { cause: e });
+      throw new LocatorError(
+        CONNECT_FAILED,
+        -1,
+        `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`,
+        { cause: e },
+      );
     }
     assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
     options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
@@ -182,10 +197,16 @@ export class Connection {
         socket.destroy();
         reject(err);
       };
-      const timer = startTimer(timeout, () => fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)));
+      const timer = startTimer(timeout, () =>
+        fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)),
+      );
       const onAbort = () => fail(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
       const onError = (e: NodeJS.ErrnoException) =>
-        fail(new LocatorError(CONNECT_FAILED, -1, `cannot connect to ${host}:${port}: ${e.code ?? e.message}`, { cause: e }));
+        fail(
+          new LocatorError(CONNECT_FAILED, -1, `cannot connect to ${host}:${port}: ${e.code ?? e.message}`, {
+            cause: e,
+          }),
+        );
       const onConnect = () => {
         cleanup();
         resolve();
@@ -242,7 +263,9 @@ export class Connection {
       this.note('send', text);
     }
     await new Promise<void>((resolve, reject) => {
-      this.socket.write(data, (e) => (e ? reject(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`)) : resolve()));
+      this.socket.write(data, (e) =>
+        e ? reject(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`)) : resolve(),
+      );
     });
   }
 
@@ -315,30 +338,33 @@ export function pullStream(
   options: { maxBytes?: number; onProgress?: (bytes: number) => void; tooLarge?: () => LocatorError } = {},
 ): ReadableStream<Uint8Array> {
   let total = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await next();
-        if (chunk === null) {
-          controller.close();
-          return;
-        }
-        total += chunk.length;
-        if (options.maxBytes !== undefined && total > options.maxBytes) {
-          const e = options.tooLarge?.() ?? new Error('too large');
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const chunk = await next();
+          if (chunk === null) {
+            controller.close();
+            return;
+          }
+          total += chunk.length;
+          if (options.maxBytes !== undefined && total > options.maxBytes) {
+            const e = options.tooLarge?.() ?? new Error('too large');
+            onCancel(e);
+            controller.error(e);
+            return;
+          }
+          options.onProgress?.(total);
+          controller.enqueue(chunk);
+        } catch (e) {
           onCancel(e);
           controller.error(e);
-          return;
         }
-        options.onProgress?.(total);
-        controller.enqueue(chunk);
-      } catch (e) {
-        onCancel(e);
-        controller.error(e);
-      }
+      },
+      cancel(reason) {
+        onCancel(reason);
+      },
     },
-    cancel(reason) {
-      onCancel(reason);
-    },
-  }, { highWaterMark: 1 });
+    { highWaterMark: 1 },
+  );
 }

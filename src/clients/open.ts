@@ -16,12 +16,24 @@ import { entryOf } from '../schemes/registry.js';
 import { normalize } from '../normalize.js';
 import { redactUrl } from '../redact.js';
 import {
-  assertAllowed, assertRedirectAllowed, isCrossScheme, DEFAULT_POLICY, PolicyError, REDIRECT_LOOP, REDIRECT_NOT_FOLLOWED,
+  assertAllowed,
+  assertRedirectAllowed,
+  isCrossScheme,
+  DEFAULT_POLICY,
+  PolicyError,
+  REDIRECT_LOOP,
+  REDIRECT_NOT_FOLLOWED,
 } from '../policy.js';
 import { diagnostic } from '../core/errors.js';
 import { gatewayFor, gatewayFromEnv } from './gateway.js';
 import {
-  NO_CLIENT, isRedirect, type ClientModule, type OpenOptions, type Redirect, type Resource, type TranscriptLine,
+  NO_CLIENT,
+  isRedirect,
+  type ClientModule,
+  type OpenOptions,
+  type Redirect,
+  type Resource,
+  type TranscriptLine,
 } from './types.js';
 
 /**
@@ -60,7 +72,7 @@ function loopKey(u: Url): string {
 
 /** One hop: through the scheme's gateway when one is configured (RFC 1738 4), else its client. */
 async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect> {
-  const gateways = opts.gateway === false ? null : opts.gateway ?? gatewayFromEnv(envOf(opts));
+  const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(envOf(opts)));
   const via = gateways === null ? null : gatewayFor(u.scheme, u.host, gateways);
   if (via !== null) {
     const http = await import('./http/client.js');
@@ -68,7 +80,11 @@ async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect>
   }
   const load = clientOf(u);
   if (load === null) {
-    throw new LocatorError(NO_CLIENT, 0, `no client can retrieve ${u.scheme}: URLs (configure a gateway with ${u.scheme}_proxy)`);
+    throw new LocatorError(
+      NO_CLIENT,
+      0,
+      `no client can retrieve ${u.scheme}: URLs (configure a gateway with ${u.scheme}_proxy)`,
+    );
   }
   return (await load()).open(u, opts);
 }
@@ -82,17 +98,20 @@ async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect>
  * `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
  */
 export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
-  if (typeof url !== 'string' && !(url instanceof Url)) throw new TypeError('open() takes a URL string or a parsed Url');
+  if (typeof url !== 'string' && !(url instanceof Url))
+    throw new TypeError('open() takes a URL string or a parsed Url');
   const first = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(first, policy);
   const lines: TranscriptLine[] = [];
   const record = options.transcript;
-  const onLine = record === undefined || record === false ? undefined
-    : (line: TranscriptLine) => {
-      lines.push(line);
-      if (typeof record === 'function') record(line);
-    };
+  const onLine =
+    record === undefined || record === false
+      ? undefined
+      : (line: TranscriptLine) => {
+          lines.push(line);
+          if (typeof record === 'function') record(line);
+        };
   const note = onLine ?? (() => {});
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
 
@@ -110,15 +129,23 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
     }
     const next = r.redirect;
     if (options.followRedirects === false) {
-      throw new LocatorError(REDIRECT_NOT_FOLLOWED, -1,
-        `${r.reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`);
+      throw new LocatorError(
+        REDIRECT_NOT_FOLLOWED,
+        -1,
+        `${r.reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`,
+      );
     }
     note({ direction: 'info', text: `${r.reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
     assertRedirectAllowed(current, next, hops, cross, policy);
     const key = loopKey(next);
     if (seen.has(key)) {
-      throw new PolicyError(diagnostic(REDIRECT_LOOP, next.inputOffset,
-        `redirect ${hops + 1} leads back to ${redactUrl(next.href)}, a URL of this chain: a loop (RFC 1945 9.3)`));
+      throw new PolicyError(
+        diagnostic(
+          REDIRECT_LOOP,
+          next.inputOffset,
+          `redirect ${hops + 1} leads back to ${redactUrl(next.href)}, a URL of this chain: a loop (RFC 1945 9.3)`,
+        ),
+      );
     }
     seen.add(key);
     if (isCrossScheme(current, next)) cross++;

@@ -112,18 +112,42 @@ export function isRedirect(r: Resource | Redirect): r is Redirect {
 // Network and protocol failures (kind network or protocol: the CLI exits 3 for these). No spec
 // section states them (section null); the protocol's own errors (ftp-reply, http-status,
 // gopher-error) cite the protocol's document.
-export const CONNECT_FAILED = defineCode('connect-failed', 'error', null,
-  'could not connect to the host and port of the URL', 'network');
+export const CONNECT_FAILED = defineCode(
+  'connect-failed',
+  'error',
+  null,
+  'could not connect to the host and port of the URL',
+  'network',
+);
 export const TIMEOUT = defineCode('timeout', 'error', null, 'the server did not answer in time', 'network');
 export const ABORTED = defineCode('aborted', 'error', null, 'the transfer was cancelled', 'network');
-export const CONNECTION_CLOSED = defineCode('connection-closed', 'error', null,
-  'the server closed the connection before the exchange was complete', 'network');
-export const PROTOCOL_ERROR = defineCode('protocol-error', 'error', null,
-  'the server answered something the protocol does not allow', 'protocol');
+export const CONNECTION_CLOSED = defineCode(
+  'connection-closed',
+  'error',
+  null,
+  'the server closed the connection before the exchange was complete',
+  'network',
+);
+export const PROTOCOL_ERROR = defineCode(
+  'protocol-error',
+  'error',
+  null,
+  'the server answered something the protocol does not allow',
+  'protocol',
+);
 export const TOO_LARGE = defineCode('too-large', 'error', null, 'the object is larger than maxBytes', 'protocol');
-export const NO_CLIENT = defineCode('no-client', 'error', 'RFC 1738 4',
-  'no client is registered for this scheme');
-export const NOT_FOUND = defineCode('not-found', 'error', null, 'the server says the object does not exist', 'protocol');
-export const NEEDS_INPUT = defineCode('needs-input', 'error', 'RFC 1738 3',
-  'the URL leaves something to the user (a password or a search string) and there is no way to ask', 'usage');
-
+export const NO_CLIENT = defineCode('no-client', 'error', 'RFC 1738 4', 'no client is registered for this scheme');
+export const NOT_FOUND = defineCode(
+  'not-found',
+  'error',
+  null,
+  'the server says the object does not exist',
+  'protocol',
+);
+export const NEEDS_INPUT = defineCode(
+  'needs-input',
+  'error',
+  'RFC 1738 3',
+  'the URL leaves something to the user (a password or a search string) and there is no way to ask',
+  'usage',
+);

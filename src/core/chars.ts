@@ -37,14 +37,16 @@ export function describe(c: number): string {
  * reports it. `reservedCode` names the finding for a reserved character of the component.
  * Returns how many code units to skip (2 for a valid escape, 1 for a surrogate pair).
  */
-export function badChar(
-  s: string, i: number, end: number, list: Findings, reservedCode: string,
-): number {
+export function badChar(s: string, i: number, end: number, list: Findings, reservedCode: string): number {
   const c = s.charCodeAt(i);
   if (c === 37) {
     if (i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) return 2;
-    note(list, INVALID_ESCAPE, i,
-      `"%" must be followed by two hexadecimal digits (RFC 1738 2.2); write "%25" for a literal "%"`);
+    note(
+      list,
+      INVALID_ESCAPE,
+      i,
+      `"%" must be followed by two hexadecimal digits (RFC 1738 2.2); write "%25" for a literal "%"`,
+    );
     return 0;
   }
   if (c >= 128) {
@@ -56,16 +58,24 @@ export function badChar(
   } else if (c === 32 || (CHAR_CLASS[c] & (NATIONAL | PUNCTUATION)) !== 0) {
     note(list, UNSAFE_CHAR, i, `the unsafe character ${c === 32 ? 'space' : describe(c)} must be encoded`);
   } else {
-    note(list, reservedCode, i,
-      (CHAR_CLASS[c] & RESERVED) !== 0 ? `the reserved character ${describe(c)} must be encoded here` : undefined);
+    note(
+      list,
+      reservedCode,
+      i,
+      (CHAR_CLASS[c] & RESERVED) !== 0 ? `the reserved character ${describe(c)} must be encoded here` : undefined,
+    );
   }
   return 0;
 }
 
 /** Checks [start, end) against the allowed table; escapes are always allowed when well formed. */
 export function checkChars(
-  s: string, start: number, end: number, allowed: Uint8Array,
-  list: Findings, reservedCode: string,
+  s: string,
+  start: number,
+  end: number,
+  allowed: Uint8Array,
+  list: Findings,
+  reservedCode: string,
 ): void {
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
@@ -146,4 +156,3 @@ function scanOctets(s: string, start: number, end: number, list: Findings): numb
   list.seen |= seen;
   return start + k;
 }
-

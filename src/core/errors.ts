@@ -44,9 +44,18 @@ const CODES = new Map<string, CodeInfo>();
  * Declares a code with its default severity, spec section (null when no spec states the rule),
  * message and kind (default `syntax`). A code is declared once, wherever it is used.
  */
-export function defineCode(code: string, severity: Severity, section: string | null, message: string, kind: Kind = 'syntax'): string {
+export function defineCode(
+  code: string,
+  severity: Severity,
+  section: string | null,
+  message: string,
+  kind: Kind = 'syntax',
+): string {
   const known = CODES.get(code);
-  if (known && (known.section !== section || known.message !== message || known.severity !== severity || known.kind !== kind)) {
+  if (
+    known &&
+    (known.section !== section || known.message !== message || known.severity !== severity || known.kind !== kind)
+  ) {
     throw new Error(`diagnostic code ${code} declared twice`);
   }
   CODES.set(code, { severity, section, message, kind });
@@ -60,52 +69,131 @@ export function kindOf(code: string): Kind | undefined {
 
 // Fatal: no structure can be read.
 export const EMPTY_INPUT = defineCode('empty-input', 'error', 'RFC 1738 2.1', 'the input is empty');
-export const MISSING_SCHEME = defineCode('missing-scheme', 'error', 'RFC 1738 2.1',
-  'no scheme: a URL is written <scheme>:<scheme-specific-part>');
-export const INVALID_SCHEME = defineCode('invalid-scheme', 'error', 'RFC 1738 2.1',
-  'a scheme name may contain only letters, digits, "+", "." and "-"');
-export const INVALID_PORT = defineCode('invalid-port', 'error', 'RFC 1738 3.1',
-  'the port must be decimal digits');
-export const UNCLOSED_WRAPPER = defineCode('unclosed-wrapper', 'error', 'RFC 1738 appendix',
-  'a URL that opens with "<" must close with ">"');
-export const INVALID_ESCAPE_FATAL = defineCode('invalid-escape', 'error', 'RFC 1738 2.2',
-  '"%" must be followed by two hexadecimal digits');
+export const MISSING_SCHEME = defineCode(
+  'missing-scheme',
+  'error',
+  'RFC 1738 2.1',
+  'no scheme: a URL is written <scheme>:<scheme-specific-part>',
+);
+export const INVALID_SCHEME = defineCode(
+  'invalid-scheme',
+  'error',
+  'RFC 1738 2.1',
+  'a scheme name may contain only letters, digits, "+", "." and "-"',
+);
+export const INVALID_PORT = defineCode('invalid-port', 'error', 'RFC 1738 3.1', 'the port must be decimal digits');
+export const UNCLOSED_WRAPPER = defineCode(
+  'unclosed-wrapper',
+  'error',
+  'RFC 1738 appendix',
+  'a URL that opens with "<" must close with ">"',
+);
+export const INVALID_ESCAPE_FATAL = defineCode(
+  'invalid-escape',
+  'error',
+  'RFC 1738 2.2',
+  '"%" must be followed by two hexadecimal digits',
+);
 
 // Violations: a structure is read, but a rule is broken.
 export const INVALID_ESCAPE = INVALID_ESCAPE_FATAL;
-export const NON_ASCII = defineCode('non-ascii', 'error', 'RFC 1738 2.2',
-  'a character outside US-ASCII must be encoded as %XX octets');
-export const CONTROL_CHAR = defineCode('control-char', 'error', 'RFC 1738 2.2',
-  'a control character (00-1F, 7F) must be encoded');
-export const UNSAFE_CHAR = defineCode('unsafe-char', 'error', 'RFC 1738 2.2',
-  'an unsafe character must always be encoded');
-export const UNENCODED_DELIMITER = defineCode('unencoded-delimiter', 'error', 'RFC 1738 3.1',
-  'within the user and password fields ":", "@" and "/" must be encoded');
-export const INVALID_HOST = defineCode('invalid-host', 'error', 'RFC 1738 3.1',
-  'a host is a domain name (labels of letters, digits and "-"; the last label starts with a letter) or four decimal groups');
+export const NON_ASCII = defineCode(
+  'non-ascii',
+  'error',
+  'RFC 1738 2.2',
+  'a character outside US-ASCII must be encoded as %XX octets',
+);
+export const CONTROL_CHAR = defineCode(
+  'control-char',
+  'error',
+  'RFC 1738 2.2',
+  'a control character (00-1F, 7F) must be encoded',
+);
+export const UNSAFE_CHAR = defineCode(
+  'unsafe-char',
+  'error',
+  'RFC 1738 2.2',
+  'an unsafe character must always be encoded',
+);
+export const UNENCODED_DELIMITER = defineCode(
+  'unencoded-delimiter',
+  'error',
+  'RFC 1738 3.1',
+  'within the user and password fields ":", "@" and "/" must be encoded',
+);
+export const INVALID_HOST = defineCode(
+  'invalid-host',
+  'error',
+  'RFC 1738 3.1',
+  'a host is a domain name (labels of letters, digits and "-"; the last label starts with a letter) or four decimal groups',
+);
 export const EMPTY_HOST = defineCode('empty-host', 'error', 'RFC 1738 3.1', 'the host is empty');
-export const INVALID_IPV4 = defineCode('invalid-ipv4', 'error', 'RFC 1738 3.1',
-  'each of the four decimal groups of a host number must be at most 255');
-export const IPV6_LITERAL = defineCode('ipv6-literal', 'error', 'RFC 1738 3.1',
-  'a bracketed IPv6 literal (RFC 2732) is not part of RFC 1738; "[" and "]" are unsafe');
-export const EMPTY_PORT = defineCode('empty-port', 'error', 'RFC 1738 3.1',
-  'a ":" after the host must be followed by the port digits; if the port is omitted, the colon is as well');
-export const PORT_OUT_OF_RANGE = defineCode('port-out-of-range', 'error', 'RFC 1738 3.1',
-  'the port is over 65535, so no TCP connection can be made to it');
-export const INVALID_CHAR = defineCode('invalid-char', 'error', 'RFC 1738 5',
-  'this character is not allowed here by the grammar');
-export const RESERVED_SCHEME = defineCode('reserved-scheme', 'warning', 'RFC 1738 4',
-  'this scheme name is reserved; its syntax is not defined');
-export const EXPERIMENTAL_SCHEME = defineCode('experimental-scheme', 'warning', 'RFC 1738 4',
-  'scheme names starting with "x-" are reserved for experimental purposes');
-export const UNKNOWN_SCHEME = defineCode('unknown-scheme', 'warning', 'RFC 1738 4',
-  'this scheme is not registered; it is read with the generic syntax');
-export const TRIMMED = defineCode('trimmed-whitespace', 'warning', 'RFC 1738 appendix',
-  'white space around the URL was removed (the trim option)');
-export const TOO_MANY_VIOLATIONS = defineCode('too-many-violations', 'error', 'RFC 1738 2.2',
-  'more violations than are listed: only the first 100 of a URL are, and this one counts the rest');
-export const MISSING_SLASHES = defineCode('missing-slashes', 'error', 'RFC 1738 3.1',
-  'this scheme uses the common Internet syntax, which starts with "//"');
+export const INVALID_IPV4 = defineCode(
+  'invalid-ipv4',
+  'error',
+  'RFC 1738 3.1',
+  'each of the four decimal groups of a host number must be at most 255',
+);
+export const IPV6_LITERAL = defineCode(
+  'ipv6-literal',
+  'error',
+  'RFC 1738 3.1',
+  'a bracketed IPv6 literal (RFC 2732) is not part of RFC 1738; "[" and "]" are unsafe',
+);
+export const EMPTY_PORT = defineCode(
+  'empty-port',
+  'error',
+  'RFC 1738 3.1',
+  'a ":" after the host must be followed by the port digits; if the port is omitted, the colon is as well',
+);
+export const PORT_OUT_OF_RANGE = defineCode(
+  'port-out-of-range',
+  'error',
+  'RFC 1738 3.1',
+  'the port is over 65535, so no TCP connection can be made to it',
+);
+export const INVALID_CHAR = defineCode(
+  'invalid-char',
+  'error',
+  'RFC 1738 5',
+  'this character is not allowed here by the grammar',
+);
+export const RESERVED_SCHEME = defineCode(
+  'reserved-scheme',
+  'warning',
+  'RFC 1738 4',
+  'this scheme name is reserved; its syntax is not defined',
+);
+export const EXPERIMENTAL_SCHEME = defineCode(
+  'experimental-scheme',
+  'warning',
+  'RFC 1738 4',
+  'scheme names starting with "x-" are reserved for experimental purposes',
+);
+export const UNKNOWN_SCHEME = defineCode(
+  'unknown-scheme',
+  'warning',
+  'RFC 1738 4',
+  'this scheme is not registered; it is read with the generic syntax',
+);
+export const TRIMMED = defineCode(
+  'trimmed-whitespace',
+  'warning',
+  'RFC 1738 appendix',
+  'white space around the URL was removed (the trim option)',
+);
+export const TOO_MANY_VIOLATIONS = defineCode(
+  'too-many-violations',
+  'error',
+  'RFC 1738 2.2',
+  'more violations than are listed: only the first 100 of a URL are, and this one counts the rest',
+);
+export const MISSING_SLASHES = defineCode(
+  'missing-slashes',
+  'error',
+  'RFC 1738 3.1',
+  'this scheme uses the common Internet syntax, which starts with "//"',
+);
 
 /** Makes a diagnostic for a declared code; `message` overrides the declared one. */
 export function diagnostic(code: string, offset: number, message?: string, severity?: Severity): Diagnostic {
@@ -142,15 +230,22 @@ export class LocatorError extends Error {
   /** The message without the code and offset appended. */
   readonly detail: string;
 
-  constructor(code: string, offset: number, message?: string, options?: { input?: string; section?: string | null; cause?: unknown }) {
+  constructor(
+    code: string,
+    offset: number,
+    message?: string,
+    options?: { input?: string; section?: string | null; cause?: unknown },
+  ) {
     const info = CODES.get(code);
     const text = message ?? info?.message ?? code;
-    super(offset >= 0 ? `${text} (${code} at offset ${offset})` : `${text} (${code})`,
-      options?.cause !== undefined ? { cause: options.cause } : undefined);
+    super(
+      offset >= 0 ? `${text} (${code} at offset ${offset})` : `${text} (${code})`,
+      options?.cause !== undefined ? { cause: options.cause } : undefined,
+    );
     this.name = 'LocatorError';
     this.code = code;
     this.offset = offset;
-    this.section = options?.section !== undefined ? options.section : info?.section ?? null;
+    this.section = options?.section !== undefined ? options.section : (info?.section ?? null);
     this.kind = info?.kind ?? 'syntax';
     this.input = options?.input;
     this.detail = text;

@@ -57,8 +57,10 @@ export function encodeCodePoint(out: string, s: string, i: number, end: number):
   else if (c < 0x10000) {
     out = pushOctet(pushOctet(pushOctet(out, 0xe0 | (c >> 12)), 0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
   } else {
-    out = pushOctet(pushOctet(pushOctet(pushOctet(out, 0xf0 | (c >> 18)), 0x80 | ((c >> 12) & 63)),
-      0x80 | ((c >> 6) & 63)), 0x80 | (c & 63));
+    out = pushOctet(
+      pushOctet(pushOctet(pushOctet(out, 0xf0 | (c >> 18)), 0x80 | ((c >> 12) & 63)), 0x80 | ((c >> 6) & 63)),
+      0x80 | (c & 63),
+    );
   }
   return [out, used];
 }
@@ -70,7 +72,12 @@ export function encodeCodePoint(out: string, s: string, i: number, end: number):
  * reserved (unsafe, control, non-ASCII) is encoded. Returns the slice itself when nothing
  * changes (one scan, no copy).
  */
-export function normalizeEscapes(s: string, decodable: Uint8Array = DECODE_UNRESERVED, start = 0, end = s.length): string {
+export function normalizeEscapes(
+  s: string,
+  decodable: Uint8Array = DECODE_UNRESERVED,
+  start = 0,
+  end = s.length,
+): string {
   let out = '';
   let run = start;
   for (let i = start; i < end; i++) {

@@ -76,8 +76,12 @@ export function readHost(s: string, start: number, limit: number, list: Findings
     note(list, INVALID_HOST, end - 1, 'a domain label does not end with "-"');
   } else if (allDigitsOrDots) {
     if (dots !== 3) {
-      note(list, INVALID_HOST, labelStart,
-        'the last label of a host name starts with a letter, and a host number has four groups');
+      note(
+        list,
+        INVALID_HOST,
+        labelStart,
+        'the last label of a host name starts with a letter, and a host number has four groups',
+      );
       return end;
     }
     let value = 0;
@@ -101,7 +105,6 @@ export function readHost(s: string, start: number, limit: number, list: Findings
   }
   return end;
 }
-
 
 /**
  * Reads a bracketed IPv6 literal at `start` (a "[": RFC 2732, not RFC 1738 3.1, which the
@@ -139,7 +142,12 @@ export function readPort(s: string, start: number, end: number): number {
 
 /** The error of a port whose code unit at `k` is not a digit (RFC 1738 3.1: port = digits). */
 export function portError(s: string, k: number, input: string): LocatorError {
-  return new LocatorError(INVALID_PORT, k, `the port must be decimal digits; ${describe(s.charCodeAt(k))} is not a digit`, { input });
+  return new LocatorError(
+    INVALID_PORT,
+    k,
+    `the port must be decimal digits; ${describe(s.charCodeAt(k))} is not a digit`,
+    { input },
+  );
 }
 
 /**

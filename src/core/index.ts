@@ -5,10 +5,30 @@ export { parseWith, tryParseWith, type ParseOptions } from './parse.js';
 export { SchemeTable, schemeHash, RESERVED_NAMES, type SchemeSyntax, type Report } from './scheme.js';
 export { Url, type Components, type Span } from './url.js';
 export {
-  decode, decodeText, encode, octetsToText, textToOctets, EncodeSet,
-  UCHAR_SET, XCHAR_SET, USER_SET, SEGMENT_SET, HSEGMENT_SET,
-  type Charset, type DecodeOptions, type DecodeTextOptions, type EncodeOptions,
+  decode,
+  decodeText,
+  encode,
+  octetsToText,
+  textToOctets,
+  EncodeSet,
+  UCHAR_SET,
+  XCHAR_SET,
+  USER_SET,
+  SEGMENT_SET,
+  HSEGMENT_SET,
+  type Charset,
+  type DecodeOptions,
+  type DecodeTextOptions,
+  type EncodeOptions,
 } from './percent.js';
 export { normalizeEscapes } from './escapes.js';
-export { LocatorError, defineCode, describeCodes, kindOf, type Diagnostic, type Severity, type Kind } from './errors.js';
+export {
+  LocatorError,
+  defineCode,
+  describeCodes,
+  kindOf,
+  type Diagnostic,
+  type Severity,
+  type Kind,
+} from './errors.js';
 export * as charclass from './charclass.js';

@@ -5,10 +5,21 @@
 import { CHAR_CLASS, SCHEME } from './charclass.js';
 import {
   LocatorError,
-  EMPTY_INPUT, MISSING_SCHEME, INVALID_SCHEME, UNCLOSED_WRAPPER,
+  EMPTY_INPUT,
+  MISSING_SCHEME,
+  INVALID_SCHEME,
+  UNCLOSED_WRAPPER,
   UNENCODED_DELIMITER,
-  EMPTY_HOST, IPV6_LITERAL, EMPTY_PORT, PORT_OUT_OF_RANGE, INVALID_CHAR,
-  RESERVED_SCHEME, EXPERIMENTAL_SCHEME, UNKNOWN_SCHEME, MISSING_SLASHES, TRIMMED,
+  EMPTY_HOST,
+  IPV6_LITERAL,
+  EMPTY_PORT,
+  PORT_OUT_OF_RANGE,
+  INVALID_CHAR,
+  RESERVED_SCHEME,
+  EXPERIMENTAL_SCHEME,
+  UNKNOWN_SCHEME,
+  MISSING_SLASHES,
+  TRIMMED,
 } from './errors.js';
 import { USER_SET } from './percent.js';
 import { Url } from './url.js';
@@ -72,9 +83,14 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     end--;
   }
   // "URL:" is the prefix only when a "scheme:" follows it; otherwise "url" is the scheme itself.
-  if (end - start >= 4 && (input.charCodeAt(start) | 32) === 117 && (input.charCodeAt(start + 1) | 32) === 114
-    && (input.charCodeAt(start + 2) | 32) === 108 && input.charCodeAt(start + 3) === 58
-    && (end - start === 4 || startsWithScheme(input, start + 4, end))) {
+  if (
+    end - start >= 4 &&
+    (input.charCodeAt(start) | 32) === 117 &&
+    (input.charCodeAt(start + 1) | 32) === 114 &&
+    (input.charCodeAt(start + 2) | 32) === 108 &&
+    input.charCodeAt(start + 3) === 58 &&
+    (end - start === 4 || startsWithScheme(input, start + 4, end))
+  ) {
     start += 4;
   }
 
@@ -100,8 +116,12 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       const c = input.charCodeAt(j);
       if (c === 47 || c === 63 || c === 35) break;
       if (c === 58) {
-        return fatal(INVALID_SCHEME, i, input,
-          `${describe(input.charCodeAt(i))} cannot be part of a scheme name (letters, digits, "+", "." and "-")`);
+        return fatal(
+          INVALID_SCHEME,
+          i,
+          input,
+          `${describe(input.charCodeAt(i))} cannot be part of a scheme name (letters, digits, "+", "." and "-")`,
+        );
       }
     }
     return fatal(MISSING_SCHEME, start, input);
@@ -223,8 +243,13 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       hostEnd = colon >= 0 ? colon : loginEnd;
       if (hostEnd === hostStart) {
         if (spec?.emptyHost !== true) note(list, EMPTY_HOST, hostStart);
-      } else if (odd || allDigits || (colon >= 0 ? hostLast : prev) === 46 || (colon >= 0 ? hostLast : prev) === 45
-        || HOST_FLAGS[input.charCodeAt(labelStart)] === 2) {
+      } else if (
+        odd ||
+        allDigits ||
+        (colon >= 0 ? hostLast : prev) === 46 ||
+        (colon >= 0 ? hostLast : prev) === 45 ||
+        HOST_FLAGS[input.charCodeAt(labelStart)] === 2
+      ) {
         readHost(input, hostStart, hostEnd, list);
       }
     }
@@ -262,8 +287,23 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   }
   const o = (n: number) => (n < 0 ? n : n - shift);
   const url = new Url(
-    href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), listed(list), list.seen,
+    href,
+    scheme,
+    spec,
+    shift,
+    o(schemeEnd),
+    o(userStart),
+    o(passwordStart),
+    o(hostStart),
+    o(hostEnd),
+    o(portStart),
+    port,
+    o(loginEnd),
+    o(pathStart),
+    o(bodyEnd),
+    o(fragmentStart),
+    listed(list),
+    list.seen,
   );
   if (spec?.validate === undefined) return url;
   // The scheme's own rules read the record; what they find makes a second record.
@@ -271,8 +311,23 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   spec.validate(url, (code, offset, message) => note(list, code, offset, message));
   if (noted(list) === before) return url;
   return new Url(
-    href, scheme, spec, shift, o(schemeEnd), o(userStart), o(passwordStart), o(hostStart), o(hostEnd),
-    o(portStart), port, o(loginEnd), o(pathStart), o(bodyEnd), o(fragmentStart), listed(list), list.seen,
+    href,
+    scheme,
+    spec,
+    shift,
+    o(schemeEnd),
+    o(userStart),
+    o(passwordStart),
+    o(hostStart),
+    o(hostEnd),
+    o(portStart),
+    port,
+    o(loginEnd),
+    o(pathStart),
+    o(bodyEnd),
+    o(fragmentStart),
+    listed(list),
+    list.seen,
   );
 }
 

@@ -12,7 +12,8 @@ import { LocatorError, INVALID_ESCAPE } from './errors.js';
 export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `${typeof v} ${String(v)}`;
-  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : `an object (${Object.prototype.toString.call(v).slice(8, -1)})`;
+  if (typeof v === 'object')
+    return Array.isArray(v) ? 'an array' : `an object (${Object.prototype.toString.call(v).slice(8, -1)})`;
   return typeof v;
 }
 
@@ -196,7 +197,10 @@ export function textToOctets(text: string, charset: Charset = 'utf-8'): Uint8Arr
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c > 0xff) throw new RangeError(`character U+${c.toString(16).toUpperCase().padStart(4, '0')} at ${i} is not in ISO 8859-1`);
+      if (c > 0xff)
+        throw new RangeError(
+          `character U+${c.toString(16).toUpperCase().padStart(4, '0')} at ${i} is not in ISO 8859-1`,
+        );
       out[i] = c;
     }
     return out;

@@ -64,10 +64,23 @@ export class Url {
 
   /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
   constructor(
-    href: string, scheme: string, spec: SchemeSyntax | undefined, inputOffset: number, schemeEnd: number,
-    userStart: number, passwordStart: number, hostStart: number, hostEnd: number,
-    portStart: number, port: number, loginEnd: number, pathStart: number, bodyEnd: number,
-    fragmentStart: number, violations: Diagnostic[] | null, reservedSeen = 0x3f,
+    href: string,
+    scheme: string,
+    spec: SchemeSyntax | undefined,
+    inputOffset: number,
+    schemeEnd: number,
+    userStart: number,
+    passwordStart: number,
+    hostStart: number,
+    hostEnd: number,
+    portStart: number,
+    port: number,
+    loginEnd: number,
+    pathStart: number,
+    bodyEnd: number,
+    fragmentStart: number,
+    violations: Diagnostic[] | null,
+    reservedSeen = 0x3f,
   ) {
     this.#href = href;
     this.#scheme = scheme;
@@ -270,7 +283,9 @@ export class Url {
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {
       const spec = this.#spec;
-      this.#fields = Object.freeze(spec?.fields ? spec.fields(this) as Record<string, unknown> : { schemePart: this.schemePart });
+      this.#fields = Object.freeze(
+        spec?.fields ? (spec.fields(this) as Record<string, unknown>) : { schemePart: this.schemePart },
+      );
     }
     return this.#fields;
   }
@@ -313,10 +328,12 @@ export class Url {
     if (fs >= 0) {
       if (fs !== be + 1 || h.charCodeAt(be) !== 35) fail('fragment starts after "#" at bodyEnd');
       if (h.indexOf('#', se) !== be) fail('the first "#" starts the fragment');
-    } else if (be !== h.length || h.indexOf('#', se) >= 0) fail('without a fragment the body runs to the end and holds no "#"');
+    } else if (be !== h.length || h.indexOf('#', se) >= 0)
+      fail('without a fragment the body runs to the end and holds no "#"');
     const hs = this.#hostStart;
     if (hs < 0) {
-      if (this.#userStart >= 0 || this.#passwordStart >= 0 || this.#portStart >= 0 || this.#pathStart >= 0) fail('no login, so no user, password, port or path');
+      if (this.#userStart >= 0 || this.#passwordStart >= 0 || this.#portStart >= 0 || this.#pathStart >= 0)
+        fail('no login, so no user, password, port or path');
       return;
     }
     if (h.charCodeAt(se + 1) !== 47 || h.charCodeAt(se + 2) !== 47) fail('a login starts with "//"');
@@ -325,7 +342,8 @@ export class Url {
     if (us >= 0) {
       if (us !== se + 3) fail('user starts right after "//"');
       if (h.charCodeAt(hs - 1) !== 64) fail('user and password end with "@"');
-      if (ps >= 0 && (ps <= us || h.charCodeAt(ps - 1) !== 58 || ps > hs - 1)) fail('password follows ":" inside the user info');
+      if (ps >= 0 && (ps <= us || h.charCodeAt(ps - 1) !== 58 || ps > hs - 1))
+        fail('password follows ":" inside the user info');
       if (h.slice(us, ps >= 0 ? ps - 1 : hs - 1).includes(':')) fail('the user holds no ":"');
     } else {
       if (ps >= 0) fail('no password without a user');
@@ -339,8 +357,10 @@ export class Url {
       const digits = h.slice(this.#portStart, le);
       if (!/^\d*$/.test(digits)) fail('port is digits');
       const value = digits === '' ? -1 : Number(digits);
-      if (value <= 65535 ? value !== this.#port : this.#port <= 65535) fail('port value matches its digits (or both are over 65535)');
-      if (digits !== '' && this.portDigits !== (digits.replace(/^0+(?=\d)/, ''))) fail('portDigits are the digits less leading zeros');
+      if (value <= 65535 ? value !== this.#port : this.#port <= 65535)
+        fail('port value matches its digits (or both are over 65535)');
+      if (digits !== '' && this.portDigits !== digits.replace(/^0+(?=\d)/, ''))
+        fail('portDigits are the digits less leading zeros');
     } else if (he !== le) fail('without a port the host ends the login');
     if (h.slice(se + 3, le).includes('/')) fail('the login holds no "/"');
     const pst = this.#pathStart;

@@ -107,7 +107,7 @@ export function note(st: Findings, code: string, offset: number, message?: strin
 
 /** The count of violations noted so far (listed or not). */
 export function noted(st: Findings): number {
-  return st.cap !== undefined ? st.cap.count : st.v?.length ?? 0;
+  return st.cap !== undefined ? st.cap.count : (st.v?.length ?? 0);
 }
 
 /**
@@ -120,9 +120,12 @@ export function listed(st: Findings): Diagnostic[] | null {
   if (v === null || cap === undefined) return v === null ? null : v.slice();
   compact(v, cap);
   if (cap.omitted === 0) return v.slice();
-  const d = diagnostic(TOO_MANY_VIOLATIONS, cap.omittedAt,
+  const d = diagnostic(
+    TOO_MANY_VIOLATIONS,
+    cap.omittedAt,
     `${cap.omitted} more violation${cap.omitted === 1 ? '' : 's'} from offset ${cap.omittedAt} on ${cap.omitted === 1 ? 'is' : 'are'} not listed: only the first ${MAX_VIOLATIONS} of a URL are`,
-    cap.omittedError ? 'error' : 'warning');
+    cap.omittedError ? 'error' : 'warning',
+  );
   SUMMARIES.set(d, cap.omitted);
   return [...v, d];
 }

@@ -5,7 +5,13 @@ import { CHAR_CLASS, SCHEME, HEX } from '../core/charclass.js';
 
 // Inside a wrapper: 0 content, 1 horizontal white space, 2 CR, 3 LF, 4 "<", 5 ">", 6 a control
 // character that is not white space (abandons the wrapper).
-export const W_CONTENT = 0, W_SPACE = 1, W_CR = 2, W_LF = 3, W_OPEN = 4, W_CLOSE = 5, W_CONTROL = 6;
+export const W_CONTENT = 0,
+  W_SPACE = 1,
+  W_CR = 2,
+  W_LF = 3,
+  W_OPEN = 4,
+  W_CLOSE = 5,
+  W_CONTROL = 6;
 export const WRAP = /* @__PURE__ */ (() => {
   const t = new Uint8Array(65536);
   for (let c = 0; c < 32; c++) t[c] = W_CONTROL;
@@ -21,7 +27,10 @@ export const WRAP = /* @__PURE__ */ (() => {
 
 // A bare URL (RFC 1738 2.2): 1 a character that may appear unencoded, 2 "%", 3 "#"; 0 ends it
 // (white space, controls, the unsafe characters < > " { } | \ ^ ~ [ ] `, and non-ASCII).
-export const B_STOP = 0, B_OK = 1, B_PERCENT = 2, B_HASH = 3;
+export const B_STOP = 0,
+  B_OK = 1,
+  B_PERCENT = 2,
+  B_HASH = 3;
 export const BARE = /* @__PURE__ */ (() => {
   const t = new Uint8Array(65536);
   for (let c = 33; c < 127; c++) t[c] = B_OK;

@@ -5,7 +5,6 @@ import { expectString } from '../core/percent.js';
 
 export type { Match, MatchForm };
 
-
 /** The default longest match, in UTF-16 code units: 64 KiB. */
 export const DEFAULT_MAX_LENGTH = 65536;
 

@@ -3,9 +3,6 @@
 // are in docs/extract.md; the scanner is scan.ts (its character tables chars.ts, the line breaks
 // inside a wrapper lines.ts, joining and trimming what it found readings.ts), the whole-text and
 // push forms extract.ts, the async stream form stream.ts.
-export {
-  extract, createExtractor, DEFAULT_MAX_LENGTH,
-  type Extractor, type ExtractOptions,
-} from './extract.js';
+export { extract, createExtractor, DEFAULT_MAX_LENGTH, type Extractor, type ExtractOptions } from './extract.js';
 export { extractStream, type TextSource } from './stream.js';
 export type { Match, MatchForm } from './scan.js';

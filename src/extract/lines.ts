@@ -128,4 +128,3 @@ function isFooter(buf: string, first: number, e: number): boolean {
   if (d === e || e - d > 4 || d === first) return false;
   return WRAP[buf.charCodeAt(d - 1)] === W_SPACE;
 }
-

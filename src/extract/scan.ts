@@ -22,8 +22,20 @@
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { schemeTable } from '../schemes/registry.js';
 import {
-  WRAP, W_CONTENT, W_SPACE, W_OPEN, W_CLOSE, W_CONTROL, BARE, B_STOP, B_OK, B_PERCENT, B_HASH,
-  isSchemeChar, isHex, isDigit,
+  WRAP,
+  W_CONTENT,
+  W_SPACE,
+  W_OPEN,
+  W_CLOSE,
+  W_CONTROL,
+  BARE,
+  B_STOP,
+  B_OK,
+  B_PERCENT,
+  B_HASH,
+  isSchemeChar,
+  isHex,
+  isDigit,
 } from './chars.js';
 import { LOOKBACK, MORE, FAIL, nextLine, quoteDepth } from './lines.js';
 import { nameText, join, alternatives, trimTrailing } from './readings.js';
@@ -60,8 +72,18 @@ interface Saved {
   i: number;
   hashSeen: boolean;
   wrap: {
-    state: number; prefixed: boolean; pieces: number[]; outLen: number; seg: number; runStart: number;
-    runHash: number; runLen: number; restStart: number; hyphenLast: boolean; hyphens: number[] | null; quote: number;
+    state: number;
+    prefixed: boolean;
+    pieces: number[];
+    outLen: number;
+    seg: number;
+    runStart: number;
+    runHash: number;
+    runLen: number;
+    restStart: number;
+    hyphenLast: boolean;
+    hyphens: number[] | null;
+    quote: number;
   } | null;
 }
 
@@ -194,7 +216,15 @@ export class Scanner {
     this.#advanceLines(start);
     this.pos = e;
     this.lastEnd = this.base + e;
-    return { url, start, end: this.base + e, line: this.#line, column: start - this.#lineStart + 1, form, alternatives };
+    return {
+      url,
+      start,
+      end: this.base + e,
+      line: this.#line,
+      column: start - this.#lineStart + 1,
+      form,
+      alternatives,
+    };
   }
 
   /** Counts line ends before the absolute offset `abs` (LF, CR LF, lone CR: one each). */
@@ -410,14 +440,40 @@ export class Scanner {
       const n = nextLine(buf, i, stop, quote);
       if (n === MORE) {
         if (this.final || stop === limit) return FAIL;
-        this.#saveWrap(l, i, { state, prefixed, pieces, outLen, seg, runStart, runHash, runLen, restStart, hyphenLast, hyphens, quote });
+        this.#saveWrap(l, i, {
+          state,
+          prefixed,
+          pieces,
+          outLen,
+          seg,
+          runStart,
+          runHash,
+          runLen,
+          restStart,
+          hyphenLast,
+          hyphens,
+          quote,
+        });
         return MORE;
       }
       if (n === FAIL) return FAIL;
       i = n;
     }
     if (this.final || stop === limit) return FAIL;
-    this.#saveWrap(l, i, { state, prefixed, pieces, outLen, seg, runStart, runHash, runLen, restStart, hyphenLast, hyphens, quote });
+    this.#saveWrap(l, i, {
+      state,
+      prefixed,
+      pieces,
+      outLen,
+      seg,
+      runStart,
+      runHash,
+      runLen,
+      restStart,
+      hyphenLast,
+      hyphens,
+      quote,
+    });
     return MORE;
   }
 
@@ -432,7 +488,8 @@ export class Scanner {
 
   /** Whether the name just read (pieces + [seg, end)) is `want`, ignoring case. */
   #nameIs(pieces: number[], seg: number, end: number, runStart: number, want: string): boolean {
-    const name = pieces.length === 0 && runStart >= seg ? this.buf.slice(runStart, end) : nameText(this.buf, pieces, seg, end);
+    const name =
+      pieces.length === 0 && runStart >= seg ? this.buf.slice(runStart, end) : nameText(this.buf, pieces, seg, end);
     return name.toLowerCase() === want;
   }
 

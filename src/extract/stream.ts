@@ -9,9 +9,7 @@ import type { Match } from './scan.js';
 
 /** What extractStream() reads: chunks of text or of UTF-8 bytes. */
 export type TextSource =
-  | AsyncIterable<string | Uint8Array>
-  | Iterable<string | Uint8Array>
-  | ReadableStream<string | Uint8Array>;
+  AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array> | ReadableStream<string | Uint8Array>;
 
 async function* chunks(source: TextSource): AsyncGenerator<string | Uint8Array> {
   if (source !== null && typeof source === 'object') {
@@ -32,7 +30,9 @@ async function* chunks(source: TextSource): AsyncGenerator<string | Uint8Array> 
       }
     }
   }
-  throw new TypeError(`extractStream: the source must be an async iterable or a ReadableStream of strings or bytes, not ${describeValue(source)}`);
+  throw new TypeError(
+    `extractStream: the source must be an async iterable or a ReadableStream of strings or bytes, not ${describeValue(source)}`,
+  );
 }
 
 /**

@@ -118,7 +118,15 @@ const V4: ReadonlyArray<readonly [number, number, AddressClass]> = [
   [0xac100000, 12, { kind: 'private', range: '172.16.0.0/12', section: 'RFC 1918 3' }],
   [0xc0a80000, 16, { kind: 'private', range: '192.168.0.0/16', section: 'RFC 1918 3' }],
   [0xe0000000, 4, { kind: 'multicast', range: '224.0.0.0/4', section: 'RFC 5771 3' }],
-  [0xf0000000, 4, { kind: 'reserved', range: '240.0.0.0/4 (and the broadcast address 255.255.255.255)', section: 'RFC 1112 4, RFC 919 7' }],
+  [
+    0xf0000000,
+    4,
+    {
+      kind: 'reserved',
+      range: '240.0.0.0/4 (and the broadcast address 255.255.255.255)',
+      section: 'RFC 1112 4, RFC 919 7',
+    },
+  ],
 ];
 
 /** The class of an IPv4 address given as a 32-bit number (RFC 6890 2.2.2 lists the ranges), or null for an ordinary one. */

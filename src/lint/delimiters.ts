@@ -60,13 +60,20 @@ const IAC = 255;
 
 function octetName(octet: number): string {
   switch (octet) {
-    case CR: return 'CR';
-    case LF: return 'LF';
-    case NUL: return 'NUL';
-    case TAB: return 'TAB';
-    case SP: return 'a space';
-    case IAC: return 'the octet FF (Telnet IAC)';
-    default: return `the octet ${octet.toString(16).toUpperCase().padStart(2, '0')}`;
+    case CR:
+      return 'CR';
+    case LF:
+      return 'LF';
+    case NUL:
+      return 'NUL';
+    case TAB:
+      return 'TAB';
+    case SP:
+      return 'a space';
+    case IAC:
+      return 'the octet FF (Telnet IAC)';
+    default:
+      return `the octet ${octet.toString(16).toUpperCase().padStart(2, '0')}`;
   }
 }
 
@@ -119,11 +126,19 @@ function scan(url: Url, part: WirePart, out: { push(d: Diagnostic): unknown }, b
     const octet = (hi << 4) | lo;
     if (!delimiters.includes(octet)) continue;
     const esc = h.slice(i, i + 3);
-    out.push(control
-      ? diagnostic(ENCODED_CONTROL, i + base,
-        `"${esc}" in ${what} decodes to ${octetName(octet)}; ${line} (RFC 1738 6)`)
-      : diagnostic(ENCODED_DELIMITER, i + base,
-        `"${esc}" in ${what} decodes to ${octetName(octet)}, which ${effect(octet)}: the client sends ${what} decoded in ${line} (RFC 1738 6)`));
+    out.push(
+      control
+        ? diagnostic(
+            ENCODED_CONTROL,
+            i + base,
+            `"${esc}" in ${what} decodes to ${octetName(octet)}; ${line} (RFC 1738 6)`,
+          )
+        : diagnostic(
+            ENCODED_DELIMITER,
+            i + base,
+            `"${esc}" in ${what} decodes to ${octetName(octet)}, which ${effect(octet)}: the client sends ${what} decoded in ${line} (RFC 1738 6)`,
+          ),
+    );
     i += 2;
   }
 }
@@ -133,22 +148,33 @@ function checked(url: Url, part: WirePart, out: { push(d: Diagnostic): unknown }
   const h = url.href;
   for (const i of part.check!(url, part)) {
     const octet = octetAt(h, i);
-    out.push(diagnostic(ENCODED_DELIMITER, i + base,
-      `"${escapeAt(h, i)}" in ${part.what} decodes to ${octetName(octet)}, which ${effect(octet)}: ${part.line} (RFC 1738 6)`));
+    out.push(
+      diagnostic(
+        ENCODED_DELIMITER,
+        i + base,
+        `"${escapeAt(h, i)}" in ${part.what} decodes to ${octetName(octet)}, which ${effect(octet)}: ${part.line} (RFC 1738 6)`,
+      ),
+    );
   }
 }
 
 /** An unknown protocol: every escape of CR, LF or NUL in the scheme-specific part is a warning. */
 function unknown(url: Url): WirePart {
   return {
-    what: 'the URL', start: url.schemePartStart, end: url.bodyEnd, delimiters: [CR, LF, NUL], sent: 'encoded',
+    what: 'the URL',
+    start: url.schemePartStart,
+    end: url.bodyEnd,
+    delimiters: [CR, LF, NUL],
+    sent: 'encoded',
     line: `locator does not know the protocol of "${url.scheme}", so it cannot tell whether this is a delimiter there`,
   };
 }
 
 /** The schemes whose entries say what their clients send (any other scheme gets the `encoded-control` scan). */
 export function delimiterSchemes(): string[] {
-  return listSchemes().filter((s) => typeof s.wire === 'function').map((s) => s.name);
+  return listSchemes()
+    .filter((s) => typeof s.wire === 'function')
+    .map((s) => s.name);
 }
 
 /**
@@ -164,7 +190,11 @@ export function wireParts(url: Url): WirePart[] {
  * Finds the escapes of `url` that decode to a delimiter of its scheme's protocol where the client
  * sends them (RFC 1738 6), and pushes a diagnostic for each onto `out` (offsets into the input).
  */
-export function encodedDelimiters(url: Url, out: { push(d: Diagnostic): unknown }, parts: readonly WirePart[] = wireParts(url)): void {
+export function encodedDelimiters(
+  url: Url,
+  out: { push(d: Diagnostic): unknown },
+  parts: readonly WirePart[] = wireParts(url),
+): void {
   const base = url.inputOffset;
   for (const part of parts) {
     if (part.check !== undefined) checked(url, part, out, base);
@@ -185,7 +215,12 @@ export function dataBlocks(url: Url, out: Diagnostic[], parts: readonly WirePart
   for (const part of parts) {
     if (part.dataBlockAt === undefined) continue;
     const port = url.port === null ? 'no port' : `port ${url.port}`;
-    out.push(diagnostic(GOPHER_PLUS_DATA_BLOCK, part.dataBlockAt + url.inputOffset,
-      `${part.what} carries a data block of several lines (the filled-in form of RFC 1738 3.4.9) to ${port}, not the default port ${defaultPort ?? '(none)'} of ${url.scheme}: a server of another protocol there would read each line as a command (RFC 1738 6); only a port the policy allows explicitly may receive one`));
+    out.push(
+      diagnostic(
+        GOPHER_PLUS_DATA_BLOCK,
+        part.dataBlockAt + url.inputOffset,
+        `${part.what} carries a data block of several lines (the filled-in form of RFC 1738 3.4.9) to ${port}, not the default port ${defaultPort ?? '(none)'} of ${url.scheme}: a server of another protocol there would read each line as a command (RFC 1738 6); only a port the policy allows explicitly may receive one`,
+      ),
+    );
   }
 }

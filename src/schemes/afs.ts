@@ -25,14 +25,30 @@ import { buildLogin, refuseLogin, refusePort } from './login.js';
 import { violationNotes } from './notes.js';
 import { encodePath } from './ftp.js';
 
-export const AFS_MISSING_CELL = defineCode('afs-missing-cell', 'error', 'draft 1993-07 (afsaddress)',
-  'an afs URL names its cell: afs://<cellname>/<path>, cellname = hostname');
-export const AFS_MISSING_PATH = defineCode('afs-missing-path', 'error', 'draft 1993-07 (afsaddress)',
-  'an afs URL has "/" and a path after the cell name: afs://<cellname>/<path>');
-export const AFS_PORT = defineCode('afs-port', 'error', 'draft 1993-07 (afsaddress)',
-  'an afs URL takes no port: afs://<cellname>/<path>');
-export const AFS_RESERVED_CHAR = defineCode('afs-reserved-char', 'error', 'draft 1994-03 (afsaddress, xpalpha)',
-  'a reserved character ("=", ";", "?" or ":") must be encoded in an afs path');
+export const AFS_MISSING_CELL = defineCode(
+  'afs-missing-cell',
+  'error',
+  'draft 1993-07 (afsaddress)',
+  'an afs URL names its cell: afs://<cellname>/<path>, cellname = hostname',
+);
+export const AFS_MISSING_PATH = defineCode(
+  'afs-missing-path',
+  'error',
+  'draft 1993-07 (afsaddress)',
+  'an afs URL has "/" and a path after the cell name: afs://<cellname>/<path>',
+);
+export const AFS_PORT = defineCode(
+  'afs-port',
+  'error',
+  'draft 1993-07 (afsaddress)',
+  'an afs URL takes no port: afs://<cellname>/<path>',
+);
+export const AFS_RESERVED_CHAR = defineCode(
+  'afs-reserved-char',
+  'error',
+  'draft 1994-03 (afsaddress, xpalpha)',
+  'a reserved character ("=", ";", "?" or ":") must be encoded in an afs path',
+);
 
 /** xpalphas (draft 1994-03): uchar plus the draft's safe "@" and "&". */
 const AFS_SEGMENT_SET = UCHAR_SET.with('@&');
@@ -41,8 +57,11 @@ const AFS_PATH_SET = AFS_SEGMENT_SET.with('/');
 
 /** Draft 1993-07 afsaddress: a draft-only form; cell name required; no login, no port; "/" path. */
 function validate(url: Url, report: Report): void {
-  report(DRAFT_ONLY, url.inputOffset,
-    'afs: URLs are defined only by the 1993-07 draft (afsaddress); the later drafts keep it as a historical note and RFC 1738 4 only reserves the name');
+  report(
+    DRAFT_ONLY,
+    url.inputOffset,
+    'afs: URLs are defined only by the 1993-07 draft (afsaddress); the later drafts keep it as a historical note and RFC 1738 4 only reserves the name',
+  );
   if (!url.hasLogin) return; // the scanner reported the missing "//"
   refuseLogin(url, report, 'draft 1993-07, afsaddress');
   if (url.hostEnd === url.hostStart) report(AFS_MISSING_CELL, url.hostStart + url.inputOffset);
@@ -71,12 +90,17 @@ function build(f: Record<string, unknown>): string {
   const cell = stringField(f, 'cellname');
   const host = stringField(f, 'host');
   if (cell !== null && host !== null && cell !== host) {
-    throw new LocatorError(INVALID_FIELD, -1, `cellname ${JSON.stringify(cell)} and host ${JSON.stringify(host)} disagree`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `cellname ${JSON.stringify(cell)} and host ${JSON.stringify(host)} disagree`,
+    );
   }
   const name = cell ?? host;
   if (name === null || name === '') throw new LocatorError(INVALID_FIELD, -1, 'an afs URL needs a cell name');
   const path = stringField(f, 'path');
-  if (path === null || !path.startsWith('/')) throw new LocatorError(INVALID_FIELD, -1, 'an afs URL needs a path beginning with "/"');
+  if (path === null || !path.startsWith('/'))
+    throw new LocatorError(INVALID_FIELD, -1, 'an afs URL needs a path beginning with "/"');
   const login = buildLogin({ ...f, host: name, port: null }, { allowLogin: false });
   return login + '/' + encodePath(path, AFS_SEGMENT_SET);
 }
@@ -91,10 +115,14 @@ function explain(url: Url): Explanation {
   const path = readPath(url);
   const cell = url.host;
   const steps: string[] = [];
-  notes.push('the drafts define only the syntax afs://<cellname>/<path> and no access algorithm (draft 1993-07; RFC 1738 4 reserves the name)');
+  notes.push(
+    'the drafts define only the syntax afs://<cellname>/<path> and no access algorithm (draft 1993-07; RFC 1738 4 reserves the name)',
+  );
   if (cell !== null && cell !== '' && path !== null) {
     steps.push(`open /afs/${cell}${path}`);
-    notes.push(`read through the AFS global name space, where the cell ${JSON.stringify(cell)} is mounted at /afs/${cell} on a machine running an AFS client (an AFS convention, not part of the drafts)`);
+    notes.push(
+      `read through the AFS global name space, where the cell ${JSON.stringify(cell)} is mounted at /afs/${cell} on a machine running an AFS client (an AFS convention, not part of the drafts)`,
+    );
   } else {
     notes.push('without a cell name and a path there is no file to open');
   }
@@ -104,7 +132,9 @@ function explain(url: Url): Explanation {
 /** What the client reads (draft 1993-07 afsaddress; RFC 1738 6): the path names a file under /afs/<cell>, a C string. */
 function wire(url: Url): WirePart[] {
   const r = bodyRange(url);
-  return r === null ? [] : [wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING)];
+  return r === null
+    ? []
+    : [wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING)];
 }
 
 /** afs: Andrew File System global file names (draft 1993-07 only). */

@@ -17,5 +17,20 @@ import { afs } from './afs.js';
 
 /** Every built-in scheme entry, in the order of the specs. */
 export const BUILTIN_SCHEMES: readonly SchemeSpec[] = [
-  ftp, http, https, gopher, mailto, news, nntp, telnet, rlogin, tn3270, wais, file, prospero, mid, cid, afs,
+  ftp,
+  http,
+  https,
+  gopher,
+  mailto,
+  news,
+  nntp,
+  telnet,
+  rlogin,
+  tn3270,
+  wais,
+  file,
+  prospero,
+  mid,
+  cid,
+  afs,
 ] as readonly SchemeSpec[];

@@ -112,7 +112,9 @@ export interface SchemeFields {
  * What build(scheme, fields) takes for a scheme of the specs: its fields (each may be left out or
  * null: absent), the login and a fragment.
  */
-export type BuildFields<S extends keyof SchemeFields> = { [K in keyof SchemeFields[S]]?: SchemeFields[S][K] | null } & LoginFields;
+export type BuildFields<S extends keyof SchemeFields> = {
+  [K in keyof SchemeFields[S]]?: SchemeFields[S][K] | null;
+} & LoginFields;
 
 /**
  * The fields of `url`, typed by its scheme (RFC 1738 3): throws a TypeError when the URL is of

@@ -21,12 +21,24 @@ import { buildLogin, refuseLogin, refusePort } from './login.js';
 import { violationNotes } from './notes.js';
 import { encodePath, ftpSteps } from './ftp.js';
 
-export const FILE_MISSING_PATH = defineCode('file-missing-path', 'error', 'RFC 1738 5 (fileurl)',
-  'a file URL needs "/" and a path after the host: file://<host>/<path>');
-export const FILE_RESERVED_CHAR = defineCode('file-reserved-char', 'error', 'RFC 1738 5 (fileurl, fsegment)',
-  '";" is reserved in a file path segment and must be encoded as %3B');
-export const FILE_PORT = defineCode('file-port', 'error', 'RFC 1738 5 (fileurl)',
-  'a file URL takes no port: fileurl = "file://" [ host | "localhost" ] "/" fpath');
+export const FILE_MISSING_PATH = defineCode(
+  'file-missing-path',
+  'error',
+  'RFC 1738 5 (fileurl)',
+  'a file URL needs "/" and a path after the host: file://<host>/<path>',
+);
+export const FILE_RESERVED_CHAR = defineCode(
+  'file-reserved-char',
+  'error',
+  'RFC 1738 5 (fileurl, fsegment)',
+  '";" is reserved in a file path segment and must be encoded as %3B',
+);
+export const FILE_PORT = defineCode(
+  'file-port',
+  'error',
+  'RFC 1738 5 (fileurl)',
+  'a file URL takes no port: fileurl = "file://" [ host | "localhost" ] "/" fpath',
+);
 
 /** True for the hosts that mean this machine: "" and "localhost", any case (RFC 1738 3.10). */
 export function isLocalHost(host: string | null): boolean {
@@ -42,17 +54,24 @@ function validate(url: Url, report: Report): void {
   if (r === null) {
     const host = url.host ?? '';
     const at = url.bodyEnd + url.inputOffset;
-    report(FILE_MISSING_PATH, at, host === ''
-      ? 'file:// has no path: a file URL is file://<host>/<path> (RFC 1738 5, fileurl)'
-      : `${JSON.stringify(host)} is read as a host name, not as a file: a file URL needs "/" and a path after the host (file://<host>/<path>, RFC 1738 3.10); for a file of this machine write file:///${host}`);
+    report(
+      FILE_MISSING_PATH,
+      at,
+      host === ''
+        ? 'file:// has no path: a file URL is file://<host>/<path> (RFC 1738 5, fileurl)'
+        : `${JSON.stringify(host)} is read as a host name, not as a file: a file URL needs "/" and a path after the host (file://<host>/<path>, RFC 1738 3.10); for a file of this machine write file:///${host}`,
+    );
     return;
   }
   if (!url.mayContain(59)) return; // the scanner saw no ";" in the path
   const href = url.href;
   for (let i = r.start; i < r.end; i++) {
     if (href.charCodeAt(i) === 59) {
-      report(FILE_RESERVED_CHAR, i + url.inputOffset,
-        '";" is reserved in a file path segment (fileurl uses fpath, which has no ";type=") and must be encoded as %3B (RFC 1738 5)');
+      report(
+        FILE_RESERVED_CHAR,
+        i + url.inputOffset,
+        '";" is reserved in a file path segment (fileurl uses fpath, which has no ";type=") and must be encoded as %3B (RFC 1738 5)',
+      );
     }
   }
 }
@@ -80,12 +99,18 @@ function fields(url: Url): Record<string, unknown> {
  * (";", "%" and unsafe characters as %XX). `local: true` without a host writes the empty host.
  */
 function build(f: Record<string, unknown>): string {
-  if (f.port !== undefined && f.port !== null) throw new LocatorError(INVALID_FIELD, -1, 'a file URL takes no port (RFC 1738 5, fileurl)');
+  if (f.port !== undefined && f.port !== null)
+    throw new LocatorError(INVALID_FIELD, -1, 'a file URL takes no port (RFC 1738 5, fileurl)');
   const local = f.local;
-  if (local !== undefined && local !== null && typeof local !== 'boolean') throw new LocatorError(INVALID_FIELD, -1, 'local must be a boolean');
+  if (local !== undefined && local !== null && typeof local !== 'boolean')
+    throw new LocatorError(INVALID_FIELD, -1, 'local must be a boolean');
   const host = stringField(f, 'host');
   if (local === true && !isLocalHost(host)) {
-    throw new LocatorError(INVALID_FIELD, -1, `local is true but the host ${JSON.stringify(host)} is not "" or "localhost"`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `local is true but the host ${JSON.stringify(host)} is not "" or "localhost"`,
+    );
   }
   if (local === false && isLocalHost(host)) {
     throw new LocatorError(INVALID_FIELD, -1, 'local is false, so a host other than "" and "localhost" is needed');
@@ -113,9 +138,13 @@ function explain(url: Url): Explanation {
     } else {
       const dir = path.endsWith('/');
       steps.push(`${dir ? 'list' : 'open'} ${path}`);
-      notes.push(`the host is ${url.host === null ? 'missing' : url.host === '' ? 'empty' : JSON.stringify(url.host)}: the file is read from the file system of the machine interpreting the URL, with no network protocol (RFC 1738 3.10)`);
+      notes.push(
+        `the host is ${url.host === null ? 'missing' : url.host === '' ? 'empty' : JSON.stringify(url.host)}: the file is read from the file system of the machine interpreting the URL, with no network protocol (RFC 1738 3.10)`,
+      );
       if (dir) notes.push('the path ends in "/", so it names a directory, which the client lists');
-      notes.push('the path is decoded and handed to the local file system; where file names are not Unix-like the client maps it to the local form (RFC 1738 3.2.4: the URL path is not a Unix file name)');
+      notes.push(
+        'the path is decoded and handed to the local file system; where file names are not Unix-like the client maps it to the local form (RFC 1738 3.2.4: the URL path is not a Unix file name)',
+      );
       if (path.includes('\0')) notes.push('the path holds a NUL (%00), which no file system accepts in a name');
     }
     return { protocol: 'file', host: url.host, port: null, steps, notes };
@@ -139,8 +168,19 @@ function explain(url: Url): Explanation {
 function wire(url: Url): WirePart[] {
   const r = bodyRange(url);
   if (r === null) return [];
-  if (isLocalHost(url.host)) return [wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING)];
-  return [wirePart('the path', r[0], r[1], 'the FTP commands "CWD <segment>" and "RETR <name>" (a file on another host is fetched by FTP)', TELNET_LINE)];
+  if (isLocalHost(url.host))
+    return [
+      wirePart('the path', r[0], r[1], 'the file name handed to the file system, where NUL ends the name', C_STRING),
+    ];
+  return [
+    wirePart(
+      'the path',
+      r[0],
+      r[1],
+      'the FTP commands "CWD <segment>" and "RETR <name>" (a file on another host is fetched by FTP)',
+      TELNET_LINE,
+    ),
+  ];
 }
 
 /** file: host-specific file names (RFC 1738 3.10). */

@@ -21,10 +21,18 @@ import { stringField, stringListField, textSegments } from './read.js';
 import { buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const FTP_RESERVED_CHAR = defineCode('ftp-reserved-char', 'error', 'RFC 1738 3.2.2',
-  'within a name or CWD component ";" is reserved and must be encoded as %3B');
-export const FTP_INVALID_TYPE = defineCode('ftp-invalid-type', 'error', 'RFC 1738 5 (ftptype)',
-  'the typecode after ";type=" must be "a", "i" or "d" (the 1994-03 draft adds "A" or "E" with a form code "N", "T" or "C", and "L" with a byte size)');
+export const FTP_RESERVED_CHAR = defineCode(
+  'ftp-reserved-char',
+  'error',
+  'RFC 1738 3.2.2',
+  'within a name or CWD component ";" is reserved and must be encoded as %3B',
+);
+export const FTP_INVALID_TYPE = defineCode(
+  'ftp-invalid-type',
+  'error',
+  'RFC 1738 5 (ftptype)',
+  'the typecode after ";type=" must be "a", "i" or "d" (the 1994-03 draft adds "A" or "E" with a form code "N", "T" or "C", and "L" with a byte size)',
+);
 
 const SEMICOLON = 59;
 const SLASH = 47;
@@ -40,9 +48,13 @@ export function typeSuffixAt(href: string, start: number, end: number): number {
     if (c === SLASH) return -1;
     if (c !== SEMICOLON) continue;
     if (i + 6 > end) return -1;
-    return (href.charCodeAt(i + 1) | 32) === 116 && (href.charCodeAt(i + 2) | 32) === 121
-      && (href.charCodeAt(i + 3) | 32) === 112 && (href.charCodeAt(i + 4) | 32) === 101
-      && href.charCodeAt(i + 5) === 61 ? i : -1;
+    return (href.charCodeAt(i + 1) | 32) === 116 &&
+      (href.charCodeAt(i + 2) | 32) === 121 &&
+      (href.charCodeAt(i + 3) | 32) === 112 &&
+      (href.charCodeAt(i + 4) | 32) === 101 &&
+      href.charCodeAt(i + 5) === 61
+      ? i
+      : -1;
   }
   return -1;
 }
@@ -108,8 +120,11 @@ function validate(url: Url, report: Report): void {
   const fpathEnd = semi >= 0 ? semi : r.end;
   for (let i = r.start; i < fpathEnd; i++) {
     if (href.charCodeAt(i) === SEMICOLON) {
-      report(FTP_RESERVED_CHAR, i + url.inputOffset,
-        '";" is reserved within an FTP name or CWD component and must be encoded as %3B; only a final ";type=" may follow the name (RFC 1738 3.2.2)');
+      report(
+        FTP_RESERVED_CHAR,
+        i + url.inputOffset,
+        '";" is reserved within an FTP name or CWD component and must be encoded as %3B; only a final ";type=" may follow the name (RFC 1738 3.2.2)',
+      );
     }
   }
   if (semi < 0) return;
@@ -117,12 +132,19 @@ function validate(url: Url, report: Report): void {
   const kind = typeKind(href, codeStart, r.end);
   if (kind === 0) {
     const written = href.slice(codeStart, r.end);
-    report(FTP_INVALID_TYPE, codeStart + url.inputOffset, written === ''
-      ? '";type=" must be followed by a typecode: "a", "i" or "d" (RFC 1738 5)'
-      : `${JSON.stringify(written)} is not an FTP typecode: RFC 1738 allows "a", "i" or "d"; the 1994-03 draft adds "an", "at", "ac", "en", "et", "ec" and "l" with a byte size`);
+    report(
+      FTP_INVALID_TYPE,
+      codeStart + url.inputOffset,
+      written === ''
+        ? '";type=" must be followed by a typecode: "a", "i" or "d" (RFC 1738 5)'
+        : `${JSON.stringify(written)} is not an FTP typecode: RFC 1738 allows "a", "i" or "d"; the 1994-03 draft adds "an", "at", "ac", "en", "et", "ec" and "l" with a byte size`,
+    );
   } else if (kind === 2) {
-    report(DRAFT_ONLY, codeStart + url.inputOffset,
-      `the typecode ${JSON.stringify(href.slice(codeStart, r.end))} is defined only by the 1994-03 draft (RFC 959 TYPE with the space omitted); RFC 1738 allows "a", "i" or "d"`);
+    report(
+      DRAFT_ONLY,
+      codeStart + url.inputOffset,
+      `the typecode ${JSON.stringify(href.slice(codeStart, r.end))} is defined only by the 1994-03 draft (RFC 959 TYPE with the space omitted); RFC 1738 allows "a", "i" or "d"`,
+    );
   }
 }
 
@@ -151,7 +173,11 @@ function segmentsOf(fields: Record<string, unknown>): string[] | null {
     const cwdOk = cwd === null || (cwd.length === Math.max(0, n - 1) && cwd.every((s, i) => s === segments[i]));
     const nameOk = n === 0 ? name === null : name === null || name === segments[n - 1];
     if (!cwdOk || !nameOk) {
-      throw new LocatorError(INVALID_FIELD, -1, 'segments disagree with cwd and name (cwd is all segments but the last, name the last)');
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        'segments disagree with cwd and name (cwd is all segments but the last, name the last)',
+      );
     }
     return segments;
   }
@@ -180,7 +206,11 @@ export function encodeSegment(segment: string, what: string, set: EncodeSet = SE
 
 /** Encodes a path that begins with "/": each segment after that "/" as encodeSegment does. */
 export function encodePath(path: string, set: EncodeSet = SEGMENT_SET): string {
-  return path.slice(1).split('/').map((s, i) => encodeSegment(s, `path segment ${i}`, set)).join('/');
+  return path
+    .slice(1)
+    .split('/')
+    .map((s, i) => encodeSegment(s, `path segment ${i}`, set))
+    .join('/');
 }
 
 /**
@@ -193,7 +223,11 @@ function build(f: Record<string, unknown>): string {
   let code: string | null = null;
   if (type !== null) {
     if (typeKind(type, 0, type.length) === 0) {
-      throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(type)} is not an FTP typecode ("a", "i", "d"; draft: "an", "at", "ac", "en", "et", "ec", "l<digits>")`);
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        `${JSON.stringify(type)} is not an FTP typecode ("a", "i", "d"; draft: "an", "at", "ac", "en", "et", "ec", "l<digits>")`,
+      );
     }
     code = type.toLowerCase();
   }
@@ -202,7 +236,12 @@ function build(f: Record<string, unknown>): string {
     if (code === null) return login;
     segments = [''];
   } else if (segments.length === 0) {
-    if (code !== null) throw new LocatorError(INVALID_FIELD, -1, 'a typecode needs a url-path: give at least one (possibly empty) segment');
+    if (code !== null)
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        'a typecode needs a url-path: give at least one (possibly empty) segment',
+      );
     return login;
   }
   let out = login + '/';
@@ -262,19 +301,27 @@ export function ftpSteps(a: FtpAccess): { steps: string[]; notes: string[] } {
   // RFC 1738 3.2.1: name and password, or the anonymous convention.
   if (a.user === null) {
     steps.push('USER anonymous', 'PASS <your e-mail address>');
-    notes.push('no user name in the URL: the anonymous FTP convention is used (RFC 1738 3.2.1): the user name "anonymous" and, as password, the Internet e-mail address of the user');
+    notes.push(
+      'no user name in the URL: the anonymous FTP convention is used (RFC 1738 3.2.1): the user name "anonymous" and, as password, the Internet e-mail address of the user',
+    );
   } else {
     steps.push(`USER ${show(a.user)}`);
     lineBreak ||= hasLineBreak(a.user);
-    if (a.user === '') notes.push('the user name is present but empty (RFC 1738 3.1): USER is sent with an empty argument');
+    if (a.user === '')
+      notes.push('the user name is present but empty (RFC 1738 3.1): USER is sent with an empty argument');
     if (a.password !== null) {
       steps.push('PASS <password from the URL>');
-      notes.push('the password is taken from the URL and not shown here; a URL holding a secret password is unwise (RFC 1738 6)');
+      notes.push(
+        'the password is taken from the URL and not shown here; a URL holding a secret password is unwise (RFC 1738 6)',
+      );
       lineBreak ||= hasLineBreak(a.password);
     } else {
       steps.push('PASS <password the user is asked for>');
-      notes.push('the URL gives a user name but no password: if the server asks for one, the client prompts the user for it (RFC 1738 3.2.1)');
-      if (a.user.toLowerCase() === 'anonymous') notes.push('for the user "anonymous" the customary answer is the user\'s e-mail address');
+      notes.push(
+        'the URL gives a user name but no password: if the server asks for one, the client prompts the user for it (RFC 1738 3.2.1)',
+      );
+      if (a.user.toLowerCase() === 'anonymous')
+        notes.push('for the user "anonymous" the customary answer is the user\'s e-mail address');
     }
   }
   notes.push('PASS is sent only if the server asks for a password after USER (reply 331, RFC 959)');
@@ -292,46 +339,70 @@ export function ftpSteps(a: FtpAccess): { steps: string[]; notes: string[] } {
     notes.push('the first CWD is relative to the directory the server starts this user in (RFC 1738 3.2.2)');
   }
   if (cwd.some((s) => s === '')) {
-    notes.push('an empty segment is sent as "CWD " with an empty argument (RFC 1738 3.2.2); servers differ in what they do with it');
+    notes.push(
+      'an empty segment is sent as "CWD " with an empty argument (RFC 1738 3.2.2); servers differ in what they do with it',
+    );
   }
   if (a.segments.some((s) => s.includes('/'))) {
-    notes.push('a segment holds an encoded "/" (%2F): it is sent as part of one CWD or RETR argument, not split (RFC 1738 3.2.2)');
+    notes.push(
+      'a segment holds an encoded "/" (%2F): it is sent as part of one CWD or RETR argument, not split (RFC 1738 3.2.2)',
+    );
   }
 
   const type = a.ftptype;
   const valid = type === null || typeKind(type, 0, type.length) !== 0;
-  if (!valid) notes.push(`the typecode ${JSON.stringify(type)} is not valid, so the client ignores it and guesses as if there were none`);
+  if (!valid)
+    notes.push(
+      `the typecode ${JSON.stringify(type)} is not valid, so the client ignores it and guesses as if there were none`,
+    );
   const code = valid ? type : null;
   if (code === 'd') {
     // RFC 1738 3.2.2: "If the typecode is "d", perform a NLST command with <name> as the argument".
     steps.push('EPSV', name === '' ? 'NLST' : `NLST ${show(name)}`);
-    notes.push(name === ''
-      ? ';type=d: the directory is listed with NLST (RFC 1738 3.2.2); no TYPE is sent, so the listing comes in the default type, ASCII'
-      : `;type=d: NLST with the name lists ${JSON.stringify(name)} as a directory (RFC 1738 3.2.2); no TYPE is sent, so the listing comes in the default type, ASCII`);
+    notes.push(
+      name === ''
+        ? ';type=d: the directory is listed with NLST (RFC 1738 3.2.2); no TYPE is sent, so the listing comes in the default type, ASCII'
+        : `;type=d: NLST with the name lists ${JSON.stringify(name)} as a directory (RFC 1738 3.2.2); no TYPE is sent, so the listing comes in the default type, ASCII`,
+    );
   } else if (name === '') {
     // draft 1994-03 (FTP): a URL ending in "/" means "use FTP directory list commands".
     if (code !== null) steps.push(`TYPE ${typeArgument(code)}`);
     steps.push('EPSV', 'NLST');
-    notes.push(n === 0
-      ? 'the URL has no url-path: the client lists the directory the server starts in (NLST)'
-      : 'the name is empty (the URL ends in "/"): the client lists the directory with NLST (draft 1994-03: a final "/" means a directory listing)');
+    notes.push(
+      n === 0
+        ? 'the URL has no url-path: the client lists the directory the server starts in (NLST)'
+        : 'the name is empty (the URL ends in "/"): the client lists the directory with NLST (draft 1994-03: a final "/" means a directory listing)',
+    );
   } else {
     if (code !== null) {
       steps.push(`TYPE ${typeArgument(code)}`);
-      if (code.length > 1) notes.push(`the typecode ${JSON.stringify(code)} is a full RFC 959 TYPE of the 1994-03 draft, sent with its space put back`);
+      if (code.length > 1)
+        notes.push(
+          `the typecode ${JSON.stringify(code)} is a full RFC 959 TYPE of the 1994-03 draft, sent with its space put back`,
+        );
     } else {
       const guess = guessType(name);
       steps.push(`TYPE ${guess}`);
-      notes.push(`no ";type=" in the URL, so the client guesses the transfer type from the name (RFC 1738 3.2.3): TYPE A (ASCII) for the suffixes ${TEXT_SUFFIXES.map((s) => '.' + s).join(' ')}, TYPE I (image) for anything else; here ${guess === 'A' ? 'A' : 'I'}`);
+      notes.push(
+        `no ";type=" in the URL, so the client guesses the transfer type from the name (RFC 1738 3.2.3): TYPE A (ASCII) for the suffixes ${TEXT_SUFFIXES.map((s) => '.' + s).join(' ')}, TYPE I (image) for anything else; here ${guess === 'A' ? 'A' : 'I'}`,
+      );
     }
     steps.push('EPSV', `RETR ${show(name)}`);
-    notes.push(`if RETR fails because ${JSON.stringify(name)} is a directory, a client may send CWD with the name and list it with NLST (a client heuristic, not RFC 1738)`);
+    notes.push(
+      `if RETR fails because ${JSON.stringify(name)} is a directory, a client may send CWD with the name and list it with NLST (a client heuristic, not RFC 1738)`,
+    );
   }
   steps.push('QUIT');
-  notes.push('EPSV (RFC 2428) opens the data connection; if the server refuses it the client sends PASV (RFC 959) instead');
-  notes.push('RFC 1738 3.2.5: the client may keep the control connection open for another URL on the same server, but after CWD it cannot in general find its way to a different path; the only reliable algorithm is to disconnect and reconnect');
+  notes.push(
+    'EPSV (RFC 2428) opens the data connection; if the server refuses it the client sends PASV (RFC 959) instead',
+  );
+  notes.push(
+    'RFC 1738 3.2.5: the client may keep the control connection open for another URL on the same server, but after CWD it cannot in general find its way to a different path; the only reliable algorithm is to disconnect and reconnect',
+  );
   if (lineBreak) {
-    notes.push('a decoded user name, password or segment holds CR or LF: sent as is it would end the FTP command early and start another one; a careful client refuses such a URL (RFC 1738 6)');
+    notes.push(
+      'a decoded user name, password or segment holds CR or LF: sent as is it would end the FTP command early and start another one; a careful client refuses such a URL (RFC 1738 6)',
+    );
   }
   return { steps, notes };
 }
@@ -341,7 +412,13 @@ function explain(url: Url): Explanation {
   const { segments, ftptype } = readFtpPath(url);
   const { steps, notes } = ftpSteps({ user: url.user, password: url.password, segments, ftptype });
   if (url.host === null) notes.unshift('the URL has no "//" host, so there is no server to connect to');
-  return { protocol: 'ftp', host: url.host, port: url.explicitPort ? url.port : 21, steps, notes: [...violationNotes(url), ...notes] };
+  return {
+    protocol: 'ftp',
+    host: url.host,
+    port: url.explicitPort ? url.port : 21,
+    steps,
+    notes: [...violationNotes(url), ...notes],
+  };
 }
 
 /**
@@ -351,11 +428,24 @@ function explain(url: Url): Explanation {
  * part: a "/" is not sent, and no escape spans one.
  */
 function wire(url: Url): WirePart[] {
-  const out = loginWire(url, TELNET_LINE, 'the FTP command "USER <user>" CR LF', 'the FTP command "PASS <password>" CR LF');
+  const out = loginWire(
+    url,
+    TELNET_LINE,
+    'the FTP command "USER <user>" CR LF',
+    'the FTP command "PASS <password>" CR LF',
+  );
   const r = bodyRange(url);
   if (r === null) return out;
   const semi = typeSuffixAt(url.href, r[0], r[1]);
-  out.push(wirePart('a path segment', r[0], semi >= 0 ? semi : r[1], 'the FTP command "CWD <segment>" or "RETR <name>" CR LF', TELNET_LINE));
+  out.push(
+    wirePart(
+      'a path segment',
+      r[0],
+      semi >= 0 ? semi : r[1],
+      'the FTP command "CWD <segment>" or "RETR <name>" CR LF',
+      TELNET_LINE,
+    ),
+  );
   return out;
 }
 

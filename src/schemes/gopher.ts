@@ -25,10 +25,18 @@ import { stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const SELECTOR_LINE_END = defineCode('gopher-selector-line-end', 'error', 'RFC 1738 3.4.1',
-  'a selector may contain any octets except TAB, LF and CR');
-export const INVALID_GOPHERTYPE = defineCode('invalid-gophertype', 'error', 'RFC 1738 3.4.1',
-  'the gophertype is a single printable US-ASCII character (RFC 1436 item types); an escape must not decode to a control character or an octet above 7F');
+export const SELECTOR_LINE_END = defineCode(
+  'gopher-selector-line-end',
+  'error',
+  'RFC 1738 3.4.1',
+  'a selector may contain any octets except TAB, LF and CR',
+);
+export const INVALID_GOPHERTYPE = defineCode(
+  'invalid-gophertype',
+  'error',
+  'RFC 1738 3.4.1',
+  'the gophertype is a single printable US-ASCII character (RFC 1436 item types); an escape must not decode to a control character or an octet above 7F',
+);
 
 /** The item types RFC 1436 defines. */
 const RFC1436_TYPES = '0123456789+TgI';
@@ -63,7 +71,12 @@ export function gopherParts(url: Url): GopherParts | null {
   let g = r.start + 1;
   if (isEscape(h, r.start, r.end)) g = r.start + 3;
   else if (isSurrogatePair(h, r.start, r.end)) g++;
-  const parts: GopherParts = { gtype: { start: r.start, end: g }, selector: { start: g, end: r.end }, search: null, gopherPlus: null };
+  const parts: GopherParts = {
+    gtype: { start: r.start, end: g },
+    selector: { start: g, end: r.end },
+    search: null,
+    gopherPlus: null,
+  };
   for (let i = g; i < r.end; i++) {
     if (!isTab(h, i, r.end)) continue;
     if (parts.search === null) {
@@ -97,9 +110,19 @@ function validate(url: Url, report: Report): void {
   if (!isEscape(h, s, end)) return;
   const octet = (hexValue(h.charCodeAt(s + 1)) << 4) | hexValue(h.charCodeAt(s + 2));
   if (octet < 32 || octet >= 127) {
-    const what = octet === 9 ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
-      : octet === 13 || octet === 10 ? 'a line end' : octet < 128 ? 'a control character' : 'an octet above 7F';
-    report(INVALID_GOPHERTYPE, s + url.inputOffset, `the gophertype "${h.slice(s, s + 3)}" decodes to ${what}; a gophertype is one printable US-ASCII character (RFC 1738 3.4.1, RFC 1436)`);
+    const what =
+      octet === 9
+        ? 'TAB (a gopher-path cannot start with "%09": the gophertype comes first)'
+        : octet === 13 || octet === 10
+          ? 'a line end'
+          : octet < 128
+            ? 'a control character'
+            : 'an octet above 7F';
+    report(
+      INVALID_GOPHERTYPE,
+      s + url.inputOffset,
+      `the gophertype "${h.slice(s, s + 3)}" decodes to ${what}; a gophertype is one printable US-ASCII character (RFC 1738 3.4.1, RFC 1436)`,
+    );
   }
 }
 
@@ -114,8 +137,11 @@ function checkSelector(url: Url, h: string, from: number, end: number, report: R
     if (h.charCodeAt(i + 1) !== 48) continue;
     const lo = h.charCodeAt(i + 2) | 32;
     if (lo === 97 || lo === 100) {
-      report(SELECTOR_LINE_END, i + url.inputOffset,
-        `"${h.slice(i, i + 3)}" decodes to ${lo === 97 ? 'LF' : 'CR'}, which a selector may not contain (RFC 1738 3.4.1): it would end the request line`);
+      report(
+        SELECTOR_LINE_END,
+        i + url.inputOffset,
+        `"${h.slice(i, i + 3)}" decodes to ${lo === 97 ? 'LF' : 'CR'}, which a selector may not contain (RFC 1738 3.4.1): it would end the request line`,
+      );
     }
   }
 }
@@ -143,13 +169,23 @@ export interface GopherPlus {
 
 /** Reads a decoded Gopher+ string (RFC 1738 3.4.4-3.4.9, draft 1994-03 "Summary: gopher+ string"). */
 export function readGopherPlus(g: string): GopherPlus {
-  const out: GopherPlus = { kind: 'other', view: null, language: null, attributes: null, dataBlock: null, askData: null };
+  const out: GopherPlus = {
+    kind: 'other',
+    view: null,
+    language: null,
+    attributes: null,
+    dataBlock: null,
+    askData: null,
+  };
   const lead = g.charCodeAt(0);
   if (g === '?') out.kind = 'ask';
   else if (lead === 33 || lead === 36) {
     // 3.4.6-3.4.7: "!" or "$", then attribute names separated by (coded) spaces.
     out.kind = lead === 33 ? 'attributes' : 'directory-attributes';
-    out.attributes = g.slice(1).split(' ').filter((a) => a !== '');
+    out.attributes = g
+      .slice(1)
+      .split(' ')
+      .filter((a) => a !== '');
   } else if (lead === 43) {
     // 3.4.8-3.4.9: "+" [view_name [ " " language_name ]] [ TAB "1" CR LF data block ].
     const eol = g.indexOf('\r\n');
@@ -228,8 +264,11 @@ function noTab(name: string, v: string | null): void {
   if (v === null) return;
   const i = v.indexOf('\t');
   if (i >= 0) {
-    throw new LocatorError(INVALID_FIELD, i,
-      `the ${name} cannot hold a TAB: "%09" separates selector, search and Gopher+ string (RFC 1738 3.4.1, RFC 1436)`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      i,
+      `the ${name} cannot hold a TAB: "%09" separates selector, search and Gopher+ string (RFC 1738 3.4.1, RFC 1436)`,
+    );
   }
 }
 
@@ -249,15 +288,21 @@ function build(f: Record<string, unknown>): string {
   const gopherPlus = stringField(f, 'gopherPlus');
   const t = gophertype.charCodeAt(0);
   if (gophertype.length !== 1 || t < 32 || t >= 127) {
-    throw new LocatorError(INVALID_FIELD, -1,
-      `the gophertype must be one printable US-ASCII character, not ${JSON.stringify(gophertype)} (RFC 1738 3.4.1, RFC 1436)`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `the gophertype must be one printable US-ASCII character, not ${JSON.stringify(gophertype)} (RFC 1738 3.4.1, RFC 1436)`,
+    );
   }
   noTab('selector', selector);
   noTab('search', search);
   const le = selector.search(/[\r\n]/);
   if (le >= 0) {
-    throw new LocatorError(INVALID_FIELD, le,
-      'a selector may contain any octets except TAB, LF and CR (RFC 1738 3.4.1): it would end the request line');
+    throw new LocatorError(
+      INVALID_FIELD,
+      le,
+      'a selector may contain any octets except TAB, LF and CR (RFC 1738 3.4.1): it would end the request line',
+    );
   }
   if (gopherPlus !== null && search === null) search = '';
   out += '/' + encode(gophertype, XCHAR_SET) + encode(selector, XCHAR_SET);
@@ -274,7 +319,8 @@ function answerNote(type: string, plus: GopherPlus | null): string | null {
   if (plus !== null && (plus.kind === 'attributes' || plus.kind === 'directory-attributes')) {
     return `the server answers with the attribute blocks (+INFO, +ADMIN, +VIEWS, +ABSTRACT, ...) of ${plus.kind === 'attributes' ? 'the item' : 'every item in the directory'} (RFC 1738 3.4.6)`;
   }
-  if (type === '1' || type === '7') return 'the server answers with a menu: lines of type and display string, TAB selector TAB host TAB port, ended by a line "." (RFC 1436)';
+  if (type === '1' || type === '7')
+    return 'the server answers with a menu: lines of type and display string, TAB selector TAB host TAB port, ended by a line "." (RFC 1436)';
   if (type === '0') return 'the server answers with text ended by a line "." (RFC 1436)';
   return null;
 }
@@ -293,11 +339,18 @@ function explain(url: Url): Explanation {
     return { protocol: 'gopher', host, port: url.port, steps, notes };
   }
   const f = url.fields as {
-    gophertype: string; selector: string; search: string | null; gopherPlus: string | null; request: string; plus: GopherPlus | null;
+    gophertype: string;
+    selector: string;
+    search: string | null;
+    gopherPlus: string | null;
+    request: string;
+    plus: GopherPlus | null;
   };
   const type = f.gophertype;
   if (url.path === null || url.path === '') {
-    notes.push('the gopher-path is empty: type "1" (a directory) and the empty selector, the server\'s top directory (RFC 1738 3.4.1)');
+    notes.push(
+      'the gopher-path is empty: type "1" (a directory) and the empty selector, the server\'s top directory (RFC 1738 3.4.1)',
+    );
   }
   const noSearch = f.search === null || f.search === '';
   if (f.plus?.kind === 'ask') {
@@ -305,43 +358,69 @@ function explain(url: Url): Explanation {
     let second = f.selector + (noSearch ? '' : '\t' + f.search) + '\t+\t1\r\n+-1\r\n';
     second = formatRequest(second) + '<each answer><CR><LF>.<CR><LF>';
     steps.push(second);
-    notes.push('"?" marks an item with a +ASK form: the client fetches the +ASK attribute, asks the user to fill out the form, and sends the answers with the selector (RFC 1738 3.4.5, 3.4.9)');
+    notes.push(
+      '"?" marks an item with a +ASK form: the client fetches the +ASK attribute, asks the user to fill out the form, and sends the answers with the selector (RFC 1738 3.4.5, 3.4.9)',
+    );
   } else if (f.plus?.kind === 'form') {
     // DEVIATION (RFC 1738 3.4.9 sends the form in one exchange): the client asks for the form
     // first, and sends the data block only to a server that announces it (RFC 1738 6).
     steps.push(formatRequest(f.selector + '\t!+ASK\r\n'));
     steps.push(formatRequest(f.request));
-    notes.push('the URL carries a filled-in +ASK form, a data block of several lines (RFC 1738 3.4.9): the client first asks for the item\'s +ASK attribute and sends the block only when the server answers as a Gopher+ server with that form, one value per question; off port 70 only to a port the policy allows, never to one of another protocol, never after a redirect (RFC 1738 6)');
+    notes.push(
+      "the URL carries a filled-in +ASK form, a data block of several lines (RFC 1738 3.4.9): the client first asks for the item's +ASK attribute and sends the block only when the server answers as a Gopher+ server with that form, one value per question; off port 70 only to a port the policy allows, never to one of another protocol, never after a redirect (RFC 1738 6)",
+    );
   } else if (type === '7' && noSearch && f.gopherPlus === null) {
     steps.push(formatRequest(f.selector + '\t') + '<search string><CR><LF>');
-    notes.push('type 7 is a search engine and the URL gives no search string: the client prompts for one and sends it after a TAB (RFC 1738 3.4.2, RFC 1436); the request field holds the selector alone');
+    notes.push(
+      'type 7 is a search engine and the URL gives no search string: the client prompts for one and sends it after a TAB (RFC 1738 3.4.2, RFC 1436); the request field holds the selector alone',
+    );
   } else {
     steps.push(formatRequest(f.request));
   }
-  if (f.search === '' && f.gopherPlus === null) notes.push('the search is empty: nothing follows the selector (draft 1994-03 Gopher: "Otherwise this is an empty string")');
+  if (f.search === '' && f.gopherPlus === null)
+    notes.push(
+      'the search is empty: nothing follows the selector (draft 1994-03 Gopher: "Otherwise this is an empty string")',
+    );
   if (f.search === '' && f.gopherPlus !== null && f.gopherPlus !== '') {
-    notes.push('the search is empty, so the Gopher+ string follows the selector after one TAB (RFC 1738 3.4.9; draft 1994-03 Gopher examples)');
+    notes.push(
+      'the search is empty, so the Gopher+ string follows the selector after one TAB (RFC 1738 3.4.9; draft 1994-03 Gopher examples)',
+    );
   }
   if (f.plus !== null && f.plus.kind === 'other' && f.gopherPlus !== '') {
-    notes.push(`the Gopher+ string ${JSON.stringify(f.gopherPlus)} starts with none of "+", "?", "!", "$" (RFC 1738 3.4.4-3.4.9): it is sent as written`);
+    notes.push(
+      `the Gopher+ string ${JSON.stringify(f.gopherPlus)} starts with none of "+", "?", "!", "$" (RFC 1738 3.4.4-3.4.9): it is sent as written`,
+    );
   }
   if (type === 'h' && /^\/?URL:/.test(f.selector)) {
-    notes.push(`a type "h" item whose selector starts with "URL:" points to another URL (${f.selector.replace(/^\/?URL:/, '')}): a client that knows the convention goes there instead of sending the selector (a Gopher server convention, not RFC 1436)`);
+    notes.push(
+      `a type "h" item whose selector starts with "URL:" points to another URL (${f.selector.replace(/^\/?URL:/, '')}): a client that knows the convention goes there instead of sending the selector (a Gopher server convention, not RFC 1436)`,
+    );
   }
   if (type === '8' || type === 'T') {
-    notes.push(`type ${type} is a ${type === '8' ? 'Telnet' : 'tn3270'} session (RFC 1436): the client opens a session to host:port instead of sending a request; the selector, if any, names the account to log in as. Links to other protocols should be written as URLs of those protocols (draft 1993-10 Gopher)`);
+    notes.push(
+      `type ${type} is a ${type === '8' ? 'Telnet' : 'tn3270'} session (RFC 1436): the client opens a session to host:port instead of sending a request; the selector, if any, names the account to log in as. Links to other protocols should be written as URLs of those protocols (draft 1993-10 Gopher)`,
+    );
   } else if (!RFC1436_TYPES.includes(type)) {
-    notes.push(`type ${JSON.stringify(type)} is not one of the RFC 1436 item types (0-9, +, T, g, I): the client treats the answer by its own convention`);
+    notes.push(
+      `type ${JSON.stringify(type)} is not one of the RFC 1436 item types (0-9, +, T, g, I): the client treats the answer by its own convention`,
+    );
   }
   const answer = answerNote(type, f.plus);
   if (answer !== null) notes.push(answer);
   if (f.selector.includes('?')) {
-    notes.push('the 1993 drafts read "?" in a gopher URL as the start of a search; RFC 1738 3.4.1 reserves no character in the gopher-path, so "?" is part of the selector here');
+    notes.push(
+      'the 1993 drafts read "?" in a gopher URL as the start of a search; RFC 1738 3.4.1 reserves no character in the gopher-path, so "?" is part of the selector here',
+    );
   }
   if (/[\r\n]/.test(f.selector) || (f.search !== null && /[\r\n]/.test(f.search))) {
-    notes.push('the selector or search holds an encoded CR or LF: sent decoded it ends the request line early and the rest reads as another line (RFC 1738 6)');
+    notes.push(
+      'the selector or search holds an encoded CR or LF: sent decoded it ends the request line early and the rest reads as another line (RFC 1738 6)',
+    );
   }
-  if (decodeFailed(url)) notes.push('some escapes decode to octets that are not UTF-8: the client sends the octets themselves; the fields show them as U+FFFD');
+  if (decodeFailed(url))
+    notes.push(
+      'some escapes decode to octets that are not UTF-8: the client sends the octets themselves; the fields show them as U+FFFD',
+    );
   if (url.fragment !== null) notes.push(`the fragment "#${url.fragment}" is not sent (draft 1993-10 fragment-id)`);
   return { protocol: 'gopher', host, port: url.port, steps, notes };
 }

@@ -22,8 +22,12 @@ import { stringField, stringListField, textSegments } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { violationNotes } from './notes.js';
 
-export const HTTP_RESERVED_IN_SEARCH = defineCode('http-reserved-in-search', 'error', 'RFC 1738 5 (httpurl)',
-  'within the search of an http URL, "/" and "?" are reserved and must be encoded (search = *[ uchar | ";" | ":" | "@" | "&" | "=" ])');
+export const HTTP_RESERVED_IN_SEARCH = defineCode(
+  'http-reserved-in-search',
+  'error',
+  'RFC 1738 5 (httpurl)',
+  'within the search of an http URL, "/" and "?" are reserved and must be encoded (search = *[ uchar | ";" | ":" | "@" | "&" | "=" ])',
+);
 
 /**
  * What build() may leave unencoded in an hsegment or a keyword: the hsegment set of section 5
@@ -69,8 +73,11 @@ function validate(url: Url, report: Report): void {
   if (url.hostStart >= 0 && url.violations.length > 0) {
     for (let i = url.hostStart; i < url.hostEnd; i++) {
       if (h.charCodeAt(i) === 63) {
-        report(DRAFT_ONLY, i + url.inputOffset,
-          'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search');
+        report(
+          DRAFT_ONLY,
+          i + url.inputOffset,
+          'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search',
+        );
         break;
       }
     }
@@ -82,8 +89,18 @@ function validate(url: Url, report: Report): void {
   while (i < end && h.charCodeAt(i) !== 63) i++;
   for (i++; i < end; i++) {
     const ch = h.charCodeAt(i);
-    if (ch === 63) report(HTTP_RESERVED_IN_SEARCH, i + url.inputOffset, 'a second "?" is part of the search, where "?" is reserved: write %3F (RFC 1738 3.3, 5)');
-    else if (ch === 47) report(HTTP_RESERVED_IN_SEARCH, i + url.inputOffset, 'a "/" in the search is reserved: write %2F (RFC 1738 3.3, 5)');
+    if (ch === 63)
+      report(
+        HTTP_RESERVED_IN_SEARCH,
+        i + url.inputOffset,
+        'a second "?" is part of the search, where "?" is reserved: write %3F (RFC 1738 3.3, 5)',
+      );
+    else if (ch === 47)
+      report(
+        HTTP_RESERVED_IN_SEARCH,
+        i + url.inputOffset,
+        'a "/" in the search is reserved: write %2F (RFC 1738 3.3, 5)',
+      );
   }
 }
 
@@ -115,8 +132,11 @@ function checkRaw(f: Record<string, unknown>, name: 'hpath' | 'search', set: Enc
       i += 2;
       continue;
     }
-    throw new LocatorError(INVALID_FIELD, i,
-      `the raw ${name} ${JSON.stringify(raw)} holds ${JSON.stringify(raw[i])}, which cannot stand there (RFC 1738 5 httpurl); give the decoded ${name === 'hpath' ? 'segments' : 'keywords'} instead`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      i,
+      `the raw ${name} ${JSON.stringify(raw)} holds ${JSON.stringify(raw[i])}, which cannot stand there (RFC 1738 5 httpurl); give the decoded ${name === 'hpath' ? 'segments' : 'keywords'} instead`,
+    );
   }
   return raw;
 }
@@ -138,8 +158,11 @@ function build(f: Record<string, unknown>, defaultPort: number): string {
   if (keywords !== null) search = keywords.length === 0 ? null : keywords.map((k) => encode(k, KEYWORD_OUT)).join('+');
   else search = checkRaw(f, 'search', HSEGMENT_SET);
   if (search !== null && hpath === null) {
-    throw new LocatorError(INVALID_FIELD, -1,
-      'an http search needs the "/" before it (RFC 1738 5: "/" hpath [ "?" search ]): give segments [""] for http://host/?search');
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      'an http search needs the "/" before it (RFC 1738 5: "/" hpath [ "?" search ]): give segments [""] for http://host/?search',
+    );
   }
   if (hpath !== null) out += '/' + hpath;
   if (search !== null) out += '?' + search;
@@ -184,11 +207,16 @@ function explain(url: Url, secure: boolean): Explanation {
   const defaultPort = secure ? 443 : 80;
   const notes: string[] = [];
   const steps: string[] = [];
-  if (secure) notes.push('https is not defined by RFC 1738 or its drafts (it came later, RFC 2818): it is read with the http syntax, port 443, and the request is sent inside a TLS connection');
+  if (secure)
+    notes.push(
+      'https is not defined by RFC 1738 or its drafts (it came later, RFC 2818): it is read with the http syntax, port 443, and the request is sent inside a TLS connection',
+    );
   violationNotes(url, notes);
   const host = url.host;
   if (host === null || host === '') {
-    notes.push(`no host to connect to: an ${url.scheme} URL is ${url.scheme}://<host>:<port>/<path>?<searchpart> (RFC 1738 3.3)`);
+    notes.push(
+      `no host to connect to: an ${url.scheme} URL is ${url.scheme}://<host>:<port>/<path>?<searchpart> (RFC 1738 3.3)`,
+    );
     return { protocol: url.scheme, host, port: url.port, steps, notes };
   }
   const p = parts(url);
@@ -198,20 +226,37 @@ function explain(url: Url, secure: boolean): Explanation {
   // The port as written (less leading zeros), never through a number (RFC 1738 3.1: port = digits).
   const digits = url.portDigits;
   steps.push(`Host: ${host}${digits !== null && digits !== String(defaultPort) ? ':' + digits : ''}`);
-  if (p === null) notes.push('the URL has no path: the client asks for "/" (RFC 1738 3.3: with neither path nor search the "/" may be omitted)');
+  if (p === null)
+    notes.push(
+      'the URL has no path: the client asks for "/" (RFC 1738 3.3: with neither path nor search the "/" may be omitted)',
+    );
   if (escaped) notes.push('characters that may not stand in a URL were escaped for transmission (draft 1994-03 HTTP)');
   if (p?.search) {
     const f = url.fields;
     const kw = (f.keywords as string[]).map((k) => JSON.stringify(k)).join(', ');
-    notes.push(`the search is sent after "?" as written (draft 1993-10 HTTP: "The search part, if present, is sent"); read as "+"-separated keywords (draft 1993-07) it is ${kw}`);
+    notes.push(
+      `the search is sent after "?" as written (draft 1993-10 HTTP: "The search part, if present, is sent"); read as "+"-separated keywords (draft 1993-07) it is ${kw}`,
+    );
   }
   if (url.fragment !== null) {
-    notes.push(`the fragment "#${url.fragment}" is never sent: the client applies it to what it retrieves (draft 1993-10 HTTP, draft 1994-03 HTTP)`);
+    notes.push(
+      `the fragment "#${url.fragment}" is never sent: the client applies it to what it retrieves (draft 1993-10 HTTP, draft 1994-03 HTTP)`,
+    );
   }
-  notes.push('RFC 1738 3.3 leaves the protocol to the HTTP specification: this client speaks HTTP/1.1 (Node\'s http stack) and sends the Host header; a 1994 HTTP/1.0 client sent "GET ' + target + ' HTTP/1.0" alone');
+  notes.push(
+    'RFC 1738 3.3 leaves the protocol to the HTTP specification: this client speaks HTTP/1.1 (Node\'s http stack) and sends the Host header; a 1994 HTTP/1.0 client sent "GET ' +
+      target +
+      ' HTTP/1.0" alone',
+  );
   const authority = `${host}${digits !== null ? ':' + digits : ''}`;
-  if (secure) notes.push(`through a proxy the client first sends "CONNECT ${host}:${digits ?? port} HTTP/1.1" and then the same request inside the tunnel`);
-  else notes.push(`through a proxy the request line carries the whole URL instead: "GET ${url.scheme}://${authority}${target} HTTP/1.1" (draft 1994-03 HTTP)`);
+  if (secure)
+    notes.push(
+      `through a proxy the client first sends "CONNECT ${host}:${digits ?? port} HTTP/1.1" and then the same request inside the tunnel`,
+    );
+  else
+    notes.push(
+      `through a proxy the request line carries the whole URL instead: "GET ${url.scheme}://${authority}${target} HTTP/1.1" (draft 1994-03 HTTP)`,
+    );
   return { protocol: url.scheme, host, port, steps, notes };
 }
 
@@ -238,8 +283,18 @@ const httpNormal: NormalForm = {
  */
 function wire(url: Url): WirePart[] {
   const r = bodyRange(url);
-  return r === null ? [] : [wirePart('the path or search', r[0], r[1],
-    'the HTTP client sends it encoded, so it ends nothing here; a server or gateway that decodes it may take it for a line end (header injection) or the end of a name', LINE, 'encoded')];
+  return r === null
+    ? []
+    : [
+        wirePart(
+          'the path or search',
+          r[0],
+          r[1],
+          'the HTTP client sends it encoded, so it ends nothing here; a server or gateway that decodes it may take it for a line end (header injection) or the end of a name',
+          LINE,
+          'encoded',
+        ),
+      ];
 }
 
 /** http (RFC 1738 3.3): port 80. */

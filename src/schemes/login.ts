@@ -11,7 +11,8 @@ import { refuse, stringField } from './read.js';
 /** Reports that a scheme takes no user or password (e.g. http, RFC 1738 3.3). */
 export function refuseLogin(url: Url, report: Report, section: string): void {
   const at = url.userStart;
-  if (at >= 0) report(UNEXPECTED_LOGIN, at + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
+  if (at >= 0)
+    report(UNEXPECTED_LOGIN, at + url.inputOffset, `${url.scheme} URLs take no user name or password (${section})`);
 }
 
 const LOGIN_FIELDS = ['user', 'password', 'host', 'port'] as const;
@@ -22,7 +23,8 @@ const LOGIN_FIELDS = ['user', 'password', 'host', 'port'] as const;
  */
 export function refuseLoginFields(fields: Record<string, unknown>, scheme: string, why?: string): void {
   for (const k of LOGIN_FIELDS) {
-    if (fields[k] !== undefined && fields[k] !== null) refuse(`a ${scheme} URL has no ${k}${why === undefined ? '' : `: ${why}`}`);
+    if (fields[k] !== undefined && fields[k] !== null)
+      refuse(`a ${scheme} URL has no ${k}${why === undefined ? '' : `: ${why}`}`);
   }
 }
 
@@ -37,7 +39,10 @@ export function refusePort(url: Url, report: Report, code: string): void {
  * name or number; it is not encoded because hosts take no escapes); the port when given and
  * different from `defaultPort` only if `omitDefaultPort`.
  */
-export function buildLogin(fields: Record<string, unknown>, options?: { allowLogin?: boolean; defaultPort?: number | null }): string {
+export function buildLogin(
+  fields: Record<string, unknown>,
+  options?: { allowLogin?: boolean; defaultPort?: number | null },
+): string {
   const user = stringField(fields, 'user');
   const password = stringField(fields, 'password');
   const host = stringField(fields, 'host') ?? '';

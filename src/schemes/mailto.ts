@@ -21,12 +21,24 @@ import { text } from './read.js';
 import { refuseLoginFields } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const INVALID_ADDR_SPEC = defineCode('invalid-addr-spec', 'error', 'RFC 1738 3.5',
-  'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain');
-export const MAILTO_SLASHES = defineCode('mailto-slashes', 'error', 'RFC 1738 3.5',
-  'a mailto URL has no "//": it is mailto:<rfc822-addr-spec>');
-export const MAILTO_QUERY = defineCode('mailto-query', 'warning', 'RFC 1738 3.5',
-  'RFC 1738 gives mailto URLs no "?" header fields (RFC 2368 added them later): here "?" is part of the address');
+export const INVALID_ADDR_SPEC = defineCode(
+  'invalid-addr-spec',
+  'error',
+  'RFC 1738 3.5',
+  'a mailto URL holds an RFC 822 addr-spec: local-part "@" domain',
+);
+export const MAILTO_SLASHES = defineCode(
+  'mailto-slashes',
+  'error',
+  'RFC 1738 3.5',
+  'a mailto URL has no "//": it is mailto:<rfc822-addr-spec>',
+);
+export const MAILTO_QUERY = defineCode(
+  'mailto-query',
+  'warning',
+  'RFC 1738 3.5',
+  'RFC 1738 gives mailto URLs no "?" header fields (RFC 2368 added them later): here "?" is part of the address',
+);
 
 // ---------------------------------------------------------------------------------------------
 // RFC 822 addr-spec (RFC 822 6.1, 3.3), read over the octets of an encoded range of a URL.
@@ -77,8 +89,19 @@ export function widthAt(s: string, i: number, end: number): number {
 function isAtomOctet(o: number): boolean {
   if (o <= 32 || o >= 127) return false;
   switch (o) {
-    case 40: case 41: case 60: case 62: case 64: case 44: case 59: case 58: case 92: case 34:
-    case 46: case 91: case 93:
+    case 40:
+    case 41:
+    case 60:
+    case 62:
+    case 64:
+    case 44:
+    case 59:
+    case 58:
+    case 92:
+    case 34:
+    case 46:
+    case 91:
+    case 93:
       return false;
     default:
       return true;
@@ -97,10 +120,12 @@ function notAllowed(s: string, i: number, end: number, where: string): string {
   const o = octetAt(s, i, end);
   if (o >= 128) {
     const escaped = widthAt(s, i, end) === 3;
-    return `${describeOctet(o)} is not US-ASCII: an RFC 822 address is ASCII${escaped
-      ? ` (if "%" is part of the address, write it as %25, RFC 1738 3.5)` : ''}`;
+    return `${describeOctet(o)} is not US-ASCII: an RFC 822 address is ASCII${
+      escaped ? ` (if "%" is part of the address, write it as %25, RFC 1738 3.5)` : ''
+    }`;
   }
-  if (o === 64) return `a second "@": only one "@" separates local-part and domain (quote an "@" of the local part: "...", written %22...%22)`;
+  if (o === 64)
+    return `a second "@": only one "@" separates local-part and domain (quote an "@" of the local part: "...", written %22...%22)`;
   if (o === 44) return `"," lists addresses, but a mailto URL names one address (RFC 1738 3.5)`;
   if (o === 32 || o === 9 || o === 40) {
     return `${describeOctet(o)} cannot stand ${where}: RFC 822 white space and comments between tokens are not part of an address`;
@@ -114,7 +139,8 @@ function notAllowed(s: string, i: number, end: number, where: string): string {
  * href offset, or null. A char-code scan: no substring, no regular expression.
  */
 export function checkAddrSpec(s: string, start: number, end: number): AddrSpecProblem | null {
-  if (start >= end) return { offset: start, message: 'it is empty, and an addr-spec is local-part "@" domain (RFC 822 6.1)' };
+  if (start >= end)
+    return { offset: start, message: 'it is empty, and an addr-spec is local-part "@" domain (RFC 822 6.1)' };
   let i = start;
   // local-part = word *("." word)
   for (;;) {
@@ -168,7 +194,8 @@ function atom(s: string, i: number, end: number, where: string, what: string): n
   if (i > from) return i;
   if (i >= end) return { offset: i, message: `${what} is missing at the end ${where} (RFC 822 6.1)` };
   const o = octetAt(s, i, end);
-  if (o === 46) return { offset: i, message: `${what} is missing before "." ${where}: "." only separates (RFC 822 6.1)` };
+  if (o === 46)
+    return { offset: i, message: `${what} is missing before "." ${where}: "." only separates (RFC 822 6.1)` };
   if (o === 64) return { offset: i, message: `${what} is missing before "@" (RFC 822 6.1)` };
   return { offset: i, message: notAllowed(s, i, end, where) };
 }
@@ -183,7 +210,14 @@ function domainLiteral(s: string, i: number, end: number): number | AddrSpecProb
  * any CHAR but the closer, "\" and CR; "\" CHAR is a quoted-pair; CR only as the start of
  * folding white space (CR LF followed by SPACE or HTAB); a domain literal holds no "[".
  */
-function quoted(s: string, i: number, end: number, close: number, what: string, closer: string): number | AddrSpecProblem {
+function quoted(
+  s: string,
+  i: number,
+  end: number,
+  close: number,
+  what: string,
+  closer: string,
+): number | AddrSpecProblem {
   const open = i;
   i += widthAt(s, i, end);
   while (i < end) {
@@ -203,12 +237,16 @@ function quoted(s: string, i: number, end: number, close: number, what: string, 
       const k = j < end && octetAt(s, j, end) === 10 ? j + widthAt(s, j, end) : -1;
       const f = k >= 0 && k < end ? octetAt(s, k, end) : -1;
       if (f !== 32 && f !== 9) {
-        return { offset: i, message: `a CR in a ${what} must be quoted as "\\" CR or begin folding white space (CR LF SPACE), RFC 822 3.3` };
+        return {
+          offset: i,
+          message: `a CR in a ${what} must be quoted as "\\" CR or begin folding white space (CR LF SPACE), RFC 822 3.3`,
+        };
       }
       i = k;
       continue;
     }
-    if (close === 93 && o === 91) return { offset: i, message: `"[" cannot stand inside a domain literal unquoted (RFC 822 6.2.3 dtext)` };
+    if (close === 93 && o === 91)
+      return { offset: i, message: `"[" cannot stand inside a domain literal unquoted (RFC 822 6.2.3 dtext)` };
     i += w;
   }
   return { offset: open, message: `the ${what} opened here is not closed by ${closer} (RFC 822 3.3)` };
@@ -235,12 +273,19 @@ function validate(url: Url, report: Report): void {
   const s = url.href;
   // 3.5: mailto:<rfc822-addr-spec>, with no "//" of the common Internet syntax (3.1).
   if (end - start >= 2 && s.charCodeAt(start) === 47 && s.charCodeAt(start + 1) === 47) {
-    report(MAILTO_SLASHES, start + url.inputOffset,
-      'a mailto URL has no "//" (RFC 1738 3.5: mailto:<rfc822-addr-spec>, not the common Internet syntax); write mailto:user@host');
+    report(
+      MAILTO_SLASHES,
+      start + url.inputOffset,
+      'a mailto URL has no "//" (RFC 1738 3.5: mailto:<rfc822-addr-spec>, not the common Internet syntax); write mailto:user@host',
+    );
     return;
   }
   if (start === end) {
-    report(INVALID_ADDR_SPEC, start + url.inputOffset, 'the address is empty: mailto:<rfc822-addr-spec> (RFC 1738 3.5)');
+    report(
+      INVALID_ADDR_SPEC,
+      start + url.inputOffset,
+      'the address is empty: mailto:<rfc822-addr-spec> (RFC 1738 3.5)',
+    );
     return;
   }
   const problem = checkAddrSpec(s, start, end);
@@ -271,7 +316,8 @@ function fields(url: Url): Record<string, unknown> {
 function build(f: Record<string, unknown>): string {
   const address = f.address;
   if (typeof address !== 'string') throw new LocatorError(INVALID_FIELD, -1, 'mailto needs an address (a string)');
-  if (address === '') throw new LocatorError(INVALID_FIELD, -1, 'the mailto address is empty (RFC 1738 5: encoded822addr = 1*xchar)');
+  if (address === '')
+    throw new LocatorError(INVALID_FIELD, -1, 'the mailto address is empty (RFC 1738 5: encoded822addr = 1*xchar)');
   refuseLoginFields(f, 'mailto', 'the address is the whole URL (RFC 1738 3.5)');
   const out = encode(address, XCHAR_SET);
   return out.startsWith('//') ? '%2F' + out.slice(1) : out;
@@ -291,7 +337,9 @@ function explain(url: Url): Explanation {
     'HELO is the RFC 821 greeting; a server that speaks the SMTP service extensions (RFC 1869, later) is greeted with EHLO instead',
   ];
   if (address.includes('%')) {
-    notes.push('the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client');
+    notes.push(
+      'the "%" in the address is part of the address (a gatewayed address): the relay that receives it interprets it, not the client',
+    );
   }
   violationNotes(url, notes);
   return {
@@ -324,7 +372,9 @@ function isPlainDomain(s: string, start: number): boolean {
 
 /** What the client sends (RFC 1738 3.5, 6; RFC 821 4.1.1): the address, in RCPT TO:<address> CR LF. */
 function wire(url: Url): WirePart[] {
-  return [wirePart('the address', url.schemePartStart, url.bodyEnd, 'the SMTP command "RCPT TO:<address>" CR LF', LINE)];
+  return [
+    wirePart('the address', url.schemePartStart, url.bodyEnd, 'the SMTP command "RCPT TO:<address>" CR LF', LINE),
+  ];
 }
 
 export const mailto: SchemeSpec = {

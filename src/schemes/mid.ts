@@ -25,12 +25,24 @@ import { refuseLoginFields } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 import { checkAddrSpec, flaggedByScanner } from './mailto.js';
 
-export const INVALID_MESSAGE_ID = defineCode('invalid-message-id', 'error', 'draft 1994-03 (mid)',
-  'a mid URL holds a message-id: an RFC 822 addr-spec, without "<" and ">"');
-export const INVALID_CONTENT_ID = defineCode('invalid-content-id', 'error', 'draft 1994-03 (cid)',
-  'a content-id is an RFC 822 addr-spec, without "<" and ">"');
-export const MID_CONTENT_ID = defineCode('mid-content-id', 'warning', 'RFC 2111 2 (later)',
-  'the "/content-id" part of a mid URL is defined by RFC 2111 (1997), not by the 1994 draft');
+export const INVALID_MESSAGE_ID = defineCode(
+  'invalid-message-id',
+  'error',
+  'draft 1994-03 (mid)',
+  'a mid URL holds a message-id: an RFC 822 addr-spec, without "<" and ">"',
+);
+export const INVALID_CONTENT_ID = defineCode(
+  'invalid-content-id',
+  'error',
+  'draft 1994-03 (cid)',
+  'a content-id is an RFC 822 addr-spec, without "<" and ">"',
+);
+export const MID_CONTENT_ID = defineCode(
+  'mid-content-id',
+  'warning',
+  'RFC 2111 2 (later)',
+  'the "/content-id" part of a mid URL is defined by RFC 2111 (1997), not by the 1994 draft',
+);
 
 /** In a mid URL an unencoded "/" separates message-id and content-id (RFC 2111 2). */
 const MID_PART_SET = XCHAR_SET.without('/');
@@ -48,12 +60,16 @@ function midParts(url: Url): { message: Range; content: Range | null } {
 /** Reports the first addr-spec problem of a range under `code`, unless the scanner did. */
 function checkId(url: Url, r: Range, report: Report, code: string, what: string): void {
   const p = checkAddrSpec(url.href, r.start, r.end);
-  if (p !== null && !flaggedByScanner(url.href, p.offset)) report(code, p.offset + url.inputOffset, `${what}: ${p.message}`);
+  if (p !== null && !flaggedByScanner(url.href, p.offset))
+    report(code, p.offset + url.inputOffset, `${what}: ${p.message}`);
 }
 
 function draftOnly(url: Url, report: Report): void {
-  report(DRAFT_ONLY, url.inputOffset,
-    `${url.scheme} URLs are defined only by the 1994-03 draft (RFC 1738 4 lists "${url.scheme}" as a name under development)`);
+  report(
+    DRAFT_ONLY,
+    url.inputOffset,
+    `${url.scheme} URLs are defined only by the 1994-03 draft (RFC 1738 4 lists "${url.scheme}" as a name under development)`,
+  );
 }
 
 /** mid rules (draft 1994-03 midaddress; RFC 2111 2 for "/content-id"). */
@@ -66,7 +82,11 @@ function validateMid(url: Url, report: Report): void {
   const s = url.href;
   for (let i = content.start; i < content.end; i++) {
     if (s.charCodeAt(i) === 47) {
-      report(INVALID_CONTENT_ID, i + url.inputOffset, 'only one "/" stands unencoded in a mid URL, between message-id and content-id: write a "/" of an identifier as %2F (RFC 2111 2)');
+      report(
+        INVALID_CONTENT_ID,
+        i + url.inputOffset,
+        'only one "/" stands unencoded in a mid URL, between message-id and content-id: write a "/" of an identifier as %2F (RFC 2111 2)',
+      );
       return;
     }
   }
@@ -94,7 +114,12 @@ function idField(f: Record<string, unknown>, name: string, scheme: string, optio
   const v = f[name];
   if ((v === undefined || v === null) && optional) return null;
   if (typeof v !== 'string') throw new LocatorError(INVALID_FIELD, -1, `a ${scheme} URL needs ${name} (a string)`);
-  if (v === '') throw new LocatorError(INVALID_FIELD, -1, `${name} is empty: it is an RFC 822 addr-spec${optional ? ' (use null for none)' : ''}`);
+  if (v === '')
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `${name} is empty: it is an RFC 822 addr-spec${optional ? ' (use null for none)' : ''}`,
+    );
   if (v.length > 1 && v.charCodeAt(0) === 60 && v.charCodeAt(v.length - 1) === 62) {
     throw new LocatorError(INVALID_FIELD, -1, `${name} is written without the enclosing "<" and ">"`);
   }
@@ -120,7 +145,8 @@ function buildCid(f: Record<string, unknown>): string {
   return encode(idField(f, 'contentId', 'cid', false) as string, XCHAR_SET);
 }
 
-const NO_PROTOCOL = 'there is no network protocol: the URL names the object by its identifier, not by where it is, so the client looks it up in the mail (and news) it already holds: its mail store, folders or archives';
+const NO_PROTOCOL =
+  'there is no network protocol: the URL names the object by its identifier, not by where it is, so the client looks it up in the mail (and news) it already holds: its mail store, folders or archives';
 
 /** How a mid URL is resolved: a lookup by Message-ID in a mail store (draft 1994-03). */
 function explainMid(url: Url): Explanation {
@@ -132,7 +158,9 @@ function explainMid(url: Url): Explanation {
     'if no message with this Message-ID is held, the URL cannot be resolved: nothing in it says where the message could be fetched',
   ];
   if (f.contentId !== null) {
-    steps.push(formatRequest(`in it, find the MIME body part with the header field "Content-ID: <${f.contentId as string}>"`));
+    steps.push(
+      formatRequest(`in it, find the MIME body part with the header field "Content-ID: <${f.contentId as string}>"`),
+    );
     notes.push('the "/content-id" part, which selects one body part of the message, follows RFC 2111 (1997)');
   }
   violationNotes(url, notes);

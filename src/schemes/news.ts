@@ -24,12 +24,24 @@ import { refuseLoginFields } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 import { describeOctet, flaggedByScanner, octetAt, widthAt, type AddrSpecProblem } from './mailto.js';
 
-export const INVALID_NEWSGROUP = defineCode('invalid-newsgroup', 'error', 'RFC 1738 5',
-  'a newsgroup name is a letter followed by letters, digits, "-", ".", "+" and "_" (group)');
-export const INVALID_ARTICLE = defineCode('invalid-article', 'error', 'RFC 1738 3.6',
-  'a message-id is <unique>@<full_domain_name>: 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host');
-export const NEWS_HOST = defineCode('news-host', 'error', 'RFC 1738 3.6',
-  'a news URL names no server: it is news:<newsgroup-name>, news:<message-id> or news:*');
+export const INVALID_NEWSGROUP = defineCode(
+  'invalid-newsgroup',
+  'error',
+  'RFC 1738 5',
+  'a newsgroup name is a letter followed by letters, digits, "-", ".", "+" and "_" (group)',
+);
+export const INVALID_ARTICLE = defineCode(
+  'invalid-article',
+  'error',
+  'RFC 1738 3.6',
+  'a message-id is <unique>@<full_domain_name>: 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host',
+);
+export const NEWS_HOST = defineCode(
+  'news-host',
+  'error',
+  'RFC 1738 3.6',
+  'a news URL names no server: it is news:<newsgroup-name>, news:<message-id> or news:*',
+);
 
 /** The NNTP port (RFC 977 2; RFC 1738 3.7). */
 export const NNTP_PORT = 119;
@@ -52,18 +64,22 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
  * returned with its href offset, or null.
  */
 export function checkGroup(s: string, start: number, end: number): AddrSpecProblem | null {
-  if (start >= end) return { offset: start, message: 'the newsgroup name is empty (RFC 1738 5: group = alpha *[ ... ])' };
+  if (start >= end)
+    return { offset: start, message: 'the newsgroup name is empty (RFC 1738 5: group = alpha *[ ... ])' };
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (isAlpha(c)) continue;
     if (i > start && (isDigit(c) || c === 45 || c === 46 || c === 43 || c === 95)) continue;
     if (flaggedByScanner(s, i)) continue;
     let message: string;
-    if (c === 37) message = 'a newsgroup name takes no %XX escapes: its characters are letters, digits, "-", ".", "+" and "_" (RFC 1738 5)';
+    if (c === 37)
+      message =
+        'a newsgroup name takes no %XX escapes: its characters are letters, digits, "-", ".", "+" and "_" (RFC 1738 5)';
     else if (c === 42) message = '"*" stands alone (news:*) for all groups; RFC 1738 has no group patterns';
     else if (c === 64) message = 'an "@" makes a message-id, not a newsgroup name (RFC 1738 3.6)';
     else if (i === start) message = `a newsgroup name starts with a letter, not ${describe(c)} (RFC 1738 5)`;
-    else message = `${describe(c)} cannot stand in a newsgroup name: letters, digits, "-", ".", "+" and "_" (RFC 1738 5)`;
+    else
+      message = `${describe(c)} cannot stand in a newsgroup name: letters, digits, "-", ".", "+" and "_" (RFC 1738 5)`;
     return { offset: i, message };
   }
   return null;
@@ -84,9 +100,16 @@ export function checkHost(s: string, start: number, end: number): AddrSpecProble
     const c = i < end ? s.charCodeAt(i) : 46;
     if (c === 46) {
       if (i === labelStart) {
-        return { offset: i, message: i === end ? 'a host name does not end with "." (RFC 1738 3.1)' : 'a host name has no empty label (RFC 1738 3.1)' };
+        return {
+          offset: i,
+          message:
+            i === end
+              ? 'a host name does not end with "." (RFC 1738 3.1)'
+              : 'a host name has no empty label (RFC 1738 3.1)',
+        };
       }
-      if (s.charCodeAt(i - 1) === 45) return { offset: i - 1, message: 'a domain label does not end with "-" (RFC 1738 3.1)' };
+      if (s.charCodeAt(i - 1) === 45)
+        return { offset: i - 1, message: 'a domain label does not end with "-" (RFC 1738 3.1)' };
       if (i < end) {
         dots++;
         labelStart = i + 1;
@@ -108,7 +131,10 @@ export function checkHost(s: string, start: number, end: number): AddrSpecProble
   }
   if (allDigits) {
     if (dots !== 3) {
-      return { offset: labelStart, message: 'the last label of a host name starts with a letter, and a host number has four groups (RFC 1738 3.1)' };
+      return {
+        offset: labelStart,
+        message: 'the last label of a host name starts with a letter, and a host number has four groups (RFC 1738 3.1)',
+      };
     }
     let value = 0;
     let groupStart = start;
@@ -118,7 +144,8 @@ export function checkHost(s: string, start: number, end: number): AddrSpecProble
         value = value * 10 + (c - 48);
         continue;
       }
-      if (value > 255) return { offset: groupStart, message: 'each group of a host number is at most 255 (RFC 1738 3.1)' };
+      if (value > 255)
+        return { offset: groupStart, message: 'each group of a host number is at most 255 (RFC 1738 3.1)' };
       value = 0;
       groupStart = i + 1;
     }
@@ -146,8 +173,11 @@ function validate(url: Url, report: Report): void {
   const base = url.inputOffset;
   // 3.6 and draft 1994-03 note 1: no server in a news URL, so no "//" of the common syntax.
   if (end - start >= 2 && s.charCodeAt(start) === 47 && s.charCodeAt(start + 1) === 47) {
-    report(NEWS_HOST, start + base,
-      'a news URL names no server (RFC 1738 3.6: news URLs are location-independent; the reader\'s own news server is used); news://host/... is a later form (RFC 5538)');
+    report(
+      NEWS_HOST,
+      start + base,
+      "a news URL names no server (RFC 1738 3.6: news URLs are location-independent; the reader's own news server is used); news://host/... is a later form (RFC 5538)",
+    );
     return;
   }
   const kind = kindOf(s, start, end);
@@ -155,9 +185,13 @@ function validate(url: Url, report: Report): void {
   if (kind === 'group') {
     const p = checkGroup(s, start, end);
     if (p !== null) {
-      report(INVALID_NEWSGROUP, p.offset + base, start === end
-        ? 'a news URL names a newsgroup, a message-id or "*" (RFC 1738 3.6); here it is empty'
-        : p.message);
+      report(
+        INVALID_NEWSGROUP,
+        p.offset + base,
+        start === end
+          ? 'a news URL names a newsgroup, a message-id or "*" (RFC 1738 3.6); here it is empty'
+          : p.message,
+      );
     }
     return;
   }
@@ -174,10 +208,15 @@ function validate(url: Url, report: Report): void {
     const o = octetAt(s, i, at);
     if (o > 32 && o < 127 && o !== 60 && o !== 62 && o !== 64) continue;
     if (flaggedByScanner(s, i)) continue;
-    report(INVALID_ARTICLE, i + base, o === 64
-      ? 'a message-id has one "@", before its domain name (RFC 1036 2.1.5: the unique part holds no "@")'
-      : `the unique part of a message-id is printing US-ASCII without "<", ">" and "@" (RFC 1036 2.1.5), and this ${
-        widthAt(s, i, at) === 3 ? `escape decodes to ${describeOctet(o)}` : 'character is not'}`);
+    report(
+      INVALID_ARTICLE,
+      i + base,
+      o === 64
+        ? 'a message-id has one "@", before its domain name (RFC 1036 2.1.5: the unique part holds no "@")'
+        : `the unique part of a message-id is printing US-ASCII without "<", ">" and "@" (RFC 1036 2.1.5), and this ${
+            widthAt(s, i, at) === 3 ? `escape decodes to ${describeOctet(o)}` : 'character is not'
+          }`,
+    );
     break;
   }
   const h = checkHost(s, at + 1, end);
@@ -201,14 +240,21 @@ function fields(url: Url): Record<string, unknown> {
 export function assertGroup(group: string): void {
   const p = checkGroup(group, 0, group.length);
   if (p !== null || group.length === 0) {
-    throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(group)} is not a newsgroup name: ${p?.message ?? 'it is empty'}`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `${JSON.stringify(group)} is not a newsgroup name: ${p?.message ?? 'it is empty'}`,
+    );
   }
   // checkGroup skips what the scanner would report; a built URL must not hold such characters.
   for (let i = 0; i < group.length; i++) {
     const c = group.charCodeAt(i);
     if (!(isAlpha(c) || (i > 0 && (isDigit(c) || c === 45 || c === 46 || c === 43 || c === 95)))) {
-      throw new LocatorError(INVALID_FIELD, -1,
-        `${JSON.stringify(group)} is not a newsgroup name: ${describe(c)} at ${i} (letters, digits, "-", ".", "+" and "_"; RFC 1738 5)`);
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        `${JSON.stringify(group)} is not a newsgroup name: ${describe(c)} at ${i} (letters, digits, "-", ".", "+" and "_"; RFC 1738 5)`,
+      );
     }
   }
 }
@@ -221,7 +267,7 @@ export function assertGroup(group: string): void {
  * is given.
  */
 function build(f: Record<string, unknown>): string {
-  refuseLoginFields(f, 'news', 'the reader\'s own news server is used (RFC 1738 3.6)');
+  refuseLoginFields(f, 'news', "the reader's own news server is used (RFC 1738 3.6)");
   const group = stringField(f, 'group');
   const messageId = stringField(f, 'messageId');
   let kind = f.kind;
@@ -238,7 +284,8 @@ function build(f: Record<string, unknown>): string {
     assertGroup(group);
     return group;
   }
-  if (kind !== 'article') throw new LocatorError(INVALID_FIELD, -1, `kind must be "group", "article" or "all", not ${JSON.stringify(kind)}`);
+  if (kind !== 'article')
+    throw new LocatorError(INVALID_FIELD, -1, `kind must be "group", "article" or "all", not ${JSON.stringify(kind)}`);
   if (group !== null) throw new LocatorError(INVALID_FIELD, -1, 'kind "article" takes no group');
   if (messageId === null) throw new LocatorError(INVALID_FIELD, -1, 'kind "article" needs a messageId');
   return buildMessageId(messageId);
@@ -246,11 +293,25 @@ function build(f: Record<string, unknown>): string {
 
 function buildMessageId(id: string): string {
   if (id.length > 1 && id.charCodeAt(0) === 60 && id.charCodeAt(id.length - 1) === 62) {
-    throw new LocatorError(INVALID_FIELD, -1, 'a message-id is written without the enclosing "<" and ">" (RFC 1738 3.6)');
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      'a message-id is written without the enclosing "<" and ">" (RFC 1738 3.6)',
+    );
   }
   const at = id.lastIndexOf('@');
-  if (at < 0) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: it has no "@" (<unique>@<full_domain_name>, RFC 1738 3.6)`);
-  if (at === 0) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: the unique part before "@" is empty`);
+  if (at < 0)
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `${JSON.stringify(id)} is not a message-id: it has no "@" (<unique>@<full_domain_name>, RFC 1738 3.6)`,
+    );
+  if (at === 0)
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `${JSON.stringify(id)} is not a message-id: the unique part before "@" is empty`,
+    );
   const h = checkHost(id, at + 1, id.length);
   if (h !== null) throw new LocatorError(INVALID_FIELD, -1, `${JSON.stringify(id)} is not a message-id: ${h.message}`);
   let unique = encode(id.slice(0, at), UNIQUE_SET);
@@ -298,20 +359,30 @@ function explain(url: Url): Explanation {
   let steps: string[];
   if (f.kind === 'all') {
     steps = ['LIST', 'QUIT'];
-    notes.push('news:* is "all available news groups" (RFC 1738 3.6): LIST returns each active group as "<group> <last> <first> <posting>" (RFC 977 3.6.1); descriptions of the groups need LIST NEWSGROUPS (RFC 2980, later)');
+    notes.push(
+      'news:* is "all available news groups" (RFC 1738 3.6): LIST returns each active group as "<group> <last> <first> <posting>" (RFC 977 3.6.1); descriptions of the groups need LIST NEWSGROUPS (RFC 2980, later)',
+    );
   } else if (f.kind === 'article') {
     steps = [formatRequest(`ARTICLE <${f.messageId as string}>`), 'QUIT'];
-    notes.push('the message-id is sent in "<" and ">" (RFC 977 3.1.1, RFC 1036 2.1.5), which the URL leaves out (RFC 1738 3.6)');
-    notes.push('an article that has expired on the server cannot be fetched: the message-id names no archive (draft 1994-03, note 2)');
-    notes.push('the article may come by any other news transport too, or from articles already received (draft 1994-03)');
+    notes.push(
+      'the message-id is sent in "<" and ">" (RFC 977 3.1.1, RFC 1036 2.1.5), which the URL leaves out (RFC 1738 3.6)',
+    );
+    notes.push(
+      'an article that has expired on the server cannot be fetched: the message-id names no archive (draft 1994-03, note 2)',
+    );
+    notes.push(
+      'the article may come by any other news transport too, or from articles already received (draft 1994-03)',
+    );
   } else {
     const listing = groupListing(f.group as string);
     steps = listing.steps;
     notes.push(...listing.notes);
   }
-  notes.unshift(server.setting !== null
-    ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
-    : 'the news server is the reader\'s local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)');
+  notes.unshift(
+    server.setting !== null
+      ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
+      : "the news server is the reader's local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)",
+  );
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
   violationNotes(url, notes);
   return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };

@@ -20,8 +20,12 @@ import { formatRequest, violationNotes } from './notes.js';
 import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
-export const INVALID_ARTICLE_NUMBER = defineCode('invalid-article-number', 'error', 'RFC 1738 3.7',
-  'the article number is the numeric id of the article within the group: digits only');
+export const INVALID_ARTICLE_NUMBER = defineCode(
+  'invalid-article-number',
+  'error',
+  'RFC 1738 3.7',
+  'the article number is the numeric id of the article within the group: digits only',
+);
 
 /** The group and article-number ranges of an nntp URL, or null for a URL with no url-path. */
 function parts(url: Url): { group: Range; article: Range | null } | null {
@@ -52,7 +56,11 @@ function articleNumber(s: string, r: Range | null): number | null {
  */
 function checkArticle(s: string, a: Range): AddrSpecProblem | null {
   if (a.start === a.end) {
-    return { offset: a.start, message: 'the article number after "/" is missing: leave out the "/" too when there is none (RFC 1738 5: [ "/" digits ])' };
+    return {
+      offset: a.start,
+      message:
+        'the article number after "/" is missing: leave out the "/" too when there is none (RFC 1738 5: [ "/" digits ])',
+    };
   }
   let n = 0;
   for (let i = a.start; i < a.end; i++) {
@@ -64,15 +72,19 @@ function checkArticle(s: string, a: Range): AddrSpecProblem | null {
     if (flaggedByScanner(s, i)) continue;
     return {
       offset: i,
-      message: c === 47
-        ? 'nothing follows the article number: nntp://<host>:<port>/<newsgroup-name>/<article-number> (RFC 1738 3.7)'
-        : c === 37
-          ? 'the article number is plain digits, with no %XX escapes (RFC 1738 5)'
-          : `the article number is digits only, and "${String.fromCharCode(c)}" is not a digit (RFC 1738 5)`,
+      message:
+        c === 47
+          ? 'nothing follows the article number: nntp://<host>:<port>/<newsgroup-name>/<article-number> (RFC 1738 3.7)'
+          : c === 37
+            ? 'the article number is plain digits, with no %XX escapes (RFC 1738 5)'
+            : `the article number is digits only, and "${String.fromCharCode(c)}" is not a digit (RFC 1738 5)`,
     };
   }
   if (!Number.isSafeInteger(n)) {
-    return { offset: a.start, message: `the article number is too large to be read exactly (over ${Number.MAX_SAFE_INTEGER})` };
+    return {
+      offset: a.start,
+      message: `the article number is too large to be read exactly (over ${Number.MAX_SAFE_INTEGER})`,
+    };
   }
   return null;
 }
@@ -84,8 +96,11 @@ function validate(url: Url, report: Report): void {
   refuseLogin(url, report, 'RFC 1738 3.7');
   const p = parts(url);
   if (p === null) {
-    report(INVALID_NEWSGROUP, schemePartRange(url).end + base,
-      'an nntp URL names a newsgroup: nntp://<host>:<port>/<newsgroup-name> (RFC 1738 5: "/" group is required)');
+    report(
+      INVALID_NEWSGROUP,
+      schemePartRange(url).end + base,
+      'an nntp URL names a newsgroup: nntp://<host>:<port>/<newsgroup-name> (RFC 1738 5: "/" group is required)',
+    );
     return;
   }
   const g = checkGroup(s, p.group.start, p.group.end);
@@ -94,8 +109,11 @@ function validate(url: Url, report: Report): void {
   if (a !== null) report(INVALID_ARTICLE_NUMBER, a.offset + base, a.message);
   // The drafts' nntp:<group>/<digits>: said only when the rest is that form indeed.
   if (!url.hasLogin && g === null && a === null && p.article !== null) {
-    report(DRAFT_ONLY, schemePartRange(url).start + base,
-      'nntp:<group>/<digits> with no server is the grammar of the 1993-10 and 1994-03 drafts; RFC 1738 3.7 writes nntp://<host>:<port>/<newsgroup-name>/<article-number>');
+    report(
+      DRAFT_ONLY,
+      schemePartRange(url).start + base,
+      'nntp:<group>/<digits> with no server is the grammar of the 1993-10 and 1994-03 drafts; RFC 1738 3.7 writes nntp://<host>:<port>/<newsgroup-name>/<article-number>',
+    );
   }
 }
 
@@ -124,7 +142,11 @@ function build(f: Record<string, unknown>): string {
   const article = f.article;
   if (article === undefined || article === null) return `${login}/${group}`;
   if (typeof article !== 'number' || !Number.isSafeInteger(article) || article < 0) {
-    throw new LocatorError(INVALID_FIELD, -1, `the article number must be a whole number, not ${JSON.stringify(article)} (RFC 1738 5: digits)`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `the article number must be a whole number, not ${JSON.stringify(article)} (RFC 1738 5: digits)`,
+    );
   }
   return `${login}/${group}/${article}`;
 }
@@ -147,10 +169,17 @@ function explain(url: Url): Explanation {
     steps = listing.steps;
     notes.push(...listing.notes);
   }
-  notes.push('nntp URLs are not globally accessible: most NNTP servers allow access only from local clients (RFC 1738 3.7), so the news: form is preferred for articles');
-  notes.push('article numbers belong to one server: the same article has another number on another server (draft 1994-03)');
+  notes.push(
+    'nntp URLs are not globally accessible: most NNTP servers allow access only from local clients (RFC 1738 3.7), so the news: form is preferred for articles',
+  );
+  notes.push(
+    'article numbers belong to one server: the same article has another number on another server (draft 1994-03)',
+  );
   notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
-  if (!url.hasLogin) notes.push('this URL names no server (the drafts\' nntp:<group>/<digits>): the client must be told which server to ask');
+  if (!url.hasLogin)
+    notes.push(
+      "this URL names no server (the drafts' nntp:<group>/<digits>): the client must be told which server to ask",
+    );
   violationNotes(url, notes);
   return { protocol: 'nntp', host: url.host, port: url.hasLogin ? url.port : NNTP_PORT, steps, notes };
 }

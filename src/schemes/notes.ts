@@ -21,7 +21,9 @@ export function formatRequest(bytes: string, showNul = false): string {
  */
 export function violationNote(d: Diagnostic, url: Url): string {
   const where = `${d.code} at offset ${d.offset}${d.section === null ? '' : `, ${d.section}`}`;
-  return d.severity === 'error' ? `not a valid ${url.scheme} URL: ${d.message} (${where})` : `warning: ${d.message} (${where})`;
+  return d.severity === 'error'
+    ? `not a valid ${url.scheme} URL: ${d.message} (${where})`
+    : `warning: ${d.message} (${where})`;
 }
 
 /** Appends explain's notes on the violations of the URL, errors and warnings, to `notes` (a new array by default). */

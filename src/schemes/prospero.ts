@@ -27,18 +27,42 @@ import { refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const PROSPERO_MISSING_PATH = defineCode('prospero-missing-path', 'error', 'RFC 1738 3.11',
-  'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing');
-export const PROSPERO_FIELD_SYNTAX = defineCode('prospero-field-syntax', 'error', 'RFC 1738 3.11',
-  'a field after the hsoname is ";" <field> "=" <value>: this one has no "="');
-export const PROSPERO_RESERVED = defineCode('prospero-reserved-char', 'error', 'RFC 1738 3.11',
-  'a field name or value takes no "/", ";" or "=": this reserved character must be encoded');
-export const PROSPERO_DUPLICATE_FIELD = defineCode('prospero-duplicate-field', 'warning', 'RFC 1738 3.11',
-  'this field is given twice; the last value is used');
-export const PROSPERO_VERSION = defineCode('prospero-version', 'error', 'draft 1993-10 (prospero)',
-  'the version after "%00" is digits (or empty)');
-export const PROSPERO_ATTRIBUTE = defineCode('prospero-attribute', 'error', 'draft 1993-10 (prospero)',
-  'an attribute after the version is one or more letters and digits');
+export const PROSPERO_MISSING_PATH = defineCode(
+  'prospero-missing-path',
+  'error',
+  'RFC 1738 3.11',
+  'a Prospero URL is prospero://<host>:<port>/<hsoname>: the "/" and the hsoname are missing',
+);
+export const PROSPERO_FIELD_SYNTAX = defineCode(
+  'prospero-field-syntax',
+  'error',
+  'RFC 1738 3.11',
+  'a field after the hsoname is ";" <field> "=" <value>: this one has no "="',
+);
+export const PROSPERO_RESERVED = defineCode(
+  'prospero-reserved-char',
+  'error',
+  'RFC 1738 3.11',
+  'a field name or value takes no "/", ";" or "=": this reserved character must be encoded',
+);
+export const PROSPERO_DUPLICATE_FIELD = defineCode(
+  'prospero-duplicate-field',
+  'warning',
+  'RFC 1738 3.11',
+  'this field is given twice; the last value is used',
+);
+export const PROSPERO_VERSION = defineCode(
+  'prospero-version',
+  'error',
+  'draft 1993-10 (prospero)',
+  'the version after "%00" is digits (or empty)',
+);
+export const PROSPERO_ATTRIBUTE = defineCode(
+  'prospero-attribute',
+  'error',
+  'draft 1993-10 (prospero)',
+  'an attribute after the version is one or more letters and digits',
+);
 
 /** fieldname and fieldvalue: uchar | "?" | ":" | "@" | "&" (RFC 1738 5). */
 const FIELD_SET = UCHAR_SET.with('?:@&');
@@ -101,9 +125,11 @@ function readParts(url: Url): ProsperoParts {
       if (eq < 0 && h.charCodeAt(b) === 61) eq = b;
       b++;
     }
-    parts.fieldspecs.push(eq < 0
-      ? { at: a, name: { start: a + 1, end: b }, value: null }
-      : { at: a, name: { start: a + 1, end: eq }, value: { start: eq + 1, end: b } });
+    parts.fieldspecs.push(
+      eq < 0
+        ? { at: a, name: { start: a + 1, end: b }, value: null }
+        : { at: a, name: { start: a + 1, end: eq }, value: { start: eq + 1, end: b } },
+    );
     a = b;
   }
   return parts;
@@ -122,8 +148,11 @@ function validate(url: Url, report: Report): void {
   }
   const h = url.href;
   if (p.version !== null) {
-    report(DRAFT_ONLY, p.nuls[0] + off,
-      'a version and attributes after "%00" are the 1993-10 draft\'s form; RFC 1738 writes ";OBJECT-VERSION=" fields instead');
+    report(
+      DRAFT_ONLY,
+      p.nuls[0] + off,
+      'a version and attributes after "%00" are the 1993-10 draft\'s form; RFC 1738 writes ";OBJECT-VERSION=" fields instead',
+    );
     for (let i = p.version.start; i < p.version.end; i++) {
       const c = h.charCodeAt(i);
       if (c < 48 || c > 57) {
@@ -133,7 +162,11 @@ function validate(url: Url, report: Report): void {
     }
     for (const a of p.attributes) {
       if (a.start === a.end) {
-        report(PROSPERO_ATTRIBUTE, a.start - 3 + off, 'an attribute after the version is one or more letters and digits: this one is empty');
+        report(
+          PROSPERO_ATTRIBUTE,
+          a.start - 3 + off,
+          'an attribute after the version is one or more letters and digits: this one is empty',
+        );
         continue;
       }
       for (let i = a.start; i < a.end; i++) {
@@ -155,7 +188,12 @@ function validate(url: Url, report: Report): void {
     if (p.fieldspecs.length > 1) {
       seen ??= new Set();
       const name = text(url, f.name);
-      if (seen.has(name)) report(PROSPERO_DUPLICATE_FIELD, f.at + off, `the field ${JSON.stringify(name)} is given twice; the last value is used`);
+      if (seen.has(name))
+        report(
+          PROSPERO_DUPLICATE_FIELD,
+          f.at + off,
+          `the field ${JSON.stringify(name)} is given twice; the last value is used`,
+        );
       seen.add(name);
     }
   }
@@ -223,23 +261,40 @@ function explain(url: Url): Explanation {
   } else {
     const names = Object.keys(f.fields);
     const objectVersion = names.find((n) => n.toUpperCase() === 'OBJECT-VERSION');
-    const version = f.version !== null && f.version !== '' ? f.version : objectVersion !== undefined ? f.fields[objectVersion] : null;
+    const version =
+      f.version !== null && f.version !== '' ? f.version : objectVersion !== undefined ? f.fields[objectVersion] : null;
     steps.push('VERSION 5');
     steps.push("AUTHENTICATE '' UNAUTHENTICATED <your user name>");
-    steps.push(`DIRECTORY ASCII ${formatRequest(quote(f.hsoname))}${version !== null ? ' ' + formatRequest(quote(version)) : ''}`);
+    steps.push(
+      `DIRECTORY ASCII ${formatRequest(quote(f.hsoname))}${version !== null ? ' ' + formatRequest(quote(version)) : ''}`,
+    );
     steps.push('GET-OBJECT-INFO ACCESS-METHOD');
-    if (host !== null && host !== '') notes.push(`the request goes to the directory server at ${host}:${url.portDigits ?? port} as one ARDP message over UDP`);
-    notes.push(`the hsoname ${JSON.stringify(f.hsoname)} is opaque: only the server interprets it, and a "/" in it need not mean hierarchy (RFC 1738 3.11)`);
-    notes.push('the reply names the access methods of the object, which might themselves be represented as URLs of other schemes; the client then retrieves the object by one of them (RFC 1738 3.11)');
+    if (host !== null && host !== '')
+      notes.push(
+        `the request goes to the directory server at ${host}:${url.portDigits ?? port} as one ARDP message over UDP`,
+      );
+    notes.push(
+      `the hsoname ${JSON.stringify(f.hsoname)} is opaque: only the server interprets it, and a "/" in it need not mean hierarchy (RFC 1738 3.11)`,
+    );
+    notes.push(
+      'the reply names the access methods of the object, which might themselves be represented as URLs of other schemes; the client then retrieves the object by one of them (RFC 1738 3.11)',
+    );
     notes.push('if the object is a directory, the client lists its links with LIST ... COMPONENTS instead');
     if (names.length > 0) {
-      notes.push(`the fields ${names.map((n) => `${n}=${f.fields[n]}`).join(', ')} identify the target of the URL (RFC 1738 3.11)${objectVersion !== undefined ? '; OBJECT-VERSION selects the version of the object' : ''}`);
+      notes.push(
+        `the fields ${names.map((n) => `${n}=${f.fields[n]}`).join(', ')} identify the target of the URL (RFC 1738 3.11)${objectVersion !== undefined ? '; OBJECT-VERSION selects the version of the object' : ''}`,
+      );
     }
     if (f.version !== null) {
-      const attrs = f.attributes!.length > 0 ? ` and the attributes ${f.attributes!.map((a) => JSON.stringify(a)).join(', ')}` : '';
-      notes.push(`the 1993-10 draft's %00 form gives the version ${JSON.stringify(f.version)}${attrs}; the version is sent after the hsoname in the DIRECTORY line`);
+      const attrs =
+        f.attributes!.length > 0 ? ` and the attributes ${f.attributes!.map((a) => JSON.stringify(a)).join(', ')}` : '';
+      notes.push(
+        `the 1993-10 draft's %00 form gives the version ${JSON.stringify(f.version)}${attrs}; the version is sent after the hsoname in the DIRECTORY line`,
+      );
     }
-    notes.push('the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication');
+    notes.push(
+      'the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication',
+    );
   }
   violationNotes(url, notes);
   return { protocol: 'prospero', host, port, steps, notes };
@@ -268,11 +323,14 @@ function build(input: Record<string, unknown>): string {
   }
   if (attributes !== undefined && attributes !== null) {
     if (!Array.isArray(attributes)) refuse('attributes must be an array of strings');
-    if (attributes.length > 0 && version === null) refuse('attributes need a version before them (it may be empty: "%00%00", draft 1993-10)');
+    if (attributes.length > 0 && version === null)
+      refuse('attributes need a version before them (it may be empty: "%00%00", draft 1993-10)');
     for (const a of attributes) {
-      if (typeof a !== 'string' || a.length === 0) refuse('each attribute is one or more letters and digits (draft 1993-10)');
+      if (typeof a !== 'string' || a.length === 0)
+        refuse('each attribute is one or more letters and digits (draft 1993-10)');
       for (let i = 0; i < a.length; i++) {
-        if (!isAlnum(a.charCodeAt(i))) refuse(`each attribute is one or more letters and digits (draft 1993-10), not ${JSON.stringify(a)}`);
+        if (!isAlnum(a.charCodeAt(i)))
+          refuse(`each attribute is one or more letters and digits (draft 1993-10), not ${JSON.stringify(a)}`);
       }
       out += '%00' + a;
     }

@@ -30,7 +30,15 @@ export function schemePartRange(url: Url): Range {
  * reserved character outside the set is reported under `code`. Characters the scanner already
  * reported (unsafe, control, non-ASCII, bad escapes) are not reported twice.
  */
-export function checkRange(url: Url, start: number, end: number, set: EncodeSet, report: Report, code: string, message?: string): void {
+export function checkRange(
+  url: Url,
+  start: number,
+  end: number,
+  set: EncodeSet,
+  report: Report,
+  code: string,
+  message?: string,
+): void {
   const found = { v: null as Diagnostic[] | null, seen: 0, only: code };
   checkChars(url.href, start, end, set.allowed, found, code);
   if (found.v === null) return;
@@ -60,5 +68,7 @@ export function isSurrogatePair(s: string, i: number, end: number): boolean {
 
 /** True when s[i, i+3) is a well-formed escape, "%" and two hex digits, before `end` (RFC 1738 2.2). */
 export function isEscape(s: string, i: number, end: number): boolean {
-  return s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0;
+  return (
+    s.charCodeAt(i) === 37 && i + 2 < end && hexValue(s.charCodeAt(i + 1)) >= 0 && hexValue(s.charCodeAt(i + 2)) >= 0
+  );
 }

@@ -13,10 +13,18 @@ import { parseWith, tryParseWith, type ParseOptions } from '../core/parse.js';
 import type { SchemeSpec } from './spec.js';
 import { BUILTIN_SCHEMES } from './builtin.js';
 
-export const INVALID_SCHEME_NAME = defineCode('invalid-scheme-name', 'error', 'RFC 1738 2.1',
-  'a scheme name is one or more of the letters a-z, digits, "+", "." and "-"');
-export const SCHEME_CLASH = defineCode('scheme-clash', 'error', 'RFC 1738 4',
-  'a scheme of this name is registered already');
+export const INVALID_SCHEME_NAME = defineCode(
+  'invalid-scheme-name',
+  'error',
+  'RFC 1738 2.1',
+  'a scheme name is one or more of the letters a-z, digits, "+", "." and "-"',
+);
+export const SCHEME_CLASH = defineCode(
+  'scheme-clash',
+  'error',
+  'RFC 1738 4',
+  'a scheme of this name is registered already',
+);
 
 let table: SchemeTable<SchemeSpec> = new SchemeTable<SchemeSpec>(BUILTIN_SCHEMES);
 
@@ -50,8 +58,12 @@ export function registerScheme<F extends object>(spec: SchemeSpec<F>, options?: 
   if (typeof name !== 'string') throw new TypeError('a scheme entry has a string name');
   const bad = badSchemeChar(name);
   if (bad >= 0) {
-    throw new LocatorError(INVALID_SCHEME_NAME, bad,
-      `"${name}" is not a scheme name: use lower-case letters, digits, "+", "." and "-"`, { section: 'RFC 1738 2.1' });
+    throw new LocatorError(
+      INVALID_SCHEME_NAME,
+      bad,
+      `"${name}" is not a scheme name: use lower-case letters, digits, "+", "." and "-"`,
+      { section: 'RFC 1738 2.1' },
+    );
   }
   if (table.get(name) !== undefined && !options?.replace) {
     throw new LocatorError(SCHEME_CLASH, 0, `the scheme "${name}" is registered already`);

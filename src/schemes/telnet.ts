@@ -17,8 +17,12 @@ import { DRAFT_ONLY } from './codes.js';
 import { buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const TELNET_PATH = defineCode('telnet-path', 'error', 'RFC 1738 3.8',
-  'a telnet URL ends after the login and an optional "/": nothing may follow that "/"');
+export const TELNET_PATH = defineCode(
+  'telnet-path',
+  'error',
+  'RFC 1738 3.8',
+  'a telnet URL ends after the login and an optional "/": nothing may follow that "/"',
+);
 
 type SessionScheme = 'telnet' | 'rlogin' | 'tn3270';
 
@@ -31,13 +35,19 @@ type SessionScheme = 'telnet' | 'rlogin' | 'tn3270';
 function validateSession(url: Url, report: Report): void {
   const scheme = url.scheme;
   if (scheme !== 'telnet') {
-    report(DRAFT_ONLY, url.inputOffset,
-      `${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts ("Telnet, rlogin, tn3270"); RFC 1738 defines telnet only`);
+    report(
+      DRAFT_ONLY,
+      url.inputOffset,
+      `${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts ("Telnet, rlogin, tn3270"); RFC 1738 defines telnet only`,
+    );
   }
   const p = url.pathStart;
   if (p >= 0 && url.bodyEnd > p) {
-    report(TELNET_PATH, p + url.inputOffset,
-      `a ${scheme} URL ends after the login and an optional "/" (RFC 1738 3.8, 5): nothing may follow that "/"`);
+    report(
+      TELNET_PATH,
+      p + url.inputOffset,
+      `a ${scheme} URL ends after the login and an optional "/" (RFC 1738 3.8, 5): nothing may follow that "/"`,
+    );
   }
 }
 
@@ -68,24 +78,34 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   } else {
     steps.push(`connect ${where}`);
     if (scheme === 'tn3270') {
-      steps.push('negotiate TERMINAL-TYPE (an IBM 3278 model), BINARY and END-OF-RECORD (RFC 1576), then exchange 3270 data streams');
+      steps.push(
+        'negotiate TERMINAL-TYPE (an IBM 3278 model), BINARY and END-OF-RECORD (RFC 1576), then exchange 3270 data streams',
+      );
     }
   }
 
-  notes.push(`${scheme === 'rlogin' ? 'an' : 'a'} ${scheme} URL designates an interactive service, not a data object (RFC 1738 3.8)`);
+  notes.push(
+    `${scheme === 'rlogin' ? 'an' : 'a'} ${scheme} URL designates an interactive service, not a data object (RFC 1738 3.8)`,
+  );
   if (scheme !== 'telnet') notes.push(`${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts`);
   if (scheme === 'rlogin') {
     notes.push('the server answers the handshake with one NUL octet, then the session starts (RFC 1282)');
     if (user === null || user === '') {
       notes.push('no user name is given: rlogin sends your local user name as the server user name');
     } else {
-      notes.push(`the user name ${formatRequest(user, true)} is sent as the server user name in the rlogin handshake (RFC 1282); the client user name and terminal type/speed come from the local system`);
+      notes.push(
+        `the user name ${formatRequest(user, true)} is sent as the server user name in the rlogin handshake (RFC 1282); the client user name and terminal type/speed come from the local system`,
+      );
       if (/[\0\r\n]/.test(user)) {
-        notes.push('the user name holds an encoded NUL, CR or LF: sent as is it would end the handshake field early (RFC 1738 6: encoded delimiters must not be decoded into the protocol)');
+        notes.push(
+          'the user name holds an encoded NUL, CR or LF: sent as is it would end the handshake field early (RFC 1738 6: encoded delimiters must not be decoded into the protocol)',
+        );
       }
     }
     if (password !== null) {
-      notes.push('a password is given in the URL (not shown here): rlogin does not send it; type it if the server prompts for one');
+      notes.push(
+        'a password is given in the URL (not shown here): rlogin does not send it; type it if the server prompts for one',
+      );
     }
   } else {
     if (user === null) {
@@ -93,15 +113,20 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
     } else if (user === '') {
       notes.push('the user name is given but empty: no user name is suggested');
     } else {
-      notes.push(`the user name ${formatRequest(user, true)} is advisory: log in as ${formatRequest(user, true)} when prompted`);
+      notes.push(
+        `the user name ${formatRequest(user, true)} is advisory: log in as ${formatRequest(user, true)} when prompted`,
+      );
     }
     if (password !== null) {
-      notes.push('a password is given in the URL (not shown here): it is advisory too; type it when the service asks for one');
+      notes.push(
+        'a password is given in the URL (not shown here): it is advisory too; type it when the service asks for one',
+      );
     }
     if (scheme === 'tn3270') notes.push('the 3270 terminal model and screen size are left to the client');
   }
   const p = url.path;
-  if (p !== null && p !== '') notes.push(`the text after the "/" (${JSON.stringify(p)}) is not part of a ${scheme} URL and is not used`);
+  if (p !== null && p !== '')
+    notes.push(`the text after the "/" (${JSON.stringify(p)}) is not part of a ${scheme} URL and is not used`);
   violationNotes(url, notes);
   return { protocol: scheme, host, port, steps, notes };
 }
@@ -113,11 +138,19 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
  */
 function sessionWire(name: SessionScheme, url: Url): WirePart[] {
   if (name === 'rlogin') {
-    return loginWire(url, LINE, 'the rlogin handshake ("<NUL>client-user<NUL>server-user<NUL>terminal/speed<NUL>")',
-      'the rlogin session, typed at the password prompt followed by CR LF');
+    return loginWire(
+      url,
+      LINE,
+      'the rlogin handshake ("<NUL>client-user<NUL>server-user<NUL>terminal/speed<NUL>")',
+      'the rlogin session, typed at the password prompt followed by CR LF',
+    );
   }
-  return loginWire(url, TELNET_LINE, 'the Telnet session, typed at the login prompt followed by CR LF',
-    'the Telnet session, typed at the password prompt followed by CR LF');
+  return loginWire(
+    url,
+    TELNET_LINE,
+    'the Telnet session, typed at the login prompt followed by CR LF',
+    'the Telnet session, typed at the password prompt followed by CR LF',
+  );
 }
 
 /**

@@ -25,12 +25,24 @@ import { refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
-export const WAIS_RESERVED = defineCode('wais-reserved-char', 'error', 'RFC 1738 3.9',
-  'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded');
-export const WAIS_MISSING_DATABASE = defineCode('wais-missing-database', 'error', 'RFC 1738 3.9',
-  'a WAIS URL is wais://<host>:<port>/<database>...: the "/" and the database are missing');
-export const WAIS_MISSING_WPATH = defineCode('wais-missing-wpath', 'error', 'RFC 1738 3.9',
-  'a WAIS document URL is <database>/<wtype>/<wpath>: the "/" and the wpath are missing');
+export const WAIS_RESERVED = defineCode(
+  'wais-reserved-char',
+  'error',
+  'RFC 1738 3.9',
+  'database, wtype and wpath are *uchar and a search takes no "/" or "?": this reserved character must be encoded',
+);
+export const WAIS_MISSING_DATABASE = defineCode(
+  'wais-missing-database',
+  'error',
+  'RFC 1738 3.9',
+  'a WAIS URL is wais://<host>:<port>/<database>...: the "/" and the database are missing',
+);
+export const WAIS_MISSING_WPATH = defineCode(
+  'wais-missing-wpath',
+  'error',
+  'RFC 1738 3.9',
+  'a WAIS document URL is <database>/<wtype>/<wpath>: the "/" and the wpath are missing',
+);
 
 /** The characters of a draft wpath: uchar and "/" (draft 1993-07 path; draft 1994-03 field contents). */
 const DRAFT_WPATH_SET = UCHAR_SET.with('/');
@@ -94,7 +106,14 @@ function readParts(url: Url): WaisParts {
   const s = url.pathStart;
   const e = url.bodyEnd; // without a url-path the login runs to the end of the body
   const none: WaisParts = {
-    kind: 'database', database: null, search: null, wtype: null, length: null, wpath: null, fields: null, end: e,
+    kind: 'database',
+    database: null,
+    search: null,
+    wtype: null,
+    length: null,
+    wpath: null,
+    fields: null,
+    end: e,
   };
   if (s < 0) return none;
   const h = url.href;
@@ -150,38 +169,86 @@ function validate(url: Url, report: Report): void {
     report(WAIS_MISSING_DATABASE, p.end + url.inputOffset);
     return;
   }
-  checkRange(url, p.database.start, p.database.end, UCHAR_SET, report, WAIS_RESERVED,
-    'the database is *uchar (RFC 1738 5): this reserved character must be encoded');
+  checkRange(
+    url,
+    p.database.start,
+    p.database.end,
+    UCHAR_SET,
+    report,
+    WAIS_RESERVED,
+    'the database is *uchar (RFC 1738 5): this reserved character must be encoded',
+  );
   if (p.search !== null) {
-    checkRange(url, p.search.start, p.search.end, HSEGMENT_SET, report, WAIS_RESERVED,
-      'a search takes uchar, ";", ":", "@", "&" and "=" (RFC 1738 5): this reserved character must be encoded');
+    checkRange(
+      url,
+      p.search.start,
+      p.search.end,
+      HSEGMENT_SET,
+      report,
+      WAIS_RESERVED,
+      'a search takes uchar, ";", ":", "@", "&" and "=" (RFC 1738 5): this reserved character must be encoded',
+    );
   }
   if (p.wtype !== null) {
-    checkRange(url, p.wtype.start, p.wtype.end, UCHAR_SET, report, WAIS_RESERVED,
-      'the wtype is *uchar (RFC 1738 5): this reserved character must be encoded');
+    checkRange(
+      url,
+      p.wtype.start,
+      p.wtype.end,
+      UCHAR_SET,
+      report,
+      WAIS_RESERVED,
+      'the wtype is *uchar (RFC 1738 5): this reserved character must be encoded',
+    );
   }
   if (p.kind === 'document' && p.wpath === null) {
     report(WAIS_MISSING_WPATH, p.end + url.inputOffset);
     return;
   }
   if (p.length !== null) {
-    report(DRAFT_ONLY, p.length.start + url.inputOffset,
-      'a document length between the wtype and the wpath is the 1993-07 draft\'s form (wais://host/database/wtype/length/path), not RFC 1738\'s');
+    report(
+      DRAFT_ONLY,
+      p.length.start + url.inputOffset,
+      "a document length between the wtype and the wpath is the 1993-07 draft's form (wais://host/database/wtype/length/path), not RFC 1738's",
+    );
   }
   if (p.fields !== null) {
-    report(DRAFT_ONLY, p.wpath!.start + url.inputOffset,
-      'a wpath of number=contents; fields is the 1994-03 draft\'s encoding of the WAIS document-id; RFC 1738 encodes "=" and ";" in the wpath');
+    report(
+      DRAFT_ONLY,
+      p.wpath!.start + url.inputOffset,
+      'a wpath of number=contents; fields is the 1994-03 draft\'s encoding of the WAIS document-id; RFC 1738 encodes "=" and ";" in the wpath',
+    );
     for (const f of p.fields) {
-      checkRange(url, f.contents.start, f.contents.end, DRAFT_WPATH_SET, report, WAIS_RESERVED,
-        'the contents of a wpath field are encoded (draft 1994-03): this reserved character must be encoded');
+      checkRange(
+        url,
+        f.contents.start,
+        f.contents.end,
+        DRAFT_WPATH_SET,
+        report,
+        WAIS_RESERVED,
+        'the contents of a wpath field are encoded (draft 1994-03): this reserved character must be encoded',
+      );
     }
   } else if (p.wpath !== null) {
     if (p.length !== null) {
-      checkRange(url, p.wpath.start, p.wpath.end, DRAFT_WPATH_SET, report, WAIS_RESERVED,
-        'the path after a document length (draft 1993-07) takes no reserved character but "/": this one must be encoded');
+      checkRange(
+        url,
+        p.wpath.start,
+        p.wpath.end,
+        DRAFT_WPATH_SET,
+        report,
+        WAIS_RESERVED,
+        'the path after a document length (draft 1993-07) takes no reserved character but "/": this one must be encoded',
+      );
     } else {
-      checkRange(url, p.wpath.start, p.wpath.end, UCHAR_SET, report, WAIS_RESERVED,
-        'the wpath is *uchar (RFC 1738 5): this reserved character, "/" included, must be encoded');
+      checkRange(
+        url,
+        p.wpath.start,
+        p.wpath.end,
+        UCHAR_SET,
+        report,
+        WAIS_RESERVED,
+        'the wpath is *uchar (RFC 1738 5): this reserved character, "/" included, must be encoded',
+      );
     }
   }
 }
@@ -209,10 +276,13 @@ function decodeParts(url: Url, p: WaisParts): WaisFields {
     wtype: t(p.wtype),
     wpath: t(p.wpath),
     wlength: p.length === null ? null : Number(h.slice(p.length.start, p.length.end)),
-    wpathFields: p.fields === null ? null : p.fields.map((f) => ({
-      number: Number(h.slice(f.number.start, f.number.end)),
-      contents: text(url, f.contents),
-    })),
+    wpathFields:
+      p.fields === null
+        ? null
+        : p.fields.map((f) => ({
+            number: Number(h.slice(f.number.start, f.number.end)),
+            contents: text(url, f.contents),
+          })),
   };
 }
 
@@ -251,19 +321,29 @@ function explain(url: Url): Explanation {
   else steps.push(`connect ${host}:${url.portDigits ?? port}`);
   const db = f.database === null ? null : formatRequest(f.database);
   if (db === null) {
-    notes.push('no database is given: the URL names only a WAIS server, which the WAIS URL scheme does not designate (RFC 1738 3.9)');
+    notes.push(
+      'no database is given: the URL names only a WAIS server, which the WAIS URL scheme does not designate (RFC 1738 3.9)',
+    );
   } else {
     steps.push('init (InitRequest: Z39.50-1988 with the WAIS extensions, RFC 1625)');
     if (p.kind === 'database') {
-      steps.push(`search ${db} <search words> (SearchRequest, query type 3: Database-Names "${db}", Seed-Words = the words the user types)`);
-      notes.push('the URL designates a WAIS database that is available for searching (RFC 1738 3.9): the client prompts for the search words');
-      notes.push('an empty seed-word search asks the server for the database\'s source description and catalogue');
+      steps.push(
+        `search ${db} <search words> (SearchRequest, query type 3: Database-Names "${db}", Seed-Words = the words the user types)`,
+      );
+      notes.push(
+        'the URL designates a WAIS database that is available for searching (RFC 1738 3.9): the client prompts for the search words',
+      );
+      notes.push("an empty seed-word search asks the server for the database's source description and catalogue");
     } else if (p.kind === 'index') {
       const words = formatRequest(f.search ?? '');
       steps.push(`search ${db} ${words} (SearchRequest, query type 3: Database-Names "${db}", Seed-Words "${words}")`);
-      notes.push('the URL designates a particular search (RFC 1738 3.9): the response lists the matching documents (headline, DocID, type, length); retrieving one is a further request');
+      notes.push(
+        'the URL designates a particular search (RFC 1738 3.9): the response lists the matching documents (headline, DocID, type, length); retrieving one is a further request',
+      );
       if ((f.search ?? '').includes('+')) {
-        notes.push('"+" is sent as it stands; in the 1993-07 draft the search is "+"-separated keywords, which a client may send separated by spaces');
+        notes.push(
+          '"+" is sent as it stands; in the 1993-07 draft the search is "+"-separated keywords, which a client may send separated by spaces',
+        );
       }
     } else if (p.wpath === null) {
       notes.push('the wpath is missing, so no document can be retrieved');
@@ -278,18 +358,30 @@ function explain(url: Url): Explanation {
           n += varintLength(f.wpathFields![i].number) + varintLength(len) + len;
         }
         docid = `DocID = the ${n} octets of fields ${f.wpathFields!.map((x) => x.number).join(', ')} as tagged fields`;
-        notes.push('the wpath uses the 1994-03 draft\'s field encoding: each number=contents; field is one tagged field of the WAIS document-id, in order');
+        notes.push(
+          "the wpath uses the 1994-03 draft's field encoding: each number=contents; field is one tagged field of the WAIS document-id, in order",
+        );
       } else {
         docid = `DocID = the ${octets(url, p.wpath)} octets the wpath decodes to`;
-        notes.push('the wpath is the WAIS document-id: the client sends its octets back unchanged; only the server that issued it may decompose it (RFC 1738 3.9)');
+        notes.push(
+          'the wpath is the WAIS document-id: the client sends its octets back unchanged; only the server that issued it may decompose it (RFC 1738 3.9)',
+        );
       }
       const chunk = f.wlength !== null ? `byte chunk 0-${f.wlength}` : 'byte chunks from 0 to the end of the document';
-      steps.push(`retrieve ${wtype} ${raw} (SearchRequest, query type 1: Database-Names "${db}", ${docid}, type "${wtype}", ${chunk})`);
-      notes.push(`the wtype "${wtype}" is the WAIS type of the object, which the server needs to retrieve it (RFC 1738 3.9)`);
+      steps.push(
+        `retrieve ${wtype} ${raw} (SearchRequest, query type 1: Database-Names "${db}", ${docid}, type "${wtype}", ${chunk})`,
+      );
+      notes.push(
+        `the wtype "${wtype}" is the WAIS type of the object, which the server needs to retrieve it (RFC 1738 3.9)`,
+      );
       if (f.wlength !== null) {
-        notes.push(`the document length (${f.wlength} bytes, the 1993-07 draft's form) gives the end of the byte range`);
+        notes.push(
+          `the document length (${f.wlength} bytes, the 1993-07 draft's form) gives the end of the byte range`,
+        );
       } else {
-        notes.push('the document length is not in the URL: the client asks for chunks (freeWAIS: 10000 bytes at a time) until a shorter one arrives');
+        notes.push(
+          'the document length is not in the URL: the client asks for chunks (freeWAIS: 10000 bytes at a time) until a shorter one arrives',
+        );
       }
     }
   }
@@ -299,13 +391,15 @@ function explain(url: Url): Explanation {
 
 function lengthField(v: unknown): number | null {
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) refuse(`wlength must be a non-negative integer, not ${String(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    refuse(`wlength must be a non-negative integer, not ${String(v)}`);
   return v;
 }
 
 function fieldList(v: unknown): Array<{ number: number; contents: string }> | null {
   if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.length === 0) refuse('wpathFields must be a non-empty array of { number, contents }, or null');
+  if (!Array.isArray(v) || v.length === 0)
+    refuse('wpathFields must be a non-empty array of { number, contents }, or null');
   return v.map((x: unknown, i: number) => {
     const o = x as { number?: unknown; contents?: unknown } | null;
     if (typeof o !== 'object' || o === null) refuse(`wpathFields[${i}] must be { number, contents }`);
@@ -330,8 +424,13 @@ function build(input: Record<string, unknown>): string {
   const wpath = stringField(input, 'wpath');
   const wlength = lengthField(input.wlength);
   const wpathFields = fieldList(input.wpathFields);
-  const kind = input.kind ?? (wtype !== null || wpath !== null || wpathFields !== null || wlength !== null
-    ? 'document' : search !== null ? 'index' : 'database');
+  const kind =
+    input.kind ??
+    (wtype !== null || wpath !== null || wpathFields !== null || wlength !== null
+      ? 'document'
+      : search !== null
+        ? 'index'
+        : 'database');
   if (kind !== 'database' && kind !== 'index' && kind !== 'document') {
     refuse(`kind must be "database", "index" or "document", not ${JSON.stringify(kind)}`);
   }
@@ -381,7 +480,8 @@ function wire(url: Url): WirePart[] {
   const [s, e] = r;
   let k = s;
   while (k < e && h.charCodeAt(k) !== 47 && h.charCodeAt(k) !== 63) k++;
-  const note = 'WAIS fields are length-prefixed (RFC 1625), but servers such as freeWAIS read them as C strings, which NUL ends';
+  const note =
+    'WAIS fields are length-prefixed (RFC 1625), but servers such as freeWAIS read them as C strings, which NUL ends';
   const out = [wirePart('the database name', s, k, note, C_STRING, 'encoded')];
   if (k >= e) return out;
   if (h.charCodeAt(k) === 63) {

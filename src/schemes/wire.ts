@@ -24,8 +24,14 @@ export const NNTP_ARG: readonly number[] = Object.freeze([CR, LF, NUL, TAB, SP])
 export const C_STRING: readonly number[] = Object.freeze([NUL]);
 
 /** A WirePart for href[start, end) (RFC 1738 6). */
-export function wirePart(what: string, start: number, end: number, line: string, delimiters: readonly number[],
-  sent: 'decoded' | 'encoded' = 'decoded'): WirePart {
+export function wirePart(
+  what: string,
+  start: number,
+  end: number,
+  line: string,
+  delimiters: readonly number[],
+  sent: 'decoded' | 'encoded' = 'decoded',
+): WirePart {
   return { what, start, end, line, delimiters, sent };
 }
 

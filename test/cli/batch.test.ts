@@ -34,25 +34,44 @@ test('inputs(): lines end at LF, CR LF is trimmed, a lone CR stays in its line; 
 });
 
 test('a bare CR does not split a batch line: lint --json reports it as control-char, one row, exit 1', () => {
-  for (const cmd of [['lint', '--json'], ['parse', '--json']]) {
+  for (const cmd of [
+    ['lint', '--json'],
+    ['parse', '--json'],
+  ]) {
     const r = run(cmd, 'http://a.com/a\rhttp://b.com/\n');
     assert.equal(r.code, 1, cmd.join(' '));
-    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(rows.length, 1, cmd.join(' '));
     assert.equal(rows[0].input, 'http://a.com/a\rhttp://b.com/');
     const list = rows[0].diagnostics ?? rows[0].violations;
-    assert.ok(list.some((d: { code: string; offset: number }) => d.code === 'control-char' && d.offset === 14), JSON.stringify(list));
+    assert.ok(
+      list.some((d: { code: string; offset: number }) => d.code === 'control-char' && d.offset === 14),
+      JSON.stringify(list),
+    );
   }
 });
 
 test('a line dense in violations keeps its row, capped at 100 listed plus a count; the rows around it print', () => {
   const dense = 'http://h.com/' + '{'.repeat(4 << 20);
   const stdin = `http://a.com/\n${dense}\nhttp://b.com/\n`;
-  for (const cmd of [['parse', '--json'], ['lint', '--json']]) {
+  for (const cmd of [
+    ['parse', '--json'],
+    ['lint', '--json'],
+  ]) {
     const r = run(cmd, stdin);
     assert.equal(r.code, 1, `${cmd.join(' ')}: ${r.err}`);
-    const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(rows.map((o) => o.input.slice(0, 14)), ['http://a.com/', 'http://h.com/{', 'http://b.com/'], cmd.join(' '));
+    const rows = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      rows.map((o) => o.input.slice(0, 14)),
+      ['http://a.com/', 'http://h.com/{', 'http://b.com/'],
+      cmd.join(' '),
+    );
     const list = rows[1].violations ?? rows[1].diagnostics;
     assert.equal(list.length, 101, cmd.join(' '));
     const last = list[100];

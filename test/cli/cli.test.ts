@@ -12,13 +12,32 @@ function run(args: string[], stdin?: string) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const PARSE_FIELDS = ['input', 'ok', 'valid', 'error', 'href', 'scheme', 'user', 'password', 'host', 'port',
-  'portDigits', 'explicitPort', 'path', 'fragment', 'fields', 'violations'];
+const PARSE_FIELDS = [
+  'input',
+  'ok',
+  'valid',
+  'error',
+  'href',
+  'scheme',
+  'user',
+  'password',
+  'host',
+  'port',
+  'portDigits',
+  'explicitPort',
+  'path',
+  'fragment',
+  'fields',
+  'violations',
+];
 
 test('parse --json: one object per argument with exactly the contract fields; exit 0 when all valid', () => {
   const r = run(['parse', '--json', 'ftp://foo:@host.com/', '<URL:news:*>']);
   assert.equal(r.code, 0, r.err);
-  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 2);
   for (const o of lines) assert.deepEqual(Object.keys(o).sort(), [...PARSE_FIELDS].sort());
   assert.equal(lines[0].user, 'foo');
@@ -33,17 +52,27 @@ test('parse --json: one object per argument with exactly the contract fields; ex
 test('parse --json: batch mode reads stdin lines (CRLF too), keeps going, exits 1 on an invalid line', () => {
   const r = run(['parse', '--json'], 'http://a.com/\r\nnot a url\r\nhttp://a.com/~x\n\nmailto:a@b.c\n');
   assert.equal(r.code, 1);
-  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((o) => [o.input, o.ok, o.valid]), [
-    ['http://a.com/', true, true],
-    ['not a url', false, false],
-    ['http://a.com/~x', true, false],
-    ['', false, false],
-    ['mailto:a@b.c', true, true],
-  ]);
+  const lines = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((o) => [o.input, o.ok, o.valid]),
+    [
+      ['http://a.com/', true, true],
+      ['not a url', false, false],
+      ['http://a.com/~x', true, false],
+      ['', false, false],
+      ['mailto:a@b.c', true, true],
+    ],
+  );
   assert.equal(lines[1].error.code, 'missing-scheme');
-  assert.deepEqual(lines[2].violations.map((d: { code: string; offset: number }) => [d.code, d.offset]), [['unsafe-char', 13]]);
-  for (const d of lines[2].violations) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'offset', 'section', 'severity']);
+  assert.deepEqual(
+    lines[2].violations.map((d: { code: string; offset: number }) => [d.code, d.offset]),
+    [['unsafe-char', 13]],
+  );
+  for (const d of lines[2].violations)
+    assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'offset', 'section', 'severity']);
 });
 
 test('parse: the human view draws each component under the URL and points at violations', () => {
@@ -63,18 +92,32 @@ test('usage errors exit 2; --help documents the exit codes', () => {
   const h = run(['--help']);
   assert.equal(h.code, 0);
   for (const s of ['parse', 'explain', 'Exit status']) assert.ok(h.out.includes(s), s);
-  for (const re of [/^ +0 +success/m, /^ +1 +some input was invalid or refused/m, /^ +2 +usage/m, /^ +3 +network/m, /^ +70 +internal/m, /^ +130 +interrupted/m]) assert.match(h.out, re);
+  for (const re of [
+    /^ +0 +success/m,
+    /^ +1 +some input was invalid or refused/m,
+    /^ +2 +usage/m,
+    /^ +3 +network/m,
+    /^ +70 +internal/m,
+    /^ +130 +interrupted/m,
+  ])
+    assert.match(h.out, re);
 });
 
 test('explain --json: the contract fields; the FTP steps of RFC 1738 3.2.2; exit 1 for a scheme with no access algorithm', () => {
   const r = run(['explain', '--json'], 'ftp://myname@host.dom/%2Fetc/motd\nnode:url\nnope\n');
   assert.equal(r.code, 1);
-  const [ftp, node, nope] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const [ftp, node, nope] = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.deepEqual(Object.keys(ftp).sort(), ['error', 'host', 'input', 'notes', 'ok', 'port', 'protocol', 'steps']);
   assert.equal(ftp.protocol, 'ftp');
   assert.equal(ftp.host, 'host.dom');
   assert.equal(ftp.port, 21);
-  assert.deepEqual(ftp.steps.filter((s: string) => /^(USER|CWD|RETR)/.test(s)), ['USER myname', 'CWD /etc', 'RETR motd']);
+  assert.deepEqual(
+    ftp.steps.filter((s: string) => /^(USER|CWD|RETR)/.test(s)),
+    ['USER myname', 'CWD /etc', 'RETR motd'],
+  );
   assert.equal(node.ok, false);
   assert.equal(node.error.code, 'no-access-algorithm');
   assert.equal(nope.error.code, 'missing-scheme');
@@ -89,7 +132,10 @@ test('explain: human output numbers the steps and shows the Gopher request with 
 
 test('parse --json fills the scheme fields (contract table)', () => {
   const r = run(['parse', '--json', 'gopher://h.com/', 'news:comp.x', 'wais://h.com/db?w', 'file:///etc/motd']);
-  const [g, n, w, f] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const [g, n, w, f] = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(g.fields.gophertype, '1');
   assert.equal(g.fields.request, '\r\n');
   assert.equal(n.fields.kind, 'group');
@@ -113,7 +159,11 @@ test('passwords are hidden in parse and explain output unless --show-secrets (RF
   assert.equal(shown.password, 's3cr3t');
   const ex = run(['explain', '--json', url]).out;
   assert.ok(!ex.includes('s3cr3t'), ex);
-  assert.equal(JSON.parse(run(['parse', '--json', 'ftp://me:@h.com/']).out).password, '', 'an empty password is no secret');
+  assert.equal(
+    JSON.parse(run(['parse', '--json', 'ftp://me:@h.com/']).out).password,
+    '',
+    'an empty password is no secret',
+  );
 });
 
 test('every command hides passwords unless --show-secrets: normalize, resolve, extract, parse fields', () => {
@@ -130,12 +180,19 @@ test('every command hides passwords unless --show-secrets: normalize, resolve, e
   }
   const shown = run(['normalize', '--show-secrets', 'FTP://u:secret@H.com/x']);
   assert.equal(shown.out.trim(), 'ftp://u:secret@h.com/x');
-  const r = spawnSync(process.execPath, [BIN, 'extract', '--json'], { input: 'see <URL:ftp://u:secret@h.com/x>\n', encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, 'extract', '--json'], {
+    input: 'see <URL:ftp://u:secret@h.com/x>\n',
+    encoding: 'utf8',
+  });
   assert.equal(JSON.parse(r.stdout).url, 'ftp://u:****@h.com/x');
 });
 
 test('a reader that goes away (| head -1) ends the command quietly, no stack trace', () => {
-  const r = spawnSync('bash', ['-c', `yes http://a.com/b | head -100000 | "${process.execPath}" "${BIN}" parse --json | head -1`], { encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    ['-c', `yes http://a.com/b | head -100000 | "${process.execPath}" "${BIN}" parse --json | head -1`],
+    { encoding: 'utf8' },
+  );
   assert.equal(r.status, 0);
   assert.equal(JSON.parse(r.stdout).href, 'http://a.com/b');
   assert.equal(r.stderr, '');
@@ -143,6 +200,9 @@ test('a reader that goes away (| head -1) ends the command quietly, no stack tra
 
 test('build() with no fields object is API misuse: a TypeError naming the argument', async () => {
   const { build } = await import('../../src/build.js');
-  assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), /build: the fields must be an object, not null/);
+  assert.throws(
+    () => build('ftp', null as unknown as Record<string, unknown>),
+    /build: the fields must be an object, not null/,
+  );
   assert.throws(() => build('ftp', null as unknown as Record<string, unknown>), TypeError);
 });

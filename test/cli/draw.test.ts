@@ -5,7 +5,15 @@ import { columns, drawDiagnostics } from '../../src/cli/draw.js';
 import { diagnostic } from '../../src/core/errors.js';
 
 test('columns(): one column per code point, as visible() draws, for every offset', () => {
-  for (const s of ['', 'abc', 'a\u00e9b', 'x\ud83d\ude00y', '\ud800z', 'z\udc00', 'http://h.com/\ud83d\ude00\ud83d\ude00']) {
+  for (const s of [
+    '',
+    'abc',
+    'a\u00e9b',
+    'x\ud83d\ude00y',
+    '\ud800z',
+    'z\udc00',
+    'http://h.com/\ud83d\ude00\ud83d\ude00',
+  ]) {
     const cols = columns(s);
     for (let i = 0; i <= s.length; i++) {
       const inPair = i > 0 && (s.charCodeAt(i) & 0xfc00) === 0xdc00 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800;
@@ -17,6 +25,10 @@ test('columns(): one column per code point, as visible() draws, for every offset
 
 test('drawDiagnostics: a caret under each offset, past a surrogate pair too', () => {
   const input = 'http://h.com/\ud83d\ude00 {';
-  const out = drawDiagnostics(input, [diagnostic('non-ascii', 13), diagnostic('unsafe-char', 15), diagnostic('unsafe-char', 16)]);
+  const out = drawDiagnostics(input, [
+    diagnostic('non-ascii', 13),
+    diagnostic('unsafe-char', 15),
+    diagnostic('unsafe-char', 16),
+  ]);
   assert.equal(out[1], '  ' + ' '.repeat(13) + '^^^');
 });

@@ -19,13 +19,19 @@ const FIELDS = ['url', 'start', 'end', 'line', 'column', 'form', 'alternatives',
 test('extract --json FILE: the contract fields plus "file"; the RFC 1738 appendix examples; exit 0', () => {
   const r = run(['extract', '--json', join(FIX, 'appendix-rfc1738.txt')]);
   assert.equal(r.code, 0, r.err);
-  const rows = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const rows = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   for (const o of rows) assert.deepEqual(Object.keys(o), FIELDS);
-  assert.deepEqual(rows.map((o) => [o.url, o.form, o.line, o.column]), [
-    ['ftp://info.cern.ch/pub/www/doc;type=d', 'prefixed', 3, 34],
-    ['ftp://ds.internic.net/rfc', 'prefixed', 4, 52],
-    ['http://ds.internic.net/instructions/overview.html#WARNING', 'prefixed', 5, 45],
-  ]);
+  assert.deepEqual(
+    rows.map((o) => [o.url, o.form, o.line, o.column]),
+    [
+      ['ftp://info.cern.ch/pub/www/doc;type=d', 'prefixed', 3, 34],
+      ['ftp://ds.internic.net/rfc', 'prefixed', 4, 52],
+      ['http://ds.internic.net/instructions/overview.html#WARNING', 'prefixed', 5, 45],
+    ],
+  );
   assert.equal(rows[0].file, join(FIX, 'appendix-rfc1738.txt'));
 });
 
@@ -33,10 +39,19 @@ test('extract reads standard input (file "-"), CR LF and non-ASCII text (offsets
   const mail = Buffer.from('Hi Jürgen 🙂\r\n> <URL:ftp://a.com/draft-\r\n> notes.txt>\r\n', 'utf8');
   const r = run(['extract', '--json'], mail);
   assert.equal(r.code, 0, r.err);
-  const [o] = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const [o] = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.deepEqual(o, {
-    url: 'ftp://a.com/draft-notes.txt', start: 16, end: 53, line: 2, column: 3, form: 'prefixed',
-    alternatives: ['ftp://a.com/draftnotes.txt'], file: '-',
+    url: 'ftp://a.com/draft-notes.txt',
+    start: 16,
+    end: 53,
+    line: 2,
+    column: 3,
+    form: 'prefixed',
+    alternatives: ['ftp://a.com/draftnotes.txt'],
+    file: '-',
   });
   const h = run(['extract'], mail);
   assert.equal(h.out, '2:3: ftp://a.com/draft-notes.txt\n  or: ftp://a.com/draftnotes.txt\n');
@@ -58,7 +73,10 @@ test('extract FILE FILE: FILE:LINE:COLUMN: URL lines for each file in turn', () 
 
 test('--wrapped-only leaves out bare URLs; --max-length abandons longer wrappers', () => {
   const text = 'see http://a.com/ and <http://b.com/> and <URL:news:comp.infosystems.www.misc>\n';
-  assert.equal(run(['extract', '--wrapped-only'], text).out, '1:23: http://b.com/\n1:43: news:comp.infosystems.www.misc\n');
+  assert.equal(
+    run(['extract', '--wrapped-only'], text).out,
+    '1:23: http://b.com/\n1:43: news:comp.infosystems.www.misc\n',
+  );
   assert.equal(run(['extract', '--max-length', '20'], text).out, '1:5: http://a.com/\n1:23: http://b.com/\n');
 });
 

@@ -3,7 +3,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, existsSync, writeFileSync, chmodSync, statSync, lstatSync, mkdirSync, symlinkSync, readlinkSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  existsSync,
+  writeFileSync,
+  chmodSync,
+  statSync,
+  lstatSync,
+  mkdirSync,
+  symlinkSync,
+  readlinkSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,13 +24,18 @@ import { ROOT, serversDir } from '../helpers.js';
 import { progressLine } from '../../src/cli/progress.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: Buffer; err: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: Buffer; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } });
     const out: Buffer[] = [];
     let err = '';
     p.stdout.on('data', (d) => out.push(d));
-    p.stderr.on('data', (d) => { err += d; });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
     p.stdin.end();
     p.on('close', (code) => resolve({ code, out: Buffer.concat(out), err }));
   });
@@ -79,7 +96,10 @@ test('fetch --timeout: 0, negative, fractional and Infinity are usage errors (ex
   }
   const want = readFileSync(join(serversDir(), 'http', 'root', 'hello.txt'), 'utf8');
   for (const [good, urls] of [
-    ['3000000000', ['http://127.0.0.1:8080/hello.txt', 'ftp://127.0.0.1:2121/pub/unix.txt', 'gopher://127.0.0.1:7070/0/hello.txt']],
+    [
+      '3000000000',
+      ['http://127.0.0.1:8080/hello.txt', 'ftp://127.0.0.1:2121/pub/unix.txt', 'gopher://127.0.0.1:7070/0/hello.txt'],
+    ],
     ['none', ['http://127.0.0.1:8080/hello.txt']],
   ] as const) {
     for (const url of urls) {
@@ -101,7 +121,10 @@ test('fetch --menu renders a Gopher menu: each item with its own URL (pygopherd)
   assert.equal(r.code, 0, r.err);
   const lines = r.out.toString().split('\n');
   assert.ok(lines.includes('(TXT)    Hello text  <URL:gopher://127.0.0.1:7070/0/hello.txt>'), r.out.toString());
-  assert.ok(lines.includes('(HTML)   An HTTP link  <URL:http://127.0.0.1:8080/>'), 'h items with URL: selectors carry that URL');
+  assert.ok(
+    lines.includes('(HTML)   An HTTP link  <URL:http://127.0.0.1:8080/>'),
+    'h items with URL: selectors carry that URL',
+  );
 });
 
 test('fetch --search: a Gopher search (type 7) sends the string and shows the result menu', async () => {
@@ -119,7 +142,11 @@ test('fetch of a Gopher search without a search string and no terminal: a clear 
 test('fetch --menu --json: one JSON object per menu item', async () => {
   const r = await run(['fetch', '--json', 'gopher://127.0.0.1:7070/']);
   assert.equal(r.code, 0, r.err);
-  const items = r.out.toString().trim().split('\n').map((l) => JSON.parse(l));
+  const items = r.out
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const hello = items.find((i) => i.display === 'Hello text');
   assert.equal(hello.url, 'gopher://127.0.0.1:7070/0/hello.txt');
   assert.equal(hello.type, '0');
@@ -140,10 +167,21 @@ test('fetch -o FILE over FTP: the file arrives whole (RFC 1738 3.2, vsftpd)', as
   // ".txt" is guessed TYPE A: the server sends NVT-ASCII (CR LF), written with local line ends
   // (RFC 959 3.1.1.1): the file as the server stores it.
   assert.equal(readFileSync(join(dir, 'inner.txt'), 'utf8'), 'nested file\n');
-  const wire = await run(['fetch', '--ftp-wire-line-ends', '-o', join(dir, 'wire.txt'), 'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt']);
+  const wire = await run([
+    'fetch',
+    '--ftp-wire-line-ends',
+    '-o',
+    join(dir, 'wire.txt'),
+    'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt',
+  ]);
   assert.equal(wire.code, 0, wire.err);
   assert.equal(readFileSync(join(dir, 'wire.txt'), 'utf8'), 'nested file\r\n');
-  const bin = await run(['fetch', '-o', join(dir, 'inner.bin'), 'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt;type=i']);
+  const bin = await run([
+    'fetch',
+    '-o',
+    join(dir, 'inner.bin'),
+    'ftp://127.0.0.1:2121/pub/nested/deeper/inner.txt;type=i',
+  ]);
   assert.equal(bin.code, 0, bin.err);
   assert.equal(readFileSync(join(dir, 'inner.bin'), 'utf8'), 'nested file\n');
 });
@@ -172,7 +210,9 @@ test('fetch -o of the 50 MB files over FTP and Gopher: written whole (SHA-256 of
 // --- -o FILE never replaces what is at FILE (issue 10) ---
 
 /** A loopback HTTP server that counts connections; `body` answers each request. */
-async function counting(body: (c: Socket) => void = (c) => c.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nfresh\n')): Promise<{ url: string; connections(): number; close(): void }> {
+async function counting(
+  body: (c: Socket) => void = (c) => c.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nfresh\n'),
+): Promise<{ url: string; connections(): number; close(): void }> {
   let n = 0;
   const sockets = new Set<Socket>();
   const server = createServer((c) => {
@@ -186,7 +226,10 @@ async function counting(body: (c: Socket) => void = (c) => c.end('HTTP/1.1 200 O
   return {
     url: `http://127.0.0.1:${port}/x`,
     connections: () => n,
-    close: () => { for (const s of sockets) s.destroy(); server.close(); },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
   };
 }
 const allow = (url: string) => ['--allow-port', new URL(url).port];
@@ -288,14 +331,25 @@ test('fetch -o FILE interrupted twice (SIGINT, SIGINT): no temporary file left, 
   try {
     for (let round = 0; round < 3; round++) {
       const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
-      const p = spawn(process.execPath, [BIN, 'fetch', ...allow(srv.url), '-o', join(dir, 'out.bin'), srv.url], { env: { PATH: process.env.PATH } });
+      const p = spawn(process.execPath, [BIN, 'fetch', ...allow(srv.url), '-o', join(dir, 'out.bin'), srv.url], {
+        env: { PATH: process.env.PATH },
+      });
       p.stderr.resume();
-      const exited = new Promise<[number | null, string | null]>((resolve) => p.on('close', (code, sig) => resolve([code, sig])));
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        p.on('close', (code, sig) => resolve([code, sig])),
+      );
       // Wait until the temporary file exists and holds the first bytes.
-      for (let i = 0; i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0); i++) {
+      for (
+        let i = 0;
+        i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0);
+        i++
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      assert.ok(readdirSync(dir).some((n) => n.endsWith('.part')), 'the transfer started');
+      assert.ok(
+        readdirSync(dir).some((n) => n.endsWith('.part')),
+        'the transfer started',
+      );
       p.kill('SIGINT');
       p.kill('SIGINT');
       const [code, sig] = await exited;
@@ -314,9 +368,13 @@ test('fetch -o FIFO with no reader waits for one (as a shell would); a signal th
     const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
     const fifo = join(dir, 'pipe');
     execFileSync('mkfifo', [fifo]);
-    const p = spawn(process.execPath, [BIN, 'fetch', ...allow(srv.url), '-o', fifo, srv.url], { env: { PATH: process.env.PATH } });
+    const p = spawn(process.execPath, [BIN, 'fetch', ...allow(srv.url), '-o', fifo, srv.url], {
+      env: { PATH: process.env.PATH },
+    });
     p.stderr.resume();
-    const exited = new Promise<[number | null, string | null]>((resolve) => p.on('close', (code, sig) => resolve([code, sig])));
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      p.on('close', (code, sig) => resolve([code, sig])),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     p.kill('SIGTERM');
     const [code, sig] = await exited;

@@ -8,16 +8,41 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
 
-test('bench/growth.mjs: every command grows at most 3x per doubling of one hostile line (128-512 KB)', { timeout: 1_800_000 }, (t) => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'growth.mjs'), '--sizes', '128k,512k', '--runs', '2', '--best', '--json', '--timeout', '120'],
-    { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const rows = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-  const worst = [...rows].sort((a, b) => Math.max(...(b.ratios ?? [99])) - Math.max(...(a.ratios ?? [99])));
-  for (const row of worst.slice(0, 10)) {
-    t.diagnostic(`${row.command} / ${row.pattern}: ${row.error ?? `${row.times.map(Math.round).join(' -> ')} ms CPU, ratio ${row.ratios.map((x: number) => x.toFixed(2)).join(' ')}`}`);
-  }
-  const bad = rows.filter((row) => row.error !== undefined || row.over).map((row) => `${row.command} / ${row.pattern}: ${row.error ?? row.ratios.join(' ')}`);
-  assert.deepEqual(bad, [], r.stderr);
-  assert.equal(rows.length, 10 * 13, 'every command and pattern measured');
-  assert.equal(r.status, 0, r.stderr);
-});
+test(
+  'bench/growth.mjs: every command grows at most 3x per doubling of one hostile line (128-512 KB)',
+  { timeout: 1_800_000 },
+  (t) => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'bench', 'growth.mjs'),
+        '--sizes',
+        '128k,512k',
+        '--runs',
+        '2',
+        '--best',
+        '--json',
+        '--timeout',
+        '120',
+      ],
+      { encoding: 'utf8', maxBuffer: 1 << 26 },
+    );
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    const worst = [...rows].sort((a, b) => Math.max(...(b.ratios ?? [99])) - Math.max(...(a.ratios ?? [99])));
+    for (const row of worst.slice(0, 10)) {
+      t.diagnostic(
+        `${row.command} / ${row.pattern}: ${row.error ?? `${row.times.map(Math.round).join(' -> ')} ms CPU, ratio ${row.ratios.map((x: number) => x.toFixed(2)).join(' ')}`}`,
+      );
+    }
+    const bad = rows
+      .filter((row) => row.error !== undefined || row.over)
+      .map((row) => `${row.command} / ${row.pattern}: ${row.error ?? row.ratios.join(' ')}`);
+    assert.deepEqual(bad, [], r.stderr);
+    assert.equal(rows.length, 10 * 13, 'every command and pattern measured');
+    assert.equal(r.status, 0, r.stderr);
+  },
+);

@@ -20,9 +20,17 @@ test('resolve: one absolute URL per partial, RFC 1808 by default (5.1, 5.2)', ()
 });
 
 test('resolve --rfc3986 and --draft-1993 choose the other editions', () => {
-  assert.deepEqual(run(['resolve', '--rfc3986', BASE, ';x', '', '../../../g']).out.split('\n'),
-    ['http://a/b/c/;x', 'http://a/b/c/d;p?q', 'http://a/g', '']);
-  assert.deepEqual(run(['resolve', '--draft-1993', BASE, '.', '?y']).out.split('\n'), ['http://a/b/c', 'http://a/b/c/?y', '']);
+  assert.deepEqual(run(['resolve', '--rfc3986', BASE, ';x', '', '../../../g']).out.split('\n'), [
+    'http://a/b/c/;x',
+    'http://a/b/c/d;p?q',
+    'http://a/g',
+    '',
+  ]);
+  assert.deepEqual(run(['resolve', '--draft-1993', BASE, '.', '?y']).out.split('\n'), [
+    'http://a/b/c',
+    'http://a/b/c/?y',
+    '',
+  ]);
   const both = run(['resolve', '--rfc3986', '--draft-1993', BASE, 'g']);
   assert.equal(both.code, 2);
   assert.match(both.err, /exclude each other/);
@@ -31,13 +39,19 @@ test('resolve --rfc3986 and --draft-1993 choose the other editions', () => {
 test('resolve --json: partials from stdin, one object per line with exactly the contract fields; exit 1 if one failed', () => {
   const r = run(['resolve', '--json', 'news:comp.x'], '#frag\r\nother\nhttp://h/\n');
   assert.equal(r.code, 1);
-  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   for (const o of lines) assert.deepEqual(Object.keys(o).sort(), ['base', 'error', 'href', 'ok', 'partial']);
-  assert.deepEqual(lines.map((o) => [o.partial, o.ok, o.href]), [
-    ['#frag', true, 'news:comp.x#frag'],
-    ['other', false, null],
-    ['http://h/', true, 'http://h/'],
-  ]);
+  assert.deepEqual(
+    lines.map((o) => [o.partial, o.ok, o.href]),
+    [
+      ['#frag', true, 'news:comp.x#frag'],
+      ['other', false, null],
+      ['http://h/', true, 'http://h/'],
+    ],
+  );
   assert.equal(lines[1].error.code, 'non-hierarchical-base');
   assert.equal(lines[1].error.section, 'RFC 1738 2.3');
   assert.deepEqual(Object.keys(lines[1].error).sort(), ['code', 'message', 'offset', 'section', 'severity']);
@@ -65,7 +79,10 @@ test('relativize: the shortest partial form per target; "<>" for the empty one; 
   assert.deepEqual(r.out.split('\n'), ['g', '<>', '../g?y', 'ftp://x/', '']);
   const j = run(['relativize', '--json', '--rfc3986', 'http://a/b/c/d', 'http://a/./x', 'http://a/b/x']);
   assert.equal(j.code, 1);
-  const lines = j.out.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = j.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   for (const o of lines) assert.deepEqual(Object.keys(o).sort(), ['base', 'error', 'ok', 'partial', 'target']);
   assert.equal(lines[0].error.code, 'unreachable-target');
   assert.equal(lines[1].partial, '../x');

@@ -24,7 +24,22 @@ const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** safe, extra and the four a password may hold besides uchar (RFC 1738 3.1, 5). */
 const PUNCT = "$-_.+!*'(),;?&=";
 /** Escapes: of delimiters, of quotes and backslash, of controls and a bidi override (UTF-8). */
-const ESCAPES = ['%3A', '%40', '%2F', '%22', '%5C', '%25', '%27', '%3F', '%1B', '%0A', '%7F', '%E2%80%AE', '%20', '%23'];
+const ESCAPES = [
+  '%3A',
+  '%40',
+  '%2F',
+  '%22',
+  '%5C',
+  '%25',
+  '%27',
+  '%3F',
+  '%1B',
+  '%0A',
+  '%7F',
+  '%E2%80%AE',
+  '%20',
+  '%23',
+];
 
 const piece = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...ALPHA) },
@@ -38,10 +53,14 @@ const scheme = fc.constantFrom('ftp', 'telnet', 'news', 'http', 'x-any');
 const SAMPLE = fc.sample(fc.tuple(scheme, user, password), { seed: 1738, numRuns: 80 });
 const URLS = SAMPLE.map(([s, u, p]) => ({ password: p, url: `${s}://${u}:${p}@h${s.length}.example.com/p/q` }));
 /** Every form in which a password could show: as written, decoded, and JSON-escaped of each. */
-const NEEDLES = [...new Set(URLS.flatMap(({ password: p }) => {
-  const d = decodeText(p, { strict: false });
-  return [p, d, JSON.stringify(p).slice(1, -1), JSON.stringify(d).slice(1, -1)];
-}))];
+const NEEDLES = [
+  ...new Set(
+    URLS.flatMap(({ password: p }) => {
+      const d = decodeText(p, { strict: false });
+      return [p, d, JSON.stringify(p).slice(1, -1), JSON.stringify(d).slice(1, -1)];
+    }),
+  ),
+];
 
 function leaks(text: string): string[] {
   return NEEDLES.filter((n) => text.includes(n));
@@ -59,7 +78,11 @@ const PARTIALS = URLS.map((u) => u.url.slice(u.url.indexOf('//'))).join('\n') + 
 test('the sample holds every character RFC 1738 3.1 allows in a password, and the escapes', () => {
   const all = URLS.map((u) => u.password).join('');
   for (const c of [...PUNCT, ...ESCAPES]) assert.ok(all.includes(c), c);
-  for (const s of ['ftp', 'telnet', 'news', 'http', 'x-any']) assert.ok(URLS.some((u) => u.url.startsWith(`${s}:`)), s);
+  for (const s of ['ftp', 'telnet', 'news', 'http', 'x-any'])
+    assert.ok(
+      URLS.some((u) => u.url.startsWith(`${s}:`)),
+      s,
+    );
 });
 
 for (const mode of [[], ['--json']]) {
@@ -68,21 +91,24 @@ for (const mode of [[], ['--json']]) {
     test(`${cmd} (${m}) never shows a password (RFC 1738 6)`, () => {
       check(`${cmd} ${m}`, run([cmd, ...mode], LINES));
       // Also as "<URL:...>" with white space around, and in a line no parse can read.
-      const wrapped = URLS.map((u) => ` <URL:${u.url}> `).join('\n') + '\n' + URLS.map((u) => `${u.url} x`).join('\n') + '\n';
+      const wrapped =
+        URLS.map((u) => ` <URL:${u.url}> `).join('\n') + '\n' + URLS.map((u) => `${u.url} x`).join('\n') + '\n';
       check(`${cmd} ${m} (wrapped)`, run([cmd, ...mode], wrapped));
     });
   }
 
   test(`resolve (${m}) never shows a password: a base with one, absolute and "//" partial forms`, () => {
     check(`resolve ${m}`, run(['resolve', ...mode, 'http://a.example/b/c'], LINES + PARTIALS));
-    for (const { url } of URLS.slice(0, 5)) check(`resolve ${m} ${url}`, run(['resolve', ...mode, url], 'd\n../e\n//other/f\n'));
+    for (const { url } of URLS.slice(0, 5))
+      check(`resolve ${m} ${url}`, run(['resolve', ...mode, url], 'd\n../e\n//other/f\n'));
     check(`resolve ${m} ftp base`, run(['resolve', ...mode, 'ftp://x.example/'], PARTIALS));
   });
 
   test(`relativize (${m}) never shows a password: targets on another host come out as "//" forms`, () => {
     check(`relativize ${m}`, run(['relativize', ...mode, 'http://a.example/b/c'], LINES));
     check(`relativize ${m} same scheme`, run(['relativize', ...mode, 'ftp://x.example/'], LINES));
-    for (const { url } of URLS.slice(0, 5)) check(`relativize ${m} ${url}`, run(['relativize', ...mode, url], `${url}\n${url.replace('/p/q', '/p/r')}\n`));
+    for (const { url } of URLS.slice(0, 5))
+      check(`relativize ${m} ${url}`, run(['relativize', ...mode, url], `${url}\n${url.replace('/p/q', '/p/r')}\n`));
   });
 
   test(`extract (${m}) never shows a password`, () => {
@@ -102,18 +128,22 @@ for (const mode of [[], ['--json']]) {
 test('--show-secrets shows them: the check above finds a password where there is one', () => {
   for (const cmd of ['parse', 'normalize', 'lint', 'explain']) {
     const r = run([cmd, '--json', '--show-secrets'], LINES);
-    for (const { password: p, url } of URLS) assert.ok(r.out.includes(p) || r.out.includes(JSON.stringify(p).slice(1, -1)), `${cmd} ${url}`);
+    for (const { password: p, url } of URLS)
+      assert.ok(r.out.includes(p) || r.out.includes(JSON.stringify(p).slice(1, -1)), `${cmd} ${url}`);
   }
-  const r = run(['normalize', '--show-secrets'], 'ftp://u:a?b\'c@h.com/x\n');
+  const r = run(['normalize', '--show-secrets'], "ftp://u:a?b'c@h.com/x\n");
   assert.equal(r.out, "ftp://u:a?b'c@h.com/x\n");
 });
 
 test('normalize, resolve, relativize, equal, extract: the password as "****" and the rest as before', () => {
   assert.equal(run(['normalize'], "FTP://u:a?b'c@H.com/x\n").out, 'ftp://u:****@h.com/x\n');
-  assert.equal(run(['resolve', "telnet://u:a?b@h.com/", '//v:c\'d@k.com/']).out, 'telnet://v:****@k.com/\n');
-  assert.equal(run(['relativize', 'ftp://x.com/', "ftp://u:a?b@h.com/x"]).out, '//u:****@h.com/x\n');
-  assert.equal(run(['equal', "news://u:a'b@h.com/x", 'news://u:c@h.com/x']).out, 'not equivalent:\n  news://u:****@h.com/x\n  news://u:****@h.com/x\n');
-  const ex = JSON.parse(run(['extract', '--json'], "<URL:ftp://u:a?b@h.com/x>\n").out);
+  assert.equal(run(['resolve', 'telnet://u:a?b@h.com/', "//v:c'd@k.com/"]).out, 'telnet://v:****@k.com/\n');
+  assert.equal(run(['relativize', 'ftp://x.com/', 'ftp://u:a?b@h.com/x']).out, '//u:****@h.com/x\n');
+  assert.equal(
+    run(['equal', "news://u:a'b@h.com/x", 'news://u:c@h.com/x']).out,
+    'not equivalent:\n  news://u:****@h.com/x\n  news://u:****@h.com/x\n',
+  );
+  const ex = JSON.parse(run(['extract', '--json'], '<URL:ftp://u:a?b@h.com/x>\n').out);
   assert.equal(ex.url, 'ftp://u:****@h.com/x');
   assert.equal(ex.end, 25, 'offsets count the text as given');
 });
@@ -123,8 +153,12 @@ function runAsync(args: string[]): Promise<{ code: number | null; out: string; e
     const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH } });
     let out = '';
     let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
     p.stdin.end();
     p.on('close', (code) => resolve({ code, out, err }));
   });
@@ -136,7 +170,7 @@ test('fetch: a server that echoes the PASS argument in its 530 reply shows no fo
   });
   try {
     // Sent decoded: a"b\c'd?e; quoted by the client's message JSON-escaped: a\"b\\c'd?e.
-    for (const pw of ['Pw7a%22b%5Cc\'d?eKq', "Pw7a'b?c;d&e=fKq", 'Pw7%1B%5D0%3Bx%07Kq']) {
+    for (const pw of ["Pw7a%22b%5Cc'd?eKq", "Pw7a'b?c;d&e=fKq", 'Pw7%1B%5D0%3Bx%07Kq']) {
       const r = await runAsync(['fetch', '--timeout', '5000', fake.url('x', `u:${pw}@`)]);
       const d = decodeText(pw, { strict: false });
       assert.equal(r.code, 3, r.err);

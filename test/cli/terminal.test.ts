@@ -19,7 +19,19 @@ function run(args: string[], stdin = '') {
 
 /** Every character a terminal could act on, LF aside: C0, DEL, C1, bidi formatting. */
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const HOSTILE = ['\x1b]0;pwned\x07\x1b[2J', '\u202e', '\u2066x\u2069', '\u200f', '\u061c', '\x7f', '\x85', '\x9b31m', '\r', '\t', '\x00'];
+const HOSTILE = [
+  '\x1b]0;pwned\x07\x1b[2J',
+  '\u202e',
+  '\u2066x\u2069',
+  '\u200f',
+  '\u061c',
+  '\x7f',
+  '\x85',
+  '\x9b31m',
+  '\r',
+  '\t',
+  '\x00',
+];
 
 function clean(what: string, r: { out: string; err: string }): void {
   const m = UNSAFE.exec(r.out + r.err);
@@ -48,7 +60,12 @@ test('safeJson: DEL, C1 and bidi as \\uHHHH, read back as the same value', () =>
 
 /** No NUL in an argument (the system cannot pass one); no bare CR in a batch line (it ends one today). */
 const ARGS = HOSTILE.filter((h) => h !== '\x00');
-const URLS = HOSTILE.filter((h) => h !== '\r').flatMap((h) => [`http://a.com/x${h}y`, `ftp://u:p${h}@h.com/a`, `news:${h}`, `${h}http://a.com/`]);
+const URLS = HOSTILE.filter((h) => h !== '\r').flatMap((h) => [
+  `http://a.com/x${h}y`,
+  `ftp://u:p${h}@h.com/a`,
+  `news:${h}`,
+  `${h}http://a.com/`,
+]);
 const LINES = URLS.join('\n') + '\n';
 
 for (const mode of [[], ['--json']]) {
@@ -59,7 +76,10 @@ for (const mode of [[], ['--json']]) {
       clean(`${cmd} ${m}`, r);
       if (m === 'json') {
         // Each line is still JSON, and "input" reads back as given (where no password is masked).
-        const recs = r.out.trim().split('\n').map((l) => JSON.parse(l) as { input: string });
+        const recs = r.out
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { input: string });
         assert.equal(recs.length, URLS.length);
         for (let i = 0; i < URLS.length; i++) if (!URLS[i].startsWith('ftp:')) assert.equal(recs[i].input, URLS[i]);
       }
@@ -69,7 +89,10 @@ for (const mode of [[], ['--json']]) {
 
   test(`resolve and relativize (${m}): partial forms, bases and messages are escaped`, () => {
     clean('resolve', run(['resolve', ...mode, 'http://a.com/', 'x\x1b]0;pwned\x07\x1b[2J']));
-    clean('resolve stdin', run(['resolve', ...mode, 'http://a.com/\u202e/'], HOSTILE.filter((h) => h !== '\r').join('\n') + '\n'));
+    clean(
+      'resolve stdin',
+      run(['resolve', ...mode, 'http://a.com/\u202e/'], HOSTILE.filter((h) => h !== '\r').join('\n') + '\n'),
+    );
     clean('resolve error', run(['resolve', ...mode, 'http://a.com/', 'x:\x1b[2J\u202e'], ''));
     clean('resolve bad base', run(['resolve', ...mode, '\x1b[2J'], 'x\n'));
     clean('relativize', run(['relativize', ...mode, 'http://a.com/'], URLS.join('\n') + '\n'));

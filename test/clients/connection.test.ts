@@ -23,10 +23,12 @@ function server(bytes: number): Promise<{ port: number; close: () => Promise<voi
       pump();
       sock.on('error', () => {});
     });
-    s.listen(0, '127.0.0.1', () => resolve({
-      port: (s.address() as AddressInfo).port,
-      close: () => new Promise((r) => s.close(() => r())),
-    }));
+    s.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (s.address() as AddressInfo).port,
+        close: () => new Promise((r) => s.close(() => r())),
+      }),
+    );
   });
 }
 

@@ -14,8 +14,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  parse, build, explain, lint, normalize, resolve, isHierarchical, registerScheme, unregisterScheme, getScheme,
-  LocatorError, PolicyError, type SchemeSpec, type Url,
+  parse,
+  build,
+  explain,
+  lint,
+  normalize,
+  resolve,
+  isHierarchical,
+  registerScheme,
+  unregisterScheme,
+  getScheme,
+  LocatorError,
+  PolicyError,
+  type SchemeSpec,
+  type Url,
 } from 'locator';
 import { open } from 'locator/clients';
 import { ROOT, serversDir, readAll } from '../helpers.js';
@@ -31,7 +43,7 @@ const AT = `x-finger://127.0.0.1:${PORT}`;
 let finger: SchemeSpec<FingerFields>;
 
 before(async () => {
-  finger = (await import(pathToFileURL(MODULE).href) as { default: SchemeSpec<FingerFields> }).default;
+  finger = ((await import(pathToFileURL(MODULE).href)) as { default: SchemeSpec<FingerFields> }).default;
 });
 
 const codes = (u: Url) => u.violations.map((d) => `${d.code}@${d.offset}`).join(' ');
@@ -43,14 +55,19 @@ test('before registration x-finger is only an experimental name, read with the g
   assert.equal(u.port, null);
   assert.deepEqual(u.fields, { schemePart: '//h.com/root' });
   // Unknown to lint: an escaped CR LF is only the generic warning.
-  assert.deepEqual(lint('x-finger://h/a%0D%0Ab').map((d) => `${d.code}@${d.offset}`),
-    ['experimental-scheme@0', 'encoded-control@14', 'encoded-control@17']);
+  assert.deepEqual(
+    lint('x-finger://h/a%0D%0Ab').map((d) => `${d.code}@${d.offset}`),
+    ['experimental-scheme@0', 'encoded-control@14', 'encoded-control@17'],
+  );
 });
 
 test('registerScheme takes the entry of examples/x-finger.mjs', () => {
   registerScheme(finger);
   assert.equal(getScheme('x-finger')?.defaultPort, 79);
-  assert.throws(() => registerScheme(finger), (e: unknown) => e instanceof LocatorError && e.code === 'scheme-clash');
+  assert.throws(
+    () => registerScheme(finger),
+    (e: unknown) => e instanceof LocatorError && e.code === 'scheme-clash',
+  );
 });
 
 // [input, fields, violations (code@offset), why]
@@ -64,12 +81,27 @@ const ROWS: ReadonlyArray<readonly [string, FingerFields, string, string]> = [
   ['x-finger://h.com/a/b', { user: 'a/b', verbose: false }, 'invalid-char@18', 'no further path segment'],
   ['x-finger://h.com/a@b', { user: 'a@b', verbose: false }, 'invalid-char@18', 'RFC 1288 {Q2}: "@" would forward'],
   ['x-finger://h.com/a%40b', { user: 'a@b', verbose: false }, 'invalid-char@18', 'RFC 1288 {Q2}: an escaped "@" too'],
-  ['x-finger://h.com/a%20b', { user: 'a b', verbose: false }, 'invalid-char@18', 'RFC 1288 {S}: a space separates tokens'],
+  [
+    'x-finger://h.com/a%20b',
+    { user: 'a b', verbose: false },
+    'invalid-char@18',
+    'RFC 1288 {S}: a space separates tokens',
+  ],
   ['x-finger://h.com/%2FW', { user: '/W', verbose: false }, 'invalid-char@17', 'RFC 1288 {W}: "/" starts a token'],
   ['x-finger://h.com/root;X', { user: 'root;X', verbose: false }, 'invalid-char@21', 'only ";W"'],
   ['x-finger://h.com/a?b', { user: 'a?b', verbose: false }, 'invalid-char@18', 'RFC 1738 2.2: reserved'],
-  ['x-finger://me@h.com/root', { user: 'root', verbose: false }, 'unexpected-login@11', 'no login: the user is the path'],
-  ['<URL:x-finger://h.com/a@b>', { user: 'a@b', verbose: false }, 'invalid-char@23', 'offsets count the input as given'],
+  [
+    'x-finger://me@h.com/root',
+    { user: 'root', verbose: false },
+    'unexpected-login@11',
+    'no login: the user is the path',
+  ],
+  [
+    '<URL:x-finger://h.com/a@b>',
+    { user: 'a@b', verbose: false },
+    'invalid-char@23',
+    'offsets count the input as given',
+  ],
 ];
 for (const [input, want, wantCodes, why] of ROWS) {
   test(`parse ${JSON.stringify(input)} (${why})`, () => {
@@ -89,36 +121,56 @@ test('parse: an explicit port, and characters the parser itself reports', () => 
 
 test('build writes the fields back, encoding what must be encoded; refuses what one query cannot carry', () => {
   assert.equal(build('x-finger', { host: 'h.com', user: 'root' }), 'x-finger://h.com/root');
-  assert.equal(build('x-finger', { host: 'h.com', port: 7079, user: 'root', verbose: true }), 'x-finger://h.com:7079/root;W');
+  assert.equal(
+    build('x-finger', { host: 'h.com', port: 7079, user: 'root', verbose: true }),
+    'x-finger://h.com:7079/root;W',
+  );
   assert.equal(build('x-finger', { host: 'h.com', port: 79 }), 'x-finger://h.com');
   assert.equal(build('x-finger', { host: 'h.com', user: 'J;D' }), 'x-finger://h.com/J%3BD');
   for (const [input] of ROWS.filter((r) => r[2] === '' && !r[0].includes('%'))) {
     const u = parse(input);
     assert.equal(build('x-finger', { host: u.host, ...u.fields }), input.replace(/\/$/, ''));
   }
-  for (const bad of [{ host: 'h', user: 'a b' }, { host: 'h', user: 'a@b' }, { host: 'h', user: 'a\r\nb' }, { user: 'root' }, { host: 'h', user: 7 }]) {
-    assert.throws(() => build('x-finger', bad), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(bad));
+  for (const bad of [
+    { host: 'h', user: 'a b' },
+    { host: 'h', user: 'a@b' },
+    { host: 'h', user: 'a\r\nb' },
+    { user: 'root' },
+    { host: 'h', user: 7 },
+  ]) {
+    assert.throws(
+      () => build('x-finger', bad),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field',
+      JSON.stringify(bad),
+    );
   }
 });
 
 test('explain gives the exact bytes of the query (RFC 1288 2.3)', () => {
   const x = explain(`${AT}/root`);
-  assert.deepEqual({ protocol: x.protocol, host: x.host, port: x.port, steps: x.steps },
-    { protocol: 'finger', host: '127.0.0.1', port: PORT, steps: ['root<CR><LF>'] });
+  assert.deepEqual(
+    { protocol: x.protocol, host: x.host, port: x.port, steps: x.steps },
+    { protocol: 'finger', host: '127.0.0.1', port: PORT, steps: ['root<CR><LF>'] },
+  );
   assert.deepEqual(explain('x-finger://h.com/').steps, ['<CR><LF>']);
   assert.deepEqual(explain('x-finger://h.com/root;W').steps, ['/W root<CR><LF>']);
   assert.deepEqual(explain('x-finger://h.com/;W').steps, ['/W<CR><LF>']);
   assert.match(explain('x-finger://h.com').notes.join('\n'), /empty query/);
 });
 
-test('lint: an escaped CR, LF or NUL in the user is an encoded-delimiter error, from the entry\'s wire()', () => {
+test("lint: an escaped CR, LF or NUL in the user is an encoded-delimiter error, from the entry's wire()", () => {
   const ds = lint('x-finger://h/a%0D%0Ab%00');
-  assert.deepEqual(ds.map((d) => `${d.code}@${d.offset}:${d.severity}`),
-    ['encoded-delimiter@14:error', 'encoded-delimiter@17:error', 'encoded-delimiter@21:error']);
+  assert.deepEqual(
+    ds.map((d) => `${d.code}@${d.offset}:${d.severity}`),
+    ['encoded-delimiter@14:error', 'encoded-delimiter@17:error', 'encoded-delimiter@21:error'],
+  );
   assert.match(ds[0].message, /the user name decodes to CR/);
   assert.deepEqual(lint('x-finger://h/root%09;W'), []);
   // The offsets count the input as given.
-  assert.deepEqual(lint('<URL:x-finger://h/a%0Ab>').map((d) => `${d.code}@${d.offset}`), ['encoded-delimiter@19']);
+  assert.deepEqual(
+    lint('<URL:x-finger://h/a%0Ab>').map((d) => `${d.code}@${d.offset}`),
+    ['encoded-delimiter@19'],
+  );
 });
 
 test('normalize: the generic rules for host and port, the path as written', () => {
@@ -130,7 +182,10 @@ test('normalize: the generic rules for host and port, the path as written', () =
 test('resolve: the path is no hierarchy, so a relative path is the typed error; absolute forms work', () => {
   const base = 'x-finger://h.com/root';
   assert.equal(isHierarchical(base), false);
-  assert.throws(() => resolve(base, 'other'), (e: unknown) => e instanceof LocatorError && e.code === 'non-hierarchical-base');
+  assert.throws(
+    () => resolve(base, 'other'),
+    (e: unknown) => e instanceof LocatorError && e.code === 'non-hierarchical-base',
+  );
   assert.equal(resolve(base, '/other'), 'x-finger://h.com/other');
   assert.equal(resolve(base, '//k.org/x'), 'x-finger://k.org/x');
   assert.equal(resolve(base, 'x-finger://k.org/y'), 'x-finger://k.org/y');
@@ -138,7 +193,9 @@ test('resolve: the path is no hierarchy, so a relative path is the typed error; 
 
 /** The request lines in.fingerd got, oldest first (file names start with the time in ns). */
 function captured(): string[] {
-  return readdirSync(join(serversDir(), 'finger', 'requests')).filter((f) => !f.endsWith('.part')).sort();
+  return readdirSync(join(serversDir(), 'finger', 'requests'))
+    .filter((f) => !f.endsWith('.part'))
+    .sort();
 }
 
 /** Opens `url` and returns the reply, the transcript and the one request line in.fingerd got. */
@@ -154,7 +211,7 @@ async function fingerOnce(url: string): Promise<{ reply: string; request: string
 
 const shown = (bytes: string) => bytes.replace(/\r/g, '<CR>').replace(/\n/g, '<LF>').replace(/\0/g, '<NUL>');
 
-test('open(): in.fingerd answers for root; the request it got is explain\'s step, byte for byte', async () => {
+test("open(): in.fingerd answers for root; the request it got is explain's step, byte for byte", async () => {
   const url = `${AT}/root`;
   const { reply, request, sent } = await fingerOnce(url);
   assert.match(reply, /Login: root\b/);
@@ -181,10 +238,14 @@ test('open(): ";W" sends "/W root" (RFC 1288 2.5.2)', async () => {
 
 test('open(): the policy refuses before any connection (encoded CR LF; a private address on request)', async () => {
   const was = captured().length;
-  await assert.rejects(open(`${AT}/root%0D%0Aadmin`),
-    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'encoded-delimiter' && e.offset === 30);
-  await assert.rejects(open(`${AT}/root`, { policy: { refusePrivateAddresses: true } }),
-    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address');
+  await assert.rejects(
+    open(`${AT}/root%0D%0Aadmin`),
+    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'encoded-delimiter' && e.offset === 30,
+  );
+  await assert.rejects(
+    open(`${AT}/root`, { policy: { refusePrivateAddresses: true } }),
+    (e: unknown) => e instanceof PolicyError && e.diagnostic.code === 'private-address',
+  );
   assert.equal(captured().length, was, 'no connection reached in.fingerd');
 });
 
@@ -209,15 +270,20 @@ test('open(): timeout, abort and maxBytes end with their typed errors', async ()
     const r2 = await open(`x-finger://127.0.0.1:${port}/root`, { signal: ac.signal });
     ac.abort();
     await assert.rejects(readAll(r2.body), (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
-    await assert.rejects(open(`x-finger://127.0.0.1:${port}/root`, { signal: AbortSignal.abort() }),
-      (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
+    await assert.rejects(
+      open(`x-finger://127.0.0.1:${port}/root`, { signal: AbortSignal.abort() }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'aborted',
+    );
     assert.equal(sockets.length, 2, 'an aborted signal opens no connection');
   } finally {
     for (const s of sockets) s.destroy();
     await new Promise((r) => server.close(r));
   }
   // Nothing listens there any more.
-  await assert.rejects(open(`x-finger://127.0.0.1:${port}/root`), (e: unknown) => e instanceof LocatorError && e.code === 'connect-failed');
+  await assert.rejects(
+    open(`x-finger://127.0.0.1:${port}/root`),
+    (e: unknown) => e instanceof LocatorError && e.code === 'connect-failed',
+  );
   const r3 = await open(`${AT}/root`, { maxBytes: 10 });
   await assert.rejects(readAll(r3.body), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
 });
@@ -226,7 +292,9 @@ test('open(): a reader that cancels the body ends the connection; nothing fails 
   const { server, port, sockets } = await silentServer();
   try {
     const r = await open(`x-finger://127.0.0.1:${port}/root`);
-    const closed = new Promise((done) => sockets[0]?.once('close', done) ?? server.once('connection', (s) => s.once('close', done)));
+    const closed = new Promise(
+      (done) => sockets[0]?.once('close', done) ?? server.once('connection', (s) => s.once('close', done)),
+    );
     await r.body.cancel();
     await closed;
   } finally {
@@ -256,13 +324,20 @@ test('open(): a reader slower than the timeout is no timeout; only a silent serv
 });
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((done) => {
     const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
     let out = '';
     let err = '';
-    p.stdout.on('data', (d) => { out += d; });
-    p.stderr.on('data', (d) => { err += d; });
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
     p.stdin.end();
     p.on('close', (code) => done({ code, out, err }));
   });
@@ -294,14 +369,18 @@ test('LOCATOR_SCHEMES loads the module for every command; explain and lint then 
 test('--help documents --scheme and LOCATOR_SCHEMES', async () => {
   const h = await cli(['--help']);
   assert.equal(h.code, 0);
-  for (const s of ['--scheme MODULE', 'LOCATOR_SCHEMES', 'a --scheme module that does not load']) assert.ok(h.out.includes(s), s);
+  for (const s of ['--scheme MODULE', 'LOCATOR_SCHEMES', 'a --scheme module that does not load'])
+    assert.ok(h.out.includes(s), s);
 });
 
 test('a scheme module that does not load, or is no scheme entry, is a usage error (exit 2)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-scheme-'));
   writeFileSync(join(dir, 'number.mjs'), 'export default 42;\n');
   writeFileSync(join(dir, 'noport.mjs'), "export default { name: 'x-a', syntax: 'internet', status: 'later' };\n");
-  writeFileSync(join(dir, 'ftp.mjs'), "export default { name: 'ftp', defaultPort: 21, syntax: 'internet', status: 'later' };\n");
+  writeFileSync(
+    join(dir, 'ftp.mjs'),
+    "export default { name: 'ftp', defaultPort: 21, syntax: 'internet', status: 'later' };\n",
+  );
   writeFileSync(join(dir, 'throws.mjs'), "throw new Error('boom');\n");
   const cases: Array<[string, RegExp]> = [
     [join(dir, 'missing.mjs'), /cannot load the scheme module .*missing\.mjs.*\(scheme-module\)/],
@@ -319,8 +398,10 @@ test('a scheme module that does not load, or is no scheme entry, is a usage erro
   const r = await cli(['parse', 'x-finger://h/root'], { LOCATOR_SCHEMES: join(dir, 'number.mjs') });
   assert.equal(r.code, 2);
   // The same module named twice is loaded once.
-  const twice = await cli(['parse', '--scheme', 'examples/x-finger.mjs', '--scheme', './examples/x-finger.mjs', 'x-finger://h/root'],
-    { LOCATOR_SCHEMES: MODULE });
+  const twice = await cli(
+    ['parse', '--scheme', 'examples/x-finger.mjs', '--scheme', './examples/x-finger.mjs', 'x-finger://h/root'],
+    { LOCATOR_SCHEMES: MODULE },
+  );
   assert.equal(twice.code, 0, twice.err);
 });
 
@@ -329,7 +410,10 @@ test('unregistering the scheme leaves records parsed before unchanged', () => {
   assert.equal(unregisterScheme('x-finger'), true);
   assert.equal(u.port, 79);
   assert.deepEqual({ ...u.fields }, { user: 'root', verbose: true });
-  assert.deepEqual(lint(u).map((d) => d.code), []);
+  assert.deepEqual(
+    lint(u).map((d) => d.code),
+    [],
+  );
   assert.equal(normalize(u), 'x-finger://h.com/root;W');
   const again = parse('x-finger://h.com/root;W');
   assert.equal(again.port, null);

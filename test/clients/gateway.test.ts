@@ -4,14 +4,21 @@ import assert from 'node:assert/strict';
 import { gatewayFromEnv, gatewayFor, bypasses } from '../../src/clients/gateway.js';
 
 test('<scheme>_proxy: lower case wins over upper case; every scheme may have one', () => {
-  const g = gatewayFromEnv({ ftp_proxy: 'http://a:1/', FTP_PROXY: 'http://b:2/', GOPHER_PROXY: 'http://c:3/', wais_proxy: 'http://w:4/' });
+  const g = gatewayFromEnv({
+    ftp_proxy: 'http://a:1/',
+    FTP_PROXY: 'http://b:2/',
+    GOPHER_PROXY: 'http://c:3/',
+    wais_proxy: 'http://w:4/',
+  });
   assert.deepEqual(g.proxies, { ftp: 'http://a:1/', gopher: 'http://c:3/', wais: 'http://w:4/' });
 });
 
 test('HTTP_PROXY (upper case) is ignored when running as CGI; http_proxy is not', () => {
   assert.deepEqual(gatewayFromEnv({ HTTP_PROXY: 'http://evil:1/', REQUEST_METHOD: 'GET' }).proxies, {});
   assert.deepEqual(gatewayFromEnv({ HTTP_PROXY: 'http://p:1/' }).proxies, { http: 'http://p:1/' });
-  assert.deepEqual(gatewayFromEnv({ http_proxy: 'http://p:1/', REQUEST_METHOD: 'GET' }).proxies, { http: 'http://p:1/' });
+  assert.deepEqual(gatewayFromEnv({ http_proxy: 'http://p:1/', REQUEST_METHOD: 'GET' }).proxies, {
+    http: 'http://p:1/',
+  });
 });
 
 test('no_proxy: names, .suffixes, ports ignored, and *', () => {

@@ -13,7 +13,9 @@ import type { TranscriptLine } from '../../src/clients/types.js';
 import { rejects } from '../helpers.js';
 
 /** A server whose every answer is a 302 to `location(path)`; counts the requests it gets. */
-async function redirector(location: (path: string, base: string) => string): Promise<{ base: string; hits: () => number; close: () => Promise<void> }> {
+async function redirector(
+  location: (path: string, base: string) => string,
+): Promise<{ base: string; hits: () => number; close: () => Promise<void> }> {
   let hits = 0;
   let base = '';
   const server: Server = createServer((req, res) => {
@@ -33,7 +35,13 @@ test('an HTTP server redirecting to a Gopher link back to itself stops at once: 
   const s = await redirector((_p, base) => `gopher://127.0.0.1:7070/hURL:${base}/loop`);
   try {
     const lines: TranscriptLine[] = [];
-    const e = await rejects(open(`${s.base}/loop`, { gateway: false, policy: policy({ maxCrossSchemeRedirects: 2 }), transcript: (l) => lines.push(l) }));
+    const e = await rejects(
+      open(`${s.base}/loop`, {
+        gateway: false,
+        policy: policy({ maxCrossSchemeRedirects: 2 }),
+        transcript: (l) => lines.push(l),
+      }),
+    );
     assert.equal(code(e), 'redirect-loop');
     assert.equal(s.hits(), 1);
     const hops = lines.filter((l) => l.direction === 'info' && /redirect \d/.test(l.text)).map((l) => l.text);
@@ -50,7 +58,9 @@ test('a chain that never repeats stops at maxRedirects (one budget across scheme
   let n = 0;
   const s = await redirector((_p, base) => `gopher://127.0.0.1:7070/hURL:${base}/step${++n}`);
   try {
-    const e = await rejects(open(`${s.base}/start`, { gateway: false, policy: policy({ maxRedirects: 6, maxCrossSchemeRedirects: 100 }) }));
+    const e = await rejects(
+      open(`${s.base}/start`, { gateway: false, policy: policy({ maxRedirects: 6, maxCrossSchemeRedirects: 100 }) }),
+    );
     assert.equal(code(e), 'too-many-redirects');
     // 6 hops are followed (http -> link -> http -> link -> http -> link -> http), the 7th refused:
     // the first request and the three that hops 2, 4 and 6 lead to.
@@ -66,7 +76,13 @@ test('the cross-scheme budget is counted over the whole chain; maxCrossSchemeRed
     const none = await rejects(open(`${s.base}/a`, { gateway: false }));
     assert.equal(code(none), 'cross-scheme-redirect', 'the default policy follows no change of scheme');
     const lines: TranscriptLine[] = [];
-    const one = await rejects(open(`${s.base}/a`, { gateway: false, policy: policy({ maxCrossSchemeRedirects: 1 }), transcript: (l) => lines.push(l) }));
+    const one = await rejects(
+      open(`${s.base}/a`, {
+        gateway: false,
+        policy: policy({ maxCrossSchemeRedirects: 1 }),
+        transcript: (l) => lines.push(l),
+      }),
+    );
     assert.equal(code(one), 'cross-scheme-redirect');
     // The first change of scheme (http -> gopher) was followed, the second (gopher -> http) refused.
     assert.equal(lines.filter((l) => /redirect \d/.test(l.text)).length, 2);

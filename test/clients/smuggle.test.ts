@@ -8,14 +8,21 @@ import type { AddressInfo } from 'node:net';
 import { open } from '../../src/clients/index.js';
 import { LocatorError } from '../../src/core/errors.js';
 
-interface Listener { port: number; connections: number; bytes: number; close(): Promise<void> }
+interface Listener {
+  port: number;
+  connections: number;
+  bytes: number;
+  close(): Promise<void>;
+}
 
 function listen(): Promise<Listener> {
   return new Promise((resolve) => {
     const l = { port: 0, connections: 0, bytes: 0, close: async () => {} } as Listener;
     const server = net.createServer((s) => {
       l.connections++;
-      s.on('data', (d) => { l.bytes += d.length; });
+      s.on('data', (d) => {
+        l.bytes += d.length;
+      });
       s.on('error', () => {});
       s.end();
     });
@@ -46,8 +53,11 @@ for (const [template, what] of ROWS) {
     const l = await listen();
     try {
       const url = template.replace('PORT', String(l.port));
-      await assert.rejects(open(url, { gateway: false, timeout: 2000 }),
-        (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused', url);
+      await assert.rejects(
+        open(url, { gateway: false, timeout: 2000 }),
+        (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused',
+        url,
+      );
       await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual([l.connections, l.bytes], [0, 0], 'nothing arrived at the listener');
     } finally {
@@ -57,15 +67,19 @@ for (const [template, what] of ROWS) {
 }
 
 test('RFC 1738 6: a port registered to another protocol is refused unless allowed (gopher://host:25/)', async () => {
-  await assert.rejects(open('gopher://127.0.0.1:25/0x', { gateway: false }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused' && /25/.test(e.message));
+  await assert.rejects(
+    open('gopher://127.0.0.1:25/0x', { gateway: false }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused' && /25/.test(e.message),
+  );
 });
 
 test('RFC 1738 6: with refusePrivateAddresses, a loopback server is refused after name resolution', async () => {
   const l = await listen();
   try {
-    await assert.rejects(open(`http://localhost:${l.port}/`, { gateway: false, policy: { refusePrivateAddresses: true } }),
-      (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused');
+    await assert.rejects(
+      open(`http://localhost:${l.port}/`, { gateway: false, policy: { refusePrivateAddresses: true } }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused',
+    );
     assert.deepEqual([l.connections, l.bytes], [0, 0]);
   } finally {
     await l.close();

@@ -29,8 +29,16 @@ const BASE: OpenOptions = { gateway: false, email: 'locator-test@example.test' }
 test('checkTimeout: undefined is the default; positive numbers and Infinity pass; the rest is refused', () => {
   assert.equal(checkTimeout(undefined), DEFAULT_TIMEOUT);
   for (const ok of [1, 0.5, 30_000, MAX_TIMER, 2 ** 31, 3e9, Infinity]) assert.equal(checkTimeout(ok), ok);
-  for (const bad of [0, -0, -1, NaN, -Infinity]) assert.throws(() => checkTimeout(bad), (e: unknown) => e instanceof RangeError && /timeout/.test(e.message));
-  for (const bad of ['100', null, true, 10n]) assert.throws(() => checkTimeout(bad), (e: unknown) => e instanceof TypeError && /timeout/.test(e.message));
+  for (const bad of [0, -0, -1, NaN, -Infinity])
+    assert.throws(
+      () => checkTimeout(bad),
+      (e: unknown) => e instanceof RangeError && /timeout/.test(e.message),
+    );
+  for (const bad of ['100', null, true, 10n])
+    assert.throws(
+      () => checkTimeout(bad),
+      (e: unknown) => e instanceof TypeError && /timeout/.test(e.message),
+    );
 });
 
 test('startTimer: a delay past 2^31-1 ms is chained (fires once, at the end); Infinity never fires', () => {
@@ -61,9 +69,16 @@ test('startTimer: a delay past 2^31-1 ms is chained (fires once, at the end); In
 for (const [client, url] of Object.entries(URLS)) {
   test(`${client}: timeout 0, -1, NaN are RangeErrors naming the option; "100" a TypeError`, async () => {
     for (const bad of [0, -1, NaN, -Infinity]) {
-      await assert.rejects(open(url, { ...BASE, timeout: bad }), (e: unknown) => e instanceof RangeError && /timeout/.test(e.message), `${client} ${bad}`);
+      await assert.rejects(
+        open(url, { ...BASE, timeout: bad }),
+        (e: unknown) => e instanceof RangeError && /timeout/.test(e.message),
+        `${client} ${bad}`,
+      );
     }
-    await assert.rejects(open(url, { ...BASE, timeout: '100' as never }), (e: unknown) => e instanceof TypeError && /timeout/.test(e.message));
+    await assert.rejects(
+      open(url, { ...BASE, timeout: '100' as never }),
+      (e: unknown) => e instanceof TypeError && /timeout/.test(e.message),
+    );
   });
 
   test(`${client}: timeout 2^31, 3e9 and Infinity do not fire at once: the object arrives`, async () => {
@@ -85,11 +100,17 @@ for (const [client, url] of Object.entries(URLS)) {
 /** A listener that accepts and stays silent: the clients must give up after `timeout`. */
 async function silent(): Promise<{ port: number; close(): void }> {
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    close: () => { for (const s of sockets) s.destroy(); server.close(); },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
   };
 }
 
@@ -97,8 +118,16 @@ test('a silent server: ftp, gopher and http all fail with timeout after a small 
   const s = await silent();
   try {
     const policy = { allowPorts: [s.port] };
-    for (const url of [`ftp://127.0.0.1:${s.port}/x.txt`, `gopher://127.0.0.1:${s.port}/0/x`, `http://127.0.0.1:${s.port}/x`]) {
-      await assert.rejects(open(url, { ...BASE, policy, timeout: 150 }), (e: unknown) => e instanceof LocatorError && e.code === 'timeout', url);
+    for (const url of [
+      `ftp://127.0.0.1:${s.port}/x.txt`,
+      `gopher://127.0.0.1:${s.port}/0/x`,
+      `http://127.0.0.1:${s.port}/x`,
+    ]) {
+      await assert.rejects(
+        open(url, { ...BASE, policy, timeout: 150 }),
+        (e: unknown) => e instanceof LocatorError && e.code === 'timeout',
+        url,
+      );
     }
   } finally {
     s.close();
@@ -108,15 +137,23 @@ test('a silent server: ftp, gopher and http all fail with timeout after a small 
 test('HTTP: a body shorter than its Content-Length is connection-closed (not connect-failed), naming both counts', async () => {
   const server = net.createServer((c) => {
     c.on('error', () => {});
-    c.once('data', () => c.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\nonly 12 here'));
+    c.once('data', () =>
+      c.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\nonly 12 here'),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   try {
     const r = await open(`http://127.0.0.1:${port}/short`, { ...BASE, policy: { allowPorts: [port] }, timeout: 5000 });
     assert.equal(r.meta.size, 100);
-    await assert.rejects(readAll(r.body), (e: unknown) => e instanceof LocatorError && e.code === 'connection-closed'
-      && /100 octets/.test(e.message) && /after 12\b/.test(e.message));
+    await assert.rejects(
+      readAll(r.body),
+      (e: unknown) =>
+        e instanceof LocatorError &&
+        e.code === 'connection-closed' &&
+        /100 octets/.test(e.message) &&
+        /after 12\b/.test(e.message),
+    );
   } finally {
     server.close();
   }
@@ -130,7 +167,11 @@ test('HTTP: a chunked body without its last chunk is connection-closed too', asy
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
   try {
-    const r = await open(`http://127.0.0.1:${port}/chunked`, { ...BASE, policy: { allowPorts: [port] }, timeout: 5000 });
+    const r = await open(`http://127.0.0.1:${port}/chunked`, {
+      ...BASE,
+      policy: { allowPorts: [port] },
+      timeout: 5000,
+    });
     await assert.rejects(readAll(r.body), (e: unknown) => e instanceof LocatorError && e.code === 'connection-closed');
   } finally {
     server.close();
@@ -139,10 +180,27 @@ test('HTTP: a chunked body without its last chunk is connection-closed too', asy
 
 test('gopher: a search prompt that throws is needs-input with the cause; one that gives no string too', async () => {
   const boom = new Error('the terminal went away');
-  await assert.rejects(open('gopher://127.0.0.1:7070/7/search.sh', { ...BASE, search: async () => { throw boom; } }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'needs-input' && /terminal went away/.test(e.message) && e.cause === boom);
-  await assert.rejects(open('gopher://127.0.0.1:7070/7/search.sh', { ...BASE, search: (() => { throw 'plain'; }) as never }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'needs-input');
-  await assert.rejects(open('gopher://127.0.0.1:7070/7/search.sh', { ...BASE, search: async () => undefined as never }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'needs-input');
+  await assert.rejects(
+    open('gopher://127.0.0.1:7070/7/search.sh', {
+      ...BASE,
+      search: async () => {
+        throw boom;
+      },
+    }),
+    (e: unknown) =>
+      e instanceof LocatorError && e.code === 'needs-input' && /terminal went away/.test(e.message) && e.cause === boom,
+  );
+  await assert.rejects(
+    open('gopher://127.0.0.1:7070/7/search.sh', {
+      ...BASE,
+      search: (() => {
+        throw 'plain';
+      }) as never,
+    }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'needs-input',
+  );
+  await assert.rejects(
+    open('gopher://127.0.0.1:7070/7/search.sh', { ...BASE, search: async () => undefined as never }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'needs-input',
+  );
 });

@@ -8,8 +8,10 @@ import { ROOT, shared, eachRow } from '../helpers.js';
 import * as cc from '../../src/core/charclass.js';
 
 // The generator is plain JavaScript, run by `npm run gen`.
-const gen = await import(join(ROOT, 'scripts', 'gen-charclass.mjs')) as {
-  GRAMMAR: string; render(): string; parseGrammar(text: string): Map<string, Set<number>>;
+const gen = (await import(join(ROOT, 'scripts', 'gen-charclass.mjs'))) as {
+  GRAMMAR: string;
+  render(): string;
+  parseGrammar(text: string): Map<string, Set<number>>;
 };
 
 test('RFC 1738 5: src/core/charclass.ts is what the generator makes (npm run gen)', () => {
@@ -24,7 +26,9 @@ test('RFC 1738 5: the generator reads 13 rules', () => {
 
 eachRow('RFC 1738 5: the rule the generator reads stands word for word in the RFC', RULES, (rule) => {
   const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const rfc = squash(shared('spec/rfc1738-1994-12.txt').replace(/\n\n\n+Berners-Lee[^\n]*\n\n\nRFC 1738[^\n]*\n/g, '\n'));
+  const rfc = squash(
+    shared('spec/rfc1738-1994-12.txt').replace(/\n\n\n+Berners-Lee[^\n]*\n\n\nRFC 1738[^\n]*\n/g, '\n'),
+  );
   assert.ok(rfc.includes(squash(rule)), `not in the RFC: ${rule}`);
 });
 
@@ -47,7 +51,7 @@ test('RFC 1738 5: each class holds exactly the characters the grammar lists', ()
   assert.equal(members(cc.UNRESERVED), members(cc.ALPHA | cc.DIGIT | cc.SAFE | cc.EXTRA));
   assert.equal(members(cc.UCHAR), members(cc.UNRESERVED));
   assert.equal(members(cc.XCHAR), members(cc.UNRESERVED | cc.RESERVED));
-  assert.equal([...members(cc.SCHEME)].sort().join(''), [...'+-.' + members(cc.ALPHA | cc.DIGIT)].sort().join(''));
+  assert.equal([...members(cc.SCHEME)].sort().join(''), [...('+-.' + members(cc.ALPHA | cc.DIGIT))].sort().join(''));
 });
 
 test('RFC 1738 2.2: the graphic US-ASCII characters are exactly unreserved, reserved, national and punctuation', () => {

@@ -48,7 +48,10 @@ test('corpus kasztp.txt: the last line "https://" has an empty host', () => {
   const r = tryParse(last);
   assert.ok(r instanceof Url);
   assert.equal(r.host, '');
-  assert.deepEqual(r.violations.map((d) => d.code), ['empty-host']);
+  assert.deepEqual(
+    r.violations.map((d) => d.code),
+    ['empty-host'],
+  );
 });
 
 test('corpus kasztp.txt: a CSV quote inside the host is an unsafe character', () => {

@@ -18,7 +18,10 @@ test('every declared code has a kind, and a section that is a string or null', (
   assert.ok(all.length > 50, `${all.length} codes`);
   for (const c of all) {
     assert.ok(KINDS.has(c.kind), `${c.code}: kind ${c.kind}`);
-    assert.ok(c.section === null || (typeof c.section === 'string' && c.section.length > 0), `${c.code}: section ${c.section}`);
+    assert.ok(
+      c.section === null || (typeof c.section === 'string' && c.section.length > 0),
+      `${c.code}: section ${c.section}`,
+    );
   }
 });
 

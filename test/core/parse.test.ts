@@ -24,15 +24,35 @@ const ROWS: Array<[string, string, string, string]> = [
   // 3.1: hostname and hostnumber
   ['http://a-b.c-d.org/', 'http | - | - | a-b.c-d.org | - |  | -', '', 'RFC 1738 3.1'],
   ['http://10.0.0.1/', 'http | - | - | 10.0.0.1 | - |  | -', '', 'RFC 1738 3.1'],
-  ['http://3com.com/', 'http | - | - | 3com.com | - |  | -', '', 'RFC 1738 3.1 (a domain label may start with a digit)'],
-  ['http://host.3com/', 'http | - | - | host.3com | - |  | -', 'invalid-host@12', 'RFC 1738 3.1 (the top label may not)'],
-  ['http://1.2.3/', 'http | - | - | 1.2.3 | - |  | -', 'invalid-host@11', 'RFC 1738 3.1 (a host number has four groups)'],
+  [
+    'http://3com.com/',
+    'http | - | - | 3com.com | - |  | -',
+    '',
+    'RFC 1738 3.1 (a domain label may start with a digit)',
+  ],
+  [
+    'http://host.3com/',
+    'http | - | - | host.3com | - |  | -',
+    'invalid-host@12',
+    'RFC 1738 3.1 (the top label may not)',
+  ],
+  [
+    'http://1.2.3/',
+    'http | - | - | 1.2.3 | - |  | -',
+    'invalid-host@11',
+    'RFC 1738 3.1 (a host number has four groups)',
+  ],
   ['http://1.2.3.256/', 'http | - | - | 1.2.3.256 | - |  | -', 'invalid-ipv4@13', 'RFC 1738 3.1'],
   ['http://-a.com/', 'http | - | - | -a.com | - |  | -', 'invalid-host@7', 'RFC 1738 3.1'],
   ['http://a-.com/', 'http | - | - | a-.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
   ['http://a..com/', 'http | - | - | a..com | - |  | -', 'invalid-host@9', 'RFC 1738 3.1'],
   ['http://a.com./', 'http | - | - | a.com. | - |  | -', 'invalid-host@12', 'RFC 1738 3.1'],
-  ['ftp://h.:21/', 'ftp | - | - | h. | 21 |  | -', 'invalid-host@7', 'RFC 1738 3.1 (a toplabel follows the last ".", port or not)'],
+  [
+    'ftp://h.:21/',
+    'ftp | - | - | h. | 21 |  | -',
+    'invalid-host@7',
+    'RFC 1738 3.1 (a toplabel follows the last ".", port or not)',
+  ],
   ['ftp://h-:21/', 'ftp | - | - | h- | 21 |  | -', 'invalid-host@7', 'RFC 1738 3.1'],
   ['http://a_b.com/', 'http | - | - | a_b.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
   ['http://a%41.com/', 'http | - | - | a%41.com | - |  | -', 'invalid-host@8', 'RFC 1738 3.1'],
@@ -57,9 +77,18 @@ const ROWS: Array<[string, string, string, string]> = [
   // 2.2: characters that must be encoded
   ['http://h.com/a b', 'http | - | - | h.com | - | a b | -', 'unsafe-char@14', 'RFC 1738 2.2'],
   ['http://h.com/~u', 'http | - | - | h.com | - | ~u | -', 'unsafe-char@13', 'RFC 1738 2.2'],
-  ['http://h.com/{}|\\^[]`', 'http | - | - | h.com | - | {}|\\^[]` | -',
-    'unsafe-char@13 unsafe-char@14 unsafe-char@15 unsafe-char@16 unsafe-char@17 unsafe-char@18 unsafe-char@19 unsafe-char@20', 'RFC 1738 2.2'],
-  ['http://h.com/<">', 'http | - | - | h.com | - | <"> | -', 'unsafe-char@13 unsafe-char@14 unsafe-char@15', 'RFC 1738 2.2'],
+  [
+    'http://h.com/{}|\\^[]`',
+    'http | - | - | h.com | - | {}|\\^[]` | -',
+    'unsafe-char@13 unsafe-char@14 unsafe-char@15 unsafe-char@16 unsafe-char@17 unsafe-char@18 unsafe-char@19 unsafe-char@20',
+    'RFC 1738 2.2',
+  ],
+  [
+    'http://h.com/<">',
+    'http | - | - | h.com | - | <"> | -',
+    'unsafe-char@13 unsafe-char@14 unsafe-char@15',
+    'RFC 1738 2.2',
+  ],
   ['http://h.com/%', 'http | - | - | h.com | - | % | -', 'invalid-escape@13', 'RFC 1738 2.2'],
   ['http://h.com/%4', 'http | - | - | h.com | - | %4 | -', 'invalid-escape@13', 'RFC 1738 2.2'],
   ['http://h.com/%4g', 'http | - | - | h.com | - | %4g | -', 'invalid-escape@13', 'RFC 1738 2.2'],
@@ -67,7 +96,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['http://h.com/\t', 'http | - | - | h.com | - | \t | -', 'control-char@13', 'RFC 1738 2.2'],
   ['http://h.com/\x7f', 'http | - | - | h.com | - | \x7f | -', 'control-char@13', 'RFC 1738 2.2'],
   ['http://h.com/é', 'http | - | - | h.com | - | é | -', 'non-ascii@13', 'RFC 1738 2.2'],
-  ['http://h.com/😀x', 'http | - | - | h.com | - | 😀x | -', 'non-ascii@13', 'RFC 1738 2.2 (one finding per character)'],
+  [
+    'http://h.com/😀x',
+    'http | - | - | h.com | - | 😀x | -',
+    'non-ascii@13',
+    'RFC 1738 2.2 (one finding per character)',
+  ],
   ["http://h.com/$-_.+!*'(),", "http | - | - | h.com | - | $-_.+!*'(), | -", '', 'RFC 1738 2.2 (safe and extra)'],
   // the fragment (October 1993 draft) and "#" (2.2)
   ['http://h.com/a#b', 'http | - | - | h.com | - | a | b', '', 'draft 1993-10 fragmentaddress'],
@@ -78,10 +112,20 @@ const ROWS: Array<[string, string, string, string]> = [
   // the appendix: URL: prefix and <...> wrapper are not part of the URL
   ['<URL:ftp://h.com/>', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
   ['URL:ftp://h.com/', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
-  ['url:foo', 'url | - | - | - | - | - | -', 'unknown-scheme@0', 'RFC 1738 appendix ("URL:" is a prefix only before a scheme)'],
+  [
+    'url:foo',
+    'url | - | - | - | - | - | -',
+    'unknown-scheme@0',
+    'RFC 1738 appendix ("URL:" is a prefix only before a scheme)',
+  ],
   ['URL:url:foo', 'url | - | - | - | - | - | -', 'unknown-scheme@4', 'RFC 1738 appendix'],
   ['<ftp://h.com/#f>', 'ftp | - | - | h.com | - |  | f', '', 'RFC 1738 appendix'],
-  ['<URL:http://h.com/a b>', 'http | - | - | h.com | - | a b | -', 'unsafe-char@19', 'RFC 1738 appendix (offsets count the input)'],
+  [
+    '<URL:http://h.com/a b>',
+    'http | - | - | h.com | - | a b | -',
+    'unsafe-char@19',
+    'RFC 1738 appendix (offsets count the input)',
+  ],
   // opaque schemes never read "//" as a login
   ['news:comp.infosystems.www', 'news | - | - | - | - | - | -', '', 'RFC 1738 3.6'],
   ['mailto://x', 'mailto | - | - | - | - | - | -', 'mailto-slashes@7', 'RFC 1738 3.5'],
@@ -119,8 +163,11 @@ for (const [input, code, offset, section] of FATAL) {
     assert.ok(r instanceof LocatorError, 'a LocatorError');
     assert.equal(r.code, code);
     assert.equal(r.offset, offset);
-    assert.ok((r.section ?? "").startsWith('RFC 1738'));
-    assert.throws(() => parse(input), (e: unknown) => e instanceof LocatorError && e.code === code);
+    assert.ok((r.section ?? '').startsWith('RFC 1738'));
+    assert.throws(
+      () => parse(input),
+      (e: unknown) => e instanceof LocatorError && e.code === code,
+    );
   });
 }
 
@@ -170,8 +217,14 @@ test('components() gives the offsets of each part', () => {
   const u = parse('<URL:ftp://u:p@h.com:21/x#f>');
   const c = u.components();
   assert.deepEqual(c, {
-    scheme: [0, 3], user: [6, 7], password: [8, 9], host: [10, 15], port: [16, 18], path: [19, 20],
-    schemePart: [4, 20], fragment: [21, 22],
+    scheme: [0, 3],
+    user: [6, 7],
+    password: [8, 9],
+    host: [10, 15],
+    port: [16, 18],
+    path: [19, 20],
+    schemePart: [4, 20],
+    fragment: [21, 22],
   });
   assert.equal(u.inputOffset, 5);
   assert.equal(u.schemePart, '//u:p@h.com:21/x');
@@ -191,7 +244,11 @@ test('the record cannot be changed', () => {
 
 test('parse and tryParse of a non-string are a TypeError naming the argument (API misuse), not a finding', () => {
   for (const v of [undefined, null, 42, {}, ['http://a.com/']]) {
-    assert.throws(() => tryParse(v as unknown as string), (e: unknown) => e instanceof TypeError && /parse: the URL must be a string/.test(e.message), String(v));
+    assert.throws(
+      () => tryParse(v as unknown as string),
+      (e: unknown) => e instanceof TypeError && /parse: the URL must be a string/.test(e.message),
+      String(v),
+    );
     assert.throws(() => parse(v as unknown as string), TypeError, String(v));
   }
 });

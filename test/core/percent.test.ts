@@ -3,7 +3,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  decode, decodeText, encode, EncodeSet, UCHAR_SET, XCHAR_SET, USER_SET, SEGMENT_SET, HSEGMENT_SET,
+  decode,
+  decodeText,
+  encode,
+  EncodeSet,
+  UCHAR_SET,
+  XCHAR_SET,
+  USER_SET,
+  SEGMENT_SET,
+  HSEGMENT_SET,
 } from '../../src/core/percent.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { eachRow } from '../helpers.js';
@@ -16,9 +24,21 @@ test('RFC 1738 2.2: "%" and two hex digits is one octet; "abcdef" may also be us
   assert.deepEqual(decode('a%2Fb'), bytes(0x61, 0x2f, 0x62));
 });
 
-eachRow('RFC 1738 2.2: a "%" that does not start an escape is an error with its offset', [['ab%', 2], ['%4', 0], ['x%g0', 1], ['%%41', 0]] as const, ([s, off]) => {
-  assert.throws(() => decode(s), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-escape' && e.offset === off);
-});
+eachRow(
+  'RFC 1738 2.2: a "%" that does not start an escape is an error with its offset',
+  [
+    ['ab%', 2],
+    ['%4', 0],
+    ['x%g0', 1],
+    ['%%41', 0],
+  ] as const,
+  ([s, off]) => {
+    assert.throws(
+      () => decode(s),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-escape' && e.offset === off,
+    );
+  },
+);
 
 test('RFC 1738 2.2: a "%" that does not start an escape is kept as data when not strict', () => {
   assert.deepEqual(decode('a%g', { strict: false }), bytes(0x61, 0x25, 0x67));
@@ -49,11 +69,15 @@ test('encode: only the characters of the set stand unencoded; hex digits are upp
 });
 
 test('RFC 1738 5: the composed sets match the productions', () => {
-  const set = (s: EncodeSet) => { let o = ''; for (let c = 0; c < 128; c++) if (s.has(c)) o += String.fromCharCode(c); return o; };
+  const set = (s: EncodeSet) => {
+    let o = '';
+    for (let c = 0; c < 128; c++) if (s.has(c)) o += String.fromCharCode(c);
+    return o;
+  };
   const un = set(EncodeSet.of(UNRESERVED));
   assert.equal(set(UCHAR_SET), un);
   assert.equal(set(XCHAR_SET), set(EncodeSet.of(UNRESERVED | RESERVED)));
-  const plus = (extra: string) => [...un + extra].sort().join('');
+  const plus = (extra: string) => [...(un + extra)].sort().join('');
   assert.equal([...set(USER_SET)].sort().join(''), plus(';?&='));
   assert.equal([...set(SEGMENT_SET)].sort().join(''), plus('?:@&='));
   assert.equal([...set(HSEGMENT_SET)].sort().join(''), plus(';:@&='));
@@ -61,15 +85,25 @@ test('RFC 1738 5: the composed sets match the productions', () => {
 });
 
 test('property (seed 1738): decode(encode(octets)) gives the octets back, for every set', () => {
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), fc.constantFrom(UCHAR_SET, XCHAR_SET, USER_SET, SEGMENT_SET), (b, s) => {
-    assert.deepEqual(decode(encode(b, s)), b);
-  }), { seed: 1738, numRuns: 1000 });
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.constantFrom(UCHAR_SET, XCHAR_SET, USER_SET, SEGMENT_SET),
+      (b, s) => {
+        assert.deepEqual(decode(encode(b, s)), b);
+      },
+    ),
+    { seed: 1738, numRuns: 1000 },
+  );
 });
 
 test('property (seed 1738): decodeText(encode(text)) gives the text back (UTF-8)', () => {
-  fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (t) => {
-    assert.equal(decodeText(encode(t)), t);
-    const e = encode(t);
-    assert.ok(/^[A-Za-z0-9$\-_.+!*'(),%]*$/.test(e), e);
-  }), { seed: 1738, numRuns: 1000 });
+  fc.assert(
+    fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (t) => {
+      assert.equal(decodeText(encode(t)), t);
+      const e = encode(t);
+      assert.ok(/^[A-Za-z0-9$\-_.+!*'(),%]*$/.test(e), e);
+    }),
+    { seed: 1738, numRuns: 1000 },
+  );
 });

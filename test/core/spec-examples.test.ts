@@ -5,10 +5,25 @@ import assert from 'node:assert/strict';
 import { fixture, shared, parse } from '../helpers.js';
 
 interface Example {
-  source: string; line: number; section: string; printed: string; url: string; partial: boolean;
-  reading: { scheme: string; user: string | null; password: string | null; host: string | null;
-    port: number | null; path: string | null; schemePart: string; fragment: string | null };
-  says: string; validRfc1738: boolean; note: string;
+  source: string;
+  line: number;
+  section: string;
+  printed: string;
+  url: string;
+  partial: boolean;
+  reading: {
+    scheme: string;
+    user: string | null;
+    password: string | null;
+    host: string | null;
+    port: number | null;
+    path: string | null;
+    schemePart: string;
+    fragment: string | null;
+  };
+  says: string;
+  validRfc1738: boolean;
+  note: string;
 }
 const { examples } = JSON.parse(fixture('spec-examples.json')) as { examples: Example[] };
 
@@ -24,8 +39,14 @@ for (const e of examples) {
   test(`${e.source}:${e.line} (${e.section}) ${e.url}`, () => {
     // The example is printed at that line, as the fixture quotes it.
     const lines = shared(`spec/${e.source}`).split('\n');
-    assert.ok(lines.slice(e.line - 1).join('\n').startsWith(e.printed.split('\n')[0].trimStart()) ||
-      lines[e.line - 1].includes(e.printed.split('\n')[0].trim()), 'printed at that line');
+    assert.ok(
+      lines
+        .slice(e.line - 1)
+        .join('\n')
+        .startsWith(e.printed.split('\n')[0].trimStart()) ||
+        lines[e.line - 1].includes(e.printed.split('\n')[0].trim()),
+      'printed at that line',
+    );
     const u = parse(e.printed.includes('\n') ? e.url : e.printed.replace(/\u00a0/g, ' '));
     const r = e.reading;
     assert.equal(u.href, e.url);

@@ -11,7 +11,10 @@ test('RFC 1738 2.2: 300 unsafe characters list the first 100 and count the other
   const u = parse('http://h.com/' + '{'.repeat(300));
   assert.equal(MAX_VIOLATIONS, 100);
   assert.equal(u.violations.length, 101);
-  assert.deepEqual(u.violations.slice(0, 100).map((d) => d.offset), Array.from({ length: 100 }, (_, i) => 13 + i));
+  assert.deepEqual(
+    u.violations.slice(0, 100).map((d) => d.offset),
+    Array.from({ length: 100 }, (_, i) => 13 + i),
+  );
   const last = u.violations[100];
   assert.equal(last.code, 'too-many-violations');
   assert.equal(last.offset, 113);
@@ -42,7 +45,10 @@ test('ViolationList: pushes in any order keep the 100 lowest offsets; a summary 
   for (let k = 300; k >= 1; k--) list.push(diagnostic('unsafe-char', k));
   const out = list.list();
   assert.equal(out.length, 101);
-  assert.deepEqual(out.slice(0, 100).map((d) => d.offset), Array.from({ length: 100 }, (_, i) => i + 1));
+  assert.deepEqual(
+    out.slice(0, 100).map((d) => d.offset),
+    Array.from({ length: 100 }, (_, i) => i + 1),
+  );
   assert.equal(out[100].offset, 101);
   assert.equal(omittedCount(out[100]), 200);
   const again = new ViolationList();

@@ -37,51 +37,74 @@ test('RFC 1738 appendix: the three examples come out exactly (prefixed, wrapped,
     '      ternic.net/rfc>.  Note the warning in <URL:http://ds.internic.',
     '      net/instructions/overview.html#WARNING>.',
   ].join('\n');
-  assert.deepEqual(all(text).map((m) => [m.url, m.form, m.line, m.column, m.alternatives]), [
-    ['ftp://info.cern.ch/pub/www/doc;type=d', 'prefixed', 1, 34, []],
-    ['ftp://ds.internic.net/rfc', 'prefixed', 2, 52, []],
-    ['http://ds.internic.net/instructions/overview.html#WARNING', 'prefixed', 3, 45, []],
-  ]);
+  assert.deepEqual(
+    all(text).map((m) => [m.url, m.form, m.line, m.column, m.alternatives]),
+    [
+      ['ftp://info.cern.ch/pub/www/doc;type=d', 'prefixed', 1, 34, []],
+      ['ftp://ds.internic.net/rfc', 'prefixed', 2, 52, []],
+      ['http://ds.internic.net/instructions/overview.html#WARNING', 'prefixed', 3, 45, []],
+    ],
+  );
   const m = all(text);
   assert.equal(text.slice(m[0].start, m[0].end), '<URL:ftp://info.cern.ch/pub/www/doc;\n      type=d>');
 });
 
 test('draft 1994-03 appendix: the example without "URL:" (bracketed)', () => {
-  const text = 'Yes, Jim, I found it under <ftp://ftp.w3.org/pub/www/doc> but\n    you can probably pick it up from <ftp://ds.internic.net/rfc>.';
-  assert.deepEqual(all(text).map((m) => [m.url, m.form, m.line, m.column]), [
-    ['ftp://ftp.w3.org/pub/www/doc', 'bracketed', 1, 28],
-    ['ftp://ds.internic.net/rfc', 'bracketed', 2, 38],
-  ]);
+  const text =
+    'Yes, Jim, I found it under <ftp://ftp.w3.org/pub/www/doc> but\n    you can probably pick it up from <ftp://ds.internic.net/rfc>.';
+  assert.deepEqual(
+    all(text).map((m) => [m.url, m.form, m.line, m.column]),
+    [
+      ['ftp://ftp.w3.org/pub/www/doc', 'bracketed', 1, 28],
+      ['ftp://ds.internic.net/rfc', 'bracketed', 2, 38],
+    ],
+  );
 });
 
 test('draft 1993-10 appendix: U+00A0 spaces, "bu"/"t" broken prose, a URL wrapped to column 0', () => {
   const nb = '\u00a0';
-  const text = `${nb.repeat(16)}Yes,${nb}Jim,${nb}I${nb}found${nb}it${nb}under${nb}<ftp://info.cern.ch/pub>${nb}bu\nt\n`
-    + `${nb.repeat(16)}you${nb}can${nb}probably${nb}pick${nb}it${nb}up${nb}from${nb}<ftp://ds.internic.ne\nt/rfc>.\n`;
+  const text =
+    `${nb.repeat(16)}Yes,${nb}Jim,${nb}I${nb}found${nb}it${nb}under${nb}<ftp://info.cern.ch/pub>${nb}bu\nt\n` +
+    `${nb.repeat(16)}you${nb}can${nb}probably${nb}pick${nb}it${nb}up${nb}from${nb}<ftp://ds.internic.ne\nt/rfc>.\n`;
   assert.deepEqual(urls(text), ['ftp://info.cern.ch/pub', 'ftp://ds.internic.net/rfc']);
 });
 
 // ---- fixture texts with their expected matches ---------------------------------------------
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'extract');
-const documents = readdirSync(FIXTURES).filter((f) => f.endsWith('.expected.json')).map((f) => f.replace('.expected.json', ''));
+const documents = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.expected.json'))
+  .map((f) => f.replace('.expected.json', ''));
 
 test('the fixture documents are all there', () => {
   assert.deepEqual(documents.sort(), [
-    'appendix-draft-1993-10', 'appendix-draft-1994-03', 'appendix-rfc1738', 'mail-crlf', 'news', 'page-break',
-    'references-draft-1993-10', 'references-rfc1738',
+    'appendix-draft-1993-10',
+    'appendix-draft-1994-03',
+    'appendix-rfc1738',
+    'mail-crlf',
+    'news',
+    'page-break',
+    'references-draft-1993-10',
+    'references-rfc1738',
   ]);
 });
 
 for (const name of documents) {
   test(`fixture ${name}: the expected matches, whole and in chunks`, () => {
     const text = fixture(`extract/${name}.txt`);
-    const expected = JSON.parse(fixture(`extract/${name}.expected.json`)) as { source: string; matches: Array<Match & { text: string }> };
+    const expected = JSON.parse(fixture(`extract/${name}.expected.json`)) as {
+      source: string;
+      matches: Array<Match & { text: string }>;
+    };
     assert.ok(expected.source.length > 20, 'the fixture names its source');
     const got = all(text);
-    assert.deepEqual(got, expected.matches.map(({ text: _t, ...m }) => m));
+    assert.deepEqual(
+      got,
+      expected.matches.map(({ text: _t, ...m }) => m),
+    );
     for (const m of expected.matches) assert.equal(text.slice(m.start, m.end), m.text);
-    for (const sizes of [[1], [2, 3], [7], [64, 1, 5], [4096]]) assert.deepEqual(streamed(text, sizes), got, `chunks ${sizes}`);
+    for (const sizes of [[1], [2, 3], [7], [64, 1, 5], [4096]])
+      assert.deepEqual(streamed(text, sizes), got, `chunks ${sizes}`);
   });
 }
 
@@ -135,7 +158,12 @@ eachRow('not_urls.txt: the line gives no URL (RFC 1738 appendix)', NOT_URLS, (l)
 
 // ---- the four spec texts against spec-examples.json ----------------------------------------
 
-interface Example { source: string; line: number; printed: string; url: string }
+interface Example {
+  source: string;
+  line: number;
+  printed: string;
+  url: string;
+}
 const examples = (JSON.parse(fixture('spec-examples.json')) as { examples: Example[] }).examples;
 const SPECS = ['rfc1738-1994-12.txt', 'draft-url-1994-03.txt', 'draft-url-1993-10.txt', 'draft-url-1993-07.txt'];
 
@@ -166,19 +194,24 @@ function foundIn(spec: string): { text: string; found: Match[] } {
 }
 
 const WRAPPED = examples.filter((e) => SPECS.includes(e.source) && e.printed.startsWith('<'));
-eachRow('spec texts: the wrapped example of spec-examples.json comes out as its url (RFC 1738 appendix)', WRAPPED, (e) => {
-  const spec = e.source;
-  const { text, found } = foundIn(spec);
-  const byStart = new Map(found.map((m) => [m.start, m]));
-  const at = text.indexOf(e.printed, lineOffset(text, e.line));
-  assert.ok(at >= 0, `${spec}:${e.line} printed text not found`);
-  const m = byStart.get(at);
-  assert.ok(m, `${spec}:${e.line}: no match at ${e.printed}`);
-  assert.equal(m.end, at + e.printed.length, `${spec}:${e.line}: the match is the printed text`);
-  assert.equal(m.line, e.line);
-  assert.equal(m.form, e.printed.startsWith('<URL:') ? 'prefixed' : 'bracketed');
-  assert.equal(m.url, DIFFERENT[`${spec}:${e.line}:${e.printed}`] ?? e.url, `${spec}:${e.line}`);
-}, { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` });
+eachRow(
+  'spec texts: the wrapped example of spec-examples.json comes out as its url (RFC 1738 appendix)',
+  WRAPPED,
+  (e) => {
+    const spec = e.source;
+    const { text, found } = foundIn(spec);
+    const byStart = new Map(found.map((m) => [m.start, m]));
+    const at = text.indexOf(e.printed, lineOffset(text, e.line));
+    assert.ok(at >= 0, `${spec}:${e.line} printed text not found`);
+    const m = byStart.get(at);
+    assert.ok(m, `${spec}:${e.line}: no match at ${e.printed}`);
+    assert.equal(m.end, at + e.printed.length, `${spec}:${e.line}: the match is the printed text`);
+    assert.equal(m.line, e.line);
+    assert.equal(m.form, e.printed.startsWith('<URL:') ? 'prefixed' : 'bracketed');
+    assert.equal(m.url, DIFFERENT[`${spec}:${e.line}:${e.printed}`] ?? e.url, `${spec}:${e.line}`);
+  },
+  { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` },
+);
 
 for (const spec of SPECS) {
   test(`spec text ${spec}: extract finds the wrapped examples of spec-examples.json and nothing else`, () => {
@@ -189,9 +222,19 @@ for (const spec of SPECS) {
     // The bare URLs: only the gopher examples of the 1994-03 draft, cut at the space of their
     // "host [port]" placeholder (a bare URL ends at white space).
     const bare = found.filter((m) => m.form === 'bare').map((m) => `${m.line}:${m.url}`);
-    assert.deepEqual(bare, spec === 'draft-url-1994-03.txt'
-      ? ['231:gopher://host', '236:gopher://host', '240:gopher://host', '244:gopher://host', '248:gopher://host', '252:gopher://host']
-      : []);
+    assert.deepEqual(
+      bare,
+      spec === 'draft-url-1994-03.txt'
+        ? [
+            '231:gopher://host',
+            '236:gopher://host',
+            '240:gopher://host',
+            '244:gopher://host',
+            '248:gopher://host',
+            '252:gopher://host',
+          ]
+        : [],
+    );
     for (const sizes of [[1, 2, 3], [97], [1000, 1]]) assert.deepEqual(streamed(text, sizes), found, `chunks ${sizes}`);
   });
 }
@@ -208,12 +251,22 @@ const WRAPPERS: Array<[string, string, Match['form'], string[]]> = [
   ['<URL:ftp://a.com/draft-\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
   // ... with white space between the hyphen and the line break (the appendix: "ignore all
   // unencoded whitespace around the line break")
-  ['<URL:ftp://a.com/draft- \t\n   notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', ['ftp://a.com/draftnotes.txt']],
+  [
+    '<URL:ftp://a.com/draft- \t\n   notes.txt>',
+    'ftp://a.com/draft-notes.txt',
+    'prefixed',
+    ['ftp://a.com/draftnotes.txt'],
+  ],
   // a hyphen with no line break after it is just a hyphen
   ['<URL:ftp://a.com/draft-notes\n.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
   ['<URL:ftp://a.com/draft -notes.txt>', 'ftp://a.com/draft-notes.txt', 'prefixed', []],
   // two hyphen breaks: one removed (either), then both
-  ['<ftp://a-\nb.com/c-\nd>', 'ftp://a-b.com/c-d', 'bracketed', ['ftp://ab.com/c-d', 'ftp://a-b.com/cd', 'ftp://ab.com/cd']],
+  [
+    '<ftp://a-\nb.com/c-\nd>',
+    'ftp://a-b.com/c-d',
+    'bracketed',
+    ['ftp://ab.com/c-d', 'ftp://a-b.com/cd', 'ftp://ab.com/cd'],
+  ],
   // CR LF and a lone CR are line breaks too
   ['<ftp://a.com/x-\r\n  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
   ['<ftp://a.com/x-\r  y>', 'ftp://a.com/x-y', 'bracketed', ['ftp://a.com/xy']],
@@ -231,11 +284,19 @@ const WRAPPERS: Array<[string, string, Match['form'], string[]]> = [
   ['<URL:X-Foo:bar>', 'X-Foo:bar', 'prefixed', []],
   ['<HTTP://A.COM/>', 'HTTP://A.COM/', 'bracketed', []],
 ];
-eachRow('wrappers: rows of text | url | form | alternatives (RFC 1738 appendix)', WRAPPERS, ([text, url, form, alternatives]) => {
-  const got = all(text);
-  assert.equal(got.length, 1, text);
-  assert.deepEqual([got[0].url, got[0].form, got[0].alternatives, got[0].start, got[0].end], [url, form, alternatives, 0, text.length], text);
-});
+eachRow(
+  'wrappers: rows of text | url | form | alternatives (RFC 1738 appendix)',
+  WRAPPERS,
+  ([text, url, form, alternatives]) => {
+    const got = all(text);
+    assert.equal(got.length, 1, text);
+    assert.deepEqual(
+      [got[0].url, got[0].form, got[0].alternatives, got[0].start, got[0].end],
+      [url, form, alternatives, 0, text.length],
+      text,
+    );
+  },
+);
 
 test('wrappers: five hyphen breaks list only the reading without all of them; four list all 15', () => {
   const four = all('<ftp://a-\nb-\nc-\nd-\ne>')[0];
@@ -266,9 +327,13 @@ const NOT_WRAPPERS: Array<[string, string[]]> = [
   // no ">" at all
   ['see <http://a.com/b and more', ['http://a.com/b']],
 ];
-eachRow('wrappers that are not URLs: rows of text | what is found instead (RFC 1738 appendix)', NOT_WRAPPERS, ([text, expected]) => {
-  assert.deepEqual(urls(text), expected, JSON.stringify(text));
-});
+eachRow(
+  'wrappers that are not URLs: rows of text | what is found instead (RFC 1738 appendix)',
+  NOT_WRAPPERS,
+  ([text, expected]) => {
+    assert.deepEqual(urls(text), expected, JSON.stringify(text));
+  },
+);
 
 test('wrappers in quoted mail: the "> " prefix of the next line is skipped (as deep as the first line)', () => {
   assert.deepEqual(urls('> see <URL:http://a.com/very/\n> long/path>'), ['http://a.com/very/long/path']);
@@ -283,12 +348,23 @@ test('wrappers in quoted mail: the "> " prefix of the next line is skipped (as d
 test('page breaks: footer and header lines between two parts of a URL are skipped', () => {
   const page = (footer: string, header: string) =>
     `   <URL:ftp://a.com/pub/\n\n\n${footer}\n\n${header}\n\n\n   file.txt>`;
-  assert.deepEqual(urls(page('Berners-Lee, Masinter & McCahill     [Page 21]', 'RFC 1738   Uniform Resource Locators (URL)   December 1994')),
-    ['ftp://a.com/pub/file.txt']);
-  assert.deepEqual(urls(page('Berners-Lee                          20', 'RFC XXXX   Uniform Resource Locators (URL)   October 1993')),
-    ['ftp://a.com/pub/file.txt']);
+  assert.deepEqual(
+    urls(
+      page(
+        'Berners-Lee, Masinter & McCahill     [Page 21]',
+        'RFC 1738   Uniform Resource Locators (URL)   December 1994',
+      ),
+    ),
+    ['ftp://a.com/pub/file.txt'],
+  );
+  assert.deepEqual(
+    urls(page('Berners-Lee                          20', 'RFC XXXX   Uniform Resource Locators (URL)   October 1993')),
+    ['ftp://a.com/pub/file.txt'],
+  );
   // a form feed line between footer and header
-  assert.deepEqual(urls('<URL:ftp://a.com/pub/\n\nAuthor    [Page 3]\n\f\nRFC 1738    URLs\n\n   x>'), ['ftp://a.com/pub/x']);
+  assert.deepEqual(urls('<URL:ftp://a.com/pub/\n\nAuthor    [Page 3]\n\f\nRFC 1738    URLs\n\n   x>'), [
+    'ftp://a.com/pub/x',
+  ]);
   // not a footer (no page number): a paragraph break
   assert.deepEqual(urls(page('Berners-Lee, Masinter & McCahill', 'RFC 1738')), ['ftp://a.com/pub/']);
   // no blank line after the header
@@ -317,9 +393,13 @@ const TRAILING: Array<[string, string]> = [
   ['http://a.com/x).', 'http://a.com/x'],
   ['mailto:a@b.c.', 'mailto:a@b.c'],
 ];
-eachRow('bare URLs: trailing punctuation and unbalanced closers are left out (RFC 1738 appendix)', TRAILING, ([text, url]) => {
-  assert.deepEqual(urls(text), [url], text);
-});
+eachRow(
+  'bare URLs: trailing punctuation and unbalanced closers are left out (RFC 1738 appendix)',
+  TRAILING,
+  ([text, url]) => {
+    assert.deepEqual(urls(text), [url], text);
+  },
+);
 
 test('bare URLs: the match of "see (http://a.com/x)." leaves out the closer and the period', () => {
   const [m] = all('see (http://a.com/x).');
@@ -341,18 +421,31 @@ test('a scheme registered at run time is found, bare and bracketed; gone once un
 test('offsets are UTF-16 code units; columns count them from the line start; CR LF and lone CR end lines', () => {
   const text = 'ü 🙂 http://a.com/\r\nx\ry\n\n  <URL:news:*>';
   const m = all(text);
-  assert.deepEqual(m.map((x) => [x.start, x.end, x.line, x.column]), [[5, 18, 1, 6], [27, 39, 5, 3]]);
+  assert.deepEqual(
+    m.map((x) => [x.start, x.end, x.line, x.column]),
+    [
+      [5, 18, 1, 6],
+      [27, 39, 5, 3],
+    ],
+  );
   assert.equal(text.slice(m[0].start, m[0].end), 'http://a.com/');
 });
 
-eachRow('the same URLs in LF and CR LF text, at the same lines and columns (RFC 1738 appendix)', ['news.txt', 'page-break.txt', 'references-rfc1738.txt'], (name) => {
-  const lf = fixture(`extract/${name}`);
-  const crlf = lf.replace(/\n/g, '\r\n');
-  const a = all(lf);
-  const b = all(crlf);
-  assert.deepEqual(b.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]), a.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]));
-  assert.ok(a.length > 2);
-});
+eachRow(
+  'the same URLs in LF and CR LF text, at the same lines and columns (RFC 1738 appendix)',
+  ['news.txt', 'page-break.txt', 'references-rfc1738.txt'],
+  (name) => {
+    const lf = fixture(`extract/${name}`);
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const a = all(lf);
+    const b = all(crlf);
+    assert.deepEqual(
+      b.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]),
+      a.map((m) => [m.url, m.line, m.column, m.form, m.alternatives]),
+    );
+    assert.ok(a.length > 2);
+  },
+);
 
 // ---- options, errors, laziness -------------------------------------------------------------
 
@@ -362,7 +455,9 @@ test('maxLength: a longer wrapper is abandoned (what it holds is scanned again);
   assert.equal(all(long, { maxLength: 64 })[0].form, 'prefixed');
   assert.equal(all(long, { maxLength: 56 })[0].form, 'bare'); // the wrapper is 59 long, the bare URL 53
   // a run of URL characters over maxLength is skipped whole: no URL found inside it
-  assert.deepEqual(urls(`http://a.com/${'y'.repeat(60)}http://b.com/ http://c.com/`, { maxLength: 40 }), ['http://c.com/']);
+  assert.deepEqual(urls(`http://a.com/${'y'.repeat(60)}http://b.com/ http://c.com/`, { maxLength: 40 }), [
+    'http://c.com/',
+  ]);
   assert.deepEqual(urls(`http://a.com/${'y'.repeat(20)}`, { maxLength: 40 }), [`http://a.com/${'y'.repeat(20)}`]);
 });
 
@@ -384,20 +479,35 @@ test('bad options, inputs and calls after end are API misuse: RangeError or Type
   assert.throws(() => extract('x', { maxLength: 1.5 }), RangeError);
   assert.throws(() => extract('x', { bare: 'yes' as unknown as boolean }), TypeError);
   // API misuse (a text of the wrong type) is a TypeError naming the argument.
-  assert.throws(() => extract(42 as unknown as string), (e: unknown) => e instanceof TypeError && /extract: the text must be a string, not number 42/.test(e.message));
-  assert.throws(() => createExtractor().push(null as unknown as string), (e: unknown) => e instanceof TypeError && /push: the chunk must be a string, not null/.test(e.message));
+  assert.throws(
+    () => extract(42 as unknown as string),
+    (e: unknown) => e instanceof TypeError && /extract: the text must be a string, not number 42/.test(e.message),
+  );
+  assert.throws(
+    () => createExtractor().push(null as unknown as string),
+    (e: unknown) => e instanceof TypeError && /push: the chunk must be a string, not null/.test(e.message),
+  );
   const ex = createExtractor();
   ex.end();
-  assert.throws(() => ex.push('x'), (e: unknown) => e instanceof TypeError && /has ended/.test(e.message));
+  assert.throws(
+    () => ex.push('x'),
+    (e: unknown) => e instanceof TypeError && /has ended/.test(e.message),
+  );
   assert.throws(() => ex.end(), TypeError);
-  assert.equal(code(() => extract('x')), 'no error');
+  assert.equal(
+    code(() => extract('x')),
+    'no error',
+  );
 });
 
 test('extract is lazy and can be iterated again', () => {
   const found = extract('http://a.com/ http://b.com/ http://c.com/');
   const it = found[Symbol.iterator]();
   assert.equal(it.next().value?.url, 'http://a.com/');
-  assert.deepEqual([...found].map((m) => m.url), ['http://a.com/', 'http://b.com/', 'http://c.com/']);
+  assert.deepEqual(
+    [...found].map((m) => m.url),
+    ['http://a.com/', 'http://b.com/', 'http://c.com/'],
+  );
   assert.equal(it.next().value?.url, 'http://b.com/');
 });
 
@@ -405,10 +515,19 @@ test('createExtractor: a match that spans chunks comes back with the chunk that 
   const ex = createExtractor();
   assert.deepEqual(ex.push('x\r'), []);
   assert.deepEqual(ex.push('\nsee <URL:ftp://a.com/'), []);
-  assert.deepEqual(ex.push('\n   b>').map((m) => [m.url, m.line, m.column, m.start, m.end]), [['ftp://a.com/b', 2, 5, 7, 30]]);
+  assert.deepEqual(
+    ex.push('\n   b>').map((m) => [m.url, m.line, m.column, m.start, m.end]),
+    [['ftp://a.com/b', 2, 5, 7, 30]],
+  );
   // a bare URL at the end of a chunk may go on in the next one
   assert.deepEqual(ex.push(' http://a.com/'), []);
-  assert.deepEqual(ex.push('b c').map((m) => m.url), ['http://a.com/b']);
+  assert.deepEqual(
+    ex.push('b c').map((m) => m.url),
+    ['http://a.com/b'],
+  );
   assert.deepEqual(ex.push(' news:x'), []);
-  assert.deepEqual(ex.end().map((m) => [m.url, m.line, m.column]), [['news:x', 3, 24]]);
+  assert.deepEqual(
+    ex.end().map((m) => [m.url, m.line, m.column]),
+    [['news:x', 3, 24]],
+  );
 });

@@ -24,27 +24,36 @@ function cut(bytes: Uint8Array, sizes: number[]): Uint8Array[] {
   return out;
 }
 
-const TEXT = '\ufeffü 🙂 <URL:ftp://ds.in\r\n   ternic.net/rfc> — café http://a.com/x-y. 日本 <news:*>\n> mailto:a@b.c\n';
+const TEXT =
+  '\ufeffü 🙂 <URL:ftp://ds.in\r\n   ternic.net/rfc> — café http://a.com/x-y. 日本 <news:*>\n> mailto:a@b.c\n';
 
 test('the text of the chunking tests has 4 matches', () => {
   assert.equal([...extract(TEXT)].length, 4);
 });
 
-eachRow('bytes split inside multi-byte UTF-8 sequences at these sizes give the matches of the decoded whole', [[1], [2], [3, 1], [5, 7], [1000]], async (sizes) => {
-  const bytes = Buffer.from(TEXT, 'utf8');
-  const expected = [...extract(bytes.toString('utf8'))];
-  assert.deepEqual(await collect(extractStream(cut(bytes, sizes))), expected, `sizes ${sizes}`);
-});
+eachRow(
+  'bytes split inside multi-byte UTF-8 sequences at these sizes give the matches of the decoded whole',
+  [[1], [2], [3, 1], [5, 7], [1000]],
+  async (sizes) => {
+    const bytes = Buffer.from(TEXT, 'utf8');
+    const expected = [...extract(bytes.toString('utf8'))];
+    assert.deepEqual(await collect(extractStream(cut(bytes, sizes))), expected, `sizes ${sizes}`);
+  },
+);
 
 test('random byte chunkings of the fixture texts give the whole-text matches (seed 1738)', async () => {
   const texts = ['mail-crlf.txt', 'references-draft-1993-10.txt', 'news.txt'].map((n) => fixture(`extract/${n}`));
-  await fc.assert(fc.asyncProperty(
-    fc.constantFrom(0, 1, 2), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
-    async (which, sizes) => {
-      const t = texts[which];
-      assert.deepEqual(await collect(extractStream(cut(Buffer.from(t, 'utf8'), sizes))), [...extract(t)]);
-    },
-  ), { seed: 1738, numRuns: 60 });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(0, 1, 2),
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 6 }),
+      async (which, sizes) => {
+        const t = texts[which];
+        assert.deepEqual(await collect(extractStream(cut(Buffer.from(t, 'utf8'), sizes))), [...extract(t)]);
+      },
+    ),
+    { seed: 1738, numRuns: 60 },
+  );
 });
 
 test('a byte order mark is kept as U+FEFF, so offsets match readFileSync(f, "utf8")', async () => {
@@ -87,9 +96,18 @@ test('sources: a Node Readable, a web ReadableStream, an async generator, an arr
 });
 
 test('options go to the extractor; bad sources, chunks and options are API misuse (TypeError, RangeError)', async () => {
-  assert.deepEqual((await collect(extractStream([TEXT], { bare: false }))).map((m) => m.form), ['prefixed', 'bracketed']);
+  assert.deepEqual(
+    (await collect(extractStream([TEXT], { bare: false }))).map((m) => m.form),
+    ['prefixed', 'bracketed'],
+  );
   // API misuse (a source or chunk of the wrong type) is a TypeError naming it, not a LocatorError.
-  await assert.rejects(() => collect(extractStream(42 as unknown as string[])), (e: unknown) => e instanceof TypeError && /source/.test(e.message));
-  await assert.rejects(() => collect(extractStream([{}] as unknown as string[])), (e: unknown) => e instanceof TypeError && /chunk/.test(e.message));
+  await assert.rejects(
+    () => collect(extractStream(42 as unknown as string[])),
+    (e: unknown) => e instanceof TypeError && /source/.test(e.message),
+  );
+  await assert.rejects(
+    () => collect(extractStream([{}] as unknown as string[])),
+    (e: unknown) => e instanceof TypeError && /chunk/.test(e.message),
+  );
   await assert.rejects(() => collect(extractStream([], { maxLength: -1 })), RangeError);
 });

@@ -90,11 +90,14 @@ test('classifyHost: literals and localhost names as a URL writes them', () => {
 });
 
 test('property: every dotted quad reads back as its value, and IPv4-mapped IPv6 classifies as the IPv4 address', () => {
-  fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), (g) => {
-    const text = g.join('.');
-    assert.equal(parseIPv4(text), ((g[0] * 256 + g[1]) * 256 + g[2]) * 256 + g[3]);
-    assert.deepEqual(classifyAddress(`::ffff:${text}`), classifyAddress(text));
-    const hex = `::ffff:${(g[0] * 256 + g[1]).toString(16)}:${(g[2] * 256 + g[3]).toString(16)}`;
-    assert.deepEqual(classifyAddress(hex), classifyAddress(text));
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }), (g) => {
+      const text = g.join('.');
+      assert.equal(parseIPv4(text), ((g[0] * 256 + g[1]) * 256 + g[2]) * 256 + g[3]);
+      assert.deepEqual(classifyAddress(`::ffff:${text}`), classifyAddress(text));
+      const hex = `::ffff:${(g[0] * 256 + g[1]).toString(16)}:${(g[2] * 256 + g[3]).toString(16)}`;
+      assert.deepEqual(classifyAddress(hex), classifyAddress(text));
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

@@ -7,18 +7,24 @@ import { reservedFor, wellKnownPorts, portEntry, inReservedSpace } from '../../s
 import { listSchemes, registerScheme, unregisterScheme } from '../../src/schemes/registry.js';
 
 // The Fetch standard's bad ports (https://fetch.spec.whatwg.org/#port-blocking), as of 2024.
-const FETCH_BAD_PORTS = [0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101,
-  102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514,
-  515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659,
-  4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080];
+const FETCH_BAD_PORTS = [
+  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,
+  111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532,
+  540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061,
+  6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+];
 
-test('the table holds every bad port of the Fetch standard and every scheme\'s default port', () => {
+test("the table holds every bad port of the Fetch standard and every scheme's default port", () => {
   for (const p of FETCH_BAD_PORTS) assert.ok(portEntry(p) !== undefined, `port ${p}`);
   for (const spec of listSchemes()) {
-    if (spec.defaultPort !== null) assert.ok(portEntry(spec.defaultPort)?.schemes.includes(spec.name), `${spec.name} ${spec.defaultPort}`);
+    if (spec.defaultPort !== null)
+      assert.ok(portEntry(spec.defaultPort)?.schemes.includes(spec.name), `${spec.name} ${spec.defaultPort}`);
   }
   const ports = wellKnownPorts().map((e) => e.port);
-  assert.deepEqual(ports, [...ports].sort((a, b) => a - b));
+  assert.deepEqual(
+    ports,
+    [...ports].sort((a, b) => a - b),
+  );
 });
 
 const ROWS: Array<[string, number, string]> = [
@@ -48,13 +54,13 @@ const ROWS: Array<[string, number, string]> = [
   ['foo', 22, 'ssh'],
 ];
 
-test('reservedFor: another protocol\'s port, or null for the scheme\'s own', () => {
+test("reservedFor: another protocol's port, or null for the scheme's own", () => {
   for (const [scheme, port, owner] of ROWS) {
     assert.equal(reservedFor(scheme, port)?.service ?? '-', owner, `${scheme}:${port}`);
   }
 });
 
-test('a registered scheme\'s default port is reserved for it', () => {
+test("a registered scheme's default port is reserved for it", () => {
   registerScheme({ name: 'x-lint-test', defaultPort: 4321, syntax: 'internet', status: 'later' });
   try {
     assert.equal(reservedFor('gopher', 4321)?.service, 'x-lint-test');

@@ -17,9 +17,13 @@ import { requestFromOctets, requestOctets } from '../../src/clients/gopher/clien
 import { Url } from '../../src/core/url.js';
 import { tryParse } from '../helpers.js';
 
-const show = (input: string) => lint(input).map((d) => `${d.code}@${d.offset}`).join(' ');
+const show = (input: string) =>
+  lint(input)
+    .map((d) => `${d.code}@${d.offset}`)
+    .join(' ');
 
-const SMUGGLE = 'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
+const SMUGGLE =
+  'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
 
 test('issue 10: a Gopher+ data block to port 6380 is an error, gopher-plus-data-block, at its first line end', () => {
   const at = SMUGGLE.indexOf('%0D');
@@ -42,7 +46,10 @@ test('RFC 1738 3.4.9: the same form on port 70 (written or not) is no finding; o
   // no line end, no data block: a plain Gopher+ request to another port is a warning only
   assert.equal(show('gopher://h.com:7070/1x%09%09+'), 'nondefault-port@15');
   // a line end outside the form is a smuggled line (encoded-delimiter), and a data block as well
-  assert.equal(show('gopher://h.com:7070/1x%09%09!%0D%0AX'), 'nondefault-port@15 encoded-delimiter@29 gopher-plus-data-block@29');
+  assert.equal(
+    show('gopher://h.com:7070/1x%09%09!%0D%0AX'),
+    'nondefault-port@15 encoded-delimiter@29 gopher-plus-data-block@29',
+  );
 });
 
 test('every built-in entry says what its client sends (wire); lint asks the entry, not a table', () => {
@@ -53,12 +60,26 @@ test('every built-in entry says what its client sends (wire); lint asks the entr
     registerScheme({ ...original, wire: undefined }, { replace: true });
     assert.equal(show('news:a%0D%0AQUIT'), 'invalid-newsgroup@6 encoded-control@6 encoded-control@9');
     // with a wire hook of its own: its parts, its delimiters, its words
-    registerScheme({
-      ...original,
-      wire: (u: Url) => [{ what: 'the whole group', start: u.schemePartStart, end: u.bodyEnd, line: 'a made-up line', delimiters: [0x51] }],
-    }, { replace: true });
+    registerScheme(
+      {
+        ...original,
+        wire: (u: Url) => [
+          {
+            what: 'the whole group',
+            start: u.schemePartStart,
+            end: u.bodyEnd,
+            line: 'a made-up line',
+            delimiters: [0x51],
+          },
+        ],
+      },
+      { replace: true },
+    );
     assert.equal(show('news:a%51b%0D'), 'invalid-newsgroup@6 encoded-delimiter@6');
-    assert.match(lint('news:a%51b%0D')[1].message, /"%51" in the whole group decodes to the octet 51, which breaks the protocol: the client sends the whole group decoded in a made-up line/);
+    assert.match(
+      lint('news:a%51b%0D')[1].message,
+      /"%51" in the whole group decodes to the octet 51, which breaks the protocol: the client sends the whole group decoded in a made-up line/,
+    );
   } finally {
     registerScheme(original, { replace: true });
   }
@@ -70,51 +91,93 @@ test('every built-in entry says what its client sends (wire); lint asks the entr
 
 // A gopher-path made of the pieces where the copies used to differ: "%09" separators, escapes of
 // line ends and of "%", a non-ASCII gophertype, raw TABs and "?", ";", "/" (no reserved characters).
-const piece = fc.constantFrom('a', 'Z', '0', '1', '+', '?', ';', '/', '.', '%09', '%09', '%0D', '%0A', '%00', '%25', '%2509', '%3F', '%C3%A9', 'é', '😀', '\t', '%', '%0', ' ');
+const piece = fc.constantFrom(
+  'a',
+  'Z',
+  '0',
+  '1',
+  '+',
+  '?',
+  ';',
+  '/',
+  '.',
+  '%09',
+  '%09',
+  '%0D',
+  '%0A',
+  '%00',
+  '%25',
+  '%2509',
+  '%3F',
+  '%C3%A9',
+  'é',
+  '😀',
+  '\t',
+  '%',
+  '%0',
+  ' ',
+);
 const gopherPath = fc.array(piece, { maxLength: 14 }).map((a) => a.join(''));
 
 const TAB = Uint8Array.of(9);
 const CRLF = Uint8Array.of(13, 10);
 const cat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
 
-test('property: the gopher fields, the validator, lint\'s wire parts and the client\'s request read the same ranges (one cut: gopherParts)', () => {
-  fc.assert(fc.property(gopherPath, (path) => {
-    const url = tryParse(`gopher://h.com/${path}`);
-    if (!(url instanceof Url)) return;
-    const p = gopherParts(url);
-    const wire = wireParts(url);
-    const f = url.fields as { selector: string; search: string | null; gopherPlus: string | null; request: string; plus: { kind: string } | null };
-    if (p === null) {
-      assert.deepEqual(wire, []);
-      return;
-    }
-    const ranges = [p.selector, p.search, p.gopherPlus].filter((r) => r !== null).map((r) => [r!.start, r!.end]);
-    assert.deepEqual(wire.map((w) => [w.start, w.end]), ranges, 'lint reads the ranges gopherParts cuts');
-    const h = url.href;
-    const octets = (r: { start: number; end: number }) => decode(h, { strict: false }, r.start, r.end);
-    // the fields decode those ranges
-    assert.equal(f.selector, rangeText(url, p.selector));
-    assert.equal(f.search, p.search === null ? null : rangeText(url, p.search));
-    assert.equal(f.gopherPlus, p.gopherPlus === null ? null : rangeText(url, p.gopherPlus));
-    // the validator reads the same selector: gopher-selector-line-end at each %0D, %0A in it
-    const lineEnds: number[] = [];
-    for (let i = h.indexOf('%', p.selector.start); i >= 0 && i + 2 < p.selector.end; i = h.indexOf('%', i + 1)) {
-      if (/^%0[aAdD]$/.test(h.slice(i, i + 3))) lineEnds.push(i);
-    }
-    assert.deepEqual(url.violations.filter((d) => d.code === 'gopher-selector-line-end').map((d) => d.offset), lineEnds);
-    // the client sends those ranges' octets (RFC 1738 3.4.2-3.4.9, with the module's DEVIATION)
-    const sel = octets(p.selector);
-    let expected: Uint8Array;
-    if (f.plus?.kind === 'ask') expected = cat(sel, new TextEncoder().encode('\t!+ASK\r\n'));
-    else {
-      expected = sel;
-      if (p.search !== null && p.search.end > p.search.start) expected = cat(expected, TAB, octets(p.search));
-      const plus = p.gopherPlus === null ? null : octets(p.gopherPlus);
-      if (plus !== null && plus.length > 0) expected = cat(expected, TAB, plus);
-      if (!(plus !== null && plus.length > 0 && f.gopherPlus!.includes('\r\n'))) expected = cat(expected, CRLF);
-    }
-    assert.deepEqual([...requestFromOctets(url)], [...expected], `the client's request of ${url.href}`);
-    // and the request the fields show is the same octets whenever they are UTF-8
-    if (!f.request.includes('\uFFFD')) assert.deepEqual([...requestOctets(url)], [...new TextEncoder().encode(f.request)]);
-  }), { numRuns: 2000 });
+test("property: the gopher fields, the validator, lint's wire parts and the client's request read the same ranges (one cut: gopherParts)", () => {
+  fc.assert(
+    fc.property(gopherPath, (path) => {
+      const url = tryParse(`gopher://h.com/${path}`);
+      if (!(url instanceof Url)) return;
+      const p = gopherParts(url);
+      const wire = wireParts(url);
+      const f = url.fields as {
+        selector: string;
+        search: string | null;
+        gopherPlus: string | null;
+        request: string;
+        plus: { kind: string } | null;
+      };
+      if (p === null) {
+        assert.deepEqual(wire, []);
+        return;
+      }
+      const ranges = [p.selector, p.search, p.gopherPlus].filter((r) => r !== null).map((r) => [r!.start, r!.end]);
+      assert.deepEqual(
+        wire.map((w) => [w.start, w.end]),
+        ranges,
+        'lint reads the ranges gopherParts cuts',
+      );
+      const h = url.href;
+      const octets = (r: { start: number; end: number }) => decode(h, { strict: false }, r.start, r.end);
+      // the fields decode those ranges
+      assert.equal(f.selector, rangeText(url, p.selector));
+      assert.equal(f.search, p.search === null ? null : rangeText(url, p.search));
+      assert.equal(f.gopherPlus, p.gopherPlus === null ? null : rangeText(url, p.gopherPlus));
+      // the validator reads the same selector: gopher-selector-line-end at each %0D, %0A in it
+      const lineEnds: number[] = [];
+      for (let i = h.indexOf('%', p.selector.start); i >= 0 && i + 2 < p.selector.end; i = h.indexOf('%', i + 1)) {
+        if (/^%0[aAdD]$/.test(h.slice(i, i + 3))) lineEnds.push(i);
+      }
+      assert.deepEqual(
+        url.violations.filter((d) => d.code === 'gopher-selector-line-end').map((d) => d.offset),
+        lineEnds,
+      );
+      // the client sends those ranges' octets (RFC 1738 3.4.2-3.4.9, with the module's DEVIATION)
+      const sel = octets(p.selector);
+      let expected: Uint8Array;
+      if (f.plus?.kind === 'ask') expected = cat(sel, new TextEncoder().encode('\t!+ASK\r\n'));
+      else {
+        expected = sel;
+        if (p.search !== null && p.search.end > p.search.start) expected = cat(expected, TAB, octets(p.search));
+        const plus = p.gopherPlus === null ? null : octets(p.gopherPlus);
+        if (plus !== null && plus.length > 0) expected = cat(expected, TAB, plus);
+        if (!(plus !== null && plus.length > 0 && f.gopherPlus!.includes('\r\n'))) expected = cat(expected, CRLF);
+      }
+      assert.deepEqual([...requestFromOctets(url)], [...expected], `the client's request of ${url.href}`);
+      // and the request the fields show is the same octets whenever they are UTF-8
+      if (!f.request.includes('\uFFFD'))
+        assert.deepEqual([...requestOctets(url)], [...new TextEncoder().encode(f.request)]);
+    }),
+    { numRuns: 2000 },
+  );
 });

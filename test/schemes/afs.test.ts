@@ -11,14 +11,24 @@ import { LocatorError } from '../../src/core/errors.js';
 import { getScheme } from '../../src/schemes/registry.js';
 
 const ROWS: Array<[string, string, string, string]> = [
-  ['afs://andrew.cmu.edu/usr/joe/notes', '"andrew.cmu.edu" | "/usr/joe/notes"', 'draft-only@0', 'draft 1993-07 (afsaddress)'],
+  [
+    'afs://andrew.cmu.edu/usr/joe/notes',
+    '"andrew.cmu.edu" | "/usr/joe/notes"',
+    'draft-only@0',
+    'draft 1993-07 (afsaddress)',
+  ],
   ['AFS://transarc.com/', '"transarc.com" | "/"', 'draft-only@0', 'draft 1993-07 (path = void)'],
   ['afs://cell.org/a%20b/%3B', '"cell.org" | "/a b/;"', 'draft-only@0', 'RFC 1738 2.2'],
   ['afs://cell.org/a@b&c+d', '"cell.org" | "/a@b&c+d"', 'draft-only@0', 'draft 1994-03 (safe has "@" and "&")'],
   ['<URL:afs://cell.org/x>', '"cell.org" | "/x"', 'draft-only@5', 'RFC 1738 appendix'],
   // 1994-03: "=", ";", "?" and ":" are reserved, not xpalpha
   ['afs://cell.org/a;b', '"cell.org" | "/a;b"', 'draft-only@0 afs-reserved-char@16', 'draft 1994-03 (xpalpha)'],
-  ['afs://cell.org/a?b=c:d', '"cell.org" | "/a?b=c:d"', 'draft-only@0 afs-reserved-char@16 afs-reserved-char@18 afs-reserved-char@20', 'draft 1994-03 (xpalpha)'],
+  [
+    'afs://cell.org/a?b=c:d',
+    '"cell.org" | "/a?b=c:d"',
+    'draft-only@0 afs-reserved-char@16 afs-reserved-char@18 afs-reserved-char@20',
+    'draft 1994-03 (xpalpha)',
+  ],
   // cellname = hostname; "/" path required; no login, no port
   ['afs:///usr/x', '"" | "/usr/x"', 'draft-only@0 afs-missing-cell@6', 'draft 1993-07 (cellname)'],
   ['afs://cell.org', '"cell.org" | null', 'draft-only@0 afs-missing-path@14', 'draft 1993-07 (afsaddress)'],
@@ -47,7 +57,10 @@ test('draft 1993-07: afs is a draft scheme and every afs URL gets a draft-only w
 
 test('the grammar is what the drafts print', () => {
   assert.match(shared('spec/draft-url-1993-07.txt'), /afsaddress a f s : \/ \/ cellname \/ path/);
-  assert.match(shared('spec/draft-url-1994-03.txt'), /The "afsaddress" is left in as historical note, but is not a url production/);
+  assert.match(
+    shared('spec/draft-url-1994-03.txt'),
+    /The "afsaddress" is left in as historical note, but is not a url production/,
+  );
   assert.match(shared('spec/rfc1738-1994-12.txt'), /afs {14}Andrew File System global file names\./);
 });
 
@@ -68,7 +81,10 @@ test('build: cell name and encoded path; refuses what afsaddress cannot write', 
   assert.equal(build('afs', { cellname: 'andrew.cmu.edu', path: '/usr/a;b c' }), 'afs://andrew.cmu.edu/usr/a%3Bb%20c');
   assert.equal(build('afs', { host: 'cell.org', path: '/' }), 'afs://cell.org/');
   const refuses = (f: Record<string, unknown>, re: RegExp) =>
-    assert.throws(() => build('afs', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message));
+    assert.throws(
+      () => build('afs', f),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message),
+    );
   refuses({ path: '/x' }, /cell name/);
   refuses({ cellname: 'a.org', host: 'b.org', path: '/x' }, /disagree/);
   refuses({ cellname: 'a.org', path: 'x' }, /beginning with "\/"/);
@@ -80,18 +96,23 @@ const piece = fc.oneof(
   fc.constantFrom('/', ';', '%', '=', '?', ':', '@', '&', '\t', '\r\n', ' ', 'é', '😀'),
   fc.string({ unit: 'binary', maxLength: 3 }),
 );
-const afsFields = fc.record({
-  cellname: fc.constantFrom('andrew.cmu.edu', 'transarc.com', 'cell.example.org'),
-  path: fc.array(piece, { maxLength: 8 }).map((a) => '/' + a.join('')),
-}).map(({ cellname, path }) => ({ cellname, path })); // fc.record objects have a null prototype
+const afsFields = fc
+  .record({
+    cellname: fc.constantFrom('andrew.cmu.edu', 'transarc.com', 'cell.example.org'),
+    path: fc.array(piece, { maxLength: 8 }).map((a) => '/' + a.join('')),
+  })
+  .map(({ cellname, path }) => ({ cellname, path })); // fc.record objects have a null prototype
 
 test('property: parse(build(f)).fields deepEquals f for afs, and href is stable', () => {
-  fc.assert(fc.property(afsFields, (f) => {
-    const href = build('afs', f);
-    const u = parse(href);
-    assert.deepEqual(u.fields, f);
-    assert.equal(u.href, href);
-    assert.equal(u.valid, true, JSON.stringify(u.violations));
-    assert.equal(build('afs', { ...u.fields }), href);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(afsFields, (f) => {
+      const href = build('afs', f);
+      const u = parse(href);
+      assert.deepEqual(u.fields, f);
+      assert.equal(u.href, href);
+      assert.equal(u.valid, true, JSON.stringify(u.violations));
+      assert.equal(build('afs', { ...u.fields }), href);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

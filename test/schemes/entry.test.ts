@@ -2,7 +2,15 @@
 // parsed with; the operations ask the entry; fields are typed by scheme.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse, registerScheme, unregisterScheme, getScheme, listSchemes, entryOf, schemeTable } from '../../src/schemes/registry.js';
+import {
+  parse,
+  registerScheme,
+  unregisterScheme,
+  getScheme,
+  listSchemes,
+  entryOf,
+  schemeTable,
+} from '../../src/schemes/registry.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { fieldsOf, type GopherFields } from '../../src/schemes/fields.js';
 import { build, explain } from '../../src/build.js';
@@ -43,15 +51,43 @@ test('replacing an entry: records parsed before keep the old one, new ones get t
 });
 
 test('the registry starts from the static table of built-in entries, in the order of the specs', () => {
-  assert.deepEqual(BUILTIN_SCHEMES.map((s) => s.name), ['ftp', 'http', 'https', 'gopher', 'mailto', 'news', 'nntp', 'telnet', 'rlogin', 'tn3270', 'wais', 'file', 'prospero', 'mid', 'cid', 'afs']);
+  assert.deepEqual(
+    BUILTIN_SCHEMES.map((s) => s.name),
+    [
+      'ftp',
+      'http',
+      'https',
+      'gopher',
+      'mailto',
+      'news',
+      'nntp',
+      'telnet',
+      'rlogin',
+      'tn3270',
+      'wais',
+      'file',
+      'prospero',
+      'mid',
+      'cid',
+      'afs',
+    ],
+  );
   // (An earlier test here unregisters and registers gopher again, which moves it to the end.)
-  assert.deepEqual(listSchemes().map((s) => s.name).sort(), BUILTIN_SCHEMES.map((s) => s.name).sort());
+  assert.deepEqual(
+    listSchemes()
+      .map((s) => s.name)
+      .sort(),
+    BUILTIN_SCHEMES.map((s) => s.name).sort(),
+  );
   assert.equal(schemeTable().size, listSchemes().length);
 });
 
 test('resolve, normalize and the policy ask the entry: a registered scheme brings its own rules', () => {
   registerScheme({
-    name: 'x-flat', defaultPort: 9, syntax: 'internet', status: 'later',
+    name: 'x-flat',
+    defaultPort: 9,
+    syntax: 'internet',
+    status: 'later',
     hierarchical: false,
     normal: { section: 'test', path: (raw) => (raw === null ? '' : raw.toLowerCase()) },
     readsThisMachine: () => true,
@@ -62,10 +98,16 @@ test('resolve, normalize and the policy ask the entry: a registered scheme bring
     const u = parse('x-flat://h.com/A/B');
     assert.equal(entryOf(u)?.name, 'x-flat');
     assert.equal(isHierarchical(u), false);
-    assert.throws(() => resolve('x-flat://h.com/a/b', 'c'), (e: Error & { code?: string }) => e.code === 'non-hierarchical-base');
+    assert.throws(
+      () => resolve('x-flat://h.com/a/b', 'c'),
+      (e: Error & { code?: string }) => e.code === 'non-hierarchical-base',
+    );
     assert.equal(resolve('x-flat://h.com/a/b', '/c'), 'x-flat://h.com/c');
     assert.equal(normalize('X-FLAT://H.COM:9/A/B'), 'x-flat://h.com/a/b');
-    assert.ok(refusals(u, { refusePrivateAddresses: true }).some((d) => d.code === 'private-address'), 'reads this machine');
+    assert.ok(
+      refusals(u, { refusePrivateAddresses: true }).some((d) => d.code === 'private-address'),
+      'reads this machine',
+    );
     assert.equal(isCrossScheme(u, parse('x-family2://h.com/')), false, 'the same family');
   } finally {
     unregisterScheme('x-flat');
@@ -73,7 +115,7 @@ test('resolve, normalize and the policy ask the entry: a registered scheme bring
   }
 });
 
-test('build() is typed by scheme, and fieldsOf() reads a record\'s fields typed, refusing another scheme', () => {
+test("build() is typed by scheme, and fieldsOf() reads a record's fields typed, refusing another scheme", () => {
   const href = build('gopher', { host: 'h.com', gophertype: '0', selector: 'a b' });
   assert.equal(href, 'gopher://h.com/0a%20b');
   const f = fieldsOf(parse(href), 'gopher');
@@ -86,7 +128,16 @@ test('build() is typed by scheme, and fieldsOf() reads a record\'s fields typed,
 
 test('registerScheme: API misuse is a TypeError/RangeError; a bad or clashing name a LocatorError', () => {
   assert.throws(() => registerScheme(null as never), TypeError);
-  assert.throws(() => registerScheme({ name: 'x-bad', defaultPort: null, syntax: 'weird' as never, status: 'later' }), RangeError);
-  assert.throws(() => registerScheme({ name: 'Bad', defaultPort: null, syntax: 'internet', status: 'later' }), (e: Error & { code?: string }) => e.code === 'invalid-scheme-name');
-  assert.throws(() => registerScheme({ name: 'ftp', defaultPort: null, syntax: 'internet', status: 'later' }), (e: Error & { code?: string }) => e.code === 'scheme-clash');
+  assert.throws(
+    () => registerScheme({ name: 'x-bad', defaultPort: null, syntax: 'weird' as never, status: 'later' }),
+    RangeError,
+  );
+  assert.throws(
+    () => registerScheme({ name: 'Bad', defaultPort: null, syntax: 'internet', status: 'later' }),
+    (e: Error & { code?: string }) => e.code === 'invalid-scheme-name',
+  );
+  assert.throws(
+    () => registerScheme({ name: 'ftp', defaultPort: null, syntax: 'internet', status: 'later' }),
+    (e: Error & { code?: string }) => e.code === 'scheme-clash',
+  );
 });

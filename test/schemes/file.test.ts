@@ -23,7 +23,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['file:///a%3Bb', '"" | "/a;b" | true', '', 'RFC 1738 5 (fsegment)'],
   ['file:///a?b:c@d&e=f', '"" | "/a?b:c@d&e=f" | true', '', 'RFC 1738 5 (fsegment)'],
   ['file:///a;b', '"" | "/a;b" | true', 'file-reserved-char@9', 'RFC 1738 5 (fsegment has no ";")'],
-  ['file:///notes.txt;type=a', '"" | "/notes.txt;type=a" | true', 'file-reserved-char@17', 'RFC 1738 5 (fileurl has no ";type=")'],
+  [
+    'file:///notes.txt;type=a',
+    '"" | "/notes.txt;type=a" | true',
+    'file-reserved-char@17',
+    'RFC 1738 5 (fileurl has no ";type=")',
+  ],
   // the host is everything between "//" and the next "/"
   ['file://node.gypi', '"node.gypi" | null | false', 'file-missing-path@16', 'RFC 1738 5 (fileurl requires "/" fpath)'],
   ['file://', '"" | null | true', 'file-missing-path@7', 'RFC 1738 5'],
@@ -41,7 +46,10 @@ const ROWS: Array<[string, string, string, string]> = [
 for (const [input, want, wantCodes, section] of ROWS) {
   test(`${section}: ${JSON.stringify(input)}`, () => {
     const u = parse(input);
-    assert.equal(`${JSON.stringify(u.host)} | ${JSON.stringify(u.fields.path)} | ${JSON.stringify(u.fields.local)}`, want);
+    assert.equal(
+      `${JSON.stringify(u.host)} | ${JSON.stringify(u.fields.path)} | ${JSON.stringify(u.fields.local)}`,
+      want,
+    );
     assert.deepEqual(Object.keys(u.fields), ['path', 'local']);
     assert.equal(codes(u), wantCodes);
     if (!u.explicitPort) assert.equal(u.port, null, 'file has no default port');
@@ -67,18 +75,26 @@ test('RFC 1738 3.10: <URL:file://vms.host.edu/disk$user/my/notes/note12345.txt>'
   assert.equal(build('file', { ...u.fields, host: u.host }), 'file://vms.host.edu/disk$user/my/notes/note12345.txt');
 });
 
-const FILE_EXAMPLES = (JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; partial: boolean; source: string; line: number }> })
-  .examples.filter((e) => !e.partial && /^file:/i.test(e.url));
+const FILE_EXAMPLES = (
+  JSON.parse(fixture('spec-examples.json')) as {
+    examples: Array<{ url: string; partial: boolean; source: string; line: number }>;
+  }
+).examples.filter((e) => !e.partial && /^file:/i.test(e.url));
 
 test('the four texts print at least one file URL (spec-examples.json)', () => {
   assert.ok(FILE_EXAMPLES.length >= 1);
 });
 
-eachRow('every file URL printed in the four texts parses with no violation and builds back to itself', FILE_EXAMPLES, (e) => {
-  const u = parse(e.url);
-  assert.equal(codes(u), '', e.url);
-  assert.equal(build('file', { ...u.fields, host: u.host }), e.url);
-}, { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` });
+eachRow(
+  'every file URL printed in the four texts parses with no violation and builds back to itself',
+  FILE_EXAMPLES,
+  (e) => {
+    const u = parse(e.url);
+    assert.equal(codes(u), '', e.url);
+    assert.equal(build('file', { ...u.fields, host: u.host }), e.url);
+  },
+  { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` },
+);
 
 // ---------------------------------------------------------------------------------------------
 // explain: a local path is opened; another host is reached by FTP (draft 1993-07 fileaddress).
@@ -86,7 +102,11 @@ eachRow('every file URL printed in the four texts parses with no violation and b
 test('explain: a local file is opened from the file system (RFC 1738 3.10)', () => {
   const e = explain('file:///etc/motd');
   assert.deepEqual(e, {
-    protocol: 'file', host: '', port: null, steps: ['open /etc/motd'], notes: e.notes,
+    protocol: 'file',
+    host: '',
+    port: null,
+    steps: ['open /etc/motd'],
+    notes: e.notes,
   });
   assert.ok(e.notes.some((n) => /file system of the machine interpreting the URL/.test(n)));
   assert.deepEqual(explain('file://localhost/a%20b').steps, ['open /a b']);
@@ -99,7 +119,15 @@ test('explain: another host is reached by anonymous FTP of the same path, with n
   assert.equal(e.host, 'vms.host.edu');
   assert.equal(e.port, 21);
   assert.deepEqual(e.steps, [
-    'USER anonymous', 'PASS <your e-mail address>', 'CWD disk$user', 'CWD my', 'CWD notes', 'TYPE A', 'EPSV', 'RETR note12345.txt', 'QUIT',
+    'USER anonymous',
+    'PASS <your e-mail address>',
+    'CWD disk$user',
+    'CWD my',
+    'CWD notes',
+    'TYPE A',
+    'EPSV',
+    'RETR note12345.txt',
+    'QUIT',
   ]);
   assert.ok(e.notes.some((n) => /names no protocol/.test(n) && /3\.10/.test(n)));
   assert.ok(e.notes.some((n) => /1993-07/.test(n) && /fileaddress/.test(n)));
@@ -123,7 +151,10 @@ test('build: the path is split at "/" and each segment encoded', () => {
 
 test('build: refuses what fileurl cannot write', () => {
   const refuses = (f: Record<string, unknown>, re: RegExp) =>
-    assert.throws(() => build('file', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message));
+    assert.throws(
+      () => build('file', f),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message),
+    );
   refuses({ path: 'etc/motd' }, /beginning with "\/"/);
   refuses({ host: 'node.gypi' }, /beginning with "\/"/);
   refuses({ path: '/x', port: 21 }, /no port/);
@@ -137,7 +168,27 @@ test('build: refuses what fileurl cannot write', () => {
 // Property: parse(build(f)).fields deepEquals f, and the href is stable.
 
 const piece = fc.oneof(
-  fc.constantFrom('/', ';', '%', '%2F', '\t', '\r\n', '\0', ' ', '?', ':', '@', '&', '=', '#', '.', '..', ';type=i', 'é', '😀'),
+  fc.constantFrom(
+    '/',
+    ';',
+    '%',
+    '%2F',
+    '\t',
+    '\r\n',
+    '\0',
+    ' ',
+    '?',
+    ':',
+    '@',
+    '&',
+    '=',
+    '#',
+    '.',
+    '..',
+    ';type=i',
+    'é',
+    '😀',
+  ),
   fc.string({ unit: 'binary', maxLength: 3 }),
 );
 const path = fc.array(piece, { maxLength: 8 }).map((a) => '/' + a.join(''));
@@ -147,14 +198,17 @@ const where = fc.oneof(
 );
 
 test('property: parse(build(f)).fields deepEquals f for file, and href is stable', () => {
-  fc.assert(fc.property(path, where, (p, w) => {
-    const f = { path: p, local: w.local };
-    const href = build('file', { ...f, host: w.host });
-    const u = parse(href);
-    assert.deepEqual(u.fields, f);
-    assert.equal(u.href, href);
-    assert.equal(u.host, w.host);
-    assert.equal(u.valid, true, JSON.stringify(u.violations));
-    assert.equal(build('file', { ...u.fields, host: u.host }), href);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(path, where, (p, w) => {
+      const f = { path: p, local: w.local };
+      const href = build('file', { ...f, host: w.host });
+      const u = parse(href);
+      assert.deepEqual(u.fields, f);
+      assert.equal(u.href, href);
+      assert.equal(u.host, w.host);
+      assert.equal(u.valid, true, JSON.stringify(u.violations));
+      assert.equal(build('file', { ...u.fields, host: u.host }), href);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

@@ -24,9 +24,19 @@ const ROWS: Array<[string, string, string, string]> = [
   ['ftp://h.com/a%2Fb%3Bc', '["a/b;c"] | null', '', 'RFC 1738 3.2.2'],
   ['ftp://h.com/a;b/c', '["a;b","c"] | null', 'ftp-reserved-char@13', 'RFC 1738 3.2.2'],
   ['ftp://h.com/a/b;c', '["a","b;c"] | null', 'ftp-reserved-char@15', 'RFC 1738 3.2.2'],
-  ['ftp://h.com/a;x;type=i', '["a;x"] | "i"', 'ftp-reserved-char@13', 'RFC 1738 3.2.2 (only the final ";type=" is allowed)'],
+  [
+    'ftp://h.com/a;x;type=i',
+    '["a;x"] | "i"',
+    'ftp-reserved-char@13',
+    'RFC 1738 3.2.2 (only the final ";type=" is allowed)',
+  ],
   ['ftp://h.com/a;type=i;x', '["a;type=i;x"] | null', 'ftp-reserved-char@13 ftp-reserved-char@20', 'RFC 1738 3.2.2'],
-  ['ftp://h.com/a;type=i/b', '["a;type=i","b"] | null', 'ftp-reserved-char@13', 'RFC 1738 3.2.2 (a typecode ends the url-path)'],
+  [
+    'ftp://h.com/a;type=i/b',
+    '["a;type=i","b"] | null',
+    'ftp-reserved-char@13',
+    'RFC 1738 3.2.2 (a typecode ends the url-path)',
+  ],
   ['ftp://h.com/a%3Btype=i', '["a;type=i"] | null', '', 'RFC 1738 3.2.2 (an encoded ";" starts no typecode)'],
   // fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
   ['ftp://h.com/a?b:c@d&e=f', '["a?b:c@d&e=f"] | null', '', 'RFC 1738 5 (fsegment)'],
@@ -116,19 +126,33 @@ test('RFC 1738 3.2.2: <URL:ftp://myname@host.dom/%2Fetc/motd> logs in as "myname
   assert.equal(u.fields.name, 'motd');
   const e = explain(u);
   assert.deepEqual(e.steps.slice(0, 2), ['USER myname', 'PASS <password the user is asked for>']);
-  assert.ok(e.notes.some((n) => /prompts the user/.test(n)), 'prompting for a password if it is asked for');
-  assert.deepEqual(e.steps.filter((s) => /^(CWD|RETR)/.test(s)), ['CWD /etc', 'RETR motd']);
+  assert.ok(
+    e.notes.some((n) => /prompts the user/.test(n)),
+    'prompting for a password if it is asked for',
+  );
+  assert.deepEqual(
+    e.steps.filter((s) => /^(CWD|RETR)/.test(s)),
+    ['CWD /etc', 'RETR motd'],
+  );
 });
 
 test('RFC 1738 3.2.2: <URL:ftp://myname@host.dom/etc/motd> would "CWD etc" and then "RETR motd"', () => {
-  assert.deepEqual(explain('ftp://myname@host.dom/etc/motd').steps.filter((s) => /^(CWD|RETR)/.test(s)), ['CWD etc', 'RETR motd']);
-  assert.ok(explain('ftp://myname@host.dom/etc/motd').notes.some((n) => /relative to the directory/.test(n)),
-    'the initial "CWD" might be executed relative to the default directory for "myname"');
+  assert.deepEqual(
+    explain('ftp://myname@host.dom/etc/motd').steps.filter((s) => /^(CWD|RETR)/.test(s)),
+    ['CWD etc', 'RETR motd'],
+  );
+  assert.ok(
+    explain('ftp://myname@host.dom/etc/motd').notes.some((n) => /relative to the directory/.test(n)),
+    'the initial "CWD" might be executed relative to the default directory for "myname"',
+  );
 });
 
 test('RFC 1738 3.2.2: <URL:ftp://myname@host.dom//etc/motd> would "CWD " with a null argument, then "CWD etc", and then "RETR motd"', () => {
   assert.deepEqual(parse('ftp://myname@host.dom//etc/motd').fields.segments, ['', 'etc', 'motd']);
-  assert.deepEqual(explain('ftp://myname@host.dom//etc/motd').steps.filter((s) => /^(CWD|RETR)/.test(s)), ['CWD ', 'CWD etc', 'RETR motd']);
+  assert.deepEqual(
+    explain('ftp://myname@host.dom//etc/motd').steps.filter((s) => /^(CWD|RETR)/.test(s)),
+    ['CWD ', 'CWD etc', 'RETR motd'],
+  );
 });
 
 test('RFC 1738 3.1: <URL:ftp://@host.com/> has an empty user name and no password', () => {
@@ -159,29 +183,41 @@ test('RFC 1738 appendix: <URL:ftp://info.cern.ch/pub/www/doc;type=d> lists the d
 
 test('RFC 1738 references: <URL:ftp://ds.internic.net/rfc/rfc1436.txt;type=a> is TYPE A, RETR', () => {
   assert.deepEqual(parse('ftp://ds.internic.net/rfc/rfc1436.txt;type=a').fields.ftptype, 'a');
-  assert.deepEqual(pathSteps('ftp://ds.internic.net/rfc/rfc1436.txt;type=a'), ['CWD rfc', 'TYPE A', 'RETR rfc1436.txt']);
+  assert.deepEqual(pathSteps('ftp://ds.internic.net/rfc/rfc1436.txt;type=a'), [
+    'CWD rfc',
+    'TYPE A',
+    'RETR rfc1436.txt',
+  ]);
 });
 
 test('RFC 1738 appendix: <URL:ftp://ds.internic.net/rfc> retrieves "rfc" (no final "/")', () => {
   assert.deepEqual(pathSteps('ftp://ds.internic.net/rfc'), ['TYPE I', 'RETR rfc']);
 });
 
-const FTP_EXAMPLES = (JSON.parse(fixture('spec-examples.json')) as { examples: Array<{ url: string; partial: boolean; source: string; line: number }> })
-  .examples.filter((e) => !e.partial && /^ftp:/i.test(e.url));
+const FTP_EXAMPLES = (
+  JSON.parse(fixture('spec-examples.json')) as {
+    examples: Array<{ url: string; partial: boolean; source: string; line: number }>;
+  }
+).examples.filter((e) => !e.partial && /^ftp:/i.test(e.url));
 
 test('the four texts print at least 40 ftp URLs (spec-examples.json)', () => {
   assert.ok(FTP_EXAMPLES.length >= 40, `${FTP_EXAMPLES.length} examples`);
 });
 
-eachRow('every ftp URL printed in the four texts parses with no violation and builds back to itself', FTP_EXAMPLES, (e) => {
-  const u = parse(e.url);
-  assert.equal(codes(u), '', `${e.source}:${e.line} ${e.url}`);
-  const again = build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port });
-  assert.equal(again, e.url, `${e.source}:${e.line}`);
-  const steps = explain(u).steps;
-  assert.equal(steps[0], u.user === null ? 'USER anonymous' : `USER ${u.user}`);
-  assert.equal(steps[steps.length - 1], 'QUIT');
-}, { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` });
+eachRow(
+  'every ftp URL printed in the four texts parses with no violation and builds back to itself',
+  FTP_EXAMPLES,
+  (e) => {
+    const u = parse(e.url);
+    assert.equal(codes(u), '', `${e.source}:${e.line} ${e.url}`);
+    const again = build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port });
+    assert.equal(again, e.url, `${e.source}:${e.line}`);
+    const steps = explain(u).steps;
+    assert.equal(steps[0], u.user === null ? 'USER anonymous' : `USER ${u.user}`);
+    assert.equal(steps[steps.length - 1], 'QUIT');
+  },
+  { input: (e) => e.url, section: (e) => `${e.source}:${e.line}` },
+);
 
 // ---------------------------------------------------------------------------------------------
 // explain: RFC 1738 3.2.1-3.2.5.
@@ -192,11 +228,24 @@ test('explain: the whole sequence for a file in a directory (3.2.1, 3.2.2, 3.2.3
   assert.equal(e.host, 'ftp.example.org');
   assert.equal(e.port, 21);
   assert.deepEqual(e.steps, [
-    'USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'CWD doc', 'TYPE A', 'EPSV', 'RETR guide.txt', 'QUIT',
+    'USER anonymous',
+    'PASS <your e-mail address>',
+    'CWD pub',
+    'CWD doc',
+    'TYPE A',
+    'EPSV',
+    'RETR guide.txt',
+    'QUIT',
   ]);
   assert.ok(e.notes.some((n) => /guesses the transfer type/.test(n) && /3\.2\.3/.test(n)));
-  assert.ok(e.notes.some((n) => /PASV/.test(n)), 'PASV is the fallback for EPSV');
-  assert.ok(e.notes.some((n) => /3\.2\.5/.test(n) && /reconnect/.test(n)), 'what the 3.2.5 optimization allows');
+  assert.ok(
+    e.notes.some((n) => /PASV/.test(n)),
+    'PASV is the fallback for EPSV',
+  );
+  assert.ok(
+    e.notes.some((n) => /3\.2\.5/.test(n) && /reconnect/.test(n)),
+    'what the 3.2.5 optimization allows',
+  );
 });
 
 test('explain: the port of the URL is the port to connect to', () => {
@@ -232,19 +281,49 @@ test('explain: the draft TYPE codes are sent in RFC 959 form with the space put 
 });
 
 test('explain: a URL ending in "/" is a directory listing (draft 1994-03; RFC 1738 3.2.2 empty name)', () => {
-  assert.deepEqual(explain('ftp://h.com/pub/').steps, ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'EPSV', 'NLST', 'QUIT']);
-  assert.deepEqual(explain('ftp://h.com').steps, ['USER anonymous', 'PASS <your e-mail address>', 'EPSV', 'NLST', 'QUIT']);
+  assert.deepEqual(explain('ftp://h.com/pub/').steps, [
+    'USER anonymous',
+    'PASS <your e-mail address>',
+    'CWD pub',
+    'EPSV',
+    'NLST',
+    'QUIT',
+  ]);
+  assert.deepEqual(explain('ftp://h.com').steps, [
+    'USER anonymous',
+    'PASS <your e-mail address>',
+    'EPSV',
+    'NLST',
+    'QUIT',
+  ]);
   assert.ok(explain('ftp://h.com/pub/').notes.some((n) => /ends in "\/"/.test(n)));
 });
 
 const GUESSED_TYPES: Array<[string, 'A' | 'I']> = [
-  ['rfc959.txt', 'A'], ['README.TXT', 'A'], ['index.html', 'A'], ['index.htm', 'A'], ['main.c', 'A'], ['util.h', 'A'],
-  ['notes.md', 'A'], ['key.asc', 'A'], ['x.text', 'A'],
-  ['http-spec.txt.Z', 'I'], ['oir.ps', 'I'], ['motd', 'I'], ['a.tar.gz', 'I'], ['.txt', 'I'], ['txt.', 'I'], ['image.gif', 'I'],
+  ['rfc959.txt', 'A'],
+  ['README.TXT', 'A'],
+  ['index.html', 'A'],
+  ['index.htm', 'A'],
+  ['main.c', 'A'],
+  ['util.h', 'A'],
+  ['notes.md', 'A'],
+  ['key.asc', 'A'],
+  ['x.text', 'A'],
+  ['http-spec.txt.Z', 'I'],
+  ['oir.ps', 'I'],
+  ['motd', 'I'],
+  ['a.tar.gz', 'I'],
+  ['.txt', 'I'],
+  ['txt.', 'I'],
+  ['image.gif', 'I'],
 ];
-eachRow('RFC 1738 3.2.3: with no typecode guessType gives A for known text suffixes, I otherwise', GUESSED_TYPES, ([name, type]) => {
-  assert.equal(guessType(name), type, name);
-});
+eachRow(
+  'RFC 1738 3.2.3: with no typecode guessType gives A for known text suffixes, I otherwise',
+  GUESSED_TYPES,
+  ([name, type]) => {
+    assert.equal(guessType(name), type, name);
+  },
+);
 
 test('explain: with no typecode the client guesses: A for known text suffixes, I otherwise (3.2.3)', () => {
   assert.deepEqual(pathSteps('ftp://h.com/rfc959.txt'), ['TYPE A', 'RETR rfc959.txt']);
@@ -274,7 +353,10 @@ test('explain: an invalid URL is still explained, and the notes say what is wron
 
 test('build: "/", ";", "%", space and non-ASCII inside a segment are encoded; empty segments kept', () => {
   assert.equal(build('ftp', { host: 'h.com', segments: ['/etc', 'motd'] }), 'ftp://h.com/%2Fetc/motd');
-  assert.equal(build('ftp', { host: 'h.com', segments: ['a;b', '50%', 'x y', 'Jürgen'] }), 'ftp://h.com/a%3Bb/50%25/x%20y/J%C3%BCrgen');
+  assert.equal(
+    build('ftp', { host: 'h.com', segments: ['a;b', '50%', 'x y', 'Jürgen'] }),
+    'ftp://h.com/a%3Bb/50%25/x%20y/J%C3%BCrgen',
+  );
   assert.equal(build('ftp', { host: 'h.com', segments: ['', 'etc', 'motd'] }), 'ftp://h.com//etc/motd');
   assert.equal(build('ftp', { host: 'h.com', segments: ['a?b:c@d&e=f'] }), 'ftp://h.com/a?b:c@d&e=f');
   assert.equal(build('ftp', { host: 'h.com', segments: ['x;type=i'] }), 'ftp://h.com/x%3Btype=i');
@@ -286,7 +368,10 @@ test('build: typecode, login, port; segments [] means no url-path', () => {
   assert.equal(build('ftp', { host: 'h.com', ftptype: 'd' }), 'ftp://h.com/;type=d');
   assert.equal(build('ftp', { host: 'h.com', segments: [] }), 'ftp://h.com');
   assert.equal(build('ftp', { host: 'h.com' }), 'ftp://h.com');
-  assert.equal(build('ftp', { host: 'h.com', port: 21, user: 'a@b', password: 'p:w', segments: [''] }), 'ftp://a%40b:p%3Aw@h.com/');
+  assert.equal(
+    build('ftp', { host: 'h.com', port: 21, user: 'a@b', password: 'p:w', segments: [''] }),
+    'ftp://a%40b:p%3Aw@h.com/',
+  );
   assert.equal(build('ftp', { host: 'h.com', port: 2121, segments: ['x'] }), 'ftp://h.com:2121/x');
 });
 
@@ -299,7 +384,10 @@ test('build: cwd and name stand for segments', () => {
 
 test('build: refuses what cannot be written', () => {
   const refuses = (f: Record<string, unknown>, re: RegExp) =>
-    assert.throws(() => build('ftp', { host: 'h.com', ...f }), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message));
+    assert.throws(
+      () => build('ftp', { host: 'h.com', ...f }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field' && re.test(e.message),
+    );
   refuses({ segments: ['f'], ftptype: 'x' }, /not an FTP typecode/);
   refuses({ segments: ['f'], ftptype: 'e' }, /not an FTP typecode/);
   refuses({ segments: [], ftptype: 'i' }, /typecode needs a url-path/);
@@ -315,29 +403,66 @@ test('build: refuses what cannot be written', () => {
 // Property: parse(build(f)).fields deepEquals f, and the href is stable.
 
 const piece = fc.oneof(
-  fc.constantFrom('/', ';', '%', '%2F', '%25', '\t', '\r\n', '\n', '\0', ' ', '?', ':', '@', '&', '=', '#', '+', '.', '..', ';type=i', 'é', '😀', '\u00ff'),
+  fc.constantFrom(
+    '/',
+    ';',
+    '%',
+    '%2F',
+    '%25',
+    '\t',
+    '\r\n',
+    '\n',
+    '\0',
+    ' ',
+    '?',
+    ':',
+    '@',
+    '&',
+    '=',
+    '#',
+    '+',
+    '.',
+    '..',
+    ';type=i',
+    'é',
+    '😀',
+    '\u00ff',
+  ),
   fc.string({ unit: 'binary', maxLength: 3 }),
 );
 const segment = fc.array(piece, { maxLength: 5 }).map((a) => a.join(''));
-const typecode = fc.option(fc.constantFrom('a', 'i', 'd', 'an', 'at', 'ac', 'en', 'et', 'ec', 'l8', 'l36'), { nil: null });
-const ftpFields = fc.record({ segments: fc.array(segment, { maxLength: 6 }), ftptype: typecode }).map(({ segments, ftptype }) => {
-  const s = ftptype !== null && segments.length === 0 ? [''] : segments;
-  return { segments: s, cwd: s.slice(0, -1), name: s.length === 0 ? null : s[s.length - 1], ftptype };
+const typecode = fc.option(fc.constantFrom('a', 'i', 'd', 'an', 'at', 'ac', 'en', 'et', 'ec', 'l8', 'l36'), {
+  nil: null,
 });
-const login = fc.option(fc.record({ user: fc.string({ unit: 'binary', maxLength: 6 }), password: fc.option(fc.string({ unit: 'binary', maxLength: 6 }), { nil: null }) }), { nil: null });
+const ftpFields = fc
+  .record({ segments: fc.array(segment, { maxLength: 6 }), ftptype: typecode })
+  .map(({ segments, ftptype }) => {
+    const s = ftptype !== null && segments.length === 0 ? [''] : segments;
+    return { segments: s, cwd: s.slice(0, -1), name: s.length === 0 ? null : s[s.length - 1], ftptype };
+  });
+const login = fc.option(
+  fc.record({
+    user: fc.string({ unit: 'binary', maxLength: 6 }),
+    password: fc.option(fc.string({ unit: 'binary', maxLength: 6 }), { nil: null }),
+  }),
+  { nil: null },
+);
 
 test('property: parse(build(f)).fields deepEquals f for ftp, and href is stable', () => {
-  fc.assert(fc.property(ftpFields, login, (f, who) => {
-    const generic = { host: 'ftp.example.org', user: who?.user ?? null, password: who?.password ?? null };
-    const href = build('ftp', { ...f, ...generic });
-    const u = parse(href);
-    assert.deepEqual(u.fields, f);
-    assert.equal(u.href, href);
-    assert.equal(u.valid, true, JSON.stringify(u.violations));
-    assert.equal(u.user, generic.user);
-    assert.equal(u.password, generic.password);
-    assert.equal(build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port }), href);
-    const cwdSteps = explain(u).steps.filter((s) => s.startsWith('CWD '));
-    assert.equal(cwdSteps.length, f.cwd.length);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(ftpFields, login, (f, who) => {
+      const generic = { host: 'ftp.example.org', user: who?.user ?? null, password: who?.password ?? null };
+      const href = build('ftp', { ...f, ...generic });
+      const u = parse(href);
+      assert.deepEqual(u.fields, f);
+      assert.equal(u.href, href);
+      assert.equal(u.valid, true, JSON.stringify(u.violations));
+      assert.equal(u.user, generic.user);
+      assert.equal(u.password, generic.password);
+      assert.equal(build('ftp', { ...u.fields, user: u.user, password: u.password, host: u.host, port: u.port }), href);
+      const cwdSteps = explain(u).steps.filter((s) => s.startsWith('CWD '));
+      assert.equal(cwdSteps.length, f.cwd.length);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

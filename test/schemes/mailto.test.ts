@@ -3,7 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe, rowTests, eachRow, chars, ASCII, atomArb, spicedText } from '../helpers.js';
+import {
+  parse,
+  codes,
+  shared,
+  assertNoiseSafe,
+  rowTests,
+  eachRow,
+  chars,
+  ASCII,
+  atomArb,
+  spicedText,
+} from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { checkAddrSpec } from '../../src/schemes/mailto.js';
 import { LocatorError } from '../../src/core/errors.js';
@@ -15,7 +26,9 @@ const D9310 = shared('spec/draft-url-1993-10.txt').replace(/\u00a0/g, ' '); // i
 test('RFC 1738 3.5 prints the mailto template and its notes word for word', () => {
   assert.ok(RFC.includes('        mailto:<rfc822-addr-spec>\n'));
   assert.ok(RFC.includes('Within mailto URLs, there are no reserved\n   characters.'));
-  assert.ok(RFC.includes('Note that the percent sign ("%") is commonly used within RFC 822\n   addresses and must be encoded.'));
+  assert.ok(
+    RFC.includes('Note that the percent sign ("%") is commonly used within RFC 822\n   addresses and must be encoded.'),
+  );
   assert.ok(RFC.includes('mailtourl      = "mailto:" encoded822addr'));
   assert.ok(D9403.includes('requires conversion to %25 in a URL'));
   assert.ok(D9310.includes('requires conversion to %25 in a URL'));
@@ -52,7 +65,12 @@ const ROWS: Array<[string, string, string, string]> = [
   // 3.5: no reserved characters: an escape and its character are the same address
   ['mailto:%74imbl@info.cern.ch', 'timbl@info.cern.ch', '', 'RFC 1738 3.5, 2.2'],
   ['mailto:a%40b@c', 'a@b@c', 'invalid-addr-spec@12', 'RFC 1738 3.5 (%40 is "@")'],
-  ['mailto:a/b=c&d?e@h.com', 'a/b=c&d?e@h.com', 'mailto-query@14', 'RFC 1738 3.5 (reserved characters stand for themselves)'],
+  [
+    'mailto:a/b=c&d?e@h.com',
+    'a/b=c&d?e@h.com',
+    'mailto-query@14',
+    'RFC 1738 3.5 (reserved characters stand for themselves)',
+  ],
   // 3.5: mailto:<rfc822-addr-spec>, no "//"
   ['mailto://x', '//x', 'mailto-slashes@7', 'RFC 1738 3.5'],
   ['mailto://timbl@info.cern.ch', '//timbl@info.cern.ch', 'mailto-slashes@7', 'RFC 1738 3.5'],
@@ -78,7 +96,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['mailto:a%28b%29@c', 'a(b)@c', 'invalid-addr-spec@8', 'RFC 822 3.3 (no comments inside an address)'],
   ['mailto:a%20@b', 'a @b', 'invalid-addr-spec@8', 'RFC 822 3.1.4 (DEVIATION: no white space between tokens)'],
   ['mailto:a%09b@c', 'a\tb@c', 'invalid-addr-spec@8', 'RFC 822 3.3 (CTLs are not atom characters)'],
-  ['mailto:!%23$%25&\'*+-/=%3F%5E_%60%7B%7C%7D%7E@h', '!#$%&\'*+-/=?^_`{|}~@h', '', 'RFC 822 3.3 (every atom character, encoded where unsafe)'],
+  [
+    "mailto:!%23$%25&'*+-/=%3F%5E_%60%7B%7C%7D%7E@h",
+    "!#$%&'*+-/=?^_`{|}~@h",
+    '',
+    'RFC 822 3.3 (every atom character, encoded where unsafe)',
+  ],
   // RFC 822 3.3: quoted-string, quoted-pair, domain-literal (each written encoded: <"> [ ] \ are unsafe)
   ['mailto:%22John%20Doe%22@h.com', '"John Doe"@h.com', '', 'RFC 822 3.3 quoted-string'],
   ['mailto:%22a@b%22@h.com', '"a@b"@h.com', '', 'RFC 822 3.3 (an "@" inside a quoted string)'],
@@ -97,7 +120,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['mailto:a@%5Bx%5By%5D', 'a@[x[y]', 'invalid-addr-spec@13', 'RFC 822 6.2.3 (dtext excludes "[")'],
   ['mailto:a@%5Bx%5D%5By%5D', 'a@[x][y]', 'invalid-addr-spec@16', 'RFC 822 6.1 (sub-domains are separated by ".")'],
   // characters the scanner reports are not reported again by the addr-spec check
-  ['mailto:"a b"@c', '"a b"@c', 'unsafe-char@7 unsafe-char@9 unsafe-char@11', 'RFC 1738 2.2 (the address itself is an addr-spec)'],
+  [
+    'mailto:"a b"@c',
+    '"a b"@c',
+    'unsafe-char@7 unsafe-char@9 unsafe-char@11',
+    'RFC 1738 2.2 (the address itself is an addr-spec)',
+  ],
   ['mailto:a b@c', 'a b@c', 'unsafe-char@8', 'RFC 1738 2.2'],
   ['mailto:\u00e9@c', '\u00e9@c', 'non-ascii@7', 'RFC 1738 2.2'],
   ['mailto:a@[10.0.0.1]', 'a@[10.0.0.1]', 'unsafe-char@9 unsafe-char@18', 'RFC 1738 2.2'],
@@ -111,7 +139,7 @@ const ROWS: Array<[string, string, string, string]> = [
 
 rowTests(ROWS, (u, address) => {
   assert.deepEqual(u.fields, { address });
-  for (const d of u.violations) assert.ok(d.message.length > 0 && (d.section ?? "").length > 0);
+  for (const d of u.violations) assert.ok(d.message.length > 0 && (d.section ?? '').length > 0);
 });
 
 test('RFC 1738 3.5: violations name the rule and say what to write', () => {
@@ -128,14 +156,39 @@ test('RFC 1738 3.5: violations name the rule and say what to write', () => {
   assert.equal(parse('mailto:a@h.com?subject=hi').valid, true);
 });
 
-const ADDR_SPECS = ['a@b', 'a.b@c.d', '"a b"@c', '"@"@c', '"\\\\"@c', 'a@[1.2.3.4]', 'a@[\\]]', '"a\r\n\tb"@c', 'x-y+z=w/v@q', '""@c'];
+const ADDR_SPECS = [
+  'a@b',
+  'a.b@c.d',
+  '"a b"@c',
+  '"@"@c',
+  '"\\\\"@c',
+  'a@[1.2.3.4]',
+  'a@[\\]]',
+  '"a\r\n\tb"@c',
+  'x-y+z=w/v@q',
+  '""@c',
+];
 eachRow('RFC 822 6.1: checkAddrSpec over a string with no escapes accepts', ADDR_SPECS, (s) => {
   assert.equal(checkAddrSpec(s, 0, s.length), null, s);
 });
 
 const NOT_ADDR_SPECS: Array<[string, number]> = [
-  ['', 0], ['a', 1], ['a@', 2], ['@a', 0], ['a b@c', 1], ['a@b c', 3], ['a<b@c', 1], ['a@b>', 3], ['"a@c', 0],
-  ['a@[b', 2], ['a\\b@c', 1], ['a@b.', 4], ['a.@b', 2], ['"a"b@c', 3], ['a@b]', 3], ['a\u00e9@b', 1],
+  ['', 0],
+  ['a', 1],
+  ['a@', 2],
+  ['@a', 0],
+  ['a b@c', 1],
+  ['a@b c', 3],
+  ['a<b@c', 1],
+  ['a@b>', 3],
+  ['"a@c', 0],
+  ['a@[b', 2],
+  ['a\\b@c', 1],
+  ['a@b.', 4],
+  ['a.@b', 2],
+  ['"a"b@c', 3],
+  ['a@b]', 3],
+  ['a\u00e9@b', 1],
 ];
 eachRow('RFC 822 6.1: checkAddrSpec over a string with no escapes rejects at the offset', NOT_ADDR_SPECS, ([s, at]) => {
   assert.equal(checkAddrSpec(s, 0, s.length)?.offset, at, JSON.stringify(s));
@@ -147,7 +200,11 @@ test('RFC 822 6.1: checkAddrSpec over a range inside a longer string: offsets ar
 
 const BUILD: Array<[Record<string, unknown>, string, string]> = [
   [{ address: 'timbl@info.cern.ch' }, 'mailto:timbl@info.cern.ch', 'RFC 1738 3.5'],
-  [{ address: 'user%gateway@info.cern.ch' }, 'mailto:user%25gateway@info.cern.ch', 'RFC 1738 3.5 ("%" must be encoded)'],
+  [
+    { address: 'user%gateway@info.cern.ch' },
+    'mailto:user%25gateway@info.cern.ch',
+    'RFC 1738 3.5 ("%" must be encoded)',
+  ],
   [{ address: 'a/b;c?d:e@f&g=h' }, 'mailto:a/b;c?d:e@f&g=h', 'RFC 1738 3.5 (no reserved characters)'],
   [{ address: '"John Doe"@h.com' }, 'mailto:%22John%20Doe%22@h.com', 'RFC 1738 2.2 (unsafe characters)'],
   [{ address: 'a@[10.0.0.1]' }, 'mailto:a@%5B10.0.0.1%5D', 'RFC 1738 2.2'],
@@ -164,9 +221,17 @@ for (const [f, href, section] of BUILD) {
   });
 }
 
-eachRow('RFC 1738 3.5: build refuses what no mailto URL can hold', [{}, { address: '' }, { address: 7 }, { address: 'a@b', host: 'h.com' }, { address: 'a@b', user: 'u' }], (f) => {
-  assert.throws(() => build('mailto', f as never), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
-});
+eachRow(
+  'RFC 1738 3.5: build refuses what no mailto URL can hold',
+  [{}, { address: '' }, { address: 7 }, { address: 'a@b', host: 'h.com' }, { address: 'a@b', user: 'u' }],
+  (f) => {
+    assert.throws(
+      () => build('mailto', f as never),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field',
+      JSON.stringify(f),
+    );
+  },
+);
 
 test('build writes an address RFC 822 rejects; parse reports it', () => {
   const href = build('mailto', { address: 'not an address' });
@@ -206,48 +271,67 @@ test('explain: the decoded address goes into RCPT TO, line breaks shown; an inva
 // qtext (any ASCII but <">, "\" and CR), quoted-pair, and folding white space
 const qtext = chars(ASCII.replace(/["\\\r]/g, ''));
 const qpair = chars(ASCII).map((c) => '\\' + c);
-const quotedString = fc.array(fc.oneof(qtext, qpair, fc.constant('\r\n ')), { maxLength: 8 }).map((a) => `"${a.join('')}"`);
+const quotedString = fc
+  .array(fc.oneof(qtext, qpair, fc.constant('\r\n ')), { maxLength: 8 })
+  .map((a) => `"${a.join('')}"`);
 const word = fc.oneof(atomArb, quotedString);
 const dtext = chars(ASCII.replace(/[[\]\\\r]/g, ''));
 const domainLiteral = fc.array(fc.oneof(dtext, qpair), { maxLength: 8 }).map((a) => `[${a.join('')}]`);
 const subDomain = fc.oneof({ weight: 4, arbitrary: atomArb }, { weight: 1, arbitrary: domainLiteral });
-const addrSpec = fc.tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.array(subDomain, { minLength: 1, maxLength: 3 }))
+const addrSpec = fc
+  .tuple(fc.array(word, { minLength: 1, maxLength: 3 }), fc.array(subDomain, { minLength: 1, maxLength: 3 }))
   .map(([l, d]) => `${l.join('.')}@${d.join('.')}`);
 
 test('property (seed 1738): every RFC 822 addr-spec builds a valid mailto URL that reads back', () => {
-  fc.assert(fc.property(addrSpec, (address) => {
-    const href = build('mailto', { address });
-    assert.equal(checkAddrSpec(href, 7, href.length), null);
-    const u = parse(href);
-    assert.deepEqual(u.fields, { address });
-    assert.deepEqual(u.violations.filter((d) => d.severity === 'error'), []);
-    assert.equal(parse(u.href).href, href);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(addrSpec, (address) => {
+      const href = build('mailto', { address });
+      assert.equal(checkAddrSpec(href, 7, href.length), null);
+      const u = parse(href);
+      assert.deepEqual(u.fields, { address });
+      assert.deepEqual(
+        u.violations.filter((d) => d.severity === 'error'),
+        [],
+      );
+      assert.equal(parse(u.href).href, href);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): any non-empty text round-trips through build and parse', () => {
   const addresses = spicedText(['%', '\t', '\r\n', '/', '//', '@', '#', '?', ';', ':', '<>', ' ', '%25'], 30);
-  fc.assert(fc.property(addresses, (address) => {
-    const href = build('mailto', { address });
-    const u = parse(href);
-    assert.deepEqual(u.fields, { address });
-    assert.equal(u.href, href);
-    assert.ok(!u.violations.some((d) => d.code === 'mailto-slashes' || d.code === 'invalid-escape' || d.code === 'unsafe-char'));
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(addresses, (address) => {
+      const href = build('mailto', { address });
+      const u = parse(href);
+      assert.deepEqual(u.fields, { address });
+      assert.equal(u.href, href);
+      assert.ok(
+        !u.violations.some(
+          (d) => d.code === 'mailto-slashes' || d.code === 'invalid-escape' || d.code === 'unsafe-char',
+        ),
+      );
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): a special inside an atom is reported at its offset', () => {
   const specials = '()<>,;:\\"[] ';
-  fc.assert(fc.property(atomArb, chars(specials), atomArb, atomArb, (a, s, b, d) => {
-    const address = `${a}${s}${b}@${d}`;
-    const href = build('mailto', { address });
-    const u = parse(href);
-    assert.equal(u.valid, false);
-    const found = u.violations.find((v) => v.code === 'invalid-addr-spec');
-    assert.ok(found, href);
-    // the special (or its escape) follows the encoded first atom
-    assert.equal(found.offset, build('mailto', { address: a + '@x' }).length - '@x'.length);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(atomArb, chars(specials), atomArb, atomArb, (a, s, b, d) => {
+      const address = `${a}${s}${b}@${d}`;
+      const href = build('mailto', { address });
+      const u = parse(href);
+      assert.equal(u.valid, false);
+      const found = u.violations.find((v) => v.code === 'invalid-addr-spec');
+      assert.ok(found, href);
+      // the special (or its escape) follows the encoded first atom
+      assert.equal(found.offset, build('mailto', { address: a + '@x' }).length - '@x'.length);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): on noise after mailto: / <URL:mailto: / MAILTO:, parse, fields and explain never throw; offsets are in the input', () => {

@@ -3,7 +3,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, codes, shared, assertNoiseSafe, rowTests, eachRow, chars, newsgroupArb, hostnameArb, spicedText, ID_SPICES } from '../helpers.js';
+import {
+  parse,
+  codes,
+  shared,
+  assertNoiseSafe,
+  rowTests,
+  eachRow,
+  chars,
+  newsgroupArb,
+  hostnameArb,
+  spicedText,
+  ID_SPICES,
+} from '../helpers.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
@@ -52,7 +64,12 @@ test('RFC 1738 3.6 prints the two templates and the example group name word for 
 // Message-ID that RFC 1036 2.1.5 (which 3.6 cites) gives, "<4123@ucbvax.Berkeley.EDU>".
 const ROWS: Array<[string, string, string, string]> = [
   ['news:comp.infosystems.www.misc', 'group | comp.infosystems.www.misc | -', '', 'RFC 1738 3.6 (its example group)'],
-  ['news:4123@ucbvax.Berkeley.EDU', 'article | - | 4123@ucbvax.Berkeley.EDU', '', 'RFC 1738 3.6, RFC 1036 2.1.5 (its example id)'],
+  [
+    'news:4123@ucbvax.Berkeley.EDU',
+    'article | - | 4123@ucbvax.Berkeley.EDU',
+    '',
+    'RFC 1738 3.6, RFC 1036 2.1.5 (its example id)',
+  ],
   // grouppart = "*" | group | article; "@" tells an article from a group
   ['news:*', 'all | - | -', '', 'RFC 1738 3.6'],
   ['news:comp.lang.c++', 'group | comp.lang.c++ | -', '', 'RFC 1738 5 group'],
@@ -68,12 +85,17 @@ const ROWS: Array<[string, string, string, string]> = [
   ['news:comp!lang', 'group | comp!lang | -', 'invalid-newsgroup@9', 'RFC 1738 5 group'],
   ['news:comp%2Elang', 'group | comp.lang | -', 'invalid-newsgroup@9', 'RFC 1738 5 (group is plain characters)'],
   ['news:comp lang', 'group | comp lang | -', 'unsafe-char@9', 'RFC 1738 2.2 (reported once)'],
-  ['news://news.example.org/comp.misc', 'group | //news.example.org/comp.misc | -', 'news-host@5', 'RFC 1738 3.6 (no server)'],
+  [
+    'news://news.example.org/comp.misc',
+    'group | //news.example.org/comp.misc | -',
+    'news-host@5',
+    'RFC 1738 3.6 (no server)',
+  ],
   ['news://x@h.com', 'article | - | //x@h.com', 'news-host@5', 'RFC 1738 3.6 (no server)'],
   ['news:%2F/x@h.com', 'article | - | //x@h.com', '', 'RFC 1738 3.6, 2.2 (an encoded "/" is no "//")'],
   // article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
   ['news:a;b/c?d:e&f=g@h.com', 'article | - | a;b/c?d:e&f=g@h.com', '', 'RFC 1738 5 article'],
-  ['news:$-_.+!*\'(),@h.com', 'article | - | $-_.+!*\'(),@h.com', '', 'RFC 1738 5 article (uchar)'],
+  ["news:$-_.+!*'(),@h.com", "article | - | $-_.+!*'(),@h.com", '', 'RFC 1738 5 article (uchar)'],
   ['news:8587.a%2Fb@vms.host.edu', 'article | - | 8587.a/b@vms.host.edu', '', 'RFC 1738 5 article (escapes)'],
   ['news:x%7By%7D@h.com', 'article | - | x{y}@h.com', '', 'RFC 1036 2.1.5 (printing ASCII)'],
   ['news:1@10.0.0.1', 'article | - | 1@10.0.0.1', '', 'RFC 1738 5 (host = hostnumber)'],
@@ -81,7 +103,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['news:abc@', 'article | - | abc@', 'invalid-article@9', 'RFC 1738 5 (host after "@")'],
   ['news:abc@h_x.com', 'article | - | abc@h_x.com', 'invalid-article@10', 'RFC 1738 3.1 host'],
   ['news:abc@h.com.', 'article | - | abc@h.com.', 'invalid-article@15', 'RFC 1738 3.1 host'],
-  ['news:abc@h.3com', 'article | - | abc@h.3com', 'invalid-article@11', 'RFC 1738 3.1 (the top label starts with a letter)'],
+  [
+    'news:abc@h.3com',
+    'article | - | abc@h.3com',
+    'invalid-article@11',
+    'RFC 1738 3.1 (the top label starts with a letter)',
+  ],
   ['news:abc@1.2.3.256', 'article | - | abc@1.2.3.256', 'invalid-article@15', 'RFC 1738 3.1 hostnumber'],
   ['news:abc@h%2Ecom', 'article | - | abc@h.com', 'invalid-article@10', 'RFC 1738 3.1 (hosts take no escapes)'],
   ['news:a@b@h.com', 'article | - | a@b@h.com', 'invalid-article@6', 'RFC 1036 2.1.5 (one "@")'],
@@ -89,7 +116,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['news:a%20b@h.com', 'article | - | a b@h.com', 'invalid-article@6', 'RFC 1036 2.1.5 (no blank)'],
   ['news:a%3Eb@h.com', 'article | - | a>b@h.com', 'invalid-article@6', 'RFC 1036 2.1.5 (no "<" or ">")'],
   ['news:a%C3%A9@h.com', 'article | - | a\u00e9@h.com', 'invalid-article@6', 'RFC 1036 2.1.5 (ASCII)'],
-  ['news:<abc@h.com>', 'article | - | <abc@h.com>', 'unsafe-char@5 unsafe-char@15', 'RFC 1738 3.6 (written without "<" and ">")'],
+  [
+    'news:<abc@h.com>',
+    'article | - | <abc@h.com>',
+    'unsafe-char@5 unsafe-char@15',
+    'RFC 1738 3.6 (written without "<" and ">")',
+  ],
   // fragment; URL: prefix (offsets count the input as given)
   ['news:abc@h.com#x', 'article | - | abc@h.com', '', 'draft 1993-10 fragmentaddress'],
   ['NEWS:Comp.Misc', 'group | Comp.Misc | -', '', 'RFC 1738 2.1'],
@@ -133,17 +165,34 @@ for (const [f, href] of BUILD) {
 }
 
 const BUILD_REFUSED: Array<Record<string, unknown>> = [
-  {}, { group: '' }, { group: '2600' }, { group: 'comp misc' }, { group: 'comp.*' }, { group: 'a@b' },
-  { group: 'comp.lang.c%2B%2B' }, { kind: 'all', group: 'comp.misc' }, { kind: 'group', messageId: 'a@b.c' },
-  { kind: 'article', group: 'comp.misc' }, { kind: 'article' }, { messageId: 'no-at-sign' }, { messageId: '@h.com' },
-  { messageId: 'a@h_x' }, { messageId: '<a@h.com>' }, { kind: 'thread', group: 'x' }, { group: 5 },
+  {},
+  { group: '' },
+  { group: '2600' },
+  { group: 'comp misc' },
+  { group: 'comp.*' },
+  { group: 'a@b' },
+  { group: 'comp.lang.c%2B%2B' },
+  { kind: 'all', group: 'comp.misc' },
+  { kind: 'group', messageId: 'a@b.c' },
+  { kind: 'article', group: 'comp.misc' },
+  { kind: 'article' },
+  { messageId: 'no-at-sign' },
+  { messageId: '@h.com' },
+  { messageId: 'a@h_x' },
+  { messageId: '<a@h.com>' },
+  { kind: 'thread', group: 'x' },
+  { group: 5 },
   { group: 'comp.misc', host: 'news.example.org' },
 ];
 eachRow('RFC 1738 3.6: build refuses what no news URL can write', BUILD_REFUSED, (f) => {
-  assert.throws(() => build('news', f), (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field', JSON.stringify(f));
+  assert.throws(
+    () => build('news', f),
+    (e: unknown) => e instanceof LocatorError && e.code === 'invalid-field',
+    JSON.stringify(f),
+  );
 });
 
-test('explain RFC 1738 3.6: an article is ARTICLE <message-id> on the reader\'s own news server', () => {
+test("explain RFC 1738 3.6: an article is ARTICLE <message-id> on the reader's own news server", () => {
   const e = withServer('news.example.org', () => explain('news:4123@ucbvax.Berkeley.EDU'));
   assert.equal(e.protocol, 'nntp');
   assert.equal(e.host, 'news.example.org');
@@ -187,49 +236,63 @@ test('explain of an invalid news URL still explains, and says what is wrong', ()
 const hostnumber = fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }).map((a) => a.join('.'));
 const host = fc.oneof(hostnameArb, hostnumber);
 /** RFC 1036 2.1.5: unique is printing ASCII but "<", ">" and "@" */
-const PRINTING = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).join('').replace(/[<>@]/g, '');
+const PRINTING = Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i))
+  .join('')
+  .replace(/[<>@]/g, '');
 const unique = fc.array(chars(PRINTING), { minLength: 1, maxLength: 20 }).map((a) => a.join(''));
 const messageId = fc.tuple(unique, host).map(([u, h]) => `${u}@${h}`);
 
 test('property (seed 1738): random group names valid per the grammar build, parse back and are valid', () => {
-  fc.assert(fc.property(newsgroupArb, (g) => {
-    const href = build('news', { kind: 'group', group: g });
-    assert.equal(href, `news:${g}`);
-    const u = parse(href);
-    assert.deepEqual(u.fields, { kind: 'group', group: g, messageId: null });
-    assert.equal(codes(u), '');
-    assert.equal(parse(u.href).href, href);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(newsgroupArb, (g) => {
+      const href = build('news', { kind: 'group', group: g });
+      assert.equal(href, `news:${g}`);
+      const u = parse(href);
+      assert.deepEqual(u.fields, { kind: 'group', group: g, messageId: null });
+      assert.equal(codes(u), '');
+      assert.equal(parse(u.href).href, href);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): random RFC 1036 message ids build, parse back and are valid', () => {
-  fc.assert(fc.property(messageId, (id) => {
-    const href = build('news', { kind: 'article', messageId: id });
-    const u = parse(href);
-    assert.deepEqual(u.fields, { kind: 'article', group: null, messageId: id });
-    assert.equal(codes(u), '');
-    assert.equal(parse(u.href).href, href);
-    assert.deepEqual(withServer('n.example', () => explain(u)).steps, [`ARTICLE <${id}>`, 'QUIT']);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(messageId, (id) => {
+      const href = build('news', { kind: 'article', messageId: id });
+      const u = parse(href);
+      assert.deepEqual(u.fields, { kind: 'article', group: null, messageId: id });
+      assert.equal(codes(u), '');
+      assert.equal(parse(u.href).href, href);
+      assert.deepEqual(withServer('n.example', () => explain(u)).steps, [`ARTICLE <${id}>`, 'QUIT']);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): any text as the unique part round-trips (reserved, "%", TAB, CR LF, "/")', () => {
-  fc.assert(fc.property(spicedText(ID_SPICES), host, (u0, h) => {
-    const id = `${u0}@${h}`;
-    const href = build('news', { messageId: id });
-    const u = parse(href);
-    assert.deepEqual(u.fields, { kind: 'article', group: null, messageId: id });
-    assert.equal(u.href, href);
-    assert.ok(!u.violations.some((d) => d.code !== 'invalid-article'), codes(u));
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(spicedText(ID_SPICES), host, (u0, h) => {
+      const id = `${u0}@${h}`;
+      const href = build('news', { messageId: id });
+      const u = parse(href);
+      assert.deepEqual(u.fields, { kind: 'article', group: null, messageId: id });
+      assert.equal(u.href, href);
+      assert.ok(!u.violations.some((d) => d.code !== 'invalid-article'), codes(u));
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): a character outside the group grammar is reported at its offset', () => {
-  const other = chars('!$\'()*,/:;=?&');
-  fc.assert(fc.property(newsgroupArb, other, newsgroupArb, (a, c, b) => {
-    const u = parse(`news:${a}${c}${b}`);
-    assert.equal(codes(u), `invalid-newsgroup@${5 + a.length}`);
-  }), { seed: 1738, numRuns: 500 });
+  const other = chars("!$'()*,/:;=?&");
+  fc.assert(
+    fc.property(newsgroupArb, other, newsgroupArb, (a, c, b) => {
+      const u = parse(`news:${a}${c}${b}`);
+      assert.equal(codes(u), `invalid-newsgroup@${5 + a.length}`);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 test('property (seed 1738): on noise after news: / <URL:news: / news://, parse, fields and explain never throw; offsets are in the input', () => {

@@ -7,25 +7,70 @@ import { schemeHash } from '../../src/core/scheme.js';
 import { build, explain } from '../../src/build.js';
 import { LocatorError, defineCode } from '../../src/core/errors.js';
 
-eachRow('RFC 1738 4: a name that is not a scheme name is refused with a clear error', [['', 0], ['Upper', 0], ['a_b', 1], ['a b', 1], ['é', 0]] as const, ([name, offset]) => {
-  assert.throws(() => registerScheme({ name, defaultPort: null, syntax: 'opaque', status: 'later' }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'invalid-scheme-name' && e.offset === offset, name);
-});
+eachRow(
+  'RFC 1738 4: a name that is not a scheme name is refused with a clear error',
+  [
+    ['', 0],
+    ['Upper', 0],
+    ['a_b', 1],
+    ['a b', 1],
+    ['é', 0],
+  ] as const,
+  ([name, offset]) => {
+    assert.throws(
+      () => registerScheme({ name, defaultPort: null, syntax: 'opaque', status: 'later' }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'invalid-scheme-name' && e.offset === offset,
+      name,
+    );
+  },
+);
 
 test('RFC 1738 4: a clash with a registered scheme is refused unless replace is asked for', () => {
-  assert.throws(() => registerScheme({ name: 'ftp', defaultPort: 2121, syntax: 'internet', status: 'later' }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'scheme-clash');
+  assert.throws(
+    () => registerScheme({ name: 'ftp', defaultPort: 2121, syntax: 'internet', status: 'later' }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'scheme-clash',
+  );
   assert.equal(getScheme('ftp')?.defaultPort, 21);
 });
 
 test('every scheme of the specs is registered, with its default port (RFC 1738 3, drafts)', () => {
   const ports = Object.fromEntries(listSchemes().map((s) => [s.name, s.defaultPort]));
   assert.deepEqual(
-    { ftp: ports.ftp, http: ports.http, gopher: ports.gopher, mailto: ports.mailto, news: ports.news, nntp: ports.nntp,
-      telnet: ports.telnet, wais: ports.wais, file: ports.file, prospero: ports.prospero, rlogin: ports.rlogin,
-      tn3270: ports.tn3270, mid: ports.mid, cid: ports.cid, afs: ports.afs },
-    { ftp: 21, http: 80, gopher: 70, mailto: null, news: null, nntp: 119, telnet: 23, wais: 210, file: null,
-      prospero: 1525, rlogin: 513, tn3270: 23, mid: null, cid: null, afs: null });
+    {
+      ftp: ports.ftp,
+      http: ports.http,
+      gopher: ports.gopher,
+      mailto: ports.mailto,
+      news: ports.news,
+      nntp: ports.nntp,
+      telnet: ports.telnet,
+      wais: ports.wais,
+      file: ports.file,
+      prospero: ports.prospero,
+      rlogin: ports.rlogin,
+      tn3270: ports.tn3270,
+      mid: ports.mid,
+      cid: ports.cid,
+      afs: ports.afs,
+    },
+    {
+      ftp: 21,
+      http: 80,
+      gopher: 70,
+      mailto: null,
+      news: null,
+      nntp: 119,
+      telnet: 23,
+      wais: 210,
+      file: null,
+      prospero: 1525,
+      rlogin: 513,
+      tn3270: 23,
+      mid: null,
+      cid: null,
+      afs: null,
+    },
+  );
 });
 
 test('RFC 1738 4: a registered scheme brings its syntax, fields, build and access algorithm', () => {
@@ -56,15 +101,24 @@ test('RFC 1738 4: a registered scheme brings its syntax, fields, build and acces
     assert.deepEqual(u.fields, { room: 12 });
     assert.deepEqual(u.violations, [], 'a registered x- scheme is not "experimental" any more');
     const bad = parse('<x-room://door.example/1a>');
-    assert.deepEqual(bad.violations.map((d) => [d.code, d.offset, d.section]), [['x-room-number', 24, 'x-room (test scheme)']]);
+    assert.deepEqual(
+      bad.violations.map((d) => [d.code, d.offset, d.section]),
+      [['x-room-number', 24, 'x-room (test scheme)']],
+    );
     assert.equal(bad.valid, false);
     assert.equal(build('x-room', { host: 'door.example', room: 7 }), 'x-room://door.example/7');
     assert.deepEqual(explain('x-room://door.example/7').steps, ['KNOCK 7']);
   } finally {
     assert.equal(unregisterScheme('x-room'), true);
   }
-  assert.deepEqual(parse('x-room://door.example/1a').violations.map((d) => d.code), ['experimental-scheme']);
-  assert.throws(() => explain('x-room://door.example/1'), (e: unknown) => e instanceof LocatorError && e.code === 'no-access-algorithm');
+  assert.deepEqual(
+    parse('x-room://door.example/1a').violations.map((d) => d.code),
+    ['experimental-scheme'],
+  );
+  assert.throws(
+    () => explain('x-room://door.example/1'),
+    (e: unknown) => e instanceof LocatorError && e.code === 'no-access-algorithm',
+  );
 });
 
 test('the scanner finds schemes by hash and case-insensitive compare, without slicing', () => {

@@ -20,7 +20,12 @@ function row(u: Url): string {
 
 const ROWS: Array<[string, string, string, string]> = [
   // the drafts' example (draft 1994-03 References; draft 1993-10 prints it wrapped)
-  ['wais://quake.think.com/wais-discussion-archives?lynch', 'index | wais-discussion-archives | lynch | - | -', '', 'draft 1994-03 References'],
+  [
+    'wais://quake.think.com/wais-discussion-archives?lynch',
+    'index | wais-discussion-archives | lynch | - | -',
+    '',
+    'draft 1994-03 References',
+  ],
   // 3.9: the three forms, instances of the templates
   ['wais://host.dom:210/database', 'database | database | - | - | -', '', 'RFC 1738 3.9 (waisdatabase)'],
   ['wais://host.dom/database?search', 'index | database | search | - | -', '', 'RFC 1738 3.9 (waisindex)'],
@@ -28,7 +33,12 @@ const ROWS: Array<[string, string, string, string]> = [
   ['wais://host.dom/', 'database |  | - | - | -', '', 'RFC 1738 5 (database = *uchar)'],
   ['wais://host.dom/db?', 'index | db |  | - | -', '', 'RFC 1738 5 (search may be empty)'],
   ['wais://host.dom/db/TEXT/', 'document | db | - | TEXT | ', '', 'RFC 1738 5 (wpath = *uchar)'],
-  ['wais://host.dom/db/TEXT/123', 'document | db | - | TEXT | 123', '', 'RFC 1738 3.9 (no length without a "/" after it)'],
+  [
+    'wais://host.dom/db/TEXT/123',
+    'document | db | - | TEXT | 123',
+    '',
+    'RFC 1738 3.9 (no length without a "/" after it)',
+  ],
   // decoding (2.2)
   ['wais://host.dom/d%2Fb?a%3Fb%2F', 'index | d/b | a?b/ | - | -', '', 'RFC 1738 2.2'],
   ['wais://host.dom/db/T%2FX/0%3D1%3B%2F', 'document | db | - | T/X | 0=1;/', '', 'RFC 1738 2.2'],
@@ -39,11 +49,36 @@ const ROWS: Array<[string, string, string, string]> = [
   ['wais://host.dom/db?a/b', 'index | db | a/b | - | -', 'wais-reserved-char@20', 'RFC 1738 5 (search)'],
   ['wais://host.dom/db?a?b', 'index | db | a?b | - | -', 'wais-reserved-char@20', 'RFC 1738 5 (search)'],
   ['wais://host.dom/db/T;X/x', 'document | db | - | T;X | x', 'wais-reserved-char@20', 'RFC 1738 5 (wtype = *uchar)'],
-  ['wais://host.dom/db/TEXT/a/b', 'document | db | - | TEXT | a/b', 'wais-reserved-char@25', 'RFC 1738 5 (wpath = *uchar)'],
-  ['wais://host.dom/db/TEXT/a=b', 'document | db | - | TEXT | a=b', 'wais-reserved-char@25', 'RFC 1738 5 (wpath = *uchar)'],
-  ['wais://host.dom/db/TEXT/a?b', 'document | db | - | TEXT | a?b', 'wais-reserved-char@25', 'RFC 1738 5 (wpath = *uchar)'],
-  ['wais://host.dom/db/TEXT/x=1;', 'document | db | - | TEXT | x=1;', 'wais-reserved-char@25 wais-reserved-char@27', 'RFC 1738 5 (not the draft field form)'],
-  ['wais://host.dom/db/TEXT/1=a', 'document | db | - | TEXT | 1=a', 'wais-reserved-char@25', 'RFC 1738 5 (a field ends with ";")'],
+  [
+    'wais://host.dom/db/TEXT/a/b',
+    'document | db | - | TEXT | a/b',
+    'wais-reserved-char@25',
+    'RFC 1738 5 (wpath = *uchar)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/a=b',
+    'document | db | - | TEXT | a=b',
+    'wais-reserved-char@25',
+    'RFC 1738 5 (wpath = *uchar)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/a?b',
+    'document | db | - | TEXT | a?b',
+    'wais-reserved-char@25',
+    'RFC 1738 5 (wpath = *uchar)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/x=1;',
+    'document | db | - | TEXT | x=1;',
+    'wais-reserved-char@25 wais-reserved-char@27',
+    'RFC 1738 5 (not the draft field form)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/1=a',
+    'document | db | - | TEXT | 1=a',
+    'wais-reserved-char@25',
+    'RFC 1738 5 (a field ends with ";")',
+  ],
   // missing parts
   ['wais://host.dom', 'database | - | - | - | -', 'wais-missing-database@15', 'RFC 1738 3.9'],
   ['wais://host.dom:210', 'database | - | - | - | -', 'wais-missing-database@19', 'RFC 1738 3.9'],
@@ -51,47 +86,117 @@ const ROWS: Array<[string, string, string, string]> = [
   ['wais://host.dom/db/', 'document | db | - |  | -', 'wais-missing-wpath@19', 'RFC 1738 3.9'],
   // no login: waisurl is "wais://" hostport
   ['wais://user@host.dom/db', 'database | db | - | - | -', 'unexpected-login@7', 'RFC 1738 5 (waisurl)'],
-  ['<URL:wais://u:p@host.dom/d;b>', 'database | d;b | - | - | -', 'unexpected-login@12 wais-reserved-char@26', 'RFC 1738 appendix (offsets count the input)'],
+  [
+    '<URL:wais://u:p@host.dom/d;b>',
+    'database | d;b | - | - | -',
+    'unexpected-login@12 wais-reserved-char@26',
+    'RFC 1738 appendix (offsets count the input)',
+  ],
   // draft 1993-07: wais://hostport/database/wtype/digits/path (the document length)
   ['wais://host.dom/db/TEXT/636/abc', 'document | db | - | TEXT | abc', 'draft-only@24', 'draft 1993-07 (waisdoc)'],
-  ['wais://host.dom/db/TEXT/636/a/b', 'document | db | - | TEXT | a/b', 'draft-only@24', 'draft 1993-07 (path = xpalphas [ / path ])'],
+  [
+    'wais://host.dom/db/TEXT/636/a/b',
+    'document | db | - | TEXT | a/b',
+    'draft-only@24',
+    'draft 1993-07 (path = xpalphas [ / path ])',
+  ],
   ['wais://host.dom/db/TEXT/636/', 'document | db | - | TEXT | ', 'draft-only@24', 'draft 1993-07 (path may be void)'],
-  ['wais://host.dom/db/TEXT/636/a?b', 'document | db | - | TEXT | a?b', 'draft-only@24 wais-reserved-char@29', 'draft 1993-07'],
+  [
+    'wais://host.dom/db/TEXT/636/a?b',
+    'document | db | - | TEXT | a?b',
+    'draft-only@24 wais-reserved-char@29',
+    'draft 1993-07',
+  ],
   // draft 1994-03: wpath = digits "=" path ";" [ wpath ]
-  ['wais://host.dom/db/TEXT/1=abc;2=x%3By;', 'document | db | - | TEXT | 1=abc;2=x;y;', 'draft-only@24', 'draft 1994-03 (wpath)'],
-  ['wais://host.dom/db/TEXT/1=a/b;', 'document | db | - | TEXT | 1=a/b;', 'draft-only@24', 'draft 1994-03 (path holds "/")'],
-  ['wais://host.dom/db/TEXT/1=;', 'document | db | - | TEXT | 1=;', 'draft-only@24', 'draft 1994-03 (path may be void)'],
-  ['wais://host.dom/db/TEXT/1=a:b;', 'document | db | - | TEXT | 1=a:b;', 'draft-only@24 wais-reserved-char@27', 'draft 1994-03 (":" is reserved)'],
-  ['wais://host.dom/db/TEXT/636/1=abc;', 'document | db | - | TEXT | 1=abc;', 'draft-only@24 draft-only@28', 'drafts 1993-07 and 1994-03'],
+  [
+    'wais://host.dom/db/TEXT/1=abc;2=x%3By;',
+    'document | db | - | TEXT | 1=abc;2=x;y;',
+    'draft-only@24',
+    'draft 1994-03 (wpath)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/1=a/b;',
+    'document | db | - | TEXT | 1=a/b;',
+    'draft-only@24',
+    'draft 1994-03 (path holds "/")',
+  ],
+  [
+    'wais://host.dom/db/TEXT/1=;',
+    'document | db | - | TEXT | 1=;',
+    'draft-only@24',
+    'draft 1994-03 (path may be void)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/1=a:b;',
+    'document | db | - | TEXT | 1=a:b;',
+    'draft-only@24 wais-reserved-char@27',
+    'draft 1994-03 (":" is reserved)',
+  ],
+  [
+    'wais://host.dom/db/TEXT/636/1=abc;',
+    'document | db | - | TEXT | 1=abc;',
+    'draft-only@24 draft-only@28',
+    'drafts 1993-07 and 1994-03',
+  ],
 ];
 
-eachRow('wais: table', ROWS, ([input, want, violations, section]) => {
-  const u = parse(input);
-  assert.equal(row(u), want, `${input} (${section})`);
-  assert.equal(codes(u), violations, `${input} violations (${section})`);
-}, { section: (row) => row[3] });
+eachRow(
+  'wais: table',
+  ROWS,
+  ([input, want, violations, section]) => {
+    const u = parse(input);
+    assert.equal(row(u), want, `${input} (${section})`);
+    assert.equal(codes(u), violations, `${input} violations (${section})`);
+  },
+  { section: (row) => row[3] },
+);
 
-const WAIS_EXAMPLES = (JSON.parse(fixture('spec-examples.json')).examples as Array<{ url: string; printed: string; source: string; line: number }>)
-  .filter((e) => e.url.startsWith('wais:'));
+const WAIS_EXAMPLES = (
+  JSON.parse(fixture('spec-examples.json')).examples as Array<{
+    url: string;
+    printed: string;
+    source: string;
+    line: number;
+  }>
+).filter((e) => e.url.startsWith('wais:'));
 
 test('wais: spec-examples.json has the two wais examples', () => {
   assert.equal(WAIS_EXAMPLES.length, 2);
 });
 
-eachRow('wais: the spec examples of spec-examples.json, parsed as printed where printed on one line', WAIS_EXAMPLES, (e) => {
-  const input = e.printed.includes('\n') ? e.url : e.printed;
-  const u = parse(input);
-  assert.equal(u.valid, true, `${e.source}: ${input}`);
-  assert.deepEqual(u.fields, {
-    kind: 'index', database: 'wais-discussion-archives', search: 'lynch', wtype: null, wpath: null, wlength: null, wpathFields: null,
-  });
-  assert.equal(u.port, 210);
-}, { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` });
+eachRow(
+  'wais: the spec examples of spec-examples.json, parsed as printed where printed on one line',
+  WAIS_EXAMPLES,
+  (e) => {
+    const input = e.printed.includes('\n') ? e.url : e.printed;
+    const u = parse(input);
+    assert.equal(u.valid, true, `${e.source}: ${input}`);
+    assert.deepEqual(u.fields, {
+      kind: 'index',
+      database: 'wais-discussion-archives',
+      search: 'lynch',
+      wtype: null,
+      wpath: null,
+      wlength: null,
+      wpathFields: null,
+    });
+    assert.equal(u.port, 210);
+  },
+  { input: (e) => e.printed, section: (e) => `${e.source}:${e.line}` },
+);
 
 test('wais: the draft fields wlength and wpathFields', () => {
   assert.deepEqual(parse('wais://h.com/db/TEXT/636/1=abc;7=%00;').fields, {
-    kind: 'document', database: 'db', search: null, wtype: 'TEXT', wpath: '1=abc;7=\0;', wlength: 636,
-    wpathFields: [{ number: 1, contents: 'abc' }, { number: 7, contents: '\0' }],
+    kind: 'document',
+    database: 'db',
+    search: null,
+    wtype: 'TEXT',
+    wpath: '1=abc;7=\0;',
+    wlength: 636,
+    wpathFields: [
+      { number: 1, contents: 'abc' },
+      { number: 7, contents: '\0' },
+    ],
   });
   assert.deepEqual(parse('wais://h.com/db/TEXT/00012=x%3D;').fields.wpathFields, [{ number: 12, contents: 'x=' }]);
   assert.equal(parse('wais://h.com/db/TEXT/abc').fields.wpathFields, null);
@@ -129,7 +234,10 @@ test('wais: a real DocID written in the 1994-03 field encoding comes back field 
   assert.deepEqual(u.fields.wpathFields, fields);
   assert.deepEqual(codes(u), 'draft-only@27');
   const e = explain(u);
-  assert.equal(e.steps[2], `retrieve TEXT ${href.slice(27)} (SearchRequest, query type 1: Database-Names "demo", DocID = the 139 octets of fields 1, 2, 3, 4, 5, 6, 7 as tagged fields, type "TEXT", byte chunks from 0 to the end of the document)`);
+  assert.equal(
+    e.steps[2],
+    `retrieve TEXT ${href.slice(27)} (SearchRequest, query type 1: Database-Names "demo", DocID = the 139 octets of fields 1, 2, 3, 4, 5, 6, 7 as tagged fields, type "TEXT", byte chunks from 0 to the end of the document)`,
+  );
 });
 
 test('wais: a real DocID as an opaque RFC 1738 wpath', () => {
@@ -156,7 +264,10 @@ test('explain a search: init, then search database words (RFC 1625 vocabulary)',
     'search wais-discussion-archives lynch (SearchRequest, query type 3: Database-Names "wais-discussion-archives", Seed-Words "lynch")',
   ]);
   const plus = explain('wais://h.com/demo?burrow+ferret');
-  assert.equal(plus.steps[2], 'search demo burrow+ferret (SearchRequest, query type 3: Database-Names "demo", Seed-Words "burrow+ferret")');
+  assert.equal(
+    plus.steps[2],
+    'search demo burrow+ferret (SearchRequest, query type 3: Database-Names "demo", Seed-Words "burrow+ferret")',
+  );
   assert.ok(plus.notes.some((n) => n.includes('"+"-separated keywords')));
 });
 
@@ -178,7 +289,10 @@ test('explain a document: init, then retrieve wtype wpath', () => {
     'retrieve TEXT abc%20def (SearchRequest, query type 1: Database-Names "demo", DocID = the 7 octets the wpath decodes to, type "TEXT", byte chunks from 0 to the end of the document)',
   ]);
   const l = explain('wais://h.com/demo/TEXT/552/abc');
-  assert.equal(l.steps[2], 'retrieve TEXT abc (SearchRequest, query type 1: Database-Names "demo", DocID = the 3 octets the wpath decodes to, type "TEXT", byte chunk 0-552)');
+  assert.equal(
+    l.steps[2],
+    'retrieve TEXT abc (SearchRequest, query type 1: Database-Names "demo", DocID = the 3 octets the wpath decodes to, type "TEXT", byte chunk 0-552)',
+  );
   assert.ok(l.notes.some((n) => n.includes('552 bytes')));
 });
 
@@ -193,10 +307,22 @@ test('explain an invalid WAIS URL says what is wrong', () => {
 
 test('build: each form, encoding "/", "?", ";", "=" in database, wtype and wpath', () => {
   assert.equal(build('wais', { host: 'h.com', database: 'demo' }), 'wais://h.com/demo');
-  assert.equal(build('wais', { host: 'h.com', port: 210, kind: 'index', database: 'demo', search: 'a b/c?' }), 'wais://h.com/demo?a%20b%2Fc%3F');
-  assert.equal(build('wais', { host: 'h.com', port: 2111, database: 'd/b', wtype: 'T;X', wpath: '1=a;/' }), 'wais://h.com:2111/d%2Fb/T%3BX/1%3Da%3B%2F');
-  assert.equal(build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wlength: 636, wpath: 'a/b' }), 'wais://h.com/db/TEXT/636/a%2Fb');
-  assert.equal(build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [{ number: 1, contents: 'a;=b' }] }), 'wais://h.com/db/TEXT/1=a%3B%3Db;');
+  assert.equal(
+    build('wais', { host: 'h.com', port: 210, kind: 'index', database: 'demo', search: 'a b/c?' }),
+    'wais://h.com/demo?a%20b%2Fc%3F',
+  );
+  assert.equal(
+    build('wais', { host: 'h.com', port: 2111, database: 'd/b', wtype: 'T;X', wpath: '1=a;/' }),
+    'wais://h.com:2111/d%2Fb/T%3BX/1%3Da%3B%2F',
+  );
+  assert.equal(
+    build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wlength: 636, wpath: 'a/b' }),
+    'wais://h.com/db/TEXT/636/a%2Fb',
+  );
+  assert.equal(
+    build('wais', { host: 'h.com', database: 'db', wtype: 'TEXT', wpathFields: [{ number: 1, contents: 'a;=b' }] }),
+    'wais://h.com/db/TEXT/1=a%3B%3Db;',
+  );
 });
 
 const BUILD_REFUSED: Array<Record<string, unknown>> = [
@@ -219,24 +345,73 @@ eachRow('build refuses what no wais URL can write (RFC 1738 3.9; drafts 1993-07 
 });
 
 // Random text with the characters that must be encoded somewhere (fixed seed).
-const textArb = piecesText([';', '/', '?', '=', ':', '@', '&', '%', '%00', '#', '+', ' ', '\t', '\r\n', '\0', '1=', 'é', '😀']);
+const textArb = piecesText([
+  ';',
+  '/',
+  '?',
+  '=',
+  ':',
+  '@',
+  '&',
+  '%',
+  '%00',
+  '#',
+  '+',
+  ' ',
+  '\t',
+  '\r\n',
+  '\0',
+  '1=',
+  'é',
+  '😀',
+]);
 
-const documentArb = fc.record({
-  database: textArb,
-  wtype: textArb,
-  wlength: fc.option(fc.integer({ min: 0, max: 1e9 })),
-  path: fc.oneof(
-    textArb.map((wpath) => ({ wpath, wpathFields: null })),
-    fc.array(fc.record({ number: fc.integer({ min: 0, max: 1e6 }), contents: textArb }, { noNullPrototype: true }), { minLength: 1, maxLength: 4 })
-      .map((wpathFields) => ({ wpath: wpathFields.map((x) => `${x.number}=${x.contents};`).join(''), wpathFields })),
-  ),
-}).map(({ database, wtype, wlength, path }) => ({
-  kind: 'document', database, search: null, wtype, wpath: path.wpath, wlength, wpathFields: path.wpathFields,
-}));
+const documentArb = fc
+  .record({
+    database: textArb,
+    wtype: textArb,
+    wlength: fc.option(fc.integer({ min: 0, max: 1e9 })),
+    path: fc.oneof(
+      textArb.map((wpath) => ({ wpath, wpathFields: null })),
+      fc
+        .array(fc.record({ number: fc.integer({ min: 0, max: 1e6 }), contents: textArb }, { noNullPrototype: true }), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map((wpathFields) => ({ wpath: wpathFields.map((x) => `${x.number}=${x.contents};`).join(''), wpathFields })),
+    ),
+  })
+  .map(({ database, wtype, wlength, path }) => ({
+    kind: 'document',
+    database,
+    search: null,
+    wtype,
+    wpath: path.wpath,
+    wlength,
+    wpathFields: path.wpathFields,
+  }));
 
 const fieldsArb = fc.oneof(
-  textArb.map((database) => ({ kind: 'database', database, search: null, wtype: null, wpath: null, wlength: null, wpathFields: null })),
-  fc.tuple(textArb, textArb).map(([database, search]) => ({ kind: 'index', database, search, wtype: null, wpath: null, wlength: null, wpathFields: null })),
+  textArb.map((database) => ({
+    kind: 'database',
+    database,
+    search: null,
+    wtype: null,
+    wpath: null,
+    wlength: null,
+    wpathFields: null,
+  })),
+  fc
+    .tuple(textArb, textArb)
+    .map(([database, search]) => ({
+      kind: 'index',
+      database,
+      search,
+      wtype: null,
+      wpath: null,
+      wlength: null,
+      wpathFields: null,
+    })),
   documentArb,
 );
 
@@ -246,11 +421,14 @@ test('property: parse(build(f)).fields deep-equals f, and the built URL is valid
 
 test('property: any wais URL parses to fields that never throw and rebuild to the same fields when valid', () => {
   const pathChar = fc.constantFrom('a', 'Z', '0', '9', '/', '?', ';', '=', ':', '%2F', '%3D', '%00', '1=', ';');
-  fc.assert(fc.property(fc.array(pathChar, { maxLength: 12 }), (chars) => {
-    const u = parse('wais://h.example/' + chars.join(''));
-    const f = u.fields;
-    if (u.valid && !(f.kind === 'document' && f.wpath === null)) {
-      assert.deepEqual(parse(build('wais', { ...f, host: 'h.example' })).fields, f);
-    }
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(fc.array(pathChar, { maxLength: 12 }), (chars) => {
+      const u = parse('wais://h.example/' + chars.join(''));
+      const f = u.fields;
+      if (u.valid && !(f.kind === 'document' && f.wpath === null)) {
+        assert.deepEqual(parse(build('wais', { ...f, host: 'h.example' })).fields, f);
+      }
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

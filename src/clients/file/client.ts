@@ -35,7 +35,11 @@ export function localPath(url: Url): string | null {
   const parts = raw.split('/').map((seg) => decodeText(seg, { strict: false }));
   for (const p of parts) {
     if (p.includes('/') || p.includes('\0')) {
-      throw new LocatorError(NOT_FOUND, -1, `the path segment ${JSON.stringify(p)} holds "/" or NUL, which no file name here can (RFC 1738 3.10)`);
+      throw new LocatorError(
+        NOT_FOUND,
+        -1,
+        `the path segment ${JSON.stringify(p)} holds "/" or NUL, which no file name here can (RFC 1738 3.10)`,
+      );
     }
   }
   return '/' + parts.join('/');
@@ -63,7 +67,10 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   const note = typeof options.transcript === 'function' ? options.transcript : () => {};
   if (!isLocal(url.host)) {
     const ftp = parse(ftpUrlFor(url));
-    note({ direction: 'info', text: `file on host ${url.host}: retrieving ${ftp.href} (RFC 1738 3.10; draft 1993-07 fileaddress)` });
+    note({
+      direction: 'info',
+      text: `file on host ${url.host}: retrieving ${ftp.href} (RFC 1738 3.10; draft 1993-07 fileaddress)`,
+    });
     const client = await import('../ftp/client.js');
     return client.open(ftp, options);
   }
@@ -95,47 +102,59 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     };
     signal?.addEventListener('abort', close, { once: true });
     /** Waits POLL_MS, or less when the signal fires. */
-    const pause = () => new Promise<void>((resolve) => {
-      const t = setTimeout(done, POLL_MS);
-      function done() {
-        clearTimeout(t);
-        signal?.removeEventListener('abort', done);
-        resolve();
-      }
-      signal?.addEventListener('abort', done, { once: true });
-    });
-    const body = pullStream(async () => {
-      const since = Date.now();
-      for (;;) {
-        if (signal?.aborted) throw abortError();
-        if (closed) return null;
-        const b = buf();
-        let bytesRead: number;
-        try {
-          ({ bytesRead } = await handle!.read(b, 0, b.length, null));
-        } catch (e) {
+    const pause = () =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(done, POLL_MS);
+        function done() {
+          clearTimeout(t);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    const body = pullStream(
+      async () => {
+        const since = Date.now();
+        for (;;) {
           if (signal?.aborted) throw abortError();
-          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-          bytesRead = -1; // a writer is there, but has nothing yet
+          if (closed) return null;
+          const b = buf();
+          let bytesRead: number;
+          try {
+            ({ bytesRead } = await handle!.read(b, 0, b.length, null));
+          } catch (e) {
+            if (signal?.aborted) throw abortError();
+            if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+            bytesRead = -1; // a writer is there, but has nothing yet
+          }
+          if (bytesRead > 0) {
+            got += bytesRead;
+            return b.subarray(0, bytesRead);
+          }
+          // The end: a regular file or a device at its end, a FIFO whose writer closed it.
+          if (bytesRead === 0 && (!fifo || got > 0)) {
+            close();
+            return null;
+          }
+          if (Date.now() - since >= timeout) {
+            close();
+            throw new LocatorError(
+              TIMEOUT,
+              -1,
+              fifo && got === 0 && bytesRead === 0
+                ? `no process wrote to the FIFO ${path} within ${timeout} ms`
+                : `${path} gave nothing for ${timeout} ms`,
+            );
+          }
+          await pause();
         }
-        if (bytesRead > 0) {
-          got += bytesRead;
-          return b.subarray(0, bytesRead);
-        }
-        // The end: a regular file or a device at its end, a FIFO whose writer closed it.
-        if (bytesRead === 0 && (!fifo || got > 0)) {
-          close();
-          return null;
-        }
-        if (Date.now() - since >= timeout) {
-          close();
-          throw new LocatorError(TIMEOUT, -1, fifo && got === 0 && bytesRead === 0
-            ? `no process wrote to the FIFO ${path} within ${timeout} ms`
-            : `${path} gave nothing for ${timeout} ms`);
-        }
-        await pause();
-      }
-    }, close, { maxBytes: options.maxBytes, tooLarge: () => new LocatorError(TOO_LARGE, -1, `the file is larger than ${options.maxBytes} octets`) });
+      },
+      close,
+      {
+        maxBytes: options.maxBytes,
+        tooLarge: () => new LocatorError(TOO_LARGE, -1, `the file is larger than ${options.maxBytes} octets`),
+      },
+    );
     if (!regular) note({ direction: 'info', text: `${path} is not a regular file: its size is unknown` });
     return { meta: { scheme: 'file', url: url.href, size, contentType: null, transcript: [] }, body };
   } catch (e) {

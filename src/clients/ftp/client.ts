@@ -9,8 +9,14 @@ import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { checkTimeout, Connection, pullStream, type ConnectOptions } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
-  ABORTED, CONNECT_FAILED, NEEDS_INPUT, PROTOCOL_ERROR, TOO_LARGE,
-  type OpenOptions, type Resource, type TranscriptLine,
+  ABORTED,
+  CONNECT_FAILED,
+  NEEDS_INPUT,
+  PROTOCOL_ERROR,
+  TOO_LARGE,
+  type OpenOptions,
+  type Resource,
+  type TranscriptLine,
 } from '../types.js';
 import { FtpControl } from './control.js';
 import { NvtToLocal } from './ascii.js';
@@ -44,8 +50,11 @@ export function anonymousPassword(options: OpenOptions): string {
 
 /** The refusal of an argument holding CR or LF: it would end the command early (RFC 1738 6). */
 function lineBreakError(what: string): LocatorError {
-  return new LocatorError(FTP_LINE_BREAK, -1,
-    `${what} holds CR or LF once decoded: sent on the control connection it would end the command and start another, so it is refused (RFC 1738 6)`);
+  return new LocatorError(
+    FTP_LINE_BREAK,
+    -1,
+    `${what} holds CR or LF once decoded: sent on the control connection it would end the command and start another, so it is refused (RFC 1738 6)`,
+  );
 }
 
 /** RFC 959 5.4: "120 Service ready in nnn minutes" may come first; then 220, or 421. */
@@ -70,22 +79,30 @@ async function password(plan: FtpPlan, options: OpenOptions): Promise<Uint8Array
   if (plan.password !== null) return plan.password.octets;
   if (isAnonymous(plan)) return encoder.encode(anonymousPassword(options));
   if (options.password === undefined) {
-    throw new LocatorError(NEEDS_INPUT, -1,
-      `the FTP server asks for the password of ${JSON.stringify(plan.user!.text)} (331) and none was given: put it in the URL, pass the password option, or run \`locator fetch\` on a terminal or with --password-stdin (RFC 1738 3.2.1)`);
+    throw new LocatorError(
+      NEEDS_INPUT,
+      -1,
+      `the FTP server asks for the password of ${JSON.stringify(plan.user!.text)} (331) and none was given: put it in the URL, pass the password option, or run \`locator fetch\` on a terminal or with --password-stdin (RFC 1738 3.2.1)`,
+    );
   }
   let given: unknown;
   try {
     given = typeof options.password === 'string' ? options.password : await options.password();
   } catch (e) {
     if (e instanceof LocatorError) throw e;
-    throw new LocatorError(NEEDS_INPUT, -1, `asking for the FTP password failed: ${(e as Error).message ?? e}`, { cause: e });
+    throw new LocatorError(NEEDS_INPUT, -1, `asking for the FTP password failed: ${(e as Error).message ?? e}`, {
+      cause: e,
+    });
   }
   if (typeof given !== 'string') throw new LocatorError(NEEDS_INPUT, -1, 'the password prompt gave no password');
   return encoder.encode(given);
 }
 
 function accountError(control: FtpControl, r: FtpReply): FtpReplyError {
-  return control.fail(r, `the FTP server asks for an account (${r.code}, ACCT) after ${JSON.stringify(control.last)}: an ftp URL has no way to give one (RFC 1738 3.2.1 names only user and password)`);
+  return control.fail(
+    r,
+    `the FTP server asks for an account (${r.code}, ACCT) after ${JSON.stringify(control.last)}: an ftp URL has no way to give one (RFC 1738 3.2.1 names only user and password)`,
+  );
 }
 
 /**
@@ -127,7 +144,11 @@ async function openData(control: FtpControl, connect: ConnectOptions): Promise<C
     throw control.fail(r);
   }
   if (port === null) {
-    throw new LocatorError(PROTOCOL_ERROR, -1, `the FTP server's reply ${JSON.stringify(r.lines.join(' '))} names no port for the data connection (RFC 2428 3, RFC 959 4.1.2)`);
+    throw new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the FTP server's reply ${JSON.stringify(r.lines.join(' '))} names no port for the data connection (RFC 2428 3, RFC 959 4.1.2)`,
+    );
   }
   return Connection.connect(control.peerAddress, port, connect);
 }
@@ -154,8 +175,13 @@ function lineEndsOption(options: OpenOptions): 'local' | 'wire' {
  * (RFC 959 5.4: 226 or 250), else the stream fails even though octets arrived (426, 451).
  * Then QUIT. Both connections are closed on every path.
  */
-function bodyStream(control: FtpControl, data: Connection, first: FtpReply, options: OpenOptions,
-  ascii: NvtToLocal | null): ReadableStream<Uint8Array> {
+function bodyStream(
+  control: FtpControl,
+  data: Connection,
+  first: FtpReply,
+  options: OpenOptions,
+  ascii: NvtToLocal | null,
+): ReadableStream<Uint8Array> {
   let final: FtpReply | null = first.code >= 200 ? first : null;
   const closeAll = (reason?: unknown) => {
     const e = reason instanceof LocatorError ? reason : new LocatorError(ABORTED, -1, 'the transfer was cancelled');
@@ -163,30 +189,39 @@ function bodyStream(control: FtpControl, data: Connection, first: FtpReply, opti
     control.close(e);
   };
   let ended = false;
-  return pullStream(async () => {
-    if (ended) return null;
-    for (;;) {
-      const chunk = await data.read();
-      if (chunk === null) break;
-      if (ascii === null) return chunk;
-      // A chunk that is all a held CR gives nothing yet: read on rather than hand out nothing.
-      const local = ascii.push(chunk);
-      if (local.length > 0) return local;
-    }
-    data.close();
-    for (let i = 0; final === null || final.code < 200; i++) {
-      if (i === MAX_PRELIMINARY) throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
-      final = await control.reply();
-    }
-    if (final.code >= 300) throw control.fail(final, `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`);
-    await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
-    ended = true;
-    const rest = ascii?.end();
-    return rest !== undefined && rest.length > 0 ? rest : null;
-  }, closeAll, {
-    maxBytes: options.maxBytes,
-    tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
-  });
+  return pullStream(
+    async () => {
+      if (ended) return null;
+      for (;;) {
+        const chunk = await data.read();
+        if (chunk === null) break;
+        if (ascii === null) return chunk;
+        // A chunk that is all a held CR gives nothing yet: read on rather than hand out nothing.
+        const local = ascii.push(chunk);
+        if (local.length > 0) return local;
+      }
+      data.close();
+      for (let i = 0; final === null || final.code < 200; i++) {
+        if (i === MAX_PRELIMINARY)
+          throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
+        final = await control.reply();
+      }
+      if (final.code >= 300)
+        throw control.fail(
+          final,
+          `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`,
+        );
+      await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
+      ended = true;
+      const rest = ascii?.end();
+      return rest !== undefined && rest.length > 0 ? rest : null;
+    },
+    closeAll,
+    {
+      maxBytes: options.maxBytes,
+      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+    },
+  );
 }
 
 /** RETR or NLST (RFC 1738 3.2.2): the transfer starts with a 1yz reply (125, 150). */
@@ -217,8 +252,11 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   }
   const secrets = [url.password ?? '', typeof options.password === 'string' ? options.password : ''];
   const connect: ConnectOptions = {
-    signal: options.signal, timeout, policy,
-    onTranscript: transcriptOf(options), secrets,
+    signal: options.signal,
+    timeout,
+    policy,
+    onTranscript: transcriptOf(options),
+    secrets,
   };
   const control = await FtpControl.connect(url.host, url.port ?? 21, connect);
   let data: Connection | null = null;
@@ -226,7 +264,8 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     await greeting(control);
     await login(control, plan, options);
     for (const c of plan.cwd) control.expectComplete(await control.command('CWD', c.octets, shown('CWD', c)));
-    if (plan.type !== null) control.expectComplete(await control.command('TYPE', encoder.encode(plan.type), `TYPE ${plan.type}`));
+    if (plan.type !== null)
+      control.expectComplete(await control.command('TYPE', encoder.encode(plan.type), `TYPE ${plan.type}`));
     data = await openData(control, connect);
     const first = await startTransfer(control, plan);
     // The size a 150 reply announces counts the octets as stored, which TYPE A changes on the
@@ -236,7 +275,13 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     const ascii = isAscii(plan.type) && lineEnds === 'local' ? new NvtToLocal() : null;
     if (ascii !== null) control.conn.note('info', 'TYPE A data: CR LF made LF (RFC 959 3.1.1.1)');
     return {
-      meta: { scheme: url.scheme, url: redactHref(url.href), size, contentType: text ? 'text/plain' : null, transcript: [] },
+      meta: {
+        scheme: url.scheme,
+        url: redactHref(url.href),
+        size,
+        contentType: text ? 'text/plain' : null,
+        transcript: [],
+      },
       body: bodyStream(control, data, first, options, ascii),
     };
   } catch (e) {

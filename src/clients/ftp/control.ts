@@ -43,8 +43,13 @@ export class FtpControl {
       const chunk = await this.conn.read();
       if (chunk === null) {
         const partial = this.#rest.length > 0 ? ` (it had sent ${this.#rest.length} octets of a reply)` : '';
-        throw this.#fail(new LocatorError(CONNECTION_CLOSED, -1,
-          `the FTP server closed the control connection${this.last === null ? '' : ` after ${JSON.stringify(this.last)}`}${partial}`));
+        throw this.#fail(
+          new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            `the FTP server closed the control connection${this.last === null ? '' : ` after ${JSON.stringify(this.last)}`}${partial}`,
+          ),
+        );
       }
       const input = this.#rest.length === 0 ? chunk : Buffer.concat([this.#rest, chunk]);
       let parsed;
@@ -74,7 +79,10 @@ export class FtpControl {
   async send(verb: string, argument: Uint8Array | null, text: string): Promise<void> {
     this.last = text;
     const head = Buffer.from(argument === null ? verb : `${verb} `, 'latin1');
-    await this.conn.write(argument === null ? Buffer.concat([head, CRLF]) : Buffer.concat([head, argument, CRLF]), text);
+    await this.conn.write(
+      argument === null ? Buffer.concat([head, CRLF]) : Buffer.concat([head, argument, CRLF]),
+      text,
+    );
   }
 
   /** Sends a command and reads its reply. */
@@ -102,7 +110,12 @@ export class FtpControl {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.send('QUIT', null, 'QUIT');
-      await Promise.race([this.reply(), new Promise((resolve) => { timer = setTimeout(resolve, wait); })]);
+      await Promise.race([
+        this.reply(),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, wait);
+        }),
+      ]);
     } catch {
       // The object is complete; a server that does not answer QUIT changes nothing.
     } finally {

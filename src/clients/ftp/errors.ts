@@ -4,11 +4,21 @@
 import { LocatorError, defineCode } from '../../core/errors.js';
 import type { FtpReply } from './parser.js';
 
-export const FTP_REPLY = defineCode('ftp-reply', 'error', 'RFC 959 4.2',
-  'the FTP server answered with a transient (4yz) or permanent (5yz) negative reply, or a reply the command does not allow', 'protocol');
+export const FTP_REPLY = defineCode(
+  'ftp-reply',
+  'error',
+  'RFC 959 4.2',
+  'the FTP server answered with a transient (4yz) or permanent (5yz) negative reply, or a reply the command does not allow',
+  'protocol',
+);
 
-export const FTP_LINE_BREAK = defineCode('ftp-line-break', 'error', 'RFC 1738 6',
-  'a decoded user name, password or path segment holds CR or LF, which would end the FTP command early and start another', 'policy');
+export const FTP_LINE_BREAK = defineCode(
+  'ftp-line-break',
+  'error',
+  'RFC 1738 6',
+  'a decoded user name, password or path segment holds CR or LF, which would end the FTP command early and start another',
+  'policy',
+);
 
 /**
  * A reply that ends the session: a 4yz or 5yz, or one the command does not allow (RFC 959 5.4).

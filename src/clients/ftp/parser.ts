@@ -65,20 +65,34 @@ function codeAt(bytes: Uint8Array, start: number, end: number): number {
 /** True when the line [start, end) closes a multi-line reply of `code`: "xyz " or bare "xyz". */
 function closesReply(bytes: Uint8Array, start: number, end: number, code: number): boolean {
   if (end - start < 3) return false;
-  if (bytes[start] - 48 !== Math.floor(code / 100) || bytes[start + 1] - 48 !== Math.floor(code / 10) % 10
-    || bytes[start + 2] - 48 !== code % 10) return false;
+  if (
+    bytes[start] - 48 !== Math.floor(code / 100) ||
+    bytes[start + 1] - 48 !== Math.floor(code / 10) % 10 ||
+    bytes[start + 2] - 48 !== code % 10
+  )
+    return false;
   return end - start === 3 || bytes[start + 3] === SPACE || (end - start === 4 && bytes[start + 3] === CR);
 }
 
 function garbage(bytes: Uint8Array, start: number, end: number): LocatorError {
   const shown = lineText(bytes, start, Math.min(end, start + 80));
-  return new LocatorError(PROTOCOL_ERROR, -1,
-    `the FTP server sent ${JSON.stringify(shown)}, which is not a reply: a reply starts with a three-digit code (RFC 959 4.2)`);
+  return new LocatorError(
+    PROTOCOL_ERROR,
+    -1,
+    `the FTP server sent ${JSON.stringify(shown)}, which is not a reply: a reply starts with a three-digit code (RFC 959 4.2)`,
+  );
 }
 
 function reply(code: number, lines: string[]): FtpReply {
-  const text = lines.map((l) => (l.length >= 4 && (l.charCodeAt(3) === SPACE || l.charCodeAt(3) === HYPHEN)
-    && l.startsWith(String(code)) ? l.slice(4) : l.length === 3 && l === String(code) ? '' : l)).join('\n');
+  const text = lines
+    .map((l) =>
+      l.length >= 4 && (l.charCodeAt(3) === SPACE || l.charCodeAt(3) === HYPHEN) && l.startsWith(String(code))
+        ? l.slice(4)
+        : l.length === 3 && l === String(code)
+          ? ''
+          : l,
+    )
+    .join('\n');
   return { code, lines, text };
 }
 
@@ -91,8 +105,7 @@ function reply(code: number, lines: string[]): FtpReply {
 export function parseReplies(input: Uint8Array): ParsedReplies {
   const replies: FtpReply[] = [];
   let pos = 0;
-  outer:
-  while (pos < input.length) {
+  outer: while (pos < input.length) {
     const firstEnd = input.indexOf(LF, pos);
     if (firstEnd < 0) break;
     const code = codeAt(input, pos, firstEnd);
@@ -115,7 +128,11 @@ export function parseReplies(input: Uint8Array): ParsedReplies {
   }
   const rest = input.subarray(pos);
   if (rest.length > MAX_REPLY_OCTETS) {
-    throw new LocatorError(PROTOCOL_ERROR, -1, `the FTP server sent a reply longer than ${MAX_REPLY_OCTETS} octets (RFC 959 4.2)`);
+    throw new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the FTP server sent a reply longer than ${MAX_REPLY_OCTETS} octets (RFC 959 4.2)`,
+    );
   }
   return { replies, rest };
 }

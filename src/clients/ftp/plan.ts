@@ -98,8 +98,12 @@ export function planFtp(url: Url): FtpPlan {
     verb = 'RETR';
     arg = name;
   }
-  const parts: Array<[string, FtpArgument | null]> = [['the user name', user], ['the password', password],
-    ...cwd.map((c, i): [string, FtpArgument] => [`CWD segment ${i + 1}`, c]), ['the name', name]];
+  const parts: Array<[string, FtpArgument | null]> = [
+    ['the user name', user],
+    ['the password', password],
+    ...cwd.map((c, i): [string, FtpArgument] => [`CWD segment ${i + 1}`, c]),
+    ['the name', name],
+  ];
   const bad = parts.find(([, a]) => hasLineBreak(a));
   return { user, password, cwd, type, verb, argument: arg, listing: verb === 'NLST', lineBreakIn: bad ? bad[0] : null };
 }

@@ -19,12 +19,35 @@ import { fieldsOf, type GopherFields, type GopherPlus } from '../../schemes/fiel
 import { checkTimeout, Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../redact.js';
 import {
-  CONNECTION_CLOSED, NEEDS_INPUT, NO_CLIENT, PROTOCOL_ERROR, TOO_LARGE, type Redirect, type Resource, type TranscriptLine,
+  CONNECTION_CLOSED,
+  NEEDS_INPUT,
+  NO_CLIENT,
+  PROTOCOL_ERROR,
+  TOO_LARGE,
+  type Redirect,
+  type Resource,
+  type TranscriptLine,
 } from '../types.js';
-import { concat, parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, readDotData, type PlusHeader } from './parser.js';
+import {
+  concat,
+  parseAsk,
+  parseAttributes,
+  parseErrorText,
+  parseMenu,
+  parsePlusHeader,
+  readDotData,
+  type PlusHeader,
+} from './parser.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
-export { GopherError, GOPHER_ERROR, GOPHER_NOT_MENU, type MenuItem, type AskQuestion, type GopherOpenOptions } from './types.js';
+export {
+  GopherError,
+  GOPHER_ERROR,
+  GOPHER_NOT_MENU,
+  type MenuItem,
+  type AskQuestion,
+  type GopherOpenOptions,
+} from './types.js';
 
 /** One request to send: its octets, how the transcript shows it, and whether a Gopher+ header answers it. */
 interface Exchange {
@@ -60,7 +83,8 @@ function asBuffer(b: Uint8Array): Buffer {
 function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null; gopherPlus: Uint8Array | null } {
   const p = gopherParts(url);
   if (p === null) return { selector: EMPTY, search: null, gopherPlus: null };
-  const octets = (r: { start: number; end: number } | null) => (r === null ? null : decode(url.href, { strict: false }, r.start, r.end));
+  const octets = (r: { start: number; end: number } | null) =>
+    r === null ? null : decode(url.href, { strict: false }, r.start, r.end);
   return { selector: octets(p.selector)!, search: octets(p.search), gopherPlus: octets(p.gopherPlus) };
 }
 
@@ -108,8 +132,11 @@ function isPlusRequest(f: GopherFields): boolean {
 async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Exchange> {
   const given = options.search;
   if (given === undefined) {
-    throw new LocatorError(NEEDS_INPUT, -1,
-      `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`);
+    throw new LocatorError(
+      NEEDS_INPUT,
+      -1,
+      `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`,
+    );
   }
   let search: unknown;
   try {
@@ -117,14 +144,27 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
   } catch (e) {
     // A prompt that fails (closed terminal, a bug in the caller's callback) is a typed error.
     if (e instanceof LocatorError) throw e;
-    throw new LocatorError(NEEDS_INPUT, -1, `asking for the search string failed: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+    throw new LocatorError(
+      NEEDS_INPUT,
+      -1,
+      `asking for the search string failed: ${(e as Error)?.message ?? String(e)}`,
+      { cause: e },
+    );
   }
   if (typeof search !== 'string') {
-    throw new LocatorError(NEEDS_INPUT, -1, `the search prompt gave no search string (${search === null ? 'null' : typeof search}) (RFC 1738 3.4.2)`);
+    throw new LocatorError(
+      NEEDS_INPUT,
+      -1,
+      `the search prompt gave no search string (${search === null ? 'null' : typeof search}) (RFC 1738 3.4.2)`,
+    );
   }
   const bad = search.search(/[\t\r\n]/);
   if (bad >= 0) {
-    throw new LocatorError(INVALID_FIELD, bad, 'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)');
+    throw new LocatorError(
+      INVALID_FIELD,
+      bad,
+      'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)',
+    );
   }
   const request = join(octetParts(url).selector, TAB, utf8.encode(search), CRLF);
   return { request, shown: formatRequest(`${f.selector}\t${search}\r\n`), plus: false, secrets: [] };
@@ -143,7 +183,11 @@ async function plainExchange(url: Url, f: GopherFields, options: GopherOpenOptio
 async function connect(url: Url, options: GopherOpenOptions, secrets: string[]): Promise<Connection> {
   const onTranscript = typeof options.transcript === 'function' ? options.transcript : undefined;
   return Connection.connect(url.host ?? '', url.port ?? 70, {
-    signal: options.signal, timeout: options.timeout, policy: options.policy, onTranscript, secrets,
+    signal: options.signal,
+    timeout: options.timeout,
+    policy: options.policy,
+    onTranscript,
+    secrets,
   });
 }
 
@@ -153,13 +197,22 @@ async function readHeader(conn: Connection): Promise<PlusHeader> {
   for (;;) {
     const chunk = await conn.read();
     if (chunk === null) {
-      throw new LocatorError(CONNECTION_CLOSED, -1, buf.length === 0
-        ? 'the server closed the connection without answering the Gopher+ request'
-        : 'the server closed the connection in the middle of the Gopher+ header line');
+      throw new LocatorError(
+        CONNECTION_CLOSED,
+        -1,
+        buf.length === 0
+          ? 'the server closed the connection without answering the Gopher+ request'
+          : 'the server closed the connection in the middle of the Gopher+ header line',
+      );
     }
     buf = concat(buf, chunk);
     const r = parsePlusHeader(buf);
-    if (r.error !== null) throw new LocatorError(PROTOCOL_ERROR, -1, `${r.error} (a server that does not speak Gopher+ answers such a request as a plain Gopher one)`);
+    if (r.error !== null)
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `${r.error} (a server that does not speak Gopher+ answers such a request as a plain Gopher one)`,
+      );
     if (r.header !== null) {
       conn.note('receive', r.header.line);
       conn.unread(asBuffer(r.rest));
@@ -186,14 +239,18 @@ function dataReader(conn: Connection, length: number): () => Promise<Uint8Array 
       if (remaining === 0) return finish();
       const c = await conn.read();
       if (c === null) {
-        throw new LocatorError(CONNECTION_CLOSED, -1,
-          `the server announced ${length} octets ("+${length}") and closed the connection after ${length - remaining}`);
+        throw new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          `the server announced ${length} octets ("+${length}") and closed the connection after ${length - remaining}`,
+        );
       }
       if (c.length < remaining) {
         remaining -= c.length;
         return c;
       }
-      if (c.length > remaining) conn.note('info', `ignored ${c.length - remaining} octets after the ${length} announced`);
+      if (c.length > remaining)
+        conn.note('info', `ignored ${c.length - remaining} octets after the ${length} announced`);
       const piece = c.subarray(0, remaining);
       remaining = 0;
       return piece;
@@ -207,7 +264,12 @@ function dataReader(conn: Connection, length: number): () => Promise<Uint8Array 
       for (;;) {
         if (done) return finish();
         const c = await conn.read();
-        if (c === null) throw new LocatorError(CONNECTION_CLOSED, -1, 'the server closed the connection before the "." line that ends a "+-1" reply');
+        if (c === null)
+          throw new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            'the server closed the connection before the "." line that ends a "+-1" reply',
+          );
         const r = readDotData(concat(rest, c), state);
         rest = r.rest;
         done = r.done;
@@ -234,7 +296,8 @@ async function throwPlusError(conn: Connection, header: PlusHeader, where: strin
   let all: Uint8Array = EMPTY;
   for (let c = await next(); c !== null && all.length < ERROR_TEXT_LIMIT; c = await next()) all = concat(all, c);
   const t = parseErrorText(text.decode(all.subarray(0, ERROR_TEXT_LIMIT)));
-  for (const line of text.decode(all.subarray(0, ERROR_TEXT_LIMIT)).split(/\r?\n/)) if (line !== '') conn.note('receive', line);
+  for (const line of text.decode(all.subarray(0, ERROR_TEXT_LIMIT)).split(/\r?\n/))
+    if (line !== '') conn.note('receive', line);
   throw new GopherError(t.errorNumber, t.contact, t.message, where);
 }
 
@@ -265,14 +328,22 @@ async function checkErrorLine(conn: Connection, where: string): Promise<void> {
 
 /** A MIME type for the answer (Gopher+ views are MIME types; otherwise by RFC 1436 item type). */
 function contentTypeOf(type: string, plus: GopherPlus | null): string | null {
-  if (plus !== null && (plus.kind === 'view' || plus.kind === 'form') && plus.view !== null && plus.view.includes('/')) return plus.view;
+  if (plus !== null && (plus.kind === 'view' || plus.kind === 'form') && plus.view !== null && plus.view.includes('/'))
+    return plus.view;
   if (plus !== null && (plus.kind === 'attributes' || plus.kind === 'directory-attributes')) return null;
   return TYPE_MIME[type] ?? null;
 }
 
 const TYPE_MIME: Record<string, string> = {
-  0: 'text/plain', 1: 'application/gopher-menu', 4: 'application/mac-binhex40', 5: 'application/octet-stream',
-  6: 'text/x-uuencode', 7: 'application/gopher-menu', 9: 'application/octet-stream', g: 'image/gif', h: 'text/html',
+  0: 'text/plain',
+  1: 'application/gopher-menu',
+  4: 'application/mac-binhex40',
+  5: 'application/octet-stream',
+  6: 'text/x-uuencode',
+  7: 'application/gopher-menu',
+  9: 'application/octet-stream',
+  g: 'image/gif',
+  h: 'text/html',
 };
 
 /**
@@ -295,13 +366,22 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
     } else {
       await checkErrorLine(conn, where);
     }
-    const body = pullStream(dataReader(conn, length), (reason) => conn.close(reason instanceof LocatorError ? reason : undefined), {
-      maxBytes: options.maxBytes,
-      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
-    });
+    const body = pullStream(
+      dataReader(conn, length),
+      (reason) => conn.close(reason instanceof LocatorError ? reason : undefined),
+      {
+        maxBytes: options.maxBytes,
+        tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+      },
+    );
     return {
       meta: {
-        scheme: 'gopher', url: where, size, contentType: contentTypeOf(f.gophertype, f.plus), gopherType: f.gophertype, transcript: [],
+        scheme: 'gopher',
+        url: where,
+        size,
+        contentType: contentTypeOf(f.gophertype, f.plus),
+        gopherType: f.gophertype,
+        transcript: [],
       },
       body,
     };
@@ -319,7 +399,12 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
  * CR LF, from the URL's octets (the first exchange of a "?" form and of a filled-in form).
  */
 function askExchange(url: Url, f: GopherFields): Exchange {
-  return { request: join(octetParts(url).selector, utf8.encode('\t!+ASK\r\n')), shown: formatRequest(`${f.selector}\t!+ASK\r\n`), plus: true, secrets: [] };
+  return {
+    request: join(octetParts(url).selector, utf8.encode('\t!+ASK\r\n')),
+    shown: formatRequest(`${f.selector}\t!+ASK\r\n`),
+    plus: true,
+    secrets: [],
+  };
 }
 
 /** Asks the server for the item's +ASK attribute (the first exchange of explain()) and reads the questions. */
@@ -332,7 +417,12 @@ async function fetchForm(url: Url, f: GopherFields, options: GopherOpenOptions):
     const header = await readHeader(conn);
     if (!header.ok) await throwPlusError(conn, header, where);
     const all = await readAll(dataReader(conn, header.length), ASK_REPLY_LIMIT);
-    if (all === null) throw new LocatorError(PROTOCOL_ERROR, -1, `the +ASK attribute of ${where} is larger than ${ASK_REPLY_LIMIT} octets`);
+    if (all === null)
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `the +ASK attribute of ${where} is larger than ${ASK_REPLY_LIMIT} octets`,
+      );
     const block = parseAttributes(text.decode(all)).find((s) => s.blocks.ASK !== undefined)?.blocks.ASK;
     if (block === undefined) throw new LocatorError(PROTOCOL_ERROR, -1, `the server sent no +ASK block for ${where}`);
     return parseAsk(block);
@@ -348,13 +438,21 @@ async function fetchForm(url: Url, f: GopherFields, options: GopherOpenOptions):
  */
 function answerExchange(url: Url, f: GopherFields, questions: AskQuestion[], answers: string[]): Exchange {
   if (answers.length !== questions.length) {
-    throw new LocatorError(INVALID_FIELD, -1, `the +ASK form has ${questions.length} questions but ${answers.length} answers were given`);
+    throw new LocatorError(
+      INVALID_FIELD,
+      -1,
+      `the +ASK form has ${questions.length} questions but ${answers.length} answers were given`,
+    );
   }
   const lines: string[] = [];
   answers.forEach((a, i) => {
     const split = a.split(/\r?\n/);
     if (split.length > 1 && questions[i].kind !== 'AskL') {
-      throw new LocatorError(INVALID_FIELD, -1, `the answer to "${questions[i].prompt}" (${questions[i].kind}) must be one line`);
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        `the answer to "${questions[i].prompt}" (${questions[i].kind}) must be one line`,
+      );
     }
     for (const l of split) lines.push(l.startsWith('.') ? '.' + l : l);
   });
@@ -363,14 +461,22 @@ function answerExchange(url: Url, f: GopherFields, questions: AskQuestion[], ans
   const p = octetParts(url);
   const selectorAndSearch = p.search !== null && p.search.length > 0 ? join(p.selector, TAB, p.search) : p.selector;
   const secrets = answers.filter((_, i) => questions[i].kind === 'AskP');
-  return { request: join(selectorAndSearch, utf8.encode(block)), shown: formatRequest(head + block), plus: true, secrets };
+  return {
+    request: join(selectorAndSearch, utf8.encode(block)),
+    shown: formatRequest(head + block),
+    plus: true,
+    secrets,
+  };
 }
 
 /** "?" (RFC 1738 3.4.5): fetch the form, have options.ask fill it in, send the answers. */
 async function openForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<Resource> {
   if (options.ask === undefined) {
-    throw new LocatorError(NEEDS_INPUT, -1,
-      `${redactHref(url.href)} names an item with a +ASK form to fill in: pass the ask option (RFC 1738 3.4.5)`);
+    throw new LocatorError(
+      NEEDS_INPUT,
+      -1,
+      `${redactHref(url.href)} names an item with a +ASK form to fill in: pass the ask option (RFC 1738 3.4.5)`,
+    );
   }
   const questions = (await fetchForm(url, f, options)).filter((q) => q.kind !== 'Note');
   const answers = await options.ask(questions);
@@ -396,11 +502,19 @@ async function openFilledForm(url: Url, f: GopherFields, options: GopherOpenOpti
   if (values !== null) {
     const many = questions.some((q) => q.kind === 'AskL');
     if (many ? values.length < questions.length : values.length !== questions.length) {
-      throw new LocatorError(INVALID_FIELD, -1,
-        `the +ASK form of ${redactHref(url.href)} has ${questions.length} questions, but the URL's data block holds ${values.length} values (RFC 1738 3.4.9)`);
+      throw new LocatorError(
+        INVALID_FIELD,
+        -1,
+        `the +ASK form of ${redactHref(url.href)} has ${questions.length} questions, but the URL's data block holds ${values.length} values (RFC 1738 3.4.9)`,
+      );
     }
   }
-  return retrieve(url, f, { request: requestOctets(url), shown: formatRequest(f.request), plus: true, secrets: [] }, options);
+  return retrieve(
+    url,
+    f,
+    { request: requestOctets(url), shown: formatRequest(f.request), plus: true, secrets: [] },
+    options,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -424,7 +538,12 @@ function linked(url: Url, target: string): Redirect {
   try {
     next = parse(target);
   } catch (e) {
-    throw new LocatorError(PROTOCOL_ERROR, -1, `${redactHref(url.href)} links to ${JSON.stringify(redactHref(target))}, which is not a URL`, { cause: e });
+    throw new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `${redactHref(url.href)} links to ${JSON.stringify(redactHref(target))}, which is not a URL`,
+      { cause: e },
+    );
   }
   return { redirect: next, reason: 'the Gopher "URL:" link' };
 }
@@ -445,8 +564,11 @@ export async function open(url: Url, options: GopherOpenOptions): Promise<Resour
   const type = f.gophertype;
   if (type === '8' || type === 'T') {
     const scheme = type === '8' ? 'telnet' : 'tn3270';
-    throw new LocatorError(NO_CLIENT, -1,
-      `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with a session client`);
+    throw new LocatorError(
+      NO_CLIENT,
+      -1,
+      `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with a session client`,
+    );
   }
   const link = type === 'h' ? linkedUrl(f.selector) : null;
   if (link !== null) return linked(url, link);

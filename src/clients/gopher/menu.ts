@@ -27,8 +27,12 @@ export interface Menu {
  */
 export const MAX_MENU_LINE = 65536;
 
-export const GOPHER_LINE_TOO_LONG = defineCode('gopher-line-too-long', 'error', 'RFC 1436 3.8',
-  'a menu line is longer than any Gopher server sends');
+export const GOPHER_LINE_TOO_LONG = defineCode(
+  'gopher-line-too-long',
+  'error',
+  'RFC 1436 3.8',
+  'a menu line is longer than any Gopher server sends',
+);
 
 /**
  * Reads a menu from a body stream (RFC 1436 appendix): items are yielded as their lines arrive;
@@ -43,8 +47,12 @@ export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerato
   let pending: Uint8Array[] = [];
   let pendingLength = 0;
   let ended = false;
-  const tooLong = () => new LocatorError(GOPHER_LINE_TOO_LONG, -1,
-    `a menu line runs past ${MAX_MENU_LINE} octets with no line end: not a Gopher menu (RFC 1436 3.8)`);
+  const tooLong = () =>
+    new LocatorError(
+      GOPHER_LINE_TOO_LONG,
+      -1,
+      `a menu line runs past ${MAX_MENU_LINE} octets with no line end: not a Gopher menu (RFC 1436 3.8)`,
+    );
   try {
     for (;;) {
       const r = await reader.read();
@@ -98,12 +106,19 @@ export async function openMenu(url: string | Url, options: GopherOpenOptions = {
   const u = typeof url === 'string' ? parse(url) : url;
   const f = u.fields as { gophertype?: string; plus?: GopherPlus | null };
   if (u.scheme !== 'gopher' || (f.gophertype !== '1' && f.gophertype !== '7')) {
-    throw new LocatorError(GOPHER_NOT_MENU, -1,
-      `${u.scheme === 'gopher' ? `the gophertype is "${f.gophertype}"` : `a ${u.scheme}: URL is not a Gopher item`}: only types 1 (menu) and 7 (search) answer with a menu (RFC 1436 3.8)`);
+    throw new LocatorError(
+      GOPHER_NOT_MENU,
+      -1,
+      `${u.scheme === 'gopher' ? `the gophertype is "${f.gophertype}"` : `a ${u.scheme}: URL is not a Gopher item`}: only types 1 (menu) and 7 (search) answer with a menu (RFC 1436 3.8)`,
+    );
   }
   const kind = f.plus?.kind;
   if (kind === 'attributes' || kind === 'directory-attributes' || kind === 'ask') {
-    throw new LocatorError(GOPHER_NOT_MENU, -1, `a Gopher+ "${u.fields.gopherPlus}" request is answered with attributes or a form, not a menu (RFC 1738 3.4.5-3.4.7)`);
+    throw new LocatorError(
+      GOPHER_NOT_MENU,
+      -1,
+      `a Gopher+ "${u.fields.gopherPlus}" request is answered with attributes or a form, not a menu (RFC 1738 3.4.5-3.4.7)`,
+    );
   }
   const r = await open(u, options);
   return { meta: r.meta, items: readMenu(r.body) };
@@ -111,8 +126,23 @@ export async function openMenu(url: string | Url, options: GopherOpenOptions = {
 
 /** Short names of the item types (RFC 1436 3.8, and the common "g", "I", "h", "s", "d", "i"). */
 const LABELS: Record<string, string> = {
-  0: 'TXT', 1: 'DIR', 2: 'CSO', 3: 'ERR', 4: 'HQX', 5: 'DOS', 6: 'UUE', 7: 'SEARCH', 8: 'TELNET', 9: 'BIN',
-  '+': 'MIRROR', T: 'TN3270', g: 'GIF', I: 'IMAGE', h: 'HTML', s: 'SOUND', d: 'DOC',
+  0: 'TXT',
+  1: 'DIR',
+  2: 'CSO',
+  3: 'ERR',
+  4: 'HQX',
+  5: 'DOS',
+  6: 'UUE',
+  7: 'SEARCH',
+  8: 'TELNET',
+  9: 'BIN',
+  '+': 'MIRROR',
+  T: 'TN3270',
+  g: 'GIF',
+  I: 'IMAGE',
+  h: 'HTML',
+  s: 'SOUND',
+  d: 'DOC',
 };
 const WIDTH = 9;
 

@@ -68,16 +68,22 @@ const MAX_HEADER = 40;
  * incomplete, `error` for anything else (the first octet is checked at once, so a reply that is
  * not Gopher+ is refused without waiting for its first line).
  */
-export function parsePlusHeader(buf: Uint8Array):
-  { header: PlusHeader; rest: Uint8Array; error: null } | { header: null; rest: Uint8Array; error: string | null } {
+export function parsePlusHeader(
+  buf: Uint8Array,
+): { header: PlusHeader; rest: Uint8Array; error: null } | { header: null; rest: Uint8Array; error: string | null } {
   if (buf.length === 0) return { header: null, rest: buf, error: null };
   const first = buf[0];
   if (first !== PLUS && first !== MINUS) {
-    return { header: null, rest: buf, error: `the reply does not start with a Gopher+ header ("+<length>" or "-<length>"): ${preview(buf)}` };
+    return {
+      header: null,
+      rest: buf,
+      error: `the reply does not start with a Gopher+ header ("+<length>" or "-<length>"): ${preview(buf)}`,
+    };
   }
   const lf = buf.indexOf(LF);
   if (lf < 0) {
-    if (buf.length > MAX_HEADER) return { header: null, rest: buf, error: `the Gopher+ header line is too long: ${preview(buf)}` };
+    if (buf.length > MAX_HEADER)
+      return { header: null, rest: buf, error: `the Gopher+ header line is too long: ${preview(buf)}` };
     return { header: null, rest: buf, error: null };
   }
   let end = lf;
@@ -91,7 +97,11 @@ export function parsePlusHeader(buf: Uint8Array):
   while (i < end && buf[i] >= 48 && buf[i] <= 57 && i - digits < 18) n = n * 10 + (buf[i++] - 48);
   const line = latin1(buf, 0, lf > 0 && buf[lf - 1] === CR ? lf - 1 : lf);
   if (i === digits || i !== end || (negative && n !== 1 && n !== 2)) {
-    return { header: null, rest: buf, error: `not a Gopher+ header line (expected "+<length>", "+-1" or "+-2"): ${JSON.stringify(line)}` };
+    return {
+      header: null,
+      rest: buf,
+      error: `not a Gopher+ header line (expected "+<length>", "+-1" or "+-2"): ${JSON.stringify(line)}`,
+    };
   }
   return { header: { ok: first === PLUS, length: negative ? -n : n, line }, rest: buf.subarray(lf + 1), error: null };
 }
@@ -167,7 +177,7 @@ export function parseErrorText(text: string): { errorNumber: number | null; cont
   const sp = first.search(/\s/);
   const token = sp < 0 ? first : first.slice(0, sp);
   const errorNumber = /^-?\d{1,9}$/.test(token) ? Number(token) : null;
-  const contactText = errorNumber === null ? '' : (sp < 0 ? '' : first.slice(sp + 1).trim());
+  const contactText = errorNumber === null ? '' : sp < 0 ? '' : first.slice(sp + 1).trim();
   if (errorNumber === null && first !== '') lines.unshift(first);
   return { errorNumber, contact: contactText === '' ? null : contactText, message: lines.join('\n').trim() };
 }
@@ -270,7 +280,9 @@ function setItemUrl(item: MenuItem, selectorOctets: Uint8Array): void {
     }
     if (item.type === '8' || item.type === 'T') {
       item.url = build(item.type === '8' ? 'telnet' : 'tn3270', {
-        user: item.selector === '' ? null : item.selector, host: item.host, port: item.port === 0 ? null : item.port,
+        user: item.selector === '' ? null : item.selector,
+        host: item.host,
+        port: item.port === 0 ? null : item.port,
       });
     } else {
       let selectorIsText = true;
@@ -279,7 +291,12 @@ function setItemUrl(item: MenuItem, selectorOctets: Uint8Array): void {
       } catch {
         selectorIsText = false;
       }
-      const fields = { host: item.host, port: item.port, gophertype: item.type, selector: selectorIsText ? item.selector : '' };
+      const fields = {
+        host: item.host,
+        port: item.port,
+        gophertype: item.type,
+        selector: selectorIsText ? item.selector : '',
+      };
       item.url = build('gopher', fields) + (selectorIsText ? '' : encode(selectorOctets, XCHAR_SET));
     }
     const u = tryParse(item.url);
@@ -354,7 +371,10 @@ export function parseAsk(block: string): AskQuestion[] {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const kind = line.slice(0, colon).trim();
-    const [prompt, ...values] = line.slice(colon + 1).replace(/^ /, '').split('\t');
+    const [prompt, ...values] = line
+      .slice(colon + 1)
+      .replace(/^ /, '')
+      .split('\t');
     out.push({ kind, prompt: prompt ?? '', values });
   }
   return out;

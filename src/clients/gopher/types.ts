@@ -6,12 +6,22 @@ import { LocatorError, defineCode } from '../../core/errors.js';
 import type { OpenOptions } from '../types.js';
 
 /** A Gopher server said it cannot serve the item (a "-" Gopher+ reply, or a lone type-3 line). */
-export const GOPHER_ERROR = defineCode('gopher-error', 'error', 'Gopher+ 2.3',
-  'the Gopher server answered with an error', 'protocol');
+export const GOPHER_ERROR = defineCode(
+  'gopher-error',
+  'error',
+  'Gopher+ 2.3',
+  'the Gopher server answered with an error',
+  'protocol',
+);
 
 /** openMenu() was given a URL whose gophertype is not a menu ("1") or a search ("7"). */
-export const GOPHER_NOT_MENU = defineCode('gopher-not-menu', 'error', 'RFC 1436 3.8',
-  'only items of type 1 (a menu) and 7 (a search, whose answer is a menu) are read as menus', 'protocol');
+export const GOPHER_NOT_MENU = defineCode(
+  'gopher-not-menu',
+  'error',
+  'RFC 1436 3.8',
+  'only items of type 1 (a menu) and 7 (a search, whose answer is a menu) are read as menus',
+  'protocol',
+);
 
 /**
  * A Gopher server's error, as a typed LocatorError (code `gopher-error`).
@@ -30,7 +40,10 @@ export class GopherError extends LocatorError {
   readonly text: string;
 
   constructor(errorNumber: number | null, contact: string | null, text: string, where: string) {
-    const n = errorNumber === null ? ' (a type-3 item)' : ` ${errorNumber}${ERROR_NAMES[errorNumber] ? ` (${ERROR_NAMES[errorNumber]})` : ''}`;
+    const n =
+      errorNumber === null
+        ? ' (a type-3 item)'
+        : ` ${errorNumber}${ERROR_NAMES[errorNumber] ? ` (${ERROR_NAMES[errorNumber]})` : ''}`;
     super(GOPHER_ERROR, -1, `the Gopher server reports error${n} for ${where}: ${text === '' ? '(no message)' : text}`);
     this.errorNumber = errorNumber;
     this.contact = contact;

@@ -11,11 +11,27 @@ import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
 import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
 import { checkTimeout, MAX_TIMER, pullStream } from '../connection.js';
-import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT, TOO_LARGE, type OpenOptions, type Redirect, type Resource, type TranscriptLine } from '../types.js';
+import {
+  ABORTED,
+  CONNECT_FAILED,
+  CONNECTION_CLOSED,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+  TOO_LARGE,
+  type OpenOptions,
+  type Redirect,
+  type Resource,
+  type TranscriptLine,
+} from '../types.js';
 import { redactUrl as redactHref } from '../../redact.js';
 
-export const HTTP_STATUS = defineCode('http-status', 'error', 'RFC 1738 3.3',
-  'the HTTP server answered with an error status', 'protocol');
+export const HTTP_STATUS = defineCode(
+  'http-status',
+  'error',
+  'RFC 1738 3.3',
+  'the HTTP server answered with an error status',
+  'protocol',
+);
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -65,23 +81,40 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const mod = secure ? https : http;
   const host = (t.via.host ?? '').replace(/^\[|\]$/g, '');
   const port = t.via.port ?? (secure ? 443 : 80);
-  const hostHeader = t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : t.url.host ?? '';
+  const hostHeader =
+    t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : (t.url.host ?? '');
   const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
   return new Promise((resolve, reject) => {
     note({ direction: 'info', text: `connect ${host}:${port}` });
     note({ direction: 'send', text: `GET ${redactHref(t.path)} HTTP/1.1` });
     note({ direction: 'send', text: `Host: ${hostHeader}` });
     const req = mod.request({
-      host, port, method: 'GET', path: t.path, headers, lookup: lookupWith(policy), signal: options.signal, timeout,
+      host,
+      port,
+      method: 'GET',
+      path: t.path,
+      headers,
+      lookup: lookupWith(policy),
+      signal: options.signal,
+      timeout,
     });
-    req.on('timeout', () => req.destroy(new LocatorError(TIMEOUT, -1, `no answer from ${host}:${port} within ${timeout} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new LocatorError(TIMEOUT, -1, `no answer from ${host}:${port} within ${timeout} ms`)),
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof LocatorError) return reject(e);
       if (e.name === 'AbortError') return reject(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
-      reject(new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${host}:${port}: ${e.code ?? e.message}`, { cause: e }));
+      reject(
+        new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${host}:${port}: ${e.code ?? e.message}`, {
+          cause: e,
+        }),
+      );
     });
     req.on('response', (res) => {
-      note({ direction: 'receive', text: `HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`.trimEnd() });
+      note({
+        direction: 'receive',
+        text: `HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`.trimEnd(),
+      });
       resolve(res);
     });
     req.end();
@@ -92,15 +125,22 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
   const size = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : null;
   const iter = res[Symbol.asyncIterator]();
   const timeout = nodeTimeout(options);
-  res.setTimeout(timeout, () => res.destroy(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${timeout} ms`)));
+  res.setTimeout(timeout, () =>
+    res.destroy(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${timeout} ms`)),
+  );
   let received = 0;
   // A body cut short (fewer octets than Content-Length, or a chunked body without its last
   // chunk) is the server closing the connection before the exchange is complete, not a failure
   // to connect: the code the gopher client gives a cut reply too.
-  const cut = (cause?: unknown) => new LocatorError(CONNECTION_CLOSED, -1, size !== null && Number.isFinite(size) && received < size
-    ? `the server announced ${size} octets (Content-Length) and closed the connection after ${received}`
-    : `the server closed the connection in the middle of the HTTP body, after ${received} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
-  cause === undefined ? undefined : { cause });
+  const cut = (cause?: unknown) =>
+    new LocatorError(
+      CONNECTION_CLOSED,
+      -1,
+      size !== null && Number.isFinite(size) && received < size
+        ? `the server announced ${size} octets (Content-Length) and closed the connection after ${received}`
+        : `the server closed the connection in the middle of the HTTP body, after ${received} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
+      cause === undefined ? undefined : { cause },
+    );
   const body = pullStream(
     async () => {
       let r;
@@ -108,7 +148,8 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
         r = await iter.next();
       } catch (e) {
         if (e instanceof LocatorError) throw e;
-        if ((e as Error).name === 'AbortError' || options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
+        if ((e as Error).name === 'AbortError' || options.signal?.aborted)
+          throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
         throw cut(e);
       }
       if (r.done) {
@@ -119,12 +160,19 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
       return new Uint8Array(r.value as Buffer);
     },
     () => res.destroy(),
-    { maxBytes: options.maxBytes, tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`) },
+    {
+      maxBytes: options.maxBytes,
+      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+    },
   );
   return {
     meta: {
-      scheme: url.scheme, url: redactHref(url.href), size: Number.isFinite(size) ? size : null,
-      contentType: res.headers['content-type'] ?? null, status: res.statusCode, transcript: [],
+      scheme: url.scheme,
+      url: redactHref(url.href),
+      size: Number.isFinite(size) ? size : null,
+      contentType: res.headers['content-type'] ?? null,
+      status: res.statusCode,
+      transcript: [],
     },
     body,
   };
@@ -146,13 +194,21 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
     try {
       next = parse(new URL(location, t.url.withoutFragment).href);
     } catch {
-      throw new LocatorError(PROTOCOL_ERROR, -1, `the server redirects to ${JSON.stringify(redactHref(location))}, which is not a URL`);
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `the server redirects to ${JSON.stringify(redactHref(location))}, which is not a URL`,
+      );
     }
     return { redirect: next, reason: `HTTP ${status}` };
   }
   if (status >= 400) {
     res.resume();
-    throw new LocatorError(HTTP_STATUS, -1, `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd());
+    throw new LocatorError(
+      HTTP_STATUS,
+      -1,
+      `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd(),
+    );
   }
   return toResource(t.url, res, options);
 }
@@ -167,7 +223,11 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource | R
  * Retrieves any URL through an HTTP gateway (RFC 1738 4): GET with the full URL (without the
  * fragment) as the request target, as proxies have always been asked.
  */
-export async function openThroughGateway(url: Url, gateway: string, options: OpenOptions): Promise<Resource | Redirect> {
+export async function openThroughGateway(
+  url: Url,
+  gateway: string,
+  options: OpenOptions,
+): Promise<Resource | Redirect> {
   checkTimeout(options.timeout);
   const via = parse(gateway);
   if (via.scheme !== 'http' && via.scheme !== 'https') {

@@ -16,7 +16,11 @@ import { parse, readAll } from '../../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'locator-file-'));
 writeFileSync(join(dir, 'a 100% file.txt'), 'local bytes\n');
-const fileUrl = (host: string, name: string) => `file://${host}${dir.split('/').map((s) => encode(s, SEGMENT_SET)).join('/')}/${encode(name, SEGMENT_SET)}`;
+const fileUrl = (host: string, name: string) =>
+  `file://${host}${dir
+    .split('/')
+    .map((s) => encode(s, SEGMENT_SET))
+    .join('/')}/${encode(name, SEGMENT_SET)}`;
 
 test('RFC 1738 3.10: file:/// and file://localhost/ read this machine, decoding %XX in the path', async () => {
   for (const host of ['', 'localhost', 'LocalHost']) {
@@ -27,21 +31,35 @@ test('RFC 1738 3.10: file:/// and file://localhost/ read this machine, decoding 
 });
 
 test('RFC 1738 3.10: %2F is data inside a segment: it names no local file, and stays encoded for FTP', async () => {
-  await assert.rejects(open(`file://${dir}/a%2Fb`), (e: unknown) => e instanceof LocatorError && e.code === 'not-found' && /"a\/b"/.test(e.message));
+  await assert.rejects(
+    open(`file://${dir}/a%2Fb`),
+    (e: unknown) => e instanceof LocatorError && e.code === 'not-found' && /"a\/b"/.test(e.message),
+  );
   assert.equal(ftpUrlFor(parse('file://h.example/pub/a%2Fb')), 'ftp://h.example/pub/a%2Fb');
 });
 
 test('a missing local file is a typed error', async () => {
-  await assert.rejects(open(fileUrl('', 'nope.txt')), (e: unknown) => e instanceof LocatorError && e.code === 'not-found');
+  await assert.rejects(
+    open(fileUrl('', 'nope.txt')),
+    (e: unknown) => e instanceof LocatorError && e.code === 'not-found',
+  );
 });
 
 test('RFC 1738 3.10: another host is never read as a local path: it is reached by FTP', async () => {
   assert.equal(ftpUrlFor(parse('file://ftp.example.org/pub/a%20b.txt')), 'ftp://ftp.example.org/pub/a%20b.txt');
   const lines: string[] = [];
-  await assert.rejects(open(`file://127.0.0.1:1${dir}/x`, { transcript: (l) => lines.push(l.text), timeout: 500 }), LocatorError);
-  const r = await open('file://127.0.0.1/etc/hostname', { transcript: (l) => lines.push(l.text), timeout: 2000 }).catch((e: unknown) => e);
+  await assert.rejects(
+    open(`file://127.0.0.1:1${dir}/x`, { transcript: (l) => lines.push(l.text), timeout: 500 }),
+    LocatorError,
+  );
+  const r = await open('file://127.0.0.1/etc/hostname', { transcript: (l) => lines.push(l.text), timeout: 2000 }).catch(
+    (e: unknown) => e,
+  );
   assert.ok(r instanceof LocatorError, 'not read from the local /etc/hostname');
-  assert.ok(lines.some((l) => l.includes('ftp://127.0.0.1/etc/hostname')), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.includes('ftp://127.0.0.1/etc/hostname')),
+    lines.join('\n'),
+  );
 });
 
 test('the body is a stream: cancelling it closes the file', async () => {
@@ -67,7 +85,10 @@ test('a FIFO no process writes to: open() settles, the body fails with timeout a
   const p = fifo('nobody-writes');
   const r = await open(`file://${p}`, { timeout: 150 });
   assert.equal(r.meta.size, null);
-  await assert.rejects(readAll(r.body), (e: unknown) => e instanceof LocatorError && e.code === 'timeout' && /no process wrote/.test(e.message));
+  await assert.rejects(
+    readAll(r.body),
+    (e: unknown) => e instanceof LocatorError && e.code === 'timeout' && /no process wrote/.test(e.message),
+  );
 });
 
 test('a FIFO no process writes to: the signal aborts the wait (aborted), and an aborted signal refuses at once', async () => {
@@ -77,7 +98,10 @@ test('a FIFO no process writes to: the signal aborts the wait (aborted), and an 
   const reading = readAll(r.body);
   setTimeout(() => ac.abort(), 50);
   await assert.rejects(reading, (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
-  await assert.rejects(open(`file://${p}`, { signal: ac.signal }), (e: unknown) => e instanceof LocatorError && e.code === 'aborted');
+  await assert.rejects(
+    open(`file://${p}`, { signal: ac.signal }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'aborted',
+  );
 });
 
 test('a FIFO with a writer: its bytes, to the end the writer makes by closing it', async () => {

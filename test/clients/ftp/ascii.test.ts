@@ -53,22 +53,24 @@ test('a CR at the end of one chunk and LF at the start of the next; empty chunks
 });
 
 test('property: any octets, any chunking, equal to the reference', () => {
-  fc.assert(fc.property(
-    fc.array(fc.constantFrom(13, 10, 65, 0, 255), { maxLength: 60 }),
-    fc.array(fc.nat(60), { maxLength: 8 }),
-    (octets, cuts) => {
-      const data = Uint8Array.from(octets);
-      const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
-      const chunks: Uint8Array[] = [];
-      let start = 0;
-      for (const p of points) {
-        chunks.push(data.subarray(start, p));
-        start = p;
-      }
-      chunks.push(data.subarray(start));
-      assert.equal(convert(chunks), reference(Buffer.from(data).toString('latin1')));
-    },
-  ));
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(13, 10, 65, 0, 255), { maxLength: 60 }),
+      fc.array(fc.nat(60), { maxLength: 8 }),
+      (octets, cuts) => {
+        const data = Uint8Array.from(octets);
+        const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+        const chunks: Uint8Array[] = [];
+        let start = 0;
+        for (const p of points) {
+          chunks.push(data.subarray(start, p));
+          start = p;
+        }
+        chunks.push(data.subarray(start));
+        assert.equal(convert(chunks), reference(Buffer.from(data).toString('latin1')));
+      },
+    ),
+  );
 });
 
 test('a chunk without CR (and none held) is handed over as it is, not copied', () => {

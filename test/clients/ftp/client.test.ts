@@ -19,7 +19,10 @@ import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js'
 import { drain, socketsSettle, tcpSockets } from './fakes.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
-if (!TS) throw new Error('LOCATOR_TEST_SERVERS is not set: run the tests with `node scripts/test.mjs` (it starts the servers)');
+if (!TS)
+  throw new Error(
+    'LOCATOR_TEST_SERVERS is not set: run the tests with `node scripts/test.mjs` (it starts the servers)',
+  );
 const ROOT = join(TS, 'ftp', 'root');
 const LOG = join(TS, 'ftp', 'vsftpd.log');
 const FTP = 'ftp://127.0.0.1:2121';
@@ -31,7 +34,10 @@ const ascii = (b: Buffer) => Buffer.from(b.toString('latin1').replace(/\r?\n/g, 
 /** The text as this (POSIX) system stores it: the wire's CR LF made LF again (RFC 959 3.1.1.1). */
 const local = (b: Buffer) => Buffer.from(b.toString('latin1').replace(/\r\n/g, '\n'), 'latin1');
 
-async function fetch(url: string, options: OpenOptions = {}): Promise<{ bytes: Buffer; size: number | null; lines: TranscriptLine[] }> {
+async function fetch(
+  url: string,
+  options: OpenOptions = {},
+): Promise<{ bytes: Buffer; size: number | null; lines: TranscriptLine[] }> {
   const lines: TranscriptLine[] = [];
   const r = await open(url, { ...OPTS, transcript: (l) => lines.push(l), ...options });
   const parts: Uint8Array[] = [];
@@ -45,15 +51,15 @@ async function fetch(url: string, options: OpenOptions = {}): Promise<{ bytes: B
 // url path | fixture | how the bytes arrive: TYPE A text with local line ends (the default,
 // RFC 959 3.1.1.1), TYPE A as it crossed the wire (ftpLineEnds: 'wire'), TYPE I as stored
 const FILES: Array<[string, string, 'as-is' | 'local' | 'wire']> = [
-  ['hello.txt', 'hello.txt', 'local'],                       // CRLF text, TYPE A guessed from .txt: LF here
-  ['hello.txt', 'hello.txt', 'wire'],                        // ... CR LF on the wire
+  ['hello.txt', 'hello.txt', 'local'], // CRLF text, TYPE A guessed from .txt: LF here
+  ['hello.txt', 'hello.txt', 'wire'], // ... CR LF on the wire
   ['hello.txt;type=i', 'hello.txt', 'as-is'],
-  ['pub/unix.txt', 'pub/unix.txt', 'local'],                 // guessed TYPE A: the file as stored
-  ['pub/unix.txt', 'pub/unix.txt', 'wire'],                  // ... LF -> CR LF on the wire
+  ['pub/unix.txt', 'pub/unix.txt', 'local'], // guessed TYPE A: the file as stored
+  ['pub/unix.txt', 'pub/unix.txt', 'wire'], // ... LF -> CR LF on the wire
   ['pub/unix.txt;type=a', 'pub/unix.txt', 'local'],
   ['pub/unix.txt;type=a', 'pub/unix.txt', 'wire'],
-  ['pub/unix.txt;type=i', 'pub/unix.txt', 'as-is'],          // image: the octets as stored
-  ['pub/with%20space.txt', 'pub/with space.txt', 'local'],   // a name with a space
+  ['pub/unix.txt;type=i', 'pub/unix.txt', 'as-is'], // image: the octets as stored
+  ['pub/with%20space.txt', 'pub/with space.txt', 'local'], // a name with a space
   ['pub/nested/deeper/inner.txt', 'pub/nested/deeper/inner.txt', 'local'], // one CWD per segment
   ['%2Fpub/nested/deeper/inner.txt;type=i', 'pub/nested/deeper/inner.txt', 'as-is'], // "CWD /pub"
 ];
@@ -79,17 +85,33 @@ test('vsftpd: maxBytes counts the octets delivered (local form): exactly the loc
   const want = local(fixture('hello.txt'));
   const { bytes } = await fetch(`${FTP}/hello.txt`, { maxBytes: want.length });
   assert.deepEqual(bytes, want);
-  await assert.rejects(fetch(`${FTP}/hello.txt`, { maxBytes: want.length - 1 }), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
+  await assert.rejects(
+    fetch(`${FTP}/hello.txt`, { maxBytes: want.length - 1 }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'too-large',
+  );
 });
 
 test('ftpLineEnds: a value other than "local" or "wire" is a RangeError naming the option', async () => {
-  await assert.rejects(open(`${FTP}/hello.txt`, { ...OPTS, ftpLineEnds: 'crlf' as never }), (e: unknown) => e instanceof RangeError && /ftpLineEnds/.test(e.message));
+  await assert.rejects(
+    open(`${FTP}/hello.txt`, { ...OPTS, ftpLineEnds: 'crlf' as never }),
+    (e: unknown) => e instanceof RangeError && /ftpLineEnds/.test(e.message),
+  );
 });
 
 test('vsftpd: the transcript shows one CWD per segment, TYPE, EPSV, RETR and hides the password', async () => {
   const { lines } = await fetch(`${FTP}/pub/nested/deeper/inner.txt`);
   const sent = lines.filter((l) => l.direction === 'send').map((l) => l.text);
-  assert.deepEqual(sent, ['USER anonymous', 'PASS ****', 'CWD pub', 'CWD nested', 'CWD deeper', 'TYPE A', 'EPSV', 'RETR inner.txt', 'QUIT']);
+  assert.deepEqual(sent, [
+    'USER anonymous',
+    'PASS ****',
+    'CWD pub',
+    'CWD nested',
+    'CWD deeper',
+    'TYPE A',
+    'EPSV',
+    'RETR inner.txt',
+    'QUIT',
+  ]);
   assert.ok(lines.some((l) => l.direction === 'receive' && l.text.startsWith('229 ')));
   assert.ok(lines.every((l) => !l.text.includes('locator-test@example.test')));
 });
@@ -97,7 +119,11 @@ test('vsftpd: the transcript shows one CWD per segment, TYPE, EPSV, RETR and hid
 test('vsftpd: ;type=d lists the directory with NLST (RFC 1738 3.2.2)', async () => {
   const { bytes } = await fetch(`${FTP}/pub;type=d`);
   // A listing is ASCII (RFC 959 3.1.1.1, the default type): local line ends.
-  const names = bytes.toString().split('\n').filter((n) => n !== '').map((n) => n.replace(/^pub\//, ''));
+  const names = bytes
+    .toString()
+    .split('\n')
+    .filter((n) => n !== '')
+    .map((n) => n.replace(/^pub\//, ''));
   assert.ok(bytes.toString().endsWith('\n'));
   assert.ok(!bytes.includes(13));
   assert.deepEqual(names.sort(), readdirSync(join(ROOT, 'pub')).sort());
@@ -105,7 +131,14 @@ test('vsftpd: ;type=d lists the directory with NLST (RFC 1738 3.2.2)', async () 
 
 test('vsftpd: a URL ending in "/" lists the directory (NLST after CWD)', async () => {
   const { bytes, lines } = await fetch(`${FTP}/pub/`);
-  assert.deepEqual(bytes.toString().split('\n').filter((n) => n !== '').sort(), readdirSync(join(ROOT, 'pub')).sort());
+  assert.deepEqual(
+    bytes
+      .toString()
+      .split('\n')
+      .filter((n) => n !== '')
+      .sort(),
+    readdirSync(join(ROOT, 'pub')).sort(),
+  );
   assert.ok(lines.some((l) => l.direction === 'send' && l.text === 'NLST'));
 });
 
@@ -113,7 +146,15 @@ test('vsftpd: ;type=d on a directory URL, and no path at all, list the start dir
   const top = readdirSync(ROOT).sort();
   for (const url of [`${FTP}/;type=d`, FTP, `${FTP}/`]) {
     const { bytes } = await fetch(url);
-    assert.deepEqual(bytes.toString().split('\n').filter((n) => n !== '').sort(), top, url);
+    assert.deepEqual(
+      bytes
+        .toString()
+        .split('\n')
+        .filter((n) => n !== '')
+        .sort(),
+      top,
+      url,
+    );
   }
 });
 
@@ -127,15 +168,21 @@ test('vsftpd: a missing file is ftp-reply 550, nothing left open', async () => {
     assert.equal(e.command, 'RETR missing.txt');
     return true;
   });
-  assert.ok(await socketsSettle(base) <= base, 'no TCP socket left open');
+  assert.ok((await socketsSettle(base)) <= base, 'no TCP socket left open');
 });
 
 test('vsftpd: a missing directory is ftp-reply 550 on its CWD', async () => {
-  await assert.rejects(open(`${FTP}/nodir/x.txt`, OPTS), (e: unknown) => e instanceof FtpReplyError && e.replyCode === 550 && e.command === 'CWD nodir');
+  await assert.rejects(
+    open(`${FTP}/nodir/x.txt`, OPTS),
+    (e: unknown) => e instanceof FtpReplyError && e.replyCode === 550 && e.command === 'CWD nodir',
+  );
 });
 
 test('vsftpd: an empty segment sends "CWD " (RFC 1738 3.2.2), which vsftpd refuses with 550', async () => {
-  await assert.rejects(open(`${FTP}//hello.txt`, OPTS), (e: unknown) => e instanceof FtpReplyError && e.replyCode === 550 && e.command === 'CWD ');
+  await assert.rejects(
+    open(`${FTP}//hello.txt`, OPTS),
+    (e: unknown) => e instanceof FtpReplyError && e.replyCode === 550 && e.command === 'CWD ',
+  );
 });
 
 // --- the 50 MB file: streamed, bounded memory, SHA-256 (issue 7) ---
@@ -173,13 +220,17 @@ test('vsftpd: pub/big.bin (50 MB) streamed with bounded memory, SHA-256 and size
   assert.equal(hash.digest('hex'), want);
   const growth = (peak - rss0) / 2 ** 20;
   assert.ok(growth < 30, `RSS grew by ${growth.toFixed(1)} MiB while reading ${(length / 2 ** 20).toFixed(0)} MiB`);
-  assert.ok(await socketsSettle(base) <= base, 'no TCP socket left open');
+  assert.ok((await socketsSettle(base)) <= base, 'no TCP socket left open');
 });
 
 // --- what the server saw = explain(url).steps (issue 7) ---
 
 /** One logged line: `[pid N] [user] FTP command: Client "127.0.0.1", "RETR x"`. */
-interface LogLine { pid: number; kind: string; text: string }
+interface LogLine {
+  pid: number;
+  kind: string;
+  text: string;
+}
 
 function readLog(from: number): LogLine[] {
   const out: LogLine[] = [];
@@ -209,7 +260,10 @@ function sessionCommands(log: LogLine[], password: string, port: number): string
   const epsv = log.find((l) => l.kind === 'FTP response' && l.text.includes(`(|||${port}|)`));
   assert.ok(epsv, `vsftpd logged the EPSV reply with port ${port}`);
   const commands = (pid: number, from: number, to: number) =>
-    log.slice(from, to).filter((l) => l.pid === pid && l.kind === 'FTP command').map((l) => unquote(l.text));
+    log
+      .slice(from, to)
+      .filter((l) => l.pid === pid && l.kind === 'FTP command')
+      .map((l) => unquote(l.text));
   return [...commands(pre, 0, pass + 1), ...commands(epsv.pid, ok, log.length)];
 }
 
@@ -236,7 +290,8 @@ test('vsftpd: the commands vsftpd logs for each URL are explain(url).steps', asy
     const { lines } = await fetch(url, { email: password });
     const port = Number(/\(\|\|\|(\d+)\|\)/.exec(lines.find((l) => l.text.startsWith('229 '))!.text)![1]);
     let seen: string[] = [];
-    for (let tries = 0; tries < 50; tries++) { // vsftpd writes its log as it goes; allow it a moment
+    for (let tries = 0; tries < 50; tries++) {
+      // vsftpd writes its log as it goes; allow it a moment
       const log = readLog(from);
       if (log.some((l) => l.text === '"QUIT"' && l.pid !== 0) && log.some((l) => l.kind === 'OK LOGIN')) {
         seen = sessionCommands(log, password, port);

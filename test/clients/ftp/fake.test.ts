@@ -12,7 +12,11 @@ import { FtpReplyError } from '../../../src/clients/ftp/client.js';
 import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js';
 import { FakeFtp, drain, standard, socketsSettle, tcpSockets, type Handler, type Overrides } from './fakes.js';
 
-const FILES = { 'hello.txt': 'Hello\r\n', 'pub/a.bin': Buffer.from('binary\x00\xff', 'latin1'), 'pub/sub/deep.txt': 'deep\n' };
+const FILES = {
+  'hello.txt': 'Hello\r\n',
+  'pub/a.bin': Buffer.from('binary\x00\xff', 'latin1'),
+  'pub/sub/deep.txt': 'deep\n',
+};
 const BASE = tcpSockets();
 let fake: FakeFtp | null = null;
 
@@ -58,7 +62,9 @@ async function failure(p: Promise<unknown>, code: string): Promise<LocatorError>
 
 /** explain(url).steps with the PASS placeholder replaced by what the server saw. */
 function expectedCommands(url: string, pass: string | null): string[] {
-  return explain(parse(url)).steps.flatMap((s) => (s.startsWith('PASS ') ? (pass === null ? [] : [`PASS ${pass}`]) : [s]));
+  return explain(parse(url)).steps.flatMap((s) =>
+    s.startsWith('PASS ') ? (pass === null ? [] : [`PASS ${pass}`]) : [s],
+  );
 }
 
 // --- login (RFC 1738 3.2.1, RFC 959 5.4) ---
@@ -70,7 +76,10 @@ test('user and password from the URL: USER, PASS, then the steps of explain()', 
   assert.equal(await fetchText(url, { transcript: (l) => lines.push(l) }), 'deep\n');
   assert.deepEqual(f.commands, expectedCommands(url, 's@cret'));
   assert.ok(lines.some((l) => l.direction === 'send' && l.text === 'PASS ****'));
-  assert.ok(lines.every((l) => !l.text.includes('s@cret')), 'the password never shows in the transcript');
+  assert.ok(
+    lines.every((l) => !l.text.includes('s@cret')),
+    'the password never shows in the transcript',
+  );
 });
 
 test('230 after USER: logged in, no PASS sent', async () => {
@@ -89,7 +98,12 @@ test('a user without a password: 331 -> options.password (a string)', async () =
 test('a user without a password: 331 -> the prompt is asked once', async () => {
   const f = await start();
   let asked = 0;
-  await fetchText(f.url('hello.txt', 'me@'), { password: async () => { asked++; return 'prompted'; } });
+  await fetchText(f.url('hello.txt', 'me@'), {
+    password: async () => {
+      asked++;
+      return 'prompted';
+    },
+  });
   assert.equal(asked, 1);
   assert.deepEqual(f.commands.slice(0, 2), ['USER me', 'PASS prompted']);
 });
@@ -109,19 +123,19 @@ test('a user that needs no password is never asked for one', async () => {
 
 test('332 after USER or PASS: an account is needed, a typed ftp-reply', async () => {
   let f = await start({ USER: (_v, _a, s) => s.reply('332 Need account for login.') });
-  let e = await failure(open(f.url('hello.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  let e = (await failure(open(f.url('hello.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 332);
   assert.match(e.message, /account/);
   assert.ok(await f.allClosed());
   await f.stop();
   f = await start({ PASS: (_v, _a, s) => s.reply('332 Need account for login.') });
-  e = await failure(open(f.url('hello.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  e = (await failure(open(f.url('hello.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 332);
 });
 
 test('530 after PASS: ftp-reply with the code and text', async () => {
   const f = await start({ PASS: (_v, _a, s) => s.reply('530 Login incorrect.') });
-  const e = await failure(open(f.url('hello.txt', 'me:bad@'), quiet), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(open(f.url('hello.txt', 'me:bad@'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 530);
   assert.equal(e.replyText, 'Login incorrect.');
   assert.equal(e.command, 'PASS ****');
@@ -134,16 +148,22 @@ test('anonymous: the e-mail address from options.email, LOCATOR_EMAIL, EMAIL, el
   await fetchText(f.url('hello.txt'), { env: { LOCATOR_EMAIL: 'locator@example.test', EMAIL: 'no@x' } });
   await fetchText(f.url('hello.txt'), { env: { EMAIL: 'email@example.test' } });
   await fetchText(f.url('hello.txt'), { env: {} });
-  await fetchText(f.url('hello.txt', 'anonymous@'), { env: { EMAIL: 'named@example.test' }, password: () => assert.fail('asked') });
+  await fetchText(f.url('hello.txt', 'anonymous@'), {
+    env: { EMAIL: 'named@example.test' },
+    password: () => assert.fail('asked'),
+  });
   await fetchText(f.url('hello.txt'), { email: 'prompt@not.asked', password: () => assert.fail('asked') });
-  assert.deepEqual(f.sessions.map((s) => s.commands.slice(0, 2)), [
-    ['USER anonymous', 'PASS me@example.test'],
-    ['USER anonymous', 'PASS locator@example.test'],
-    ['USER anonymous', 'PASS email@example.test'],
-    ['USER anonymous', 'PASS anonymous@'],
-    ['USER anonymous', 'PASS named@example.test'],
-    ['USER anonymous', 'PASS prompt@not.asked'],
-  ]);
+  assert.deepEqual(
+    f.sessions.map((s) => s.commands.slice(0, 2)),
+    [
+      ['USER anonymous', 'PASS me@example.test'],
+      ['USER anonymous', 'PASS locator@example.test'],
+      ['USER anonymous', 'PASS email@example.test'],
+      ['USER anonymous', 'PASS anonymous@'],
+      ['USER anonymous', 'PASS named@example.test'],
+      ['USER anonymous', 'PASS prompt@not.asked'],
+    ],
+  );
 });
 
 test('120 then 220 at the greeting (RFC 959 5.4)', async () => {
@@ -157,7 +177,10 @@ test('an empty segment is sent as "CWD " with an empty argument (RFC 1738 3.2.2)
   const f = await start({ CWD: (_v, _a, s) => s.reply('250 OK.') });
   const url = f.url('/pub/a.bin');
   await failure(open(url, quiet), 'ftp-reply'); // the fake's RETR looks in "/", as its CWD answers 250 to anything
-  assert.deepEqual(f.commands.filter((c) => c.startsWith('CWD')), ['CWD ', 'CWD pub']);
+  assert.deepEqual(
+    f.commands.filter((c) => c.startsWith('CWD')),
+    ['CWD ', 'CWD pub'],
+  );
   assert.deepEqual(f.commands.slice(0, 5), expectedCommands(url, 'anonymous@').slice(0, 5));
 });
 
@@ -165,7 +188,13 @@ test('NLST for ;type=d and for a URL ending in "/"', async () => {
   const f = await start();
   assert.equal(await fetchText(f.url('pub;type=d')), 'a.bin\nsub\n');
   assert.equal(await fetchText(f.url('pub/')), 'a.bin\nsub\n');
-  assert.deepEqual(f.sessions.map((s) => s.commands.slice(2)), [['EPSV', 'NLST pub', 'QUIT'], ['CWD pub', 'EPSV', 'NLST', 'QUIT']]);
+  assert.deepEqual(
+    f.sessions.map((s) => s.commands.slice(2)),
+    [
+      ['EPSV', 'NLST pub', 'QUIT'],
+      ['CWD pub', 'EPSV', 'NLST', 'QUIT'],
+    ],
+  );
 });
 
 test('meta: the size of a 150 reply for TYPE I, none for TYPE A; text/plain for text and listings', async () => {
@@ -218,7 +247,7 @@ test('PASV: the address of the reply is not used, only the port (DEVIATION, RFC 
 
 test('EPSV refused with 4yz is an error (no fallback)', async () => {
   const f = await start({ EPSV: (_v, _a, s) => s.reply('425 Cannot open passive connection.') });
-  const e = await failure(open(f.url('hello.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(open(f.url('hello.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 425);
 });
 
@@ -248,7 +277,12 @@ test('replies written one octet at a time, multi-line ones included', async () =
 // --- faults ---
 
 test('fault: a reply cut in the middle (the server closes mid-line) -> connection-closed', async () => {
-  const f = await start({ USER: (_v, _a, s) => { s.write('331 Pass'); s.control.end(); } });
+  const f = await start({
+    USER: (_v, _a, s) => {
+      s.write('331 Pass');
+      s.control.end();
+    },
+  });
   const e = await failure(open(f.url('hello.txt'), quiet), 'connection-closed');
   assert.match(e.message, /USER anonymous/);
 });
@@ -289,7 +323,7 @@ test('fault: garbage after a command -> protocol-error', async () => {
 
 test('fault: 421 at the greeting -> ftp-reply 421', async () => {
   await start({}, '421 Too many users, try later.\r\n');
-  const e = await failure(open(fake!.url('hello.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(open(fake!.url('hello.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 421);
   assert.equal(e.replyText, 'Too many users, try later.');
   assert.equal(e.command, null);
@@ -332,7 +366,10 @@ test('fault: the transfer ended early with 426: an error even though octets arri
   });
   const r = await open(f.url('pub/a.bin'), quiet);
   const got: Uint8Array[] = [];
-  const e = await failure(drain(r.body, (c) => got.push(c)), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(
+    drain(r.body, (c) => got.push(c)),
+    'ftp-reply',
+  )) as FtpReplyError;
   assert.equal(Buffer.concat(got).toString(), 'only part');
   assert.equal(e.replyCode, 426);
   assert.match(e.message, /after 9 octets/);
@@ -348,13 +385,13 @@ test('fault: 451 after the data: an error', async () => {
     },
   });
   const r = await open(f.url('pub/a.bin'), quiet);
-  const e = await failure(read(r.body), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(read(r.body), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 451);
 });
 
 test('550 on RETR: ftp-reply 550, QUIT sent, both connections closed', async () => {
   const f = await start();
-  const e = await failure(open(f.url('missing.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(open(f.url('missing.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 550);
   assert.equal(e.replyText, 'No such file.');
   assert.ok(await f.allClosed());
@@ -363,7 +400,7 @@ test('550 on RETR: ftp-reply 550, QUIT sent, both connections closed', async () 
 
 test('550 on CWD: ftp-reply 550', async () => {
   const f = await start();
-  const e = await failure(open(f.url('nodir/x.txt'), quiet), 'ftp-reply') as FtpReplyError;
+  const e = (await failure(open(f.url('nodir/x.txt'), quiet), 'ftp-reply')) as FtpReplyError;
   assert.equal(e.replyCode, 550);
   assert.equal(e.command, 'CWD nodir');
 });
@@ -376,7 +413,9 @@ function endless(): Overrides {
       const data = await s.data!;
       s.reply('150 Opening BINARY mode data connection.');
       const block = Buffer.alloc(64 * 1024, 7);
-      const pump = () => { while (!data.destroyed && data.write(block)); };
+      const pump = () => {
+        while (!data.destroyed && data.write(block));
+      };
       data.on('drain', pump);
       pump();
     },

@@ -162,8 +162,10 @@ export function standard(files: Record<string, string | Uint8Array>, overrides: 
     if (own) return own(verb, arg, s);
     const cwd = cwds.get(s) ?? '/';
     switch (verb) {
-      case 'USER': return s.reply('331 Password please.');
-      case 'PASS': return s.reply('230 Logged in.');
+      case 'USER':
+        return s.reply('331 Password please.');
+      case 'PASS':
+        return s.reply('230 Logged in.');
       case 'CWD': {
         const dir = arg.startsWith('/') ? `${arg.replace(/\/$/, '')}/` : `${cwd}${arg}/`;
         if (arg !== '' && Object.keys(files).some((f) => `/${f}`.startsWith(dir))) {
@@ -172,8 +174,10 @@ export function standard(files: Record<string, string | Uint8Array>, overrides: 
         }
         return s.reply('550 No such directory.');
       }
-      case 'TYPE': return s.reply('200 Type set.');
-      case 'EPSV': return s.reply(`229 Entering Extended Passive Mode (|||${await s.listen()}|)`);
+      case 'TYPE':
+        return s.reply('200 Type set.');
+      case 'EPSV':
+        return s.reply(`229 Entering Extended Passive Mode (|||${await s.listen()}|)`);
       case 'PASV': {
         const p = await s.listen();
         return s.reply(`227 Entering Passive Mode (127,0,0,1,${p >> 8},${p & 255}).`);
@@ -191,7 +195,9 @@ export function standard(files: Record<string, string | Uint8Array>, overrides: 
         if (s.data === null) return s.reply('425 Use EPSV first.');
         const data = await s.data;
         const dir = arg === '' ? cwd : `${cwd}${arg}/`;
-        const names = Object.keys(files).filter((f) => `/${f}`.startsWith(dir)).map((f) => `/${f}`.slice(dir.length).split('/')[0]);
+        const names = Object.keys(files)
+          .filter((f) => `/${f}`.startsWith(dir))
+          .map((f) => `/${f}`.slice(dir.length).split('/')[0]);
         s.reply('150 Here comes the listing.');
         data.end([...new Set(names)].map((n) => `${n}\r\n`).join(''));
         await new Promise((resolve) => data.once('close', resolve));
@@ -201,7 +207,8 @@ export function standard(files: Record<string, string | Uint8Array>, overrides: 
         s.reply('221 Goodbye.');
         s.control.end();
         return;
-      default: return s.reply('502 Not implemented.');
+      default:
+        return s.reply('502 Not implemented.');
     }
   };
 }

@@ -4,7 +4,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LocatorError } from '../../../src/core/errors.js';
 import {
-  announcedSize, MAX_REPLY_OCTETS, parseEpsv, parsePasv, parseReplies, type FtpReply,
+  announcedSize,
+  MAX_REPLY_OCTETS,
+  parseEpsv,
+  parsePasv,
+  parseReplies,
+  type FtpReply,
 } from '../../../src/clients/ftp/parser.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -28,16 +33,20 @@ function feed(pieces: Uint8Array[]): FtpReply[] {
 
 // input | codes | texts | rest (octets left)        -- RFC 959 4.2
 const ROWS: Array<[string, number[], string[], number]> = [
-  ['220 Service ready\r\n', [220], ['Service ready'], 0],                                  // 4.2 single line
-  ['220 Service ready', [], [], 17],                                                      // no CRLF yet
-  ['331 Password\r\n230 Logged in\r\n', [331, 230], ['Password', 'Logged in'], 0],         // two at once
-  ['123-First line\r\nSecond line\r\n  234 A line beginning with numbers\r\n123 The last line\r\n',
-    [123], ['First line\nSecond line\n  234 A line beginning with numbers\nThe last line'], 0], // 4.2 example, verbatim
+  ['220 Service ready\r\n', [220], ['Service ready'], 0], // 4.2 single line
+  ['220 Service ready', [], [], 17], // no CRLF yet
+  ['331 Password\r\n230 Logged in\r\n', [331, 230], ['Password', 'Logged in'], 0], // two at once
+  [
+    '123-First line\r\nSecond line\r\n  234 A line beginning with numbers\r\n123 The last line\r\n',
+    [123],
+    ['First line\nSecond line\n  234 A line beginning with numbers\nThe last line'],
+    0,
+  ], // 4.2 example, verbatim
   ['211-Features:\r\n EPSV\r\n211-PASV\r\n211 End\r\n', [211], ['Features:\n EPSV\nPASV\nEnd'], 0], // "xyz-" inside
-  ['211-Features:\r\n EPSV\r\n', [], [], 22],                                             // multi-line not closed
+  ['211-Features:\r\n EPSV\r\n', [], [], 22], // multi-line not closed
   ['211-a\r\n212 not the closing code\r\n211 end\r\n', [211], ['a\n212 not the closing code\nend'], 0],
-  ['220\r\n', [220], [''], 0],                                                            // bare code
-  ['226 Done\n', [226], ['Done'], 0],                                                     // bare LF (DEVIATION)
+  ['220\r\n', [220], [''], 0], // bare code
+  ['226 Done\n', [226], ['Done'], 0], // bare LF (DEVIATION)
   ['150-\r\n150 \r\n', [150], ['\n'], 0],
 ];
 
@@ -45,7 +54,10 @@ for (const [input, want, texts, rest] of ROWS) {
   test(`parseReplies ${JSON.stringify(input)} (RFC 959 4.2)`, () => {
     const r = parseReplies(bytes(input));
     assert.deepEqual(codes(r.replies), want);
-    assert.deepEqual(r.replies.map((x) => x.text), texts);
+    assert.deepEqual(
+      r.replies.map((x) => x.text),
+      texts,
+    );
     assert.equal(r.rest.length, rest);
   });
 }
@@ -61,22 +73,40 @@ test('parseReplies decodes UTF-8 lines (RFC 2640) and marks what is not UTF-8', 
 });
 
 // Garbage: a reply must start with three digits, the first 1-5, then " ", "-" or the line end.
-for (const input of ['hello there\r\n', '22 short\r\n', '620 first digit 6\r\n', '220x\r\n', '\r\n', 'SSH-2.0-OpenSSH_9.2\r\n', '220 ok\r\nnot a reply\r\n']) {
+for (const input of [
+  'hello there\r\n',
+  '22 short\r\n',
+  '620 first digit 6\r\n',
+  '220x\r\n',
+  '\r\n',
+  'SSH-2.0-OpenSSH_9.2\r\n',
+  '220 ok\r\nnot a reply\r\n',
+]) {
   test(`parseReplies refuses ${JSON.stringify(input)} with protocol-error (RFC 959 4.2)`, () => {
-    assert.throws(() => parseReplies(bytes(input)), (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error');
+    assert.throws(
+      () => parseReplies(bytes(input)),
+      (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error',
+    );
   });
 }
 
 test('parseReplies refuses a reply longer than MAX_REPLY_OCTETS (no unbounded buffer)', () => {
-  assert.throws(() => parseReplies(bytes('220 ' + 'x'.repeat(MAX_REPLY_OCTETS + 1))), (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error');
+  assert.throws(
+    () => parseReplies(bytes('220 ' + 'x'.repeat(MAX_REPLY_OCTETS + 1))),
+    (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error',
+  );
   const long = '211-a\r\n' + ' filler line\r\n'.repeat(MAX_REPLY_OCTETS / 10);
-  assert.throws(() => parseReplies(bytes(long)), (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error');
+  assert.throws(
+    () => parseReplies(bytes(long)),
+    (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error',
+  );
 });
 
-const SESSION = '220-Welcome\r\n220 ready\r\n331 Please specify the password.\r\n230 Login successful.\r\n'
-  + '250 Directory successfully changed.\r\n229 Entering Extended Passive Mode (|||30018|)\r\n'
-  + '150 Opening BINARY mode data connection for big.bin (52428800 bytes).\r\n226 Transfer complete.\r\n'
-  + '211-Features:\r\n EPSV\r\n MDTM\r\n211 End\r\n221 Goodbye.\r\n';
+const SESSION =
+  '220-Welcome\r\n220 ready\r\n331 Please specify the password.\r\n230 Login successful.\r\n' +
+  '250 Directory successfully changed.\r\n229 Entering Extended Passive Mode (|||30018|)\r\n' +
+  '150 Opening BINARY mode data connection for big.bin (52428800 bytes).\r\n226 Transfer complete.\r\n' +
+  '211-Features:\r\n EPSV\r\n MDTM\r\n211 End\r\n221 Goodbye.\r\n';
 
 test('a session split at every byte position gives the same replies (rest carried over)', () => {
   const all = bytes(SESSION);
@@ -91,16 +121,19 @@ test('a session split at every byte position gives the same replies (rest carrie
 test('property: any chunking of a session gives the same replies (seed 1738)', () => {
   const all = bytes(SESSION);
   const whole = parseReplies(all).replies;
-  fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: 1, max: all.length - 1 }), { maxLength: 12 }), (cuts) => {
-    const points = [0, ...cuts.sort((a, b) => a - b), all.length];
-    const pieces = points.slice(1).map((p, i) => all.subarray(points[i], p));
-    assert.deepEqual(feed(pieces), whole);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.integer({ min: 1, max: all.length - 1 }), { maxLength: 12 }), (cuts) => {
+      const points = [0, ...cuts.sort((a, b) => a - b), all.length];
+      const pieces = points.slice(1).map((p, i) => all.subarray(points[i], p));
+      assert.deepEqual(feed(pieces), whole);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 // EPSV (RFC 2428 3): "(|||port|)", any delimiter 33-126.
 const EPSV: Array<[string, number | null]> = [
-  ['Entering Extended Passive Mode (|||6446|)', 6446],                   // RFC 2428 3 example
+  ['Entering Extended Passive Mode (|||6446|)', 6446], // RFC 2428 3 example
   ['Entering Extended Passive Mode (!!!30018!)', 30018],
   ['Extended Passive (|||65535|)', 65535],
   ['Entering Extended Passive Mode (|||0|)', null],

@@ -11,18 +11,36 @@ const text = (a: { octets: Uint8Array } | null) => (a === null ? null : Buffer.f
 
 // url | steps (exactly as explain() writes them)        -- RFC 1738 3.2.2 unless noted
 const ROWS: Array<[string, string[]]> = [
-  ['ftp://myname@host.dom/%2Fetc/motd', ['USER myname', 'PASS <password the user is asked for>', 'CWD /etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT']],
-  ['ftp://myname@host.dom/etc/motd', ['USER myname', 'PASS <password the user is asked for>', 'CWD etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT']],
-  ['ftp://myname@host.dom//etc/motd', ['USER myname', 'PASS <password the user is asked for>', 'CWD ', 'CWD etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT']],
-  ['ftp://host/pub/a%20b.txt', ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'TYPE A', 'EPSV', 'RETR a b.txt', 'QUIT']], // 3.2.3 guess
+  [
+    'ftp://myname@host.dom/%2Fetc/motd',
+    ['USER myname', 'PASS <password the user is asked for>', 'CWD /etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT'],
+  ],
+  [
+    'ftp://myname@host.dom/etc/motd',
+    ['USER myname', 'PASS <password the user is asked for>', 'CWD etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT'],
+  ],
+  [
+    'ftp://myname@host.dom//etc/motd',
+    ['USER myname', 'PASS <password the user is asked for>', 'CWD ', 'CWD etc', 'TYPE I', 'EPSV', 'RETR motd', 'QUIT'],
+  ],
+  [
+    'ftp://host/pub/a%20b.txt',
+    ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'TYPE A', 'EPSV', 'RETR a b.txt', 'QUIT'],
+  ], // 3.2.3 guess
   ['ftp://u:p@host/x;type=i', ['USER u', 'PASS <password from the URL>', 'TYPE I', 'EPSV', 'RETR x', 'QUIT']],
   ['ftp://host/pub/;type=d', ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'EPSV', 'NLST', 'QUIT']],
   ['ftp://host/pub;type=d', ['USER anonymous', 'PASS <your e-mail address>', 'EPSV', 'NLST pub', 'QUIT']],
   ['ftp://host/pub/', ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'EPSV', 'NLST', 'QUIT']], // draft 1994-03
-  ['ftp://host/pub/;type=a', ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'TYPE A', 'EPSV', 'NLST', 'QUIT']],
+  [
+    'ftp://host/pub/;type=a',
+    ['USER anonymous', 'PASS <your e-mail address>', 'CWD pub', 'TYPE A', 'EPSV', 'NLST', 'QUIT'],
+  ],
   ['ftp://host', ['USER anonymous', 'PASS <your e-mail address>', 'EPSV', 'NLST', 'QUIT']],
   ['ftp://host/', ['USER anonymous', 'PASS <your e-mail address>', 'EPSV', 'NLST', 'QUIT']],
-  ['ftp://host/a%2Fb/c;type=an', ['USER anonymous', 'PASS <your e-mail address>', 'CWD a/b', 'TYPE A N', 'EPSV', 'RETR c', 'QUIT']], // draft 1994-03
+  [
+    'ftp://host/a%2Fb/c;type=an',
+    ['USER anonymous', 'PASS <your e-mail address>', 'CWD a/b', 'TYPE A N', 'EPSV', 'RETR c', 'QUIT'],
+  ], // draft 1994-03
   ['ftp://host/c;type=l8', ['USER anonymous', 'PASS <your e-mail address>', 'TYPE L 8', 'EPSV', 'RETR c', 'QUIT']],
   ['ftp://@host/c.txt', ['USER ', 'PASS <password the user is asked for>', 'TYPE A', 'EPSV', 'RETR c.txt', 'QUIT']], // 3.1 empty user
 ];
@@ -54,25 +72,43 @@ test('a CR or LF in any decoded component is found (RFC 1738 6)', () => {
 
 // typecode | TYPE argument              -- RFC 1738 5 ftptype; draft 1994-03 full TYPE codes
 const TYPES: Array<[string, string | null]> = [
-  ['a', 'A'], ['I', 'I'], ['d', 'D'], ['an', 'A N'], ['ET', 'E T'], ['ac', 'A C'], ['l8', 'L 8'], ['L36', 'L 36'],
-  ['', null], ['x', null], ['ax', null], ['l', null], ['l8x', null], ['in', null],
+  ['a', 'A'],
+  ['I', 'I'],
+  ['d', 'D'],
+  ['an', 'A N'],
+  ['ET', 'E T'],
+  ['ac', 'A C'],
+  ['l8', 'L 8'],
+  ['L36', 'L 36'],
+  ['', null],
+  ['x', null],
+  ['ax', null],
+  ['l', null],
+  ['l8x', null],
+  ['in', null],
 ];
 for (const [code, arg] of TYPES) {
   test(`typeArgument(${JSON.stringify(code)}) = ${arg}`, () => assert.equal(typeArgument(code), arg));
 }
 
 test('property: the plan of any built ftp URL is explain().steps (seed 1738)', () => {
-  const segment = fc.string({ unit: fc.constantFrom('a', 'b', '.', ' ', '/', ';', '%', '\t', 'é', '=', 'txt', '') as fc.Arbitrary<string>, maxLength: 6 });
+  const segment = fc.string({
+    unit: fc.constantFrom('a', 'b', '.', ' ', '/', ';', '%', '\t', 'é', '=', 'txt', '') as fc.Arbitrary<string>,
+    maxLength: 6,
+  });
   const fields = fc.record({
     user: fc.option(fc.constantFrom('anonymous', 'u s', 'me@x', ''), { nil: null }),
     password: fc.option(fc.constantFrom('', 'p:w', 'secret'), { nil: null }),
     segments: fc.option(fc.array(segment, { maxLength: 4 }), { nil: null }),
     ftptype: fc.option(fc.constantFrom('a', 'i', 'd', 'an', 'l8'), { nil: null }),
   });
-  fc.assert(fc.property(fields, (f) => {
-    if (f.user === null) f.password = null;
-    if (f.ftptype !== null && (f.segments === null || f.segments.length === 0)) f.segments = [''];
-    const u = parse(build('ftp', { ...f, host: 'host.dom' }));
-    assert.deepEqual(planSteps(planFtp(u)), explain(u).steps, u.href);
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(fields, (f) => {
+      if (f.user === null) f.password = null;
+      if (f.ftptype !== null && (f.segments === null || f.segments.length === 0)) f.segments = [''];
+      const u = parse(build('ftp', { ...f, host: 'host.dom' }));
+      assert.deepEqual(planSteps(planFtp(u)), explain(u).steps, u.href);
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });

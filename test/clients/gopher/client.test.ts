@@ -27,7 +27,13 @@ async function fetchBytes(url: string, options: Parameters<typeof open>[1] = {})
   const lines: TranscriptLine[] = [];
   const r = await open(url, { ...NO_GATEWAY, transcript: (l) => lines.push(l), ...options });
   const body = Buffer.from(await new Response(r.body).arrayBuffer());
-  return { meta: r.meta, body, text: body.toString('utf8'), lines, sent: lines.filter((l) => l.direction === 'send').map((l) => l.text) };
+  return {
+    meta: r.meta,
+    body,
+    text: body.toString('utf8'),
+    lines,
+    sent: lines.filter((l) => l.direction === 'send').map((l) => l.text),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -62,7 +68,10 @@ test('pygopherd: the root menu (empty gopher-path: type 1, empty selector) is se
   const r = await fetchBytes(`${PY}/`);
   assert.deepEqual(r.sent, ['<CR><LF>']);
   assert.equal(r.meta.gopherType, '1');
-  assert.match(r.text, /^iWelcome to the test gopher server\t\/fake\t\(NULL\)\t0\r\n0Hello text\t\/hello.txt\t127.0.0.1\t7070\t\+\r\n/);
+  assert.match(
+    r.text,
+    /^iWelcome to the test gopher server\t\/fake\t\(NULL\)\t0\r\n0Hello text\t\/hello.txt\t127.0.0.1\t7070\t\+\r\n/,
+  );
   assert.doesNotMatch(r.text, /\r\n\.\r\n$/); // pygopherd sends no "." line
 });
 
@@ -74,10 +83,18 @@ test('pygopherd: a type 7 search with the search in the URL, with options.search
 
   const given = await fetchBytes(`${PY}/7/search.sh`, { search: 'foo bar' });
   assert.deepEqual(given.sent, ['/search.sh<TAB>foo bar<CR><LF>']);
-  assert.match(given.text, /^iResults for: foo bar\tfake\t\(NULL\)\t0\r\n0Hello text\t\/hello.txt\t127.0.0.1\t7070\r\n\.\r\n$/);
+  assert.match(
+    given.text,
+    /^iResults for: foo bar\tfake\t\(NULL\)\t0\r\n0Hello text\t\/hello.txt\t127.0.0.1\t7070\r\n\.\r\n$/,
+  );
 
   let asked = 0;
-  const prompted = await fetchBytes(`${PY}/7/search.sh`, { search: async () => { asked++; return 'prompted words'; } });
+  const prompted = await fetchBytes(`${PY}/7/search.sh`, {
+    search: async () => {
+      asked++;
+      return 'prompted words';
+    },
+  });
   assert.equal(asked, 1);
   assert.match(prompted.text, /^iResults for: prompted words\t/);
 });
@@ -148,15 +165,22 @@ test('Gopher+ "$" on a directory returns the attributes of every item, including
   const r = await fetchBytes(`${PY}/1/files%09%09$`);
   assert.deepEqual(r.sent, ['/files<TAB>$<CR><LF>']);
   const sets = parseAttributes(r.text);
-  assert.deepEqual(sets.map((s) => s.info?.selector).sort(),
-    ['/files/data.bin', '/files/form.txt', '/files/readme.txt', '/files/sub', '/files/with space.txt']);
+  assert.deepEqual(sets.map((s) => s.info?.selector).sort(), [
+    '/files/data.bin',
+    '/files/form.txt',
+    '/files/readme.txt',
+    '/files/sub',
+    '/files/with space.txt',
+  ]);
   const form = sets.find((s) => s.info?.selector === '/files/form.txt')!;
   assert.deepEqual(parseAsk(form.blocks.ASK), [
     { kind: 'Ask', prompt: 'What is your name?', values: [] },
     { kind: 'Choose', prompt: 'Pick a colour', values: ['red', 'green', 'blue'] },
   ]);
-  assert.equal(sets.find((s) => s.info?.selector === '/files/with space.txt')?.info?.url,
-    'gopher://127.0.0.1:7070/0/files/with%20space.txt');
+  assert.equal(
+    sets.find((s) => s.info?.selector === '/files/with space.txt')?.info?.url,
+    'gopher://127.0.0.1:7070/0/files/with%20space.txt',
+  );
 });
 
 test('Gopher+ search: selector TAB search TAB "+" is answered with a "+-2" header and the menu', async () => {
@@ -190,13 +214,23 @@ test('pygopherd quirk: "?" sends selector TAB "!+ASK" (explain step 1), which py
   const url = `${PY}/0/files/form.txt%09%09?`;
   const lines: TranscriptLine[] = [];
   let asked = false;
-  const e = await rejects(open(url, {
-    ...NO_GATEWAY, transcript: (l) => lines.push(l), ask: async (q: AskQuestion[]) => { asked = true; return q.map(() => 'x'); },
-  } as Parameters<typeof open>[1]));
+  const e = await rejects(
+    open(url, {
+      ...NO_GATEWAY,
+      transcript: (l) => lines.push(l),
+      ask: async (q: AskQuestion[]) => {
+        asked = true;
+        return q.map(() => 'x');
+      },
+    } as Parameters<typeof open>[1]),
+  );
   assert.equal(e.code, 'protocol-error');
   assert.match(e.message, /does not start with a Gopher\+ header/);
   assert.equal(asked, false);
-  assert.deepEqual(lines.filter((l) => l.direction === 'send').map((l) => l.text), [explain(url).steps[0]]);
+  assert.deepEqual(
+    lines.filter((l) => l.direction === 'send').map((l) => l.text),
+    [explain(url).steps[0]],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +266,13 @@ test('an "h" item with a "URL:" selector is a redirect to that URL (nginx), the 
   const r = await fetchBytes(link, { policy: { ...DEFAULT_POLICY, maxCrossSchemeRedirects: 1 } });
   assert.equal(r.meta.scheme, 'http');
   assert.deepEqual(r.body, readFileSync(join(TS, 'http', 'root', 'hello.txt')));
-  assert.ok(r.lines.some((l) => l.direction === 'info' && l.text === 'the Gopher "URL:" link: redirect 1 to http://127.0.0.1:8080/hello.txt'), JSON.stringify(r.lines));
+  assert.ok(
+    r.lines.some(
+      (l) =>
+        l.direction === 'info' && l.text === 'the Gopher "URL:" link: redirect 1 to http://127.0.0.1:8080/hello.txt',
+    ),
+    JSON.stringify(r.lines),
+  );
   assert.deepEqual(r.meta.redirects, [link]);
   assert.ok(!r.sent.some((l) => l.includes('URL:')), 'the selector is not sent to the Gopher server');
   const refused = await rejects(open(link, NO_GATEWAY));

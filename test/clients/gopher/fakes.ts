@@ -22,7 +22,9 @@ export interface FakeServer {
  * that connection, each time more arrives, until it returns true (the request was handled).
  * It may write, end, destroy, or do nothing (a stall).
  */
-export async function fakeServer(reply: (socket: net.Socket, received: string, index: number) => boolean): Promise<FakeServer> {
+export async function fakeServer(
+  reply: (socket: net.Socket, received: string, index: number) => boolean,
+): Promise<FakeServer> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     const index = fake.connections++;

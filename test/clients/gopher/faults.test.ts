@@ -71,7 +71,13 @@ test('a stall in the middle of a plain Gopher reply: timeout', async () => {
 });
 
 test('garbage where the Gopher+ header is due is a protocol-error', async () => {
-  for (const garbage of ['HTTP/1.0 200 OK\r\n\r\n', '+abc\r\n', '+-3\r\nx', '+' + '1'.repeat(50) + '\r\n', '\x00\x01\x02']) {
+  for (const garbage of [
+    'HTTP/1.0 200 OK\r\n\r\n',
+    '+abc\r\n',
+    '+-3\r\nx',
+    '+' + '1'.repeat(50) + '\r\n',
+    '\x00\x01\x02',
+  ]) {
     await withFake(await answering(garbage), async (f) => {
       const e = await rejects(open(`gopher://127.0.0.1:${f.port}/0/doc%09%09+`, FAST));
       assert.equal(e.code, 'protocol-error', JSON.stringify(garbage));
@@ -181,8 +187,10 @@ test('no byte is sent for a URL the policy refuses, nor for a search with no sea
 function formServer(): Promise<FakeServer> {
   return fakeServer((socket, received) => {
     if (received.endsWith('\t!+ASK\r\n')) {
-      socket.end('+-2\r\n+INFO: 0Form\t/form\t127.0.0.1\t70\t?\r\n+ASK:\r\n Note: Fill in, please\r\n Ask: Name?\tnobody\r\n'
-        + ' Choose: Colour\tred\tblue\r\n AskP: Password\r\n AskL: Comments\r\n');
+      socket.end(
+        '+-2\r\n+INFO: 0Form\t/form\t127.0.0.1\t70\t?\r\n+ASK:\r\n Note: Fill in, please\r\n Ask: Name?\tnobody\r\n' +
+          ' Choose: Colour\tred\tblue\r\n AskP: Password\r\n AskL: Comments\r\n',
+      );
       return true;
     }
     if (!received.endsWith('\r\n.\r\n')) return false;
@@ -215,7 +223,10 @@ test('"?": the +ASK attribute is fetched, the form filled in by options.ask, the
     const steps = explain(url).steps;
     assert.equal(f.received[0], '/form\t!+ASK\r\n');
     assert.equal(steps[0], '/form<TAB>!+ASK<CR><LF>');
-    assert.equal(f.received[1], '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\nfirst line\r\n..starts with a dot\r\n.\r\n');
+    assert.equal(
+      f.received[1],
+      '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\nfirst line\r\n..starts with a dot\r\n.\r\n',
+    );
     assert.ok(steps[1].startsWith('/form<TAB>+<TAB>1<CR><LF>+-1<CR><LF>'));
     const sent = lines.filter((l) => l.direction === 'send').map((l) => l.text);
     assert.equal(sent.length, 2);
@@ -229,20 +240,29 @@ test('"?": wrong number of answers, a multi-line answer to Ask, and no +ASK bloc
     const url = `gopher://127.0.0.1:${f.port}/0/form%09%09?`;
     const few = await rejects(open(url, { ...FAST, ask: async () => ['only one'] } as GopherOpenOptions));
     assert.equal(few.code, 'invalid-field');
-    const multi = await rejects(open(url, { ...FAST, ask: async () => ['a\nb', 'red', 'p', 'c'] } as GopherOpenOptions));
+    const multi = await rejects(
+      open(url, { ...FAST, ask: async () => ['a\nb', 'red', 'p', 'c'] } as GopherOpenOptions),
+    );
     assert.equal(multi.code, 'invalid-field');
   });
-  await withFake(await answering('+-2\r\n+INFO: 0Doc\t/doc\t127.0.0.1\t70\t+\r\n+VIEWS:\r\n text/plain: <1k>\r\n'), async (f) => {
-    const e = await rejects(open(`gopher://127.0.0.1:${f.port}/0/doc%09%09?`, { ...FAST, ask: async () => [] } as GopherOpenOptions));
-    assert.equal(e.code, 'protocol-error');
-    assert.match(e.message, /no \+ASK block/);
-  });
+  await withFake(
+    await answering('+-2\r\n+INFO: 0Doc\t/doc\t127.0.0.1\t70\t+\r\n+VIEWS:\r\n text/plain: <1k>\r\n'),
+    async (f) => {
+      const e = await rejects(
+        open(`gopher://127.0.0.1:${f.port}/0/doc%09%09?`, { ...FAST, ask: async () => [] } as GopherOpenOptions),
+      );
+      assert.equal(e.code, 'protocol-error');
+      assert.match(e.message, /no \+ASK block/);
+    },
+  );
 });
 
 test('a filled-in form written in the URL (RFC 1738 3.4.9) is sent exactly as written, after the server announced the form', async () => {
   const f = await fakeServer((socket, received) => {
     if (received.endsWith('\t!+ASK\r\n')) {
-      socket.end('+-2\r\n+INFO: 0Form\ta_gopher_selector\t127.0.0.1\t70\t?\r\n+ASK:\r\n Ask: First?\r\n Ask: Second?\r\n');
+      socket.end(
+        '+-2\r\n+INFO: 0Form\ta_gopher_selector\t127.0.0.1\t70\t?\r\n+ASK:\r\n Ask: First?\r\n Ask: Second?\r\n',
+      );
       return true;
     }
     if (!received.endsWith('\r\n.\r\n')) return false;

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from '../../helpers.js';
 import {
-  concat, parseAsk, parseAttributes, parseErrorText, parseMenu, parseMenuLine, parsePlusHeader, readDotData,
+  concat,
+  parseAsk,
+  parseAttributes,
+  parseErrorText,
+  parseMenu,
+  parseMenuLine,
+  parsePlusHeader,
+  readDotData,
 } from '../../../src/clients/gopher/parser.js';
 import type { MenuItem } from '../../../src/clients/gopher/types.js';
 import { requestFromOctets, requestOctets } from '../../../src/clients/gopher/client.js';
@@ -56,8 +63,19 @@ test('parsePlusHeader waits for the whole line: every prefix is incomplete, neve
 });
 
 test('parsePlusHeader refuses what is not a Gopher+ header', () => {
-  for (const input of ['Hello from Gopher.\n', 'HTTP/1.0 200 OK\r\n', '0Hello\t/x\th\t70\r\n', '+abc\r\n', '+\r\n', '++1\r\n',
-    '+-3\r\n', '+-\r\n', '+12x\r\n', '+ 12\r\n', '+' + '9'.repeat(60)]) {
+  for (const input of [
+    'Hello from Gopher.\n',
+    'HTTP/1.0 200 OK\r\n',
+    '0Hello\t/x\th\t70\r\n',
+    '+abc\r\n',
+    '+\r\n',
+    '++1\r\n',
+    '+-3\r\n',
+    '+-\r\n',
+    '+12x\r\n',
+    '+ 12\r\n',
+    '+' + '9'.repeat(60),
+  ]) {
     const r = parsePlusHeader(bytes(input));
     assert.equal(r.header, null, input);
     assert.match(r.error ?? '', /Gopher\+ header/, input);
@@ -77,7 +95,17 @@ function dotAll(chunks: Uint8Array[]): { data: string; rest: string; done: boole
     const r = readDotData(concat(rest, chunks[k]), state);
     data += str(r.data);
     rest = r.rest;
-    if (r.done) return { data, rest: str(rest) + chunks.slice(k + 1).map(str).join(''), done: true };
+    if (r.done)
+      return {
+        data,
+        rest:
+          str(rest) +
+          chunks
+            .slice(k + 1)
+            .map(str)
+            .join(''),
+        done: true,
+      };
   }
   return { data, rest: str(rest), done: false };
 }
@@ -119,12 +147,25 @@ test('readDotData gives the same result for input split at every byte position',
 
 test('parseErrorText reads the error number, the contact and the message (Gopher+ 2.3)', () => {
   // pygopherd's reply to a missing selector, after its "--2" header (test-servers.md section 4).
-  assert.deepEqual(parseErrorText("1 Test Admin <admin@example.test>\r\n'/nope' does not exist (no handler found)\r\n"),
-    { errorNumber: 1, contact: 'Test Admin <admin@example.test>', message: "'/nope' does not exist (no handler found)" });
-  assert.deepEqual(parseErrorText('2 <root@host>\r\nMy load is too high right now.\r\nTry later.\r\n.\r\n'),
-    { errorNumber: 2, contact: '<root@host>', message: 'My load is too high right now.\nTry later.' });
+  assert.deepEqual(
+    parseErrorText("1 Test Admin <admin@example.test>\r\n'/nope' does not exist (no handler found)\r\n"),
+    {
+      errorNumber: 1,
+      contact: 'Test Admin <admin@example.test>',
+      message: "'/nope' does not exist (no handler found)",
+    },
+  );
+  assert.deepEqual(parseErrorText('2 <root@host>\r\nMy load is too high right now.\r\nTry later.\r\n.\r\n'), {
+    errorNumber: 2,
+    contact: '<root@host>',
+    message: 'My load is too high right now.\nTry later.',
+  });
   assert.deepEqual(parseErrorText('3\r\n'), { errorNumber: 3, contact: null, message: '' });
-  assert.deepEqual(parseErrorText('Something broke\r\n'), { errorNumber: null, contact: null, message: 'Something broke' });
+  assert.deepEqual(parseErrorText('Something broke\r\n'), {
+    errorNumber: null,
+    contact: null,
+    message: 'Something broke',
+  });
   assert.deepEqual(parseErrorText(''), { errorNumber: null, contact: null, message: '' });
 });
 
@@ -132,28 +173,84 @@ test('parseErrorText reads the error number, the contact and the message (Gopher
 // Menus (RFC 1436 appendix)
 
 /** pygopherd's root menu, verbatim (test-servers.md section 4): no "." line. */
-const PYGOPHERD_ROOT = 'iWelcome to the test gopher server\t/fake\t(NULL)\t0\r\n'
-  + '0Hello text\t/hello.txt\t127.0.0.1\t7070\t+\r\n'
-  + '1Files directory\t/files\t127.0.0.1\t7070\t+\r\n'
-  + '7Search the test index\t/search.sh\t127.0.0.1\t7070\t+\r\n'
-  + 'hAn HTTP link\tURL:http://127.0.0.1:8080/\t127.0.0.1\t7070\r\n'
-  + '9Binary file\t/files/data.bin\t127.0.0.1\t7070\t+\r\n';
+const PYGOPHERD_ROOT =
+  'iWelcome to the test gopher server\t/fake\t(NULL)\t0\r\n' +
+  '0Hello text\t/hello.txt\t127.0.0.1\t7070\t+\r\n' +
+  '1Files directory\t/files\t127.0.0.1\t7070\t+\r\n' +
+  '7Search the test index\t/search.sh\t127.0.0.1\t7070\t+\r\n' +
+  'hAn HTTP link\tURL:http://127.0.0.1:8080/\t127.0.0.1\t7070\r\n' +
+  '9Binary file\t/files/data.bin\t127.0.0.1\t7070\t+\r\n';
 
 /** A menu in the style of gophernicus: "." at the end, "#040" for a space in a selector. */
-const GOPHERNICUS = 'i[/files/]\tTITLE\tnull.host\t1\r\n'
-  + '0with space.txt\t/files/with#040space.txt\t127.0.0.1\t7071\r\n'
-  + '.\r\n';
+const GOPHERNICUS =
+  'i[/files/]\tTITLE\tnull.host\t1\r\n' + '0with space.txt\t/files/with#040space.txt\t127.0.0.1\t7071\r\n' + '.\r\n';
 
 type Row = Pick<MenuItem, 'type' | 'display' | 'selector' | 'host' | 'port' | 'gopherPlus' | 'url'>;
-const pick = (i: MenuItem): Row => ({ type: i.type, display: i.display, selector: i.selector, host: i.host, port: i.port, gopherPlus: i.gopherPlus, url: i.url });
+const pick = (i: MenuItem): Row => ({
+  type: i.type,
+  display: i.display,
+  selector: i.selector,
+  host: i.host,
+  port: i.port,
+  gopherPlus: i.gopherPlus,
+  url: i.url,
+});
 
 const PYGOPHERD_ITEMS: Row[] = [
-  { type: 'i', display: 'Welcome to the test gopher server', selector: '/fake', host: '(NULL)', port: 0, gopherPlus: null, url: null },
-  { type: '0', display: 'Hello text', selector: '/hello.txt', host: '127.0.0.1', port: 7070, gopherPlus: '+', url: 'gopher://127.0.0.1:7070/0/hello.txt' },
-  { type: '1', display: 'Files directory', selector: '/files', host: '127.0.0.1', port: 7070, gopherPlus: '+', url: 'gopher://127.0.0.1:7070/1/files' },
-  { type: '7', display: 'Search the test index', selector: '/search.sh', host: '127.0.0.1', port: 7070, gopherPlus: '+', url: 'gopher://127.0.0.1:7070/7/search.sh' },
-  { type: 'h', display: 'An HTTP link', selector: 'URL:http://127.0.0.1:8080/', host: '127.0.0.1', port: 7070, gopherPlus: null, url: 'http://127.0.0.1:8080/' },
-  { type: '9', display: 'Binary file', selector: '/files/data.bin', host: '127.0.0.1', port: 7070, gopherPlus: '+', url: 'gopher://127.0.0.1:7070/9/files/data.bin' },
+  {
+    type: 'i',
+    display: 'Welcome to the test gopher server',
+    selector: '/fake',
+    host: '(NULL)',
+    port: 0,
+    gopherPlus: null,
+    url: null,
+  },
+  {
+    type: '0',
+    display: 'Hello text',
+    selector: '/hello.txt',
+    host: '127.0.0.1',
+    port: 7070,
+    gopherPlus: '+',
+    url: 'gopher://127.0.0.1:7070/0/hello.txt',
+  },
+  {
+    type: '1',
+    display: 'Files directory',
+    selector: '/files',
+    host: '127.0.0.1',
+    port: 7070,
+    gopherPlus: '+',
+    url: 'gopher://127.0.0.1:7070/1/files',
+  },
+  {
+    type: '7',
+    display: 'Search the test index',
+    selector: '/search.sh',
+    host: '127.0.0.1',
+    port: 7070,
+    gopherPlus: '+',
+    url: 'gopher://127.0.0.1:7070/7/search.sh',
+  },
+  {
+    type: 'h',
+    display: 'An HTTP link',
+    selector: 'URL:http://127.0.0.1:8080/',
+    host: '127.0.0.1',
+    port: 7070,
+    gopherPlus: null,
+    url: 'http://127.0.0.1:8080/',
+  },
+  {
+    type: '9',
+    display: 'Binary file',
+    selector: '/files/data.bin',
+    host: '127.0.0.1',
+    port: 7070,
+    gopherPlus: '+',
+    url: 'gopher://127.0.0.1:7070/9/files/data.bin',
+  },
 ];
 
 function menuAll(chunks: Uint8Array[]): { items: Row[]; rest: string; done: boolean } {
@@ -163,7 +260,17 @@ function menuAll(chunks: Uint8Array[]): { items: Row[]; rest: string; done: bool
     const r = parseMenu(concat(rest, chunks[k]), k === chunks.length - 1);
     items.push(...r.items.map(pick));
     rest = r.rest;
-    if (r.done) return { items, rest: str(rest) + chunks.slice(k + 1).map(str).join(''), done: true };
+    if (r.done)
+      return {
+        items,
+        rest:
+          str(rest) +
+          chunks
+            .slice(k + 1)
+            .map(str)
+            .join(''),
+        done: true,
+      };
   }
   return { items, rest: str(rest), done: false };
 }
@@ -184,8 +291,15 @@ test('parseMenu stops at the "." line (gophernicus) and leaves what follows', ()
   assert.deepEqual(r.items.map(pick), [
     { type: 'i', display: '[/files/]', selector: 'TITLE', host: 'null.host', port: 1, gopherPlus: null, url: null },
     // The server's own "#040" is part of the selector: sent back as is, so "#" is encoded in the URL.
-    { type: '0', display: 'with space.txt', selector: '/files/with#040space.txt', host: '127.0.0.1', port: 7071, gopherPlus: null,
-      url: 'gopher://127.0.0.1:7071/0/files/with%23040space.txt' },
+    {
+      type: '0',
+      display: 'with space.txt',
+      selector: '/files/with#040space.txt',
+      host: '127.0.0.1',
+      port: 7071,
+      gopherPlus: null,
+      url: 'gopher://127.0.0.1:7071/0/files/with%23040space.txt',
+    },
   ]);
 });
 
@@ -196,7 +310,10 @@ test('parseMenu accepts LF line ends and skips empty lines', () => {
 });
 
 test('parseMenu gives the same items for input split at every byte position', () => {
-  for (const [menu, done] of [[PYGOPHERD_ROOT, false], [GOPHERNICUS, true]] as const) {
+  for (const [menu, done] of [
+    [PYGOPHERD_ROOT, false],
+    [GOPHERNICUS, true],
+  ] as const) {
     const whole = menuAll([bytes(menu)]);
     assert.equal(whole.done, done);
     for (let i = 0; i <= menu.length; i++) {
@@ -233,7 +350,9 @@ test('menu items carry their own URLs, exactly encoded (RFC 1738 3.4.1; RFC 1436
 });
 
 test('a selector that is not UTF-8 keeps its octets in the URL', () => {
-  const item = parseMenuLine(Buffer.concat([bytes('0Caf'), Buffer.from([0xe9]), bytes('\t/caf'), Buffer.from([0xe9]), bytes('.txt\th\t70')]));
+  const item = parseMenuLine(
+    Buffer.concat([bytes('0Caf'), Buffer.from([0xe9]), bytes('\t/caf'), Buffer.from([0xe9]), bytes('.txt\th\t70')]),
+  );
   assert.equal(item.url, 'gopher://h/0/caf%E9.txt');
   assert.equal(item.selector, '/caf\uFFFD.txt');
   const u = parse(item.url!);
@@ -268,15 +387,18 @@ test('property: an item URL parses back to the type, selector, host and port of 
   const type = fc.constantFrom('0', '1', '4', '5', '6', '7', '9', 'g', 'I', 's', 'd', 'h', '+');
   const host = fc.constantFrom('gopher.example', '127.0.0.1', 'a-b.c.example');
   const port = fc.integer({ min: 1, max: 65535 });
-  fc.assert(fc.property(type, selector, host, port, (t, s, h, p) => {
-    if (t === 'h' && (s.startsWith('URL:') || s.startsWith('/URL:'))) return;
-    const item = parseMenuLine(Buffer.from(`${t}Display\t${s}\t${h}\t${p}`, 'utf8'));
-    assert.equal(item.problem, null);
-    const u = parse(item.url!);
-    assert.equal(u.valid, true, item.url!);
-    assert.deepEqual([u.host, u.port, u.fields.gophertype, u.fields.selector], [h, p, t, s]);
-    assert.equal(u.fields.request, s + '\r\n');
-  }), { seed: 1738, numRuns: 500 });
+  fc.assert(
+    fc.property(type, selector, host, port, (t, s, h, p) => {
+      if (t === 'h' && (s.startsWith('URL:') || s.startsWith('/URL:'))) return;
+      const item = parseMenuLine(Buffer.from(`${t}Display\t${s}\t${h}\t${p}`, 'utf8'));
+      assert.equal(item.problem, null);
+      const u = parse(item.url!);
+      assert.equal(u.valid, true, item.url!);
+      assert.deepEqual([u.host, u.port, u.fields.gophertype, u.fields.selector], [h, p, t, s]);
+      assert.equal(u.fields.request, s + '\r\n');
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -284,22 +406,30 @@ test('property: an item URL parses back to the type, selector, host and port of 
 
 test('property: the request composed from the URL octets equals fields.request (seed 1738)', () => {
   const part = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !s.includes('\t'));
-  const plus = fc.oneof(fc.constant(null), fc.constantFrom('+', '!', '$', '?', '+text/plain', '!+ABSTRACT +SMELL', '+\t1\r\n+-1\r\nv\r\n.\r\n'), part);
-  fc.assert(fc.property(fc.constantFrom('0', '1', '7', '9'), part, fc.option(part), plus, (t, s, search, g) => {
-    const u = parse(build('gopher', { host: 'h.example', gophertype: t, selector: s, search, gopherPlus: g }));
-    assert.deepEqual(Buffer.from(requestFromOctets(u)), Buffer.from(u.fields.request as string, 'utf8'));
-    assert.deepEqual(Buffer.from(requestOctets(u)), Buffer.from(u.fields.request as string, 'utf8'));
-  }), { seed: 1738, numRuns: 500 });
+  const plus = fc.oneof(
+    fc.constant(null),
+    fc.constantFrom('+', '!', '$', '?', '+text/plain', '!+ABSTRACT +SMELL', '+\t1\r\n+-1\r\nv\r\n.\r\n'),
+    part,
+  );
+  fc.assert(
+    fc.property(fc.constantFrom('0', '1', '7', '9'), part, fc.option(part), plus, (t, s, search, g) => {
+      const u = parse(build('gopher', { host: 'h.example', gophertype: t, selector: s, search, gopherPlus: g }));
+      assert.deepEqual(Buffer.from(requestFromOctets(u)), Buffer.from(u.fields.request as string, 'utf8'));
+      assert.deepEqual(Buffer.from(requestOctets(u)), Buffer.from(u.fields.request as string, 'utf8'));
+    }),
+    { seed: 1738, numRuns: 500 },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
 // Attributes and +ASK (Gopher+)
 
 /** pygopherd's "!" reply for /files/form.txt after the "+-2" header (test-servers.md section 4). */
-const FORM_ATTRIBUTES = '+INFO: 0form.txt\t/files/form.txt\t127.0.0.1\t7070\t+\r\n'
-  + '+ADMIN:\r\n Admin: Test Admin <admin@example.test>\r\n Mod-Date: Sat Nov 21 14:46:13 2026 <20261121144613>\r\n'
-  + '+VIEWS:\r\n text/plain: <0k>\r\n'
-  + '+ASK:\r\n Ask: What is your name?\r\n Choose: Pick a colour\tred\tgreen\tblue\r\n';
+const FORM_ATTRIBUTES =
+  '+INFO: 0form.txt\t/files/form.txt\t127.0.0.1\t7070\t+\r\n' +
+  '+ADMIN:\r\n Admin: Test Admin <admin@example.test>\r\n Mod-Date: Sat Nov 21 14:46:13 2026 <20261121144613>\r\n' +
+  '+VIEWS:\r\n text/plain: <0k>\r\n' +
+  '+ASK:\r\n Ask: What is your name?\r\n Choose: Pick a colour\tred\tgreen\tblue\r\n';
 
 test('parseAttributes reads +INFO, +ADMIN, +VIEWS and +ASK blocks', () => {
   const sets = parseAttributes(FORM_ATTRIBUTES);
@@ -313,17 +443,27 @@ test('parseAttributes reads +INFO, +ADMIN, +VIEWS and +ASK blocks', () => {
     ASK: 'Ask: What is your name?\nChoose: Pick a colour\tred\tgreen\tblue',
   });
   // "$": one set per item, each started by +INFO.
-  const two = parseAttributes(FORM_ATTRIBUTES + '+INFO: 1sub\t/files/sub\t127.0.0.1\t7070\t+\r\n+VIEWS:\r\n application/gopher+-menu:\r\n');
-  assert.deepEqual(two.map((s) => s.info?.selector), ['/files/form.txt', '/files/sub']);
+  const two = parseAttributes(
+    FORM_ATTRIBUTES + '+INFO: 1sub\t/files/sub\t127.0.0.1\t7070\t+\r\n+VIEWS:\r\n application/gopher+-menu:\r\n',
+  );
+  assert.deepEqual(
+    two.map((s) => s.info?.selector),
+    ['/files/form.txt', '/files/sub'],
+  );
   assert.equal(two[1].blocks.VIEWS, 'application/gopher+-menu:');
 });
 
 test('parseAsk reads the questions of a +ASK block', () => {
-  assert.deepEqual(parseAsk('Ask: What is your name?\nChoose: Pick a colour\tred\tgreen\tblue\nAskP: Password:\nNote: read this\nAsk: Town\tParis'), [
-    { kind: 'Ask', prompt: 'What is your name?', values: [] },
-    { kind: 'Choose', prompt: 'Pick a colour', values: ['red', 'green', 'blue'] },
-    { kind: 'AskP', prompt: 'Password:', values: [] },
-    { kind: 'Note', prompt: 'read this', values: [] },
-    { kind: 'Ask', prompt: 'Town', values: ['Paris'] },
-  ]);
+  assert.deepEqual(
+    parseAsk(
+      'Ask: What is your name?\nChoose: Pick a colour\tred\tgreen\tblue\nAskP: Password:\nNote: read this\nAsk: Town\tParis',
+    ),
+    [
+      { kind: 'Ask', prompt: 'What is your name?', values: [] },
+      { kind: 'Choose', prompt: 'Pick a colour', values: ['red', 'green', 'blue'] },
+      { kind: 'AskP', prompt: 'Password:', values: [] },
+      { kind: 'Note', prompt: 'read this', values: [] },
+      { kind: 'Ask', prompt: 'Town', values: ['Paris'] },
+    ],
+  );
 });

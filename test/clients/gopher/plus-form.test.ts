@@ -18,10 +18,17 @@ import { fakeServer } from './fakes.js';
 import { ROOT, rejects } from '../../helpers.js';
 
 /** The URL of issue 10: Redis commands as the "values" of a form, to port 6380. */
-const SMUGGLE = 'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
+const SMUGGLE =
+  'gopher://127.0.0.1:6380/1x%09%09+%091%0D%0A+-1%0D%0ASET%20pwned%201%0D%0ACONFIG%20SET%20dir%20/tmp%0D%0AFLUSHALL%0D%0A.%0D%0A';
 const FAST = { gateway: false as const, timeout: 2000 };
 
-interface Listener { port: number; connections: number; bytes: number; received: string; close(): Promise<void> }
+interface Listener {
+  port: number;
+  connections: number;
+  bytes: number;
+  received: string;
+  close(): Promise<void>;
+}
 
 /** A listener that speaks like Redis: one "-ERR" line per line received, never a Gopher+ header. */
 function listen(port: number): Promise<Listener> {
@@ -36,16 +43,17 @@ function listen(port: number): Promise<Listener> {
       s.on('data', (d) => {
         l.bytes += d.length;
         l.received += d.toString('latin1');
-        for (let i = 0; i < d.toString('latin1').split('\n').length - 1; i++) s.write("-ERR unknown command\r\n");
+        for (let i = 0; i < d.toString('latin1').split('\n').length - 1; i++) s.write('-ERR unknown command\r\n');
       });
     });
     server.on('error', reject);
     server.listen(port, '127.0.0.1', () => {
       l.port = (server.address() as net.AddressInfo).port;
-      l.close = () => new Promise((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      });
+      l.close = () =>
+        new Promise((r) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => r());
+        });
       resolve(l);
     });
   });
@@ -76,11 +84,17 @@ test('issue 10: `locator fetch` of the same URL exits 1 with the refusal, and no
   const l = await listen(6380);
   try {
     const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const p = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'fetch', SMUGGLE], { env: { PATH: process.env.PATH } });
+      const p = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'fetch', SMUGGLE], {
+        env: { PATH: process.env.PATH },
+      });
       let out = '';
       let err = '';
-      p.stdout.on('data', (d) => { out += d; });
-      p.stderr.on('data', (d) => { err += d; });
+      p.stdout.on('data', (d) => {
+        out += d;
+      });
+      p.stderr.on('data', (d) => {
+        err += d;
+      });
       p.stdin.end();
       p.on('close', (code) => resolve({ code, out, err }));
     });
@@ -115,7 +129,9 @@ test('never after a redirect: a Gopher "URL:" link to a form is refused, even to
     const target = `gopher://127.0.0.1:${l.port}/1x%09%09+%091%0D%0A+-1%0D%0Av%0D%0A.%0D%0A`;
     const link = `gopher://127.0.0.1:${l.port}/hURL:${target.replace(/%/g, '%25')}`;
     const lines: TranscriptLine[] = [];
-    const e = await rejects(open(link, { ...FAST, policy: { allowPorts: [l.port] }, transcript: (t) => lines.push(t) }));
+    const e = await rejects(
+      open(link, { ...FAST, policy: { allowPorts: [l.port] }, transcript: (t) => lines.push(t) }),
+    );
     assert.ok(e instanceof PolicyError, String(e));
     assert.equal(e.diagnostic.code, 'gopher-plus-data-block');
     assert.match(e.message, /redirects/);
@@ -134,7 +150,9 @@ test('never after a redirect: a Gopher "URL:" link to a form is refused, even to
 function formServer(asks: string[]) {
   return fakeServer((socket, received) => {
     if (received.endsWith('\t!+ASK\r\n')) {
-      socket.end(`+-2\r\n+INFO: 1Form\tx\t127.0.0.1\t70\t?\r\n+ASK:\r\n Note: Fill in\r\n${asks.map((a) => ` ${a}\r\n`).join('')}`);
+      socket.end(
+        `+-2\r\n+INFO: 1Form\tx\t127.0.0.1\t70\t?\r\n+ASK:\r\n Note: Fill in\r\n${asks.map((a) => ` ${a}\r\n`).join('')}`,
+      );
       return true;
     }
     if (!received.endsWith('\r\n.\r\n')) return false;
@@ -151,7 +169,10 @@ test('allowed: a Gopher+ server that announces the form on a port the policy all
     const r = await open(url, { ...FAST, policy: { allowPorts: [f.port] }, transcript: (t) => lines.push(t) });
     assert.equal(Buffer.from(await new Response(r.body).arrayBuffer()).toString(), 'ok\r\n');
     assert.deepEqual(f.received, ['x\t!+ASK\r\n', 'x\t+\t1\r\n+-1\r\nk\r\nv\r\n.\r\n']);
-    assert.deepEqual(lines.filter((t) => t.direction === 'send').map((t) => t.text), explain(url).steps);
+    assert.deepEqual(
+      lines.filter((t) => t.direction === 'send').map((t) => t.text),
+      explain(url).steps,
+    );
   } finally {
     await f.close();
   }

@@ -29,15 +29,23 @@ test('RFC 1738 3.3: an encoded space in the path reaches the file "with space.tx
 });
 
 test('RFC 1738 3.3: 404 is a typed error (http-status), and the stream is never opened', async () => {
-  await assert.rejects(open(`${NGINX}/missing.txt`, { gateway: false }),
-    (e: unknown) => e instanceof LocatorError && e.code === 'http-status' && /404/.test(e.message));
+  await assert.rejects(
+    open(`${NGINX}/missing.txt`, { gateway: false }),
+    (e: unknown) => e instanceof LocatorError && e.code === 'http-status' && /404/.test(e.message),
+  );
 });
 
 test('a redirect within http is followed (nginx /redirect -> /hello.txt)', async () => {
   const lines: string[] = [];
-  const r = await open(`${NGINX}/redirect`, { gateway: false, transcript: (l) => lines.push(`${l.direction} ${l.text}`) });
+  const r = await open(`${NGINX}/redirect`, {
+    gateway: false,
+    transcript: (l) => lines.push(`${l.direction} ${l.text}`),
+  });
   assert.equal((await readAll(r.body)).toString(), 'plain text\n');
-  assert.ok(lines.some((l) => l.startsWith('info HTTP 302: redirect 1 to http://127.0.0.1:8080/hello.txt')), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => l.startsWith('info HTTP 302: redirect 1 to http://127.0.0.1:8080/hello.txt')),
+    lines.join('\n'),
+  );
   assert.deepEqual(r.meta.redirects, [`${NGINX}/redirect`]);
 });
 
@@ -47,10 +55,20 @@ function serve(handler: http.RequestListener): Promise<{ url: string; close: () 
     seen.push(`${req.method} ${req.url} host=${req.headers.host}`);
     handler(req, res);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as AddressInfo;
-    resolve({ url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) });
-  }));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        seen,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    }),
+  );
 }
 
 test('RFC 1738 3.3: the request line is "/" hpath "?" search, never the fragment; it is what explain() says', async () => {
@@ -73,17 +91,25 @@ test('a redirect to another scheme is refused by the default policy (no cross-sc
     res.end();
   });
   try {
-    await assert.rejects(open(`${s.url}/x`, { gateway: false }), (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused');
+    await assert.rejects(
+      open(`${s.url}/x`, { gateway: false }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused',
+    );
   } finally {
     await s.close();
   }
 });
 
 test('a server that stalls: the timeout fires as a typed error', async () => {
-  const s = await serve(() => { /* never answers */ });
+  const s = await serve(() => {
+    /* never answers */
+  });
   try {
     const t0 = Date.now();
-    await assert.rejects(open(`${s.url}/slow`, { gateway: false, timeout: 300 }), (e: unknown) => e instanceof LocatorError && e.code === 'timeout');
+    await assert.rejects(
+      open(`${s.url}/slow`, { gateway: false, timeout: 300 }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'timeout',
+    );
     assert.ok(Date.now() - t0 < 5000);
   } finally {
     await s.close();
@@ -98,7 +124,9 @@ test('maxBytes: a body over the limit errors the stream with too-large', async (
 test('RFC 1738 4: a gateway receives the full URL (without the fragment) in its request line', async () => {
   const s = await serve((_q, res) => res.end('through the gateway'));
   try {
-    const r = await open('gopher://gopher.example.org/0about#top', { gateway: { proxies: { gopher: s.url }, noProxy: [] } });
+    const r = await open('gopher://gopher.example.org/0about#top', {
+      gateway: { proxies: { gopher: s.url }, noProxy: [] },
+    });
     assert.equal((await readAll(r.body)).toString(), 'through the gateway');
     assert.deepEqual(s.seen, ['GET gopher://gopher.example.org/0about host=gopher.example.org']);
   } finally {
@@ -112,8 +140,11 @@ test('RFC 1738 4: gateways from the environment: lower case first, no_proxy, HTT
     const env = { gopher_proxy: s.url, GOPHER_PROXY: 'http://127.0.0.1:9/', no_proxy: '.internal.example' };
     const r = await open('gopher://far.example.org/0x', { env });
     assert.equal((await readAll(r.body)).toString(), 'gw');
-    await assert.rejects(open('gopher://a.internal.example:1/0x', { env, timeout: 500 }),
-      (e: unknown) => e instanceof LocatorError && e.code !== 'http-status', 'no_proxy hosts go direct');
+    await assert.rejects(
+      open('gopher://a.internal.example:1/0x', { env, timeout: 500 }),
+      (e: unknown) => e instanceof LocatorError && e.code !== 'http-status',
+      'no_proxy hosts go direct',
+    );
   } finally {
     await s.close();
   }
