@@ -401,17 +401,15 @@ const fieldsArb = fc.oneof(
     wlength: null,
     wpathFields: null,
   })),
-  fc
-    .tuple(textArb, textArb)
-    .map(([database, search]) => ({
-      kind: 'index',
-      database,
-      search,
-      wtype: null,
-      wpath: null,
-      wlength: null,
-      wpathFields: null,
-    })),
+  fc.tuple(textArb, textArb).map(([database, search]) => ({
+    kind: 'index',
+    database,
+    search,
+    wtype: null,
+    wpath: null,
+    wlength: null,
+    wpathFields: null,
+  })),
   documentArb,
 );
 
