@@ -24,7 +24,7 @@ import {
 import { USER_SET } from './percent.js';
 import { Url } from './url.js';
 import { RESERVED_NAMES, type SchemeSyntax, type SchemeTable } from './scheme.js';
-import { newCap, note, noted, listed, type Findings } from './violations.js';
+import { note, noted, listed, type Findings } from './violations.js';
 import { badChar, checkXchars, describe, scanToHash } from './chars.js';
 import { HOST_FLAGS, readHost, readLiteral, readPort, portError } from './host.js';
 
@@ -65,7 +65,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     // API misuse, not a finding about a URL (tryParse too: it returns errors about URLs only).
     throw new TypeError(`parse: the URL must be a string, not ${input === null ? 'null' : typeof input}`);
   }
-  const list: Findings = { v: null, seen: 0, cap: newCap() };
+  const list: Findings = { v: null, seen: 0, cap: undefined, capped: true };
   let start = 0;
   let end = input.length;
   if (options?.trim) {

@@ -15,8 +15,13 @@ export interface Findings {
   seen: number;
   /** When set, only violations of this code are kept; the others are counted (checkRange). */
   only?: string;
-  /** The cap on `v` (see MAX_VIOLATIONS); absent: every violation is kept. */
+  /**
+   * The cap on `v` (see MAX_VIOLATIONS), made at the first violation when `capped` (so that a
+   * URL with no violation costs no allocation); absent and not capped: every violation is kept.
+   */
   cap?: Cap;
+  /** True when the list is capped (the scanner's); false or absent: every violation is kept. */
+  capped?: boolean;
 }
 
 /**
@@ -74,11 +79,14 @@ function compact(list: Diagnostic[], cap: Cap): void {
  * number of findings and memory bounded by the cap.
  */
 export function noteDiagnostic(st: Findings, d: Diagnostic): void {
-  const cap = st.cap;
+  let cap = st.cap;
   if (cap === undefined) {
-    if (st.v === null) st.v = [d];
-    else st.v.push(d);
-    return;
+    if (st.capped !== true) {
+      if (st.v === null) st.v = [d];
+      else st.v.push(d);
+      return;
+    }
+    cap = st.cap = newCap();
   }
   cap.count++;
   const v = st.v;
