@@ -2,10 +2,8 @@
 // each (RFC 1738 section 4: a scheme brings "the syntax for representing such a scheme" and "an
 // algorithm for accessing of resources within that scheme").
 
-import { entryOf, getScheme, type Explanation } from './schemes/registry.js';
-import { parse } from './schemes/registry.js';
-import { type ParseOptions } from './core/parse.js';
-import { Url } from './core/url.js';
+import { entryOf, getScheme, parse, type Explanation, type ParseOptions } from './schemes/registry.js';
+import { Url, expectUrl } from './core/url.js';
 import { LocatorError, defineCode } from './core/errors.js';
 import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.js';
 import { INVALID_FIELD } from './schemes/codes.js';
@@ -50,9 +48,7 @@ export function build(scheme: string, fields: Record<string, unknown>): string {
 
 /** The access algorithm of a URL, without the network (contract: `locator explain`). */
 export function explain(url: string | Url, options?: ParseOptions): Explanation {
-  if (typeof url !== 'string' && !(url instanceof Url)) {
-    throw new TypeError(`explain: the URL must be a string or a Url record, not ${describeValue(url)}`);
-  }
+  expectUrl(url, 'explain: the URL');
   const u = typeof url === 'string' ? parse(url, options) : url;
   // The entry the record was parsed with (a URL parsed before its scheme was unregistered keeps it).
   const spec = entryOf(u);

@@ -8,8 +8,8 @@
 //   selectively and reversibly expanded."
 
 import { encodeCodePoint, RAW_OK, DECODE_UNRESERVED, isHex } from './core/escapes.js';
-import { hexValue, describeValue } from './core/percent.js';
-import { Url } from './core/url.js';
+import { hexValue } from './core/percent.js';
+import { Url, expectUrl } from './core/url.js';
 
 /**
  * Makes a URL safer (draft 1993-10, "Encoding prohibited characters": "a URL may be made safer
@@ -77,9 +77,7 @@ function escapeAt(s: string, i: number): number {
  * toSafe(toDisplay(u)) === u for a URL u in normal form.
  */
 export function toDisplay(url: string | Url): string {
-  if (typeof url !== 'string' && !(url instanceof Url)) {
-    throw new TypeError(`toDisplay: the URL must be a string or a Url record, not ${describeValue(url)}`);
-  }
+  expectUrl(url, 'toDisplay: the URL');
   const s = typeof url === 'string' ? url : url.href;
   let out = '';
   let run = 0;

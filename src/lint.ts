@@ -17,8 +17,8 @@
 //
 // The diagnostics come in offset order, offsets counting the input as given.
 
-import { Url } from './core/url.js';
-import { describeValue, expectString } from './core/percent.js';
+import { Url, expectUrl } from './core/url.js';
+import { expectString } from './core/percent.js';
 import { tryParse, entryOf } from './schemes/registry.js';
 import { ViolationList, type ParseOptions } from './core/parse.js';
 import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
@@ -54,9 +54,7 @@ export interface LintRecord {
  * all gives its fatal error as the one diagnostic. Offsets count the input as given.
  */
 export function lint(input: string | Url, options?: ParseOptions): Diagnostic[] {
-  if (typeof input !== 'string' && !(input instanceof Url)) {
-    throw new TypeError(`lint: the URL must be a string or a Url record, not ${describeValue(input)}`);
-  }
+  expectUrl(input, 'lint: the URL');
   const url = typeof input === 'string' ? tryParse(input, options) : input;
   if (url instanceof LocatorError) return [url.toDiagnostic()];
   const v = url.violations;

@@ -27,19 +27,9 @@
 // only partial forms do (see resolve.ts).
 
 import { normalizeEscapes, DECODE_UNRESERVED } from './core/escapes.js';
-import { parse } from './schemes/registry.js';
+import { parse, entryOf, type NormalForm, type ParseOptions } from './schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
-import { type ParseOptions } from './core/parse.js';
-import { describeValue } from './core/percent.js';
-import { Url } from './core/url.js';
-import { entryOf, type NormalForm } from './schemes/registry.js';
-
-/** API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record. */
-function expectUrl(url: unknown, name: string): void {
-  if (typeof url !== 'string' && !(url instanceof Url)) {
-    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
-  }
-}
+import { Url, expectUrl } from './core/url.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {

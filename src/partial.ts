@@ -16,8 +16,8 @@ import {
   UNCLOSED_WRAPPER,
 } from './core/errors.js';
 import { tryParse } from './schemes/registry.js';
-import { describeValue } from './core/percent.js';
-import { Url } from './core/url.js';
+import { describe } from './core/chars.js';
+import { Url, expectUrl } from './core/url.js';
 
 export const REFERENCE_COLON = defineCode(
   'reference-colon',
@@ -75,10 +75,6 @@ export interface Parts {
 }
 
 const isSchemeChar = (c: number) => c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0;
-
-function describe(c: number): string {
-  return c >= 33 && c < 127 ? `"${String.fromCharCode(c)}"` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-}
 
 /**
  * Reads a URL or partial form into its components.
@@ -192,16 +188,6 @@ export function split(s: string, rules: Rules, isPartial: boolean): Parts {
     }
   }
   return { s, start, end, scheme, auth, authEnd, path: p, pathEnd, params, query, bodyEnd, frag };
-}
-
-/**
- * API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record
- * (RFC 1738 2.1: a URL is a string).
- */
-export function expectUrl(url: unknown, name: string): void {
-  if (typeof url !== 'string' && !(url instanceof Url)) {
-    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
-  }
 }
 
 /** Reads the base: a parsed URL, or text that must parse as an absolute URL (RFC 1738). */

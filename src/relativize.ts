@@ -3,9 +3,9 @@
 
 import { LocatorError, defineCode } from './core/errors.js';
 import { parse } from './schemes/registry.js';
-import { Url } from './core/url.js';
+import { Url, expectUrl } from './core/url.js';
 import { resolve } from './resolve.js';
-import { expectUrl, readBase, ruleName, split, type ResolveOptions } from './partial.js';
+import { readBase, ruleName, split, type ResolveOptions } from './partial.js';
 
 export const UNREACHABLE_TARGET = defineCode(
   'unreachable-target',

@@ -13,13 +13,12 @@
 // relativize.ts (the reverse).
 
 import { LocatorError, defineCode } from './core/errors.js';
-import { parse } from './schemes/registry.js';
+import { parse, entryOf } from './schemes/registry.js';
 import { expectString } from './core/percent.js';
-import { Url } from './core/url.js';
+import { Url, expectUrl } from './core/url.js';
 import { checkLogin } from './core/host.js';
-import { entryOf } from './schemes/registry.js';
 import { removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft } from './dot-segments.js';
-import { expectUrl, readBase, split, type Parts, type ResolveOptions, type Rules } from './partial.js';
+import { readBase, split, type Parts, type ResolveOptions, type Rules } from './partial.js';
 
 export { removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft } from './dot-segments.js';
 export { REFERENCE_COLON, type Rules, type ResolveOptions } from './partial.js';

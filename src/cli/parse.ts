@@ -13,15 +13,9 @@ import {
   replaceSpans,
   secretsOf,
   spanSecrets,
+  starSpans,
   urlPasswordSpans,
 } from '../redact.js';
-
-/** `text` with each span's characters replaced by "*", one for one, so that columns stay put. */
-export function maskSpans(text: string, spans: ReadonlyArray<readonly [number, number]>): string {
-  let out = text;
-  for (const [s, e] of spans) out = out.slice(0, s) + '*'.repeat(e - s) + out.slice(e);
-  return out;
-}
 
 export interface ParseCommandOptions {
   json: boolean;
@@ -118,7 +112,7 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   }
   const r = tryParse(input, { trim: opts.trim });
   const mask = opts.showSecrets ? [] : passwordSpans(input);
-  const shownInput = maskSpans(input, mask);
+  const shownInput = starSpans(input, mask);
   if (r instanceof LocatorError) {
     lines.push(
       `${JSON.stringify(shownInput)}: not a URL`,

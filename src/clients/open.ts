@@ -9,10 +9,9 @@
 // for the whole chain (total hops, hops across schemes, a loop by normal form), asking the policy
 // before each hop, and recording every hop in the transcript.
 
-import { parse } from '../schemes/registry.js';
-import { Url } from '../core/url.js';
-import { LocatorError } from '../core/errors.js';
-import { entryOf } from '../schemes/registry.js';
+import { parse, entryOf } from '../schemes/registry.js';
+import { Url, expectUrl } from '../core/url.js';
+import { LocatorError, diagnostic } from '../core/errors.js';
 import { normalize } from '../normalize.js';
 import { redactUrl } from '../redact.js';
 import {
@@ -24,7 +23,6 @@ import {
   REDIRECT_LOOP,
   REDIRECT_NOT_FOLLOWED,
 } from '../policy.js';
-import { diagnostic } from '../core/errors.js';
 import { gatewayFor, gatewayFromEnv } from './gateway.js';
 import {
   NO_CLIENT,
@@ -98,8 +96,7 @@ async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect>
  * `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
  */
 export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
-  if (typeof url !== 'string' && !(url instanceof Url))
-    throw new TypeError('open() takes a URL string or a parsed Url');
+  expectUrl(url, 'open: the URL');
   const first = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(first, policy);

@@ -13,7 +13,7 @@
 // cache nothing but what they computed (RFC 1738 3.1 defines the parts; 2.2 the decoding).
 
 import type { Diagnostic } from './errors.js';
-import { decodeText, type Charset } from './percent.js';
+import { decodeText, describeValue, type Charset } from './percent.js';
 import type { SchemeSyntax } from './scheme.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
@@ -40,6 +40,16 @@ export interface Components {
   path: Span;
   schemePart: Span;
   fragment: Span;
+}
+
+/**
+ * API misuse is a TypeError naming the argument: a URL is a string or a parsed Url record
+ * (RFC 1738 2.1: a URL is a string).
+ */
+export function expectUrl(url: unknown, name: string): asserts url is string | Url {
+  if (typeof url !== 'string' && !(url instanceof Url)) {
+    throw new TypeError(`${name} must be a string or a Url record, not ${describeValue(url)}`);
+  }
 }
 
 export class Url {

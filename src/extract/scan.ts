@@ -438,24 +438,7 @@ export class Scanner {
       }
       if (quote < 0) quote = quoteDepth(buf, this.base, l);
       const n = nextLine(buf, i, stop, quote);
-      if (n === MORE) {
-        if (this.final || stop === limit) return FAIL;
-        this.#saveWrap(l, i, {
-          state,
-          prefixed,
-          pieces,
-          outLen,
-          seg,
-          runStart,
-          runHash,
-          runLen,
-          restStart,
-          hyphenLast,
-          hyphens,
-          quote,
-        });
-        return MORE;
-      }
+      if (n === MORE) break; // the wrapper goes on past the buffer: saved below
       if (n === FAIL) return FAIL;
       i = n;
     }

@@ -47,7 +47,7 @@
 import type { Url } from '../core/url.js';
 import { diagnostic, type Diagnostic } from '../core/errors.js';
 import { hexValue } from '../core/percent.js';
-import { entryOf, listSchemes } from '../schemes/registry.js';
+import { entryOf } from '../schemes/registry.js';
 import type { WirePart } from '../schemes/spec.js';
 import { ENCODED_DELIMITER, ENCODED_CONTROL, GOPHER_PLUS_DATA_BLOCK } from './codes.js';
 
@@ -168,13 +168,6 @@ function unknown(url: Url): WirePart {
     sent: 'encoded',
     line: `locator does not know the protocol of "${url.scheme}", so it cannot tell whether this is a delimiter there`,
   };
-}
-
-/** The schemes whose entries say what their clients send (any other scheme gets the `encoded-control` scan). */
-export function delimiterSchemes(): string[] {
-  return listSchemes()
-    .filter((s) => typeof s.wire === 'function')
-    .map((s) => s.name);
 }
 
 /**
