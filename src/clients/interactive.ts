@@ -1,0 +1,57 @@
+// What connect() takes and gives for the interactive schemes (RFC 1738 3.8 telnet; the drafts'
+// rlogin and tn3270): a session, not an object to read. Each protocol module
+// (src/clients/<protocol>/session.ts) exports `connectSession(url, options)`; connect() picks the
+// module by scheme, and the CLI (`locator connect`) or the gateway puts a terminal on either side.
+// No networking code here: types only.
+
+import type { Url } from '../core/url.js';
+import type { Policy } from '../policy.js';
+import type { TranscriptLine } from './types.js';
+
+export interface SessionOptions {
+  /** Ends the session; `closed` then rejects with `aborted`. */
+  signal?: AbortSignal;
+  /** Milliseconds allowed to connect (and, where a protocol has one, to finish its handshake); default 30000. */
+  timeout?: number;
+  /** The security policy consulted before the connection (src/policy.ts). */
+  policy?: Policy;
+  /** The local terminal type, as in `TERM` (telnet TERMINAL-TYPE, rlogin's terminal/speed). */
+  term?: string;
+  /** The local window size in character cells. */
+  cols?: number;
+  rows?: number;
+  /** rlogin: the local user name sent in the handshake (default: the process's user). */
+  localUser?: string;
+  /** Record the negotiation in `transcript` (and/or pass each line to a callback). */
+  transcript?: boolean | ((line: TranscriptLine) => void);
+}
+
+/**
+ * One open session. Bytes flow as the user's terminal would see and send them: `output` carries
+ * what to show (telnet: the NVT data with the commands taken out; tn3270: the drawn screen as
+ * terminal text), `write` takes what the user typed (keys, already in the local terminal's
+ * encoding).
+ */
+export interface InteractiveSession {
+  /** What to show to the user, in order. Ends when the session ends. */
+  readonly output: ReadableStream<Uint8Array>;
+  /** Sends what the user typed (the protocol module escapes and translates it). */
+  write(data: Uint8Array): void;
+  /** The local window changed size (telnet NAWS, rlogin window-size message, tn3270 redraw). */
+  resize(cols: number, rows: number): void;
+  /** Sends the protocol's break/interrupt (telnet IAC BRK, rlogin: none, tn3270: ATTN). */
+  sendBreak(): void;
+  /** One line per fact for the escape prompt's `status`: host, options in effect, bytes in/out. */
+  status(): string[];
+  /** Ends the session from this side (closes the connection). Idempotent. */
+  close(): void;
+  /** Settles when the session ends: resolves when the peer or close() ended it, rejects with a LocatorError on failure. */
+  readonly closed: Promise<void>;
+  /** The negotiation so far, when asked for. */
+  readonly transcript: TranscriptLine[];
+}
+
+/** What a protocol module of an interactive scheme exports. */
+export interface SessionModule {
+  connectSession(url: Url, options: SessionOptions): Promise<InteractiveSession>;
+}
