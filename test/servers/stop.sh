@@ -4,6 +4,6 @@ set -u
 TS=${1:?usage: stop.sh TS}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-for f in "$TS"/*/pid; do [ -f "$f" ] && stop_pid "$(cat "$f")" 100; done
+for f in "$TS"/*/pid "$TS"/smtp/submit.pid; do [ -f "$f" ] && stop_pid "$(cat "$f")" 100; done
 case "$TS" in /tmp/locator-servers.*) rm -rf "$TS" ;; esac
 exit 0
