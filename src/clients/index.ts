@@ -10,4 +10,7 @@ export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './gopher/
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
+export { send, parseRelay, RELAY_ENV, type SendOptions, type SendResult } from './smtp/client.js';
+export type { MailMessage } from './smtp/message.js';
+export { SmtpReplyError } from './smtp/errors.js';
 export { Url } from '../core/url.js';

@@ -1,0 +1,206 @@
+// The SMTP command connection (RFC 5321 4.1, 4.2): commands out, replies in, over a Connection
+// that owns the socket, the timeouts, the AbortSignal and the one close path. Replies are read
+// with the pure parser (reply.ts), so a reply split across packets is resumed. STARTTLS (RFC 3207)
+// moves the session onto a TLS connection over the same socket.
+
+import tls from 'node:tls';
+import { LocatorError } from '../../core/errors.js';
+import { Connection, startTimer, type ConnectOptions } from '../connection.js';
+import { ABORTED, CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT } from '../types.js';
+import { parseReplies, type SmtpReply } from './reply.js';
+import { SmtpReplyError, STARTTLS_UNAVAILABLE } from './errors.js';
+
+export class SmtpSession {
+  conn: Connection;
+  readonly #options: ConnectOptions;
+  #rest: Uint8Array = new Uint8Array(0);
+  #pending: SmtpReply[] = [];
+  /** The last command sent, as the transcript shows it (null before the first). */
+  last: string | null = null;
+  /** True once the session runs over TLS. */
+  secure = false;
+  /** The plain connection under TLS, closed with the session (its socket carries the TLS one). */
+  #plain: Connection | null = null;
+
+  private constructor(conn: Connection, options: ConnectOptions) {
+    this.conn = conn;
+    this.#options = options;
+  }
+
+  /** Opens the connection to the relay (RFC 5321 3.1; the policy is asked by Connection). */
+  static async connect(host: string, port: number, options: ConnectOptions): Promise<SmtpSession> {
+    return new SmtpSession(await Connection.connect(host, port, options), options);
+  }
+
+  /**
+   * The next reply (RFC 5321 4.2). Each line goes to the transcript. Fails with the connection's
+   * error (timeout, aborted), `connection-closed` when the server closes before a full reply, or
+   * `protocol-error` for octets that are not a reply.
+   */
+  async reply(): Promise<SmtpReply> {
+    while (this.#pending.length === 0) {
+      const chunk = await this.conn.read();
+      if (chunk === null) {
+        const partial = this.#rest.length > 0 ? ` (it had sent ${this.#rest.length} octets of a reply)` : '';
+        throw this.#fail(
+          new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            `the SMTP server closed the connection${this.last === null ? ' before its greeting' : ` after ${JSON.stringify(this.last)}`}${partial}`,
+          ),
+        );
+      }
+      const input = this.#rest.length === 0 ? chunk : Buffer.concat([this.#rest, chunk]);
+      let parsed;
+      try {
+        parsed = parseReplies(input);
+      } catch (e) {
+        throw this.#fail(e as LocatorError);
+      }
+      this.#rest = parsed.rest;
+      for (const r of parsed.replies) {
+        for (const line of r.lines) this.conn.note('receive', line);
+        this.#pending.push(r);
+      }
+    }
+    return this.#pending.shift()!;
+  }
+
+  #fail(e: LocatorError): LocatorError {
+    this.close(e);
+    return e;
+  }
+
+  /**
+   * Sends command lines, each ended by CR LF (RFC 5321 2.3.8), in one write; `shown` is what the
+   * transcript shows for each (AUTH secrets hidden by the caller). The caller has checked that no
+   * line holds CR or LF (message.ts assertNoLineBreak).
+   */
+  async send(lines: string[], shown: string[] = lines): Promise<void> {
+    this.last = shown[shown.length - 1];
+    for (const s of shown.slice(0, -1)) this.conn.note('send', s);
+    await this.conn.write(Buffer.from(lines.map((l) => l + '\r\n').join(''), 'utf8'), this.last);
+  }
+
+  /** Sends one command and reads its reply. */
+  async command(line: string, shown: string = line): Promise<SmtpReply> {
+    await this.send([line], [shown]);
+    return this.reply();
+  }
+
+  /** The reply when its code is one of `ok`, else an SmtpReplyError (RFC 5321 4.2.1, 4.3.2). */
+  expect(reply: SmtpReply, ...ok: number[]): SmtpReply {
+    if (ok.includes(reply.code)) return reply;
+    throw this.fail(reply);
+  }
+
+  /** The error for a reply the session cannot go on from. */
+  fail(reply: SmtpReply, message?: string): SmtpReplyError {
+    return new SmtpReplyError(reply, this.last, message);
+  }
+
+  /**
+   * After a 220 to STARTTLS (RFC 3207 4.2): the TLS handshake over the same socket, the server's
+   * certificate checked against `ca` (or the system's authorities) and `servername` (else `host`,
+   * a name or an address). Octets the
+   * server sent after its 220 and before the handshake are refused (they would be taken as
+   * protected replies: the STARTTLS command injection of CVE-2011-0411's kind).
+   */
+  async startTls(host: string, servername: string | undefined, ca: string | Uint8Array | undefined): Promise<void> {
+    if (this.#rest.length > 0 || this.#pending.length > 0) {
+      throw this.#fail(
+        new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          'the SMTP server sent more after "220" to STARTTLS, before the TLS handshake: refused, as it would be read as protected (RFC 3207 4.2)',
+        ),
+      );
+    }
+    const raw = this.conn.socket;
+    const timeout = this.conn.timeout;
+    const signal = this.#options.signal;
+    this.conn.note('info', `TLS handshake${servername ? ` with ${servername}` : ''}`);
+    const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const s = tls.connect({
+        socket: raw,
+        host, // the name (or address) the certificate is checked against, when no servername
+        servername,
+        ca: ca === undefined ? undefined : Buffer.from(ca),
+        rejectUnauthorized: true,
+      });
+      const done = (e: LocatorError | null) => {
+        timer.clear();
+        signal?.removeEventListener('abort', onAbort);
+        s.off('error', onError);
+        s.off('secureConnect', onSecure);
+        if (e === null) {
+          resolve(s);
+          return;
+        }
+        s.destroy();
+        this.conn.close(e);
+        reject(e);
+      };
+      const timer = startTimer(timeout, () =>
+        done(new LocatorError(TIMEOUT, -1, `the TLS handshake did not complete within ${timeout} ms`)),
+      );
+      const onAbort = () => done(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      const onError = (e: Error & { code?: string }) =>
+        done(
+          new LocatorError(
+            STARTTLS_UNAVAILABLE,
+            -1,
+            `the TLS handshake after STARTTLS failed: ${e.code ?? ''}${e.code ? ': ' : ''}${e.message} (RFC 3207 4.1)`,
+            { cause: e },
+          ),
+        );
+      const onSecure = () => done(null);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      s.once('error', onError);
+      s.once('secureConnect', onSecure);
+    });
+    this.#plain = this.conn;
+    this.conn = Connection.wrap(socket, this.#options);
+    this.secure = true;
+    this.conn.note('info', `TLS ${socket.getProtocol() ?? ''} ${socket.getCipher()?.name ?? ''}`.trimEnd());
+  }
+
+  /**
+   * Ends the session politely: QUIT, and its reply awaited for at most `wait` ms (RFC 5321
+   * 4.1.1.10); whatever happens, the connection is closed. Never throws.
+   */
+  async quit(wait: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await this.send(['QUIT']);
+      await Promise.race([
+        this.reply(),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, wait);
+        }),
+      ]);
+    } catch {
+      // The message is queued already (or the session failed): a server that does not answer changes nothing.
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      this.close();
+    }
+  }
+
+  /** Sends QUIT without waiting for the answer, then closes (after a failed command). */
+  async abandon(): Promise<void> {
+    try {
+      if (!this.conn.done) await this.send(['QUIT']);
+    } catch {
+      // closing anyway
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Closes at once (timeouts, protocol errors). */
+  close(error?: LocatorError): void {
+    this.conn.close(error);
+    this.#plain?.close(error);
+  }
+}
