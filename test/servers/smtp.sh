@@ -14,6 +14,7 @@
 S="$TS/smtp"; mkdir -p "$S"
 id tester >/dev/null 2>&1 || useradd -m -s /bin/sh tester
 install -d -o tester -g tester -m 700 ~tester/Maildir ~tester/Maildir/new ~tester/Maildir/cur ~tester/Maildir/tmp
+echo ~tester/Maildir > "$S/maildir" # where the tests read the delivered messages
 openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=mail.example.test \
   -addext subjectAltName=DNS:mail.example.test,IP:127.0.0.1 \
   -keyout "$S/key.pem" -out "$S/ca.pem" >/dev/null 2>&1 || { echo "openssl req failed" >&2; exit 1; }

@@ -1,0 +1,206 @@
+// `locator send [options] mailto:ADDR`: composes a message from the options and standard input
+// (or --body-file) and submits it over SMTP to the relay (--smtp or SMTP_RELAY), RFC 1738 3.5.
+// Nothing is sent when a value would break a line (an encoded CR LF in the URL, a CR in the
+// subject): the library refuses before connecting.
+
+import { readFile } from 'node:fs/promises';
+import { tryParse } from '../schemes/registry.js';
+import { LocatorError } from '../core/errors.js';
+import type { TranscriptLine } from '../clients/types.js';
+import type { SendOptions } from '../clients/smtp/client.js';
+import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
+import { readSecret } from './prompt.js';
+import { maskSecrets, secretForms } from '../redact.js';
+import { safeText } from './safe-text.js';
+
+/** The most a body read from standard input or a file may hold (the message stays in memory). */
+export const MAX_BODY = 32 * 1024 * 1024;
+
+function timeoutArg(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'none') return Infinity;
+  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(
+      `--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`,
+    );
+  }
+  return n;
+}
+
+async function readBody(io: Io, file: string | undefined): Promise<Buffer> {
+  if (file !== undefined) {
+    const b = await readFile(file);
+    if (b.length > MAX_BODY) throw new UsageError(`--body-file is larger than ${MAX_BODY} octets`);
+    return b;
+  }
+  const parts: Buffer[] = [];
+  let n = 0;
+  for await (const chunk of io.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    n += b.length;
+    if (n > MAX_BODY) throw new UsageError(`the body on standard input is larger than ${MAX_BODY} octets`);
+    parts.push(b);
+  }
+  return Buffer.concat(parts);
+}
+
+async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('send takes exactly one mailto URL');
+  const input = args[0];
+  const json = values.json === true;
+  const url = tryParse(input);
+  if (url instanceof LocatorError) {
+    io.stderr.write(safeText(`locator send: not a URL: ${url.message}\n`));
+    return EXIT.invalid;
+  }
+  if (url.scheme !== 'mailto') throw new UsageError(`send takes a mailto URL, not a ${url.scheme} URL`);
+  const from = (values.from as string | undefined) ?? io.env.EMAIL;
+  if (from === undefined || from === '') throw new UsageError('no sender: give --from ADDR or set EMAIL');
+  const starttls = (values.starttls as string | undefined) ?? 'auto';
+  if (starttls !== 'auto' && starttls !== 'required' && starttls !== 'never') {
+    throw new UsageError(`--starttls takes auto, required or never, not ${JSON.stringify(starttls)}`);
+  }
+  const user = values['smtp-user'] as string | undefined;
+  const secrets: string[] = [];
+  let password: string | undefined;
+  if (user !== undefined) {
+    const fromEnv = io.env.SMTP_PASSWORD;
+    const stdinTTY = (io.stdin as { isTTY?: boolean }).isTTY === true;
+    if (fromEnv !== undefined) password = fromEnv;
+    else if (values['body-file'] !== undefined && stdinTTY && io.stderrIsTTY) {
+      password = await readSecret(`SMTP password for ${user}: `, io);
+    } else {
+      throw new UsageError(
+        '--smtp-user needs the password in SMTP_PASSWORD (or, with --body-file, typed at the prompt on a terminal)',
+      );
+    }
+    secrets.push(password);
+  }
+  let ca: Buffer | undefined;
+  if (values['smtp-ca'] !== undefined) {
+    try {
+      ca = await readFile(values['smtp-ca'] as string);
+    } catch (e) {
+      throw new UsageError(`cannot read --smtp-ca: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  let body: Buffer;
+  try {
+    body = await readBody(io, values['body-file'] as string | undefined);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`cannot read --body-file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const verbose = values.verbose === true;
+  const hide = (t: string) => maskSecrets(t, secrets.flatMap(secretForms));
+  const options: SendOptions = {
+    smtp: values.smtp as string | undefined,
+    env: io.env,
+    starttls,
+    ca,
+    user,
+    password,
+    timeout: timeoutArg(values.timeout),
+    transcript: verbose
+      ? (l: TranscriptLine) =>
+          io.stderr.write(
+            safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`),
+          )
+      : undefined,
+  };
+  const ac = new AbortController();
+  options.signal = ac.signal;
+  const onSignal = () => ac.abort();
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+  try {
+    const { send } = await import('../clients/smtp/client.js');
+    const r = await send(url, { from, subject: values.subject as string | undefined, body }, options);
+    if (json) {
+      io.stdout.write(
+        JSON.stringify({
+          input,
+          ok: true,
+          recipient: r.recipient,
+          relay: r.relay,
+          reply: r.reply,
+          queueId: r.queueId,
+          messageId: r.messageId,
+          size: r.size,
+          tls: r.tls,
+          auth: r.auth,
+          error: null,
+        }) + '\n',
+      );
+    } else {
+      io.stdout.write(
+        `sent to ${r.recipient} via ${r.relay}${r.tls ? ' (TLS)' : ''}: ${r.reply.code} ${r.reply.text}${
+          r.queueId !== null ? ` [queue id ${r.queueId}]` : ''
+        }\n`,
+      );
+    }
+    return EXIT.ok;
+  } catch (e) {
+    if (!(e instanceof LocatorError)) throw e;
+    const reply = (e as { replyCode?: number }).replyCode;
+    const message = hide(e.message);
+    if (json) {
+      io.stdout.write(
+        JSON.stringify({
+          input,
+          ok: false,
+          error: {
+            code: e.code,
+            message,
+            section: e.section,
+            replyCode: reply ?? null,
+            transient: (e as { transient?: boolean }).transient ?? null,
+          },
+        }) + '\n',
+      );
+    }
+    io.stderr.write(safeText(`locator send: ${message}${reply !== undefined ? ` [reply ${reply}]` : ''}\n`));
+    return exitFor(e);
+  } finally {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export const sendCommand: Command = {
+  name: 'send',
+  rawStderr: true,
+  synopsis: [
+    'send [options] mailto:ADDR',
+    'Send standard input (or --body-file) as a message to ADDR over SMTP (relay: --smtp or SMTP_RELAY).',
+  ],
+  help: [
+    '  --smtp HOST[:PORT]  (send) The SMTP relay (default: $SMTP_RELAY; port 25 when none).',
+    '  --from ADDR     (send) The sender, "user@host" or "Name <user@host>" (default: $EMAIL).',
+    '  --subject S     (send) The Subject (any text; encoded as RFC 2047 words when not ASCII).',
+    '  --body-file FILE  (send) The body from FILE instead of standard input.',
+    '  --starttls MODE  (send) auto (default: when offered), required (fail without TLS), never.',
+    '  --smtp-ca FILE  (send) Check the relay certificate against the PEM authorities in FILE.',
+    '  --smtp-user USER  (send) AUTH PLAIN/LOGIN as USER (only over TLS); the password comes from',
+    '               $SMTP_PASSWORD, or with --body-file a prompt on the terminal.',
+    '  --json          (send) One JSON object: ok, recipient, relay, reply, queueId, messageId, error.',
+    '  -v, --verbose   (send) Print the SMTP exchange on standard error (AUTH secrets hidden).',
+    '  --timeout MS    (send) Milliseconds of silence allowed on any wait (default 30000, or "none").',
+    '               Exit 0 sent; 1 the URL or a value is refused; 2 usage; 3 the relay failed',
+    '               (a 4yz reply may be retried; the message says so).',
+  ],
+  options: {
+    smtp: { type: 'string' },
+    from: { type: 'string' },
+    subject: { type: 'string' },
+    'body-file': { type: 'string' },
+    starttls: { type: 'string' },
+    'smtp-ca': { type: 'string' },
+    'smtp-user': { type: 'string' },
+    json: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+    timeout: { type: 'string' },
+  },
+  run: (args, values, io) => run(args, values, io),
+};
