@@ -53,6 +53,8 @@ export interface SendOptions {
   /** Credentials for AUTH PLAIN or LOGIN (RFC 4954); sent only over TLS unless authWithoutTls. */
   user?: string;
   password?: string | (() => Promise<string>);
+  /** The AUTH mechanism to use (default: PLAIN when offered, else LOGIN). */
+  authMechanism?: 'PLAIN' | 'LOGIN';
   /** Allow AUTH on a connection without TLS (the password then crosses the network readable). */
   authWithoutTls?: boolean;
   /** The EHLO name (default: the address literal of this end of the connection, RFC 5321 4.1.4). */
@@ -301,7 +303,8 @@ async function authenticate(
   password: string,
 ): Promise<'PLAIN' | 'LOGIN'> {
   const offered = (ext.get('AUTH') ?? '').toUpperCase().split(/\s+/);
-  const mech = offered.includes('PLAIN') ? 'PLAIN' : offered.includes('LOGIN') ? 'LOGIN' : null;
+  const wanted = options.authMechanism === undefined ? ['PLAIN', 'LOGIN'] : [options.authMechanism];
+  const mech = (wanted.find((m) => offered.includes(m)) as 'PLAIN' | 'LOGIN' | undefined) ?? null;
   if (!session.secure && options.authWithoutTls !== true) {
     throw new LocatorError(
       AUTH_UNAVAILABLE,
@@ -313,7 +316,7 @@ async function authenticate(
     throw new LocatorError(
       AUTH_UNAVAILABLE,
       -1,
-      `the SMTP server offers ${ext.has('AUTH') ? `AUTH ${ext.get('AUTH')}` : 'no AUTH'}, and the client has PLAIN and LOGIN (RFC 4954)`,
+      `the SMTP server offers ${ext.has('AUTH') ? `AUTH ${ext.get('AUTH')}` : 'no AUTH'}, and the client has ${wanted.join(' and ')} (RFC 4954)`,
     );
   }
   const user = options.user ?? '';

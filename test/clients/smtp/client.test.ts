@@ -142,6 +142,28 @@ test('RFC 3207, RFC 4954: STARTTLS (certificate checked), EHLO again, AUTH PLAIN
   }
 });
 
+test('RFC 4954: AUTH LOGIN when asked for: the user and the password in two 334 rounds, the password hidden', async () => {
+  const m = mark();
+  const r = await send(
+    'mailto:tester@example.test',
+    { from: 'sender@example.test', body: `login ${m}\n`, messageId: `<${m}@example.test>` },
+    {
+      smtp: SUBMIT,
+      ca: ca(),
+      user: 'tester',
+      password: 'secret',
+      authMechanism: 'LOGIN',
+      transcript: true,
+      timeout: 10_000,
+    },
+  );
+  assert.equal(r.auth, 'LOGIN');
+  assert.equal(split(await delivered(`<${m}@example.test>`)).body, `login ${m}\n`);
+  const sent = r.transcript.filter((l) => l.direction === 'send').map((l) => l.text);
+  assert.deepEqual(sent.slice(3, 6), ['AUTH LOGIN', Buffer.from('tester').toString('base64'), '****']);
+  assert.ok(!JSON.stringify(r.transcript).includes(Buffer.from('secret').toString('base64')));
+});
+
 test('RFC 4954: a wrong password is an SmtpReplyError 535 to "AUTH PLAIN ****"', async () => {
   await assert.rejects(
     send(
