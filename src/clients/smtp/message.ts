@@ -96,25 +96,26 @@ function isPhrase(s: string): boolean {
 }
 
 /**
- * RFC 2047 encoded words ("=?UTF-8?B?...?=") for text that is not ASCII, each at most 75
- * characters (RFC 2047 2), cut between characters, never inside one (RFC 2047 5 (3)), joined by
- * a folding CR LF SP. ASCII text is returned as it is.
+ * RFC 2047 encoded words ("=?UTF-8?B?...?=") for text that is not ASCII, cut between characters,
+ * never inside one (RFC 2047 5 (3)), joined by spaces (where headerField folds; a decoder drops
+ * the white space between adjacent encoded words, RFC 2047 6.2). Each word carries at most 36
+ * octets, 60 characters, so that a folded line holding one stays within 76 characters (RFC 2047
+ * 2), "Subject: " included. ASCII text is returned as it is.
  */
 export function encodeWords(text: string): string {
   if (isAscii(text)) return text;
   const words: string[] = [];
-  // 75 - "=?UTF-8?B?".length - "?=".length = 63 base64 characters: 45 octets.
   let chunk: number[] = [];
   for (const ch of text) {
     const bytes = enc.encode(ch);
-    if (chunk.length + bytes.length > 45) {
+    if (chunk.length + bytes.length > 36) {
       words.push(word(chunk));
       chunk = [];
     }
     chunk.push(...bytes);
   }
   if (chunk.length > 0) words.push(word(chunk));
-  return words.join(CRLF + ' ');
+  return words.join(' ');
 }
 
 function word(octets: number[]): string {
@@ -160,16 +161,17 @@ export function formatDate(d: Date): string {
 }
 
 /**
- * One header field, folded at spaces so that lines stay within 78 characters where the value
- * allows it (RFC 5322 2.1.1, 2.2.3: folding is CR LF before white space). The value must already
- * be ASCII (encoded words).
+ * One header field, folded at spaces so that lines stay within 76 characters where the value
+ * allows it (RFC 5322 2.1.1 asks for 78; RFC 2047 2 for 76 where encoded words stand; 2.2.3:
+ * folding is CR LF before white space). The value must already be ASCII (encoded words) and
+ * hold no CR or LF.
  */
 export function headerField(name: string, value: string): string {
   const words = value.split(' ');
   let line = `${name}:`;
   let out = '';
   for (const w of words) {
-    if (line.length + 1 + w.length > 78 && line.length > name.length + 1) {
+    if (line.length + 1 + w.length > 76 && line.length > name.length + 1) {
       out += line + CRLF;
       line = '';
     }

@@ -64,11 +64,12 @@ test('RFC 2045 6.7: every encoded line is at most 76 characters and decodes back
 const WORDS: Array<[string, string]> = [
   ['Plain subject', 'Plain subject'],
   ['Grüße', '=?UTF-8?B?R3LDvMOfZQ==?='],
-  ['ü'.repeat(23), `=?UTF-8?B?${base64(bytes('ü'.repeat(22)))}?=\r\n =?UTF-8?B?${base64(bytes('ü'))}?=`], // 45 octets a word, no character cut
+  ['ü'.repeat(19), `=?UTF-8?B?${base64(bytes('ü'.repeat(18)))}?= =?UTF-8?B?${base64(bytes('ü'))}?=`], // 36 octets a word
+  ['a€€€€€€€€€€€€', `=?UTF-8?B?${base64(bytes('a€€€€€€€€€€€'))}?= =?UTF-8?B?${base64(bytes('€'))}?=`], // 34 octets: the next 3 would not fit, and no character is cut
 ];
 eachRow('RFC 2047: encoded words', WORDS, ([input, want]) => {
   assert.equal(encodeWords(input), want);
-  for (const w of want.split('\r\n ')) assert.ok(w.length <= 75, w);
+  for (const w of want.split(' ')) assert.ok(w.length <= 60, w);
 });
 
 test('RFC 2045 6.8: base64', () => {
@@ -141,12 +142,12 @@ test('RFC 1738 6: CR, LF and NUL are refused in any value, with kind policy', ()
   assert.doesNotThrow(() => assertNoLineBreak('the subject', 'tab\tis fine'));
 });
 
-test('RFC 5322 2.2.3: a long header field is folded at spaces, within 78 characters', () => {
+test('RFC 5322 2.2.3: a long header field is folded at spaces, within 76 characters', () => {
   const value = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
   const f = headerField('Subject', value);
   const lines = f.split('\r\n').slice(0, -1);
   assert.ok(lines.length > 1);
-  for (const l of lines) assert.ok(l.length <= 78, l);
+  for (const l of lines) assert.ok(l.length <= 76, l);
   assert.equal(f.replace(/\r\n /g, ' '), `Subject: ${value}\r\n`); // unfolding gives it back (3.2.2)
 });
 
@@ -219,6 +220,30 @@ test('RFC 2045 4-6, RFC 2047: a message, byte for byte (UTF-8 body and subject)'
       '\r\n' +
       'Gr=C3=BC=C3=9Fe\r\n',
   );
+});
+
+test('RFC 2047 2, RFC 5322 2.2.3: a long UTF-8 subject is folded into words, lines within 76, and decodes back', () => {
+  const subject = 'Größenänderung der Überschrift: ' + 'äöü '.repeat(20);
+  const m = text(
+    composeMessage({
+      to: 't@example.test',
+      from: { name: null, address: 'a@example.test' },
+      subject,
+      body: 'x',
+      date: new Date(0),
+      messageId: '<a@b>',
+    }),
+  );
+  const head = m.slice(0, m.indexOf('\r\n\r\n') + 2);
+  assert.ok(!head.slice(0, -2).includes('\r\n\r\n'), 'no empty line inside the header');
+  const field = /Subject:((?: .*\r\n)(?: .*\r\n)*)/.exec(head)![1];
+  const lines = ('Subject:' + field).split('\r\n').slice(0, -1);
+  assert.ok(lines.length > 2, 'folded');
+  for (const l of lines) assert.ok(l.length <= 76, l);
+  const decoded = Buffer.concat(
+    [...field.matchAll(/=\?UTF-8\?B\?([A-Za-z0-9+/=]+)\?=/g)].map((x) => Buffer.from(x[1], 'base64')),
+  ).toString('utf8');
+  assert.equal(decoded, subject);
 });
 
 test('RFC 1738 6: CR LF in the subject or the recipient is refused by the composer', () => {
