@@ -207,6 +207,17 @@ const FAULTS: Array<{
     code: 'protocol-error',
   },
   {
+    what: 'a server that says "220" to STARTTLS and then never does the handshake',
+    section: 'RFC 3207 4',
+    greeting: '220 fake\r\n',
+    script: (s, line) => {
+      if (line.startsWith('EHLO')) s.write('250-fake\r\n250 STARTTLS\r\n');
+      else if (line === 'STARTTLS') s.write('220 go ahead\r\n');
+    },
+    code: 'timeout',
+    check: (e) => assert.match(e.message, /TLS handshake/),
+  },
+  {
     what: 'a 452 to the end of DATA',
     section: 'RFC 5321 4.2.1',
     greeting: '220 fake\r\n',
