@@ -236,15 +236,16 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
       await session.send([mail, rcpt, 'DATA']);
       const [m, r, d] = [await session.reply(), await session.reply(), await session.reply()];
       inData = d.code === 354;
-      if (m.code !== 250 || r.code !== 250 || d.code !== 354) {
+      const rcptOk = r.code === 250 || r.code === 251; // 251: not local, will forward (RFC 5321 3.4)
+      if (m.code !== 250 || !rcptOk || d.code !== 354) {
         if (inData) {
           // RFC 2920 3.1: after a failed RCPT, a 354 is ended with an empty message.
           await session.send(['.']);
           await session.reply();
           inData = false;
         }
-        session.last = m.code !== 250 ? mail : r.code !== 250 ? rcpt : 'DATA';
-        throw session.fail(m.code !== 250 ? m : r.code !== 250 ? r : d);
+        session.last = m.code !== 250 ? mail : !rcptOk ? rcpt : 'DATA';
+        throw session.fail(m.code !== 250 ? m : !rcptOk ? r : d);
       }
     } else {
       session.expect(await session.command(mail), 250);
