@@ -171,6 +171,11 @@ export class SessionCore {
     if (!this.conn.socket.destroyed) this.conn.socket.write(data, () => {});
   }
 
+  /** Shows `data` (e.g. a redraw after a key) in order with what the server sent. */
+  show(data: Uint8Array): void {
+    if (!this.#done && data.length > 0) this.#controller.enqueue(data);
+  }
+
   /** Ends the session from this side. Idempotent. */
   close(): void {
     this.conn.close();
