@@ -11,3 +11,5 @@ export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gophe
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
 export { Url } from '../core/url.js';
+export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
+export type { Tn3270Session } from './tn3270/session.js';

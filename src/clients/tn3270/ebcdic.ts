@@ -15,8 +15,7 @@ const HIGH =
   '\\÷STUVWXYZ²ÔÖÒÓÕ0123456789³ÛÜÙÚ ';
 
 /** The octets of the characters of HIGH (the first octet wins; the space is 0x40). */
-const ENCODE = new Map<string, number>();
-for (let i = HIGH.length - 1; i >= 0; i--) ENCODE.set(HIGH[i], 0x40 + i);
+const ENCODE: ReadonlyMap<string, number> = new Map([...HIGH].map((c, i): [string, number] => [c, 0x40 + i]).reverse());
 
 /**
  * The character an octet of a 3270 buffer shows (code page 037, GA23-0059 "Character Sets"):
