@@ -32,10 +32,10 @@ const ARROWS: Record<string, Key['kind']> = { A: 'up', B: 'down', C: 'right', D:
 const pf = (n: number): Key => ({ kind: 'aid', aid: AID.PF[n - 1], name: `PF${n}` });
 
 /**
- * A reader of typed bytes: returns the keys they complete. CR or LF is Enter, TAB Tab, CSI Z
- * Backtab, CSI/SS3 A-D the cursor keys, DEL or BS Backspace, Ctrl-L (FF) Clear, F1-F12 (SS3 P-S,
- * CSI 11~-24~) PF1-PF12; other printable characters (UTF-8) are typed; other controls and
- * unknown sequences are dropped.
+ * A reader of typed bytes (GA23-0059 "AID"; ECMA-48 control sequences): returns the keys they
+ * complete. CR or LF is Enter, TAB Tab, CSI Z Backtab, CSI/SS3 A-D the cursor keys, DEL or BS
+ * Backspace, Ctrl-L (FF) Clear, F1-F12 (SS3 P-S, CSI 11~-24~) PF1-PF12; other printable
+ * characters (UTF-8) are typed; other controls and unknown sequences are dropped.
  */
 export function keyReader(): (typed: Uint8Array) => Key[] {
   let pending = '';
