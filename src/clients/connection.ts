@@ -86,6 +86,10 @@ export interface ConnectOptions {
   onTranscript?: (line: TranscriptLine) => void;
   /** Strings never to show in a transcript (a password), replaced by ****. */
   secrets?: string[];
+  /** The local port to connect from (rlogin's reserved port, RFC 1282); default: any. */
+  localPort?: number;
+  /** Milliseconds of silence allowed on a read, when it differs from `timeout` (an interactive session: Infinity). */
+  idleTimeout?: number;
 }
 
 export class Connection {
@@ -111,7 +115,10 @@ export class Connection {
     feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
   ) {
     this.socket = socket;
-    this.timeout = checkTimeout(options.timeout);
+    this.timeout = checkTimeout(
+      options.idleTimeout ?? options.timeout,
+      options.idleTimeout !== undefined ? 'idleTimeout' : 'timeout',
+    );
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
     this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
@@ -179,6 +186,7 @@ export class Connection {
       host: address,
       port,
       family,
+      ...(options.localPort !== undefined ? { localPort: options.localPort } : {}),
       onread: {
         buffer: () => current,
         callback: (n: number, buf: Uint8Array) => {

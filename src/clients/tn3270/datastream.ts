@@ -1,0 +1,276 @@
+// The outbound 3270 data stream (IBM GA23-0059 "3270 Data Stream Programmer's Reference",
+// chapters 3-5; RFC 1576: a TN3270 record is one such stream): the commands Write, Erase/Write,
+// Erase/Write Alternate, Erase All Unprotected, Read Buffer, Read Modified (All) and Write
+// Structured Field, and the orders SF, SFE, SBA, SA, MF, IC, PT, RA, EUA and GE, applied to a
+// Screen. Anything else - an unknown command or order, an order cut short, an address outside
+// the buffer - is a `protocol-error`, and the screen keeps what the record had written so far.
+// Pure.
+
+import { LocatorError } from '../../core/errors.js';
+import { PROTOCOL_ERROR } from '../types.js';
+import { AID, decodeAddress, encodeAddress, FA, Screen } from './screen.js';
+
+/** Command codes (GA23-0059 "Commands"): each has a CCW code and an SNA code. */
+export const COMMAND = {
+  W: [0x01, 0xf1],
+  EW: [0x05, 0xf5],
+  EWA: [0x0d, 0x7e],
+  EAU: [0x0f, 0x6f],
+  RB: [0x02, 0xf2],
+  RM: [0x06, 0xf6],
+  RMA: [0x0e, 0x6e],
+  WSF: [0x11, 0xf3],
+} as const;
+
+/** Order codes (GA23-0059 "Orders"). */
+export const ORDER = {
+  PT: 0x05,
+  GE: 0x08,
+  SBA: 0x11,
+  EUA: 0x12,
+  IC: 0x13,
+  SF: 0x1d,
+  SA: 0x28,
+  SFE: 0x29,
+  MF: 0x2c,
+  RA: 0x3c,
+} as const;
+
+/** Control characters that are data in a write (GA23-0059 "Character Sets": NUL, FF, CR, NL, EM, DUP, FM, SUB). */
+const DATA_CONTROLS = new Set([0x00, 0x0c, 0x0d, 0x15, 0x19, 0x1c, 0x1e, 0x3f]);
+
+/** Write control character bits (GA23-0059 "WCC"). */
+const WCC = { ALARM: 0x04, RESTORE: 0x02, RESET_MDT: 0x01 } as const;
+
+/** What one record did: the command's name, an inbound record to send back (a read), and notes. */
+export interface Applied {
+  command: string;
+  reply: Uint8Array | null;
+  notes: string[];
+}
+
+function fail(what: string, offset: number): never {
+  throw new LocatorError(PROTOCOL_ERROR, -1, `the 3270 data stream ${what} at octet ${offset} (GA23-0059)`);
+}
+
+function commandOf(code: number): keyof typeof COMMAND | null {
+  for (const [name, codes] of Object.entries(COMMAND))
+    if ((codes as readonly number[]).includes(code)) return name as keyof typeof COMMAND;
+  return null;
+}
+
+/**
+ * Applies the orders and data of a write (GA23-0059 "Write Operation") from `data[from]` on:
+ * writes start at `address`; IC's address, if any, becomes the cursor at the end.
+ */
+function applyOrders(screen: Screen, data: Uint8Array, from: number, address: number, base: number): void {
+  const size = screen.size;
+  let a = address;
+  let cursor = -1;
+  const need = (i: number, n: number, what: string) => {
+    if (i + n > data.length) fail(`ends inside ${what}`, base + i);
+  };
+  const addressAt = (i: number, what: string) => {
+    need(i, 2, what);
+    const v = decodeAddress(data[i], data[i + 1]);
+    if (v >= size) fail(`gives the address ${v} outside the ${size}-position buffer in ${what}`, base + i);
+    return v;
+  };
+  const put = (c: number) => {
+    screen.chars[a] = c;
+    screen.attrs[a] = -1;
+    a = (a + 1) % size;
+  };
+  let i = from;
+  while (i < data.length) {
+    const b = data[i];
+    switch (b) {
+      case ORDER.SF:
+        need(i + 1, 1, 'SF');
+        screen.attrs[a] = data[i + 1];
+        screen.chars[a] = 0;
+        a = (a + 1) % size;
+        i += 2;
+        break;
+      case ORDER.SFE:
+      case ORDER.MF: {
+        need(i + 1, 1, b === ORDER.SFE ? 'SFE' : 'MF');
+        const n = data[i + 1];
+        need(i + 2, 2 * n, b === ORDER.SFE ? 'SFE' : 'MF');
+        let fa = b === ORDER.SFE ? 0 : screen.attrs[a];
+        for (let k = 0; k < n; k++) if (data[i + 2 + 2 * k] === 0xc0) fa = data[i + 3 + 2 * k];
+        if (b === ORDER.SFE || screen.attrs[a] >= 0) {
+          screen.attrs[a] = fa;
+          screen.chars[a] = 0;
+        }
+        a = (a + 1) % size;
+        i += 2 + 2 * n;
+        break;
+      }
+      case ORDER.SBA:
+        a = addressAt(i + 1, 'SBA');
+        i += 3;
+        break;
+      case ORDER.SA:
+        need(i + 1, 2, 'SA');
+        i += 3; // colour and highlighting: not drawn
+        break;
+      case ORDER.IC:
+        cursor = a;
+        i += 1;
+        break;
+      case ORDER.PT: {
+        // To the first position of the next unprotected field (address 0 when there is none).
+        const next = screen.nextInput((a - 1 + size) % size);
+        a = next === (a - 1 + size) % size ? 0 : next;
+        i += 1;
+        break;
+      }
+      case ORDER.RA: {
+        const stop = addressAt(i + 1, 'RA');
+        let j = i + 3;
+        need(j, 1, 'RA');
+        if (data[j] === ORDER.GE) {
+          j++;
+          need(j, 1, 'RA');
+        }
+        const c = data[j];
+        let n = (stop - a + size) % size;
+        if (n === 0) n = size;
+        for (let k = 0; k < n; k++) put(c);
+        i = j + 1;
+        break;
+      }
+      case ORDER.EUA: {
+        const stop = addressAt(i + 1, 'EUA');
+        let n = (stop - a + size) % size;
+        if (n === 0) n = size;
+        for (let k = 0; k < n; k++) {
+          const p = (a + k) % size;
+          if (screen.isInput(p)) screen.chars[p] = 0;
+        }
+        a = stop;
+        i += 3;
+        break;
+      }
+      case ORDER.GE:
+        need(i + 1, 1, 'GE');
+        put(data[i + 1]);
+        i += 2;
+        break;
+      default:
+        if (b < 0x40 && !DATA_CONTROLS.has(b))
+          fail(`holds the unknown order 0x${b.toString(16).padStart(2, '0')}`, base + i);
+        put(b);
+        i += 1;
+    }
+  }
+  if (cursor >= 0) screen.cursor = cursor;
+}
+
+/** Structured field IDs (GA23-0059 chapter 5) that this terminal acts on. */
+const SF_READ_PARTITION = 0x01;
+const SF_ERASE_RESET = 0x03;
+const SF_OUTBOUND_3270DS = 0x40;
+
+/** The Query Reply a terminal sends to Read Partition Query (GA23-0059 6): Summary and Usable Area. */
+export function queryReply(screen: Screen): Uint8Array {
+  const summary = [0x00, 0x06, 0x81, 0x80, 0x80, 0x81];
+  const usable = [
+    0x00,
+    0x17,
+    0x81,
+    0x81,
+    0x01,
+    0x00,
+    (screen.cols >> 8) & 0xff,
+    screen.cols & 0xff,
+    (screen.rows >> 8) & 0xff,
+    screen.rows & 0xff,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x00,
+    0x01,
+    0x09,
+    0x0c,
+    (screen.size >> 8) & 0xff,
+    screen.size & 0xff,
+  ];
+  return Uint8Array.from([0x88, ...summary, ...usable]);
+}
+
+function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied): void {
+  let i = 1;
+  while (i < data.length) {
+    if (i + 3 > data.length) fail('ends inside a structured field header', i);
+    let len = (data[i] << 8) | data[i + 1];
+    if (len === 0) len = data.length - i;
+    if (len < 3 || i + len > data.length) fail(`has a structured field of length ${len} that does not fit`, i);
+    const id = data[i + 2];
+    const body = data.subarray(i + 3, i + len);
+    if (id === SF_READ_PARTITION && body.length >= 2 && (body[1] === 0x02 || body[1] === 0x03)) {
+      result.reply = queryReply(screen);
+      result.notes.push('Read Partition Query: answered with Summary and Usable Area');
+    } else if (id === SF_ERASE_RESET) {
+      screen.erase();
+    } else if (id === SF_OUTBOUND_3270DS && body.length >= 2) {
+      const inner = applyRecord(screen, body.subarray(1));
+      result.notes.push(...inner.notes);
+      if (inner.reply !== null) result.reply = inner.reply;
+    } else {
+      result.notes.push(`structured field 0x${id.toString(16)} ignored`);
+    }
+    i += len;
+  }
+}
+
+/**
+ * Applies one record of the host (GA23-0059 chapter 3; RFC 1576) to `screen`. A write moves the
+ * buffer and the cursor and, per its WCC, sounds the alarm, restores the keyboard and resets the
+ * modified tags; a read returns the inbound record to send (Read Buffer: every position; Read
+ * Modified: the modified fields, with no AID); WSF Read Partition Query returns a Query Reply.
+ * Fails with `protocol-error` on an empty record, an unknown command or order, or an order cut
+ * short or addressing outside the buffer.
+ */
+export function applyRecord(screen: Screen, record: Uint8Array): Applied {
+  if (record.length === 0) fail('is an empty record', 0);
+  const name = commandOf(record[0]);
+  if (name === null) fail(`starts with the unknown command 0x${record[0].toString(16).padStart(2, '0')}`, 0);
+  const result: Applied = { command: name, reply: null, notes: [] };
+  screen.alarm = false;
+  switch (name) {
+    case 'RB':
+      result.reply = screen.readBuffer(AID.NONE);
+      return result;
+    case 'RM':
+    case 'RMA':
+      result.reply = screen.readModified(AID.NONE);
+      return result;
+    case 'EAU':
+      for (let p = 0; p < screen.size; p++) if (screen.isInput(p)) screen.chars[p] = 0;
+      screen.resetModified();
+      screen.cursor = screen.nextInput(screen.size - 1);
+      screen.locked = false;
+      return result;
+    case 'WSF':
+      applyStructuredFields(screen, record, result);
+      return result;
+    default: {
+      if (record.length < 2) fail('ends before the write control character', 1);
+      const wcc = record[1];
+      if (name !== 'W') screen.erase();
+      if (wcc & WCC.RESET_MDT) screen.resetModified();
+      applyOrders(screen, record, 2, name === 'W' ? screen.cursor : 0, 0);
+      if (wcc & WCC.ALARM) screen.alarm = true;
+      if (wcc & WCC.RESTORE) screen.locked = false;
+      return result;
+    }
+  }
+}
+
+export { encodeAddress, decodeAddress, FA };

@@ -1,0 +1,389 @@
+// The pure parts of tn3270: code page 037 (ebcdic.ts), the Telnet of RFC 1576 (negotiate.ts), the
+// 3270 data stream and display buffer (datastream.ts, screen.ts; IBM GA23-0059) and the keys
+// (keys.ts). The decoder is checked against the bytes Hercules 3.13 really sends
+// (test/fixtures/tn3270/*.bin, captured from test/servers/hercules.sh).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { decodeEbcdic, displayChar, encodeChar } from '../../../src/clients/tn3270/ebcdic.js';
+import { Tn3270Telnet, IAC, SB, SE, EOR, DO, WILL, OPT } from '../../../src/clients/tn3270/negotiate.js';
+import { applyRecord } from '../../../src/clients/tn3270/datastream.js';
+import { AID, decodeAddress, encodeAddress, FA, Screen } from '../../../src/clients/tn3270/screen.js';
+import { keyReader } from '../../../src/clients/tn3270/keys.js';
+import { LocatorError } from '../../../src/core/errors.js';
+import { ROOT } from '../../helpers.js';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(join(ROOT, 'test', 'fixtures', 'tn3270', name)));
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const ebcdic = (s: string) => Uint8Array.from([...s].map((c) => encodeChar(c)!));
+const isProtocolError = (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error';
+
+// --- code page 037 ------------------------------------------------------------------------
+
+const cpRows: [number, string][] = [
+  [0x40, ' '],
+  [0xc1, 'A'],
+  [0xe9, 'Z'],
+  [0x81, 'a'],
+  [0xf0, '0'],
+  [0xf9, '9'],
+  [0x4b, '.'],
+  [0x5b, '$'],
+  [0x7d, "'"],
+  [0xe0, '\\'],
+  [0x4a, '¢'],
+  [0xba, '['],
+  [0x00, ' '],
+  [0x1c, '*'],
+  [0x1e, ';'],
+  [0xff, ' '],
+];
+for (const [octet, ch] of cpRows) {
+  test(`GA23-0059 code page 037: 0x${octet.toString(16)} shows ${JSON.stringify(ch)}`, () => {
+    assert.equal(displayChar(octet), ch);
+  });
+}
+
+test('GA23-0059 code page 037: every octet 0x41-0xFE has its own character, and encodes back', () => {
+  for (let o = 0x41; o <= 0xfe; o++) assert.equal(encodeChar(displayChar(o)), o, `0x${o.toString(16)}`);
+  assert.equal(encodeChar(' '), 0x40);
+  assert.equal(encodeChar('€'), null);
+  assert.equal(decodeEbcdic(ebcdic('Hello, World')), 'Hello, World');
+});
+
+// --- Telnet of RFC 1576 ----------------------------------------------------------------------
+
+const herculesLogo = fixture('hercules-logo.bin');
+
+test('RFC 1576 4: the negotiation Hercules sends is answered with WILL TERMINAL-TYPE, IS IBM-3278-2, WILL/DO EOR and BINARY', () => {
+  const t = new Tn3270Telnet();
+  const r = t.feed(herculesLogo);
+  assert.deepEqual(
+    r.notes.filter((n) => n.direction === 'send').map((n) => n.text),
+    [
+      'WILL TERMINAL-TYPE',
+      'SB TERMINAL-TYPE IS IBM-3278-2',
+      'WILL END-OF-RECORD',
+      'DO END-OF-RECORD',
+      'WILL BINARY',
+      'DO BINARY',
+    ],
+  );
+  assert.equal(hex(r.replies[1]), 'fffa1800' + Buffer.from('IBM-3278-2').toString('hex') + 'fff0');
+  assert.ok(t.ready);
+  assert.equal(r.records.length, 1);
+  assert.equal(r.records[0][0], 0xf5); // Erase/Write
+});
+
+test('RFC 1576: the result does not depend on how the bytes are split', () => {
+  const whole = new Tn3270Telnet().feed(herculesLogo);
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 1, max: herculesLogo.length - 1 }), { maxLength: 8 }), (cuts) => {
+      const t = new Tn3270Telnet();
+      const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), herculesLogo.length];
+      const replies: string[] = [];
+      const records: string[] = [];
+      for (let i = 0; i + 1 < points.length; i++) {
+        const r = t.feed(herculesLogo.subarray(points[i], points[i + 1]));
+        replies.push(...r.replies.map(hex));
+        records.push(...r.records.map(hex));
+      }
+      assert.deepEqual(replies, whole.replies.map(hex));
+      assert.deepEqual(records, whole.records.map(hex));
+    }),
+    { numRuns: 50 },
+  );
+});
+
+const optionRows: [string, number[], string][] = [
+  ['DO TN3270E is refused (RFC 2355 is not spoken)', [IAC, DO, OPT.TN3270E], 'fffc28'],
+  ['DO ECHO is refused', [IAC, DO, 1], 'fffc01'],
+  ['WILL ECHO is refused', [IAC, WILL, 1], 'fffe01'],
+  ['WILL TERMINAL-TYPE from the server is refused', [IAC, WILL, OPT.TTYPE], 'fffe18'],
+  ['DO BINARY twice is answered once (RFC 1143)', [IAC, DO, 0, IAC, DO, 0], 'fffb00'],
+  ['SEND before DO TERMINAL-TYPE is not answered', [IAC, SB, OPT.TTYPE, 1, IAC, SE], ''],
+];
+for (const [name, input, want] of optionRows) {
+  test(`RFC 855, RFC 1576: ${name}`, () => {
+    const r = new Tn3270Telnet().feed(Uint8Array.from(input));
+    assert.equal(r.replies.map(hex).join(''), want);
+  });
+}
+
+test('RFC 885: IAC IAC in a record is one 0xFF; records end at IAC EOR; a record sent doubles 0xFF', () => {
+  const r = new Tn3270Telnet().feed(Uint8Array.from([1, IAC, IAC, 2, IAC, EOR, 3, IAC, EOR]));
+  assert.deepEqual(r.records.map(hex), ['01ff02', '03']);
+  assert.equal(hex(Tn3270Telnet.record(Uint8Array.from([0x7d, 0xff, 0x40]))), '7dffff40ffef');
+});
+
+test('RFC 855: a subnegotiation that never ends is a protocol-error at the bound, not a growing buffer', () => {
+  const t = new Tn3270Telnet();
+  t.feed(Uint8Array.from([IAC, SB, OPT.TTYPE]));
+  assert.throws(() => {
+    for (let i = 0; i < 100; i++) t.feed(new Uint8Array(100).fill(0x41));
+  }, isProtocolError);
+});
+
+test('RFC 885: data that never ends its record (not a TN3270 server) is a protocol-error at the bound', () => {
+  const t = new Tn3270Telnet('IBM-3278-2', { subnegotiation: 512, record: 1000 });
+  assert.throws(() => t.feed(new Uint8Array(1001).fill(0x41)), isProtocolError);
+});
+
+// --- buffer addresses -----------------------------------------------------------------------
+
+const addressRows: [number, string][] = [
+  [0, '4040'],
+  [80, 'c150'],
+  [1919, '5d7f'],
+  [20, '40d4'],
+  [79, 'c14f'],
+  [5000, '1388'],
+];
+for (const [address, octets] of addressRows) {
+  test(`GA23-0059 Buffer Addressing: ${address} is ${octets}`, () => {
+    const e = encodeAddress(address);
+    assert.equal(hex(Uint8Array.from(e)), octets);
+    assert.equal(decodeAddress(e[0], e[1]), address);
+  });
+}
+
+// --- the data stream ----------------------------------------------------------------------
+
+test('GA23-0059, Hercules: the logo screen decodes into 24 rows of 80 with its fields', () => {
+  const screen = new Screen();
+  const record = new Tn3270Telnet().feed(herculesLogo).records[0];
+  const done = applyRecord(screen, record);
+  assert.equal(done.command, 'EW');
+  const text = screen.screenText().split('\n');
+  assert.equal(text.length, 24);
+  assert.ok(text.every((l) => l.length === 80));
+  assert.match(text[0], /^ Hercules Version  : \S/);
+  assert.match(text[4], /^ Processors        : MP=\d/);
+  assert.match(text[6], /^ Device number     : 0010/);
+  assert.ok(text.some((l) => /The S\/370, ESA\/390 and z\/Architecture/.test(l)));
+  assert.ok(text.some((l) => /HHHHHHHHHHHHHHHH  E    R  R C    U  U L    E    S/.test(l)));
+  assert.ok(screen.fields().length > 10);
+  assert.ok(screen.fields().every((f) => (f.attribute & FA.PROTECTED) !== 0)); // a read-only screen
+  assert.equal(screen.locked, false);
+});
+
+test('GA23-0059, Hercules: the screen of a console with no free 3270 device', () => {
+  const screen = new Screen();
+  const record = new Tn3270Telnet().feed(fixture('hercules-no-device.bin')).records[0];
+  applyRecord(screen, record);
+  assert.match(screen.screenText(), /Connection rejected, no available 3270 device/);
+});
+
+/** EW, WCC restore, a protected label, an unprotected field of 10 at row 2, IC, a nondisplay field. */
+function formScreen(): Screen {
+  const s = new Screen();
+  const rec = [
+    0xf5,
+    0xc2,
+    0x11,
+    ...encodeAddress(0),
+    0x1d,
+    0x60,
+    ...ebcdic('Name:'),
+    0x1d,
+    0x40,
+    0x13,
+    ...ebcdic('ab'),
+    0x11,
+    ...encodeAddress(17),
+    0x1d,
+    0x60,
+    0x11,
+    ...encodeAddress(80),
+    0x1d,
+    0x4c,
+    ...ebcdic('hidden'),
+    0x11,
+    ...encodeAddress(90),
+    0x1d,
+    0x60,
+  ];
+  applyRecord(s, Uint8Array.from(rec));
+  return s;
+}
+
+test('GA23-0059 SF, SBA, IC: fields, the cursor, nondisplay fields drawn as spaces', () => {
+  const s = formScreen();
+  assert.equal(s.screenText().split('\n')[0], ' Name: ab' + ' '.repeat(71));
+  assert.equal(s.screenText().split('\n')[1], ' '.repeat(80)); // "hidden" is nondisplay
+  assert.equal(s.cursor, 7);
+  assert.deepEqual(
+    s.fields().map((f) => [f.at, f.length]),
+    [
+      [0, 5],
+      [6, 10],
+      [17, 62],
+      [80, 9],
+      [90, 1829],
+    ],
+  );
+});
+
+test('GA23-0059 keyboard and Read Modified: typing sets the MDT; Enter sends AID, cursor, SBA and the field', () => {
+  const s = formScreen();
+  s.cursor = 9;
+  for (const c of 'xyzq') assert.ok(s.type(c));
+  assert.equal(s.cursor, 13);
+  assert.equal(
+    hex(s.readModified(AID.ENTER)),
+    '7d' +
+      hex(Uint8Array.from(encodeAddress(s.cursor))) +
+      '11' +
+      hex(Uint8Array.from(encodeAddress(7))) +
+      hex(ebcdic('abxyzq')),
+  );
+  assert.equal(hex(s.readModified(AID.CLEAR)), '6d');
+  assert.equal(
+    hex(s.readModified(AID.PF[2])),
+    'f3' +
+      hex(Uint8Array.from(encodeAddress(s.cursor))) +
+      '11' +
+      hex(Uint8Array.from(encodeAddress(7))) +
+      hex(ebcdic('abxyzq')),
+  );
+});
+
+test('GA23-0059: a protected position takes no input; Tab goes to the next unprotected field', () => {
+  const s = formScreen();
+  s.cursor = 16;
+  assert.ok(s.type('z'));
+  assert.equal(s.cursor, 81); // past the field's end: to the next unprotected field (the nondisplay one)
+  s.cursor = 2;
+  assert.equal(s.type('x'), false);
+  assert.equal(s.screenText().slice(0, 6), ' Name:');
+  assert.equal(s.nextInput(2), 7);
+  assert.equal(s.nextInput(7), 81);
+  assert.equal(s.nextInput(81), 7); // around the end of the buffer
+  assert.equal(s.previousInput(7), 81);
+  s.locked = true;
+  s.cursor = 7;
+  assert.equal(s.type('x'), false);
+});
+
+test('GA23-0059 W with WCC reset MDT; RA, EUA, PT, SFE, MF, SA, GE', () => {
+  const s = formScreen();
+  s.cursor = 7;
+  s.type('q');
+  const rec = [
+    0xf1,
+    0xc3,
+    0x11,
+    ...encodeAddress(160),
+    0x3c,
+    ...encodeAddress(165),
+    0xc1, // RA "AAAAA"
+    0x29,
+    2,
+    0xc0,
+    0x40,
+    0x41,
+    0xf2, // SFE: unprotected, with a highlight pair
+    0x28,
+    0x42,
+    0xf2,
+    0x08,
+    0xc2, // SA (ignored), GE "B"
+    0x11,
+    ...encodeAddress(6),
+    0x2c,
+    1,
+    0xc0,
+    0x60, // MF: the input field becomes protected
+  ];
+  const done = applyRecord(s, Uint8Array.from(rec));
+  assert.equal(done.command, 'W');
+  const row2 = s.screenText().split('\n')[2];
+  assert.equal(row2.slice(0, 8), 'AAAAA B ');
+  assert.equal(s.attrs[165], 0x40);
+  assert.equal(s.attrs[6], 0x60);
+  assert.equal(hex(s.readModified(AID.ENTER)).length, 6); // no MDT left: AID and cursor only
+  applyRecord(s, Uint8Array.from([0xf1, 0x00, 0x11, ...encodeAddress(160), 0x12, ...encodeAddress(170)]));
+  assert.equal(s.screenText().split('\n')[2].slice(0, 8), 'AAAAA   '); // EUA erased the unprotected "B"
+  applyRecord(s, Uint8Array.from([0xf1, 0x00, 0x11, ...encodeAddress(100), 0x05, 0xc3]));
+  assert.equal(s.screenText().split('\n')[2].slice(0, 8), 'AAAAA C '); // PT to the SFE field
+});
+
+test('GA23-0059 EAU erases the unprotected fields and restores the keyboard; RB and RM answer', () => {
+  const s = formScreen();
+  s.locked = true;
+  assert.equal(applyRecord(s, Uint8Array.of(0x6f)).command, 'EAU');
+  assert.equal(s.screenText().slice(0, 10), ' Name:    ');
+  assert.equal(s.cursor, 7);
+  assert.equal(s.locked, false);
+  assert.equal(applyRecord(s, Uint8Array.of(0xf2)).reply!.length, 3 + 1920 + 5);
+  assert.equal(hex(applyRecord(s, Uint8Array.of(0xf6)).reply!), '60' + hex(Uint8Array.from(encodeAddress(7))));
+});
+
+test('GA23-0059 WSF: Read Partition Query is answered with a Query Reply (AID 0x88)', () => {
+  const s = new Screen();
+  const r = applyRecord(s, Uint8Array.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]));
+  assert.equal(r.reply![0], 0x88);
+  assert.equal(hex(r.reply!.subarray(1, 7)), '000681808081');
+});
+
+const garbageRows: [string, number[]][] = [
+  ['an empty record', []],
+  ['an unknown command', [0x99, 0x00]],
+  ['a write without its WCC', [0xf5]],
+  ['an unknown order', [0xf5, 0x00, 0x01]],
+  ['SBA cut short', [0xf5, 0x00, 0x11, 0x40]],
+  ['SBA outside the buffer', [0xf5, 0x00, 0x11, 0x3f, 0xff]],
+  ['RA without its character', [0xf5, 0x00, 0x3c, 0x40, 0x40]],
+  ['SFE with too few pairs', [0xf5, 0x00, 0x29, 0x03, 0xc0, 0x60]],
+  ['a structured field longer than the record', [0xf3, 0x00, 0x20, 0x01]],
+];
+for (const [name, rec] of garbageRows) {
+  test(`GA23-0059: ${name} is a protocol-error`, () => {
+    assert.throws(() => applyRecord(new Screen(), Uint8Array.from(rec)), isProtocolError);
+  });
+}
+
+test('GA23-0059: any record either applies or is a protocol-error, never another exception', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 300 }), fc.boolean(), (bytes, write) => {
+      const rec = write ? Uint8Array.from([0xf5, 0x00, ...bytes]) : bytes;
+      const s = new Screen();
+      try {
+        applyRecord(s, rec);
+      } catch (e) {
+        assert.ok(isProtocolError(e), String(e));
+      }
+      assert.equal(s.screenText().length, 24 * 81 - 1);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+// --- keys ---------------------------------------------------------------------------------
+
+const keyRows: [string[], string][] = [
+  [['ab\r'], 'char:a char:b Enter'],
+  [['\r\n'], 'Enter'],
+  [['\t\x1b[Z'], 'tab backtab'],
+  [['\x1bOP\x1bOS'], 'PF1 PF4'],
+  [['\x1b[15~\x1b[24~'], 'PF5 PF12'],
+  [['\x1b[', '21~'], 'PF10'],
+  [['\x1b', 'OQ'], 'PF2'],
+  [['\x1b[A\x1b[D\x1bOC'], 'up left right'],
+  [['\x7f\b'], 'backspace backspace'],
+  [['\x0c'], 'Clear'],
+  [['é\x01'], 'char:é'],
+  [['\x1b[99~x'], 'char:x'],
+];
+for (const [chunks, want] of keyRows) {
+  test(`keys: ${JSON.stringify(chunks)} are ${want}`, () => {
+    const read = keyReader();
+    const got = chunks.flatMap((c) => read(new TextEncoder().encode(c)));
+    assert.equal(
+      got.map((k) => (k.kind === 'char' ? `char:${k.ch}` : k.kind === 'aid' ? k.name : k.kind)).join(' '),
+      want,
+    );
+  });
+}
