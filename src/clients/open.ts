@@ -45,6 +45,7 @@ const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
   gopher: () => import('./gopher/client.js'),
   http: () => import('./http/client.js'),
   https: () => import('./http/client.js'),
+  prospero: () => import('./prospero/client.js'),
 };
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {
