@@ -220,10 +220,6 @@ export function decodePacket(b: Uint8Array): ArdpPacket {
     at += 2;
   }
   switch (p.option) {
-    case OPTION.resetReceived:
-      if (p.receivedThrough === null)
-        malformed('option 2 (reset received-through) needs octets 7-8, which this header does not have');
-      break;
     case OPTION.receivedBeyond: {
       const base = p.receivedThrough ?? 0;
       for (let i = at; i < hlen; i++) {

@@ -174,8 +174,11 @@ export function parseReply(text: string): ObjectReply {
     if (/^ATTRIBUTE>*$/.test(word)) {
       if (t.length < 4)
         throw new LocatorError(PROTOCOL_ERROR, -1, `a malformed ATTRIBUTE line: ${JSON.stringify(line)}`);
-      if (word === 'ATTRIBUTE' && t[2] === 'FIELD' && t[3].toUpperCase() === 'ACCESS-METHOD') {
-        let value = t.slice(4);
+      // "ATTRIBUTE FIELD ACCESS-METHOD ...", without <applies-to>, is the form of the examples
+      // in Prospero v5 A.1.1; it is read too.
+      const at = t[1] === 'FIELD' ? 2 : t[2] === 'FIELD' ? 3 : -1;
+      if (word === 'ATTRIBUTE' && at > 0 && t[at].toUpperCase() === 'ACCESS-METHOD') {
+        let value = t.slice(at + 1);
         if (value[0] === 'SEQUENCE' && value.length > 1) value = value.slice(1);
         r.accessMethods.push(value);
       } else r.otherAttributes.push(t);
