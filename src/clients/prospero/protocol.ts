@@ -197,17 +197,8 @@ export function parseReply(text: string): ObjectReply {
     } else if (word === 'VERSION') {
       // The server's own VERSION line (Prospero v5 3.1): nothing to do.
     } else if (word === 'FAILURE') {
-      const what = t[1] ?? '';
-      const rest = t.slice(what === 'NOT-FOUND' ? 3 : 2).join(' ');
-      if (what === 'NOT-FOUND') {
-        throw new LocatorError(
-          NOT_FOUND,
-          -1,
-          `the Prospero server answered FAILURE NOT-FOUND ${t[2] ?? ''}${rest ? `: ${rest}` : ''} (Prospero v5 4.4)`,
-        );
-      }
       throw new LocatorError(
-        PROSPERO_FAILURE,
+        t[1] === 'NOT-FOUND' ? NOT_FOUND : PROSPERO_FAILURE,
         -1,
         `the Prospero server answered ${JSON.stringify(line)} (Prospero v5 4.4)`,
       );
