@@ -229,3 +229,21 @@ test('RFC 2483 5: the uri-list has CR LF lines, comments first and for the metho
       'ftp://h/o;type=a\r\n',
   );
 });
+
+test('explain(url).steps are the request lines the client sends (RFC 1738 3.11)', async () => {
+  const { explain } = await import('../../../src/build.js');
+  const { parse } = await import('../../helpers.js');
+  const { fieldsOf } = await import('../../../src/schemes/fields.js');
+  for (const u of [
+    'prospero://host.dom//pros/name',
+    "prospero://h.com/it's%002",
+    'prospero://h.com/a%20b,c+d;OBJECT-VERSION=3',
+    'prospero://h.com/',
+  ]) {
+    const f = fieldsOf(parse(u), 'prospero');
+    const version =
+      f.version || Object.entries(f.fields).find(([k]) => k.toUpperCase() === 'OBJECT-VERSION')?.[1] || '0';
+    const sent = buildRequest({ hsoname: f.hsoname!, version }).split('\n').slice(0, -1);
+    assert.deepEqual(explain(u).steps, sent, u);
+  }
+});
