@@ -164,6 +164,9 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
         }
         assertAddressAllowed(p.address.address, 4, o.policy ?? DEFAULT_POLICY);
         target = { address: p.address.address, family: 4, port: p.address.port };
+        // The new server has none of the request: it all goes again ("the client will resend
+        // the entire request to a new server").
+        peerThrough = 0;
         note(`ARDP: redirected to ${where()}`);
         sendOutstanding();
       }

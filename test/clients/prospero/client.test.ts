@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
 import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js';
 import { accessMethods } from '../../../src/clients/prospero/client.js';
+import { retransmitTimes } from '../../../src/clients/prospero/ardp.js';
 import { parse, readAll, rejects, serversDir } from '../../helpers.js';
 import { startProsperoServer, type ProsperoServer, type ServerOptions } from '../../servers/prospero-server.js';
 
@@ -194,7 +195,9 @@ test('ARDP: a server that never answers: a typed timeout within the limit, after
     assert.equal(e.code, 'timeout');
     assert.match(e.message, /did not answer in time \(400 ms of silence, 3 retransmissions/);
     assert.ok(took >= 390 && took < 1500, `took ${took} ms`);
-    assert.equal(s.datagrams.length, 4); // the request, then at 50, 150, 350 ms
+    // the request, then one datagram at each time of the schedule: 50, 150, 350 ms
+    assert.deepEqual(retransmitTimes(400), [50, 150, 350]);
+    assert.equal(s.datagrams.length, 1 + retransmitTimes(400).length);
   });
 });
 
@@ -231,5 +234,58 @@ test('the policy is consulted before any byte: a refused address sends nothing',
     const e = await rejects(open(url(s, '/pros/unix'), { ...OPTS, policy: { refusePrivateAddresses: true } }));
     assert.equal(e.code, 'policy-refused');
     assert.equal(s.datagrams.length, 0);
+  });
+});
+
+test('ARDP option 4: a redirect sends the request to the new address, which answers', async () => {
+  await withServer({}, async (second) => {
+    const redirect = (cid: number) => [
+      Uint8Array.of(
+        19,
+        cid >> 8,
+        cid & 255,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        4,
+        127,
+        0,
+        0,
+        1,
+        second.port >> 8,
+        second.port & 255,
+      ),
+    ];
+    await withServer({ raw: redirect }, async (first) => {
+      const lines: TranscriptLine[] = [];
+      const got = await accessMethods(parse(url(first, '/pros/unix')), { ...OPTS, transcript: (l) => lines.push(l) });
+      assert.equal(got.methods.length, 2);
+      assert.equal(first.requests.length, 1);
+      assert.equal(second.requests.length, 1);
+      assert.ok(lines.some((l) => l.text === `ARDP: redirected to 127.0.0.1:${second.port}`));
+    });
+  });
+});
+
+test('ARDP octets 3-6: a request longer than 1250 octets goes in two packets, put together by the server', async () => {
+  await withServer({ objects: {} }, async (s) => {
+    const long = 'x'.repeat(2000);
+    const e = await rejects(open(url(s, long), OPTS));
+    assert.equal(e.code, 'not-found');
+    assert.equal(s.datagrams.length, 2);
+    assert.deepEqual(
+      s.datagrams.map((d) => [d[0], d.readUInt16BE(3), d.readUInt16BE(5), d.length - 9]),
+      [
+        [9, 1, 2, 1250],
+        [9, 2, 2, `VERSION 5\nGET-OBJECT-INFO ACCESS-METHOD ASCII ${long} 0\n`.length - 1250],
+      ],
+    );
+    assert.equal(s.requests[0], `VERSION 5\nGET-OBJECT-INFO ACCESS-METHOD ASCII ${long} 0\n`);
   });
 });
