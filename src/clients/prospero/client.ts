@@ -11,6 +11,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { parse } from '../../schemes/registry.js';
+import { build } from '../../build.js';
 import { assertAllowed, resolveAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { redactUrl } from '../../redact.js';
 import { checkTimeout } from '../connection.js';
@@ -117,7 +118,7 @@ export async function accessMethods(
       const port = h.port ?? DEFAULT_PORT;
       let next: Url;
       try {
-        next = parse(`prospero://${host}:${port}/${encodeURIComponent(fw.hsoname).replace(/%2F/gi, '/')}`);
+        next = parse(build('prospero', { host, port, hsoname: fw.hsoname }));
       } catch (e) {
         throw new LocatorError(
           PROTOCOL_ERROR,
