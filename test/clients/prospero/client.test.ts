@@ -15,6 +15,7 @@ import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js'
 import { accessMethods } from '../../../src/clients/prospero/client.js';
 import { retransmitTimes } from '../../../src/clients/prospero/ardp.js';
 import { parse, readAll, rejects, serversDir } from '../../helpers.js';
+import { LocatorError } from '../../../src/core/errors.js';
 import { startProsperoServer, type ProsperoServer, type ServerOptions } from '../../servers/prospero-server.js';
 
 const AFTP = "ATTRIBUTE OBJECT FIELD ACCESS-METHOD AFTP INTERNET-D 127.0.0.1(2121) ASCII '/pub/unix.txt' TEXT";
@@ -288,4 +289,34 @@ test('ARDP octets 3-6: a request longer than 1250 octets goes in two packets, pu
     );
     assert.equal(s.requests[0], `VERSION 5\nGET-OBJECT-INFO ACCESS-METHOD ASCII ${long} 0\n`);
   });
+});
+
+test('ARDP: 100 random datagrams carrying the connection id: a reply, a typed error or a timeout, never a crash', async () => {
+  let seed = 1994;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const seen = new Set<string>();
+  for (let i = 0; i < 100; i++) {
+    const raw = (cid: number) => {
+      const b = Uint8Array.from({ length: 1 + rand(40) }, () => rand(256));
+      if (b.length >= 3) {
+        b[1] = cid >> 8;
+        b[2] = cid & 255;
+      }
+      if (rand(2) === 0 && b.length >= 13) b[0] = [3, 5, 7, 9, 11, 12, 13][rand(7)]; // a header that fits, half the time
+      return [b];
+    };
+    await withServer({ raw }, async (s) => {
+      try {
+        await accessMethods(parse(url(s, '/pros/unix')), { ...OPTS, timeout: 60 });
+        seen.add('ok');
+      } catch (e) {
+        assert.ok(e instanceof LocatorError, String(e));
+        seen.add(e.code);
+      }
+    });
+  }
+  assert.ok(seen.has('ardp-malformed') && seen.size >= 3, [...seen].join(' '));
 });
