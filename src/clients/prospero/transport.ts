@@ -170,7 +170,13 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
         note(`ARDP: redirected to ${where()}`);
         sendOutstanding();
       }
-      if (p.wait !== null) serverWait = p.wait * 1000;
+      if (p.wait !== null && p.wait * 1000 !== serverWait) {
+        // ARDP octets 9-10: "the client should not retry the request until the specified time"
+        // (0: back to the client's own backoff). The limit stays: only progress moves it.
+        serverWait = p.wait * 1000;
+        note(`ARDP: the server asks for ${p.wait} s before any retry`);
+        arm();
+      }
       const before = reply.through;
       const kind = reply.accept(p);
       if (reply.octets > maxReply) {

@@ -320,3 +320,15 @@ test('ARDP: 100 random datagrams carrying the connection id: a reply, a typed er
   }
   assert.ok(seen.has('ardp-malformed') && seen.size >= 3, [...seen].join(' '));
 });
+
+test('ARDP octets 9-10: a server-requested wait holds the retries back, not the time limit', async () => {
+  const wait = (cid: number) => [Uint8Array.of(11, cid >> 8, cid & 255, 0, 0, 0, 0, 0, 1, 0, 1)];
+  await withServer({ raw: wait }, async (s) => {
+    const lines: TranscriptLine[] = [];
+    const e = await rejects(open(url(s, '/pros/unix'), { ...OPTS, timeout: 600, transcript: (l) => lines.push(l) }));
+    assert.equal(e.code, 'timeout');
+    assert.match(e.message, /0 retransmissions/);
+    assert.equal(s.datagrams.length, 1);
+    assert.ok(lines.some((l) => l.text === 'ARDP: the server asks for 1 s before any retry'));
+  });
+});
