@@ -107,6 +107,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     search,
     env: io.env,
     gateway: values['no-gateway'] === true ? false : undefined,
+    // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11), which this command's policy
+    // does not follow (maxCrossSchemeRedirects 0): it prints them (text/uri-list) instead.
+    followRedirects: values['no-follow'] === true || url.scheme === 'prospero' ? false : undefined,
     policy: {
       allowPorts: allow,
       refusePrivateAddresses: values['refuse-private'] === true,
@@ -381,6 +384,9 @@ export const fetchCommand: Command = {
     '  --email ADDR    (fetch) The password for anonymous FTP (default: $LOCATOR_EMAIL).',
     '  --password-stdin  (fetch) Read the FTP password from standard input.',
     '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
+    '  --no-follow     (fetch) Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL:',
+    '               link is an error. A prospero URL is never followed: its access URLs are',
+    '               written, one a line (text/uri-list, RFC 2483).',
     '  --allow-port N  (fetch) Allow a port the policy reserves for another protocol; off port 70, a',
     "               port a Gopher+ form's data block may go to (never one of another protocol).",
     '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
@@ -399,6 +405,7 @@ export const fetchCommand: Command = {
     email: { type: 'string' },
     'password-stdin': { type: 'boolean' },
     'no-gateway': { type: 'boolean' },
+    'no-follow': { type: 'boolean' },
     'allow-port': { type: 'string', multiple: true },
     'refuse-private': { type: 'boolean' },
     'show-secrets': { type: 'boolean' },

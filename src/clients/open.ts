@@ -46,6 +46,7 @@ const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
   http: () => import('./http/client.js'),
   https: () => import('./http/client.js'),
   mailto: () => import('./smtp/mailto.js'),
+  prospero: () => import('./prospero/client.js'),
 };
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {

@@ -57,7 +57,8 @@ export interface OpenOptions {
   search?: string | (() => Promise<string>);
   /**
    * Follow redirects (HTTP 3xx, Gopher "URL:" links) within the policy (default true). With
-   * false, an HTTP 3xx is returned as it is, and a Gopher link is an error naming its target.
+   * false, an HTTP 3xx is returned as it is, a Gopher link is an error naming its target, and a
+   * Prospero URL gives the list of its access URLs (text/uri-list, docs/prospero.md).
    */
   followRedirects?: boolean;
 }

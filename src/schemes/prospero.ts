@@ -233,20 +233,24 @@ function fields(url: Url): Record<string, unknown> {
   return { ...f };
 }
 
-/** Quotes a Prospero protocol token: in single quotes, quotes doubled, when it is empty or holds white space or a quote. */
+/**
+ * Quotes a Prospero protocol token (Prospero v5 2.1): in single quotes, quotes doubled, when it is
+ * empty or holds white space or one of "/", "'", "+", "," (the characters the historic library
+ * quotes, lib/pfs/vqsprintf.c; src/clients/prospero/protocol.ts sends the same).
+ */
 function quote(s: string): string {
-  if (s !== '' && !/[\s']/.test(s)) return s;
+  if (s !== '' && !/[\s'/+,]/.test(s)) return s;
   return `'${s.replace(/'/g, "''")}'`;
 }
 
 /**
  * The access algorithm (RFC 1738 3.11): "Prospero URLs are interpreted by contacting a Prospero
  * directory server on the specified host and port to determine appropriate access methods for a
- * resource". The steps are the lines of that request (Prospero protocol version 5, sent over
- * UDP with ARDP): the object is named by its hsoname, and its ACCESS-METHOD attributes asked for.
- * A version (the draft's %00 version, else an OBJECT-VERSION field) is written after the hsoname
- * in the DIRECTORY line, where Prospero servers read an object version; RFC 1738 only says the
- * fields "serve to identify the target of the URL", so the other fields are left to notes.
+ * resource". The steps are the lines of the request the client sends (Prospero protocol version
+ * 5, 3.1 and 3.7, one ARDP message over UDP): the object is named by its hsoname and version
+ * (the draft's %00 version, else an OBJECT-VERSION field, else 0, the current one), and its
+ * ACCESS-METHOD attribute asked for. RFC 1738 only says the other fields "serve to identify the
+ * target of the URL", so they are left to notes.
  */
 function explain(url: Url): Explanation {
   const p = readParts(url);
@@ -262,13 +266,15 @@ function explain(url: Url): Explanation {
     const names = Object.keys(f.fields);
     const objectVersion = names.find((n) => n.toUpperCase() === 'OBJECT-VERSION');
     const version =
-      f.version !== null && f.version !== '' ? f.version : objectVersion !== undefined ? f.fields[objectVersion] : null;
+      f.version !== null && f.version !== ''
+        ? f.version
+        : objectVersion !== undefined && f.fields[objectVersion] !== ''
+          ? f.fields[objectVersion]
+          : '0';
     steps.push('VERSION 5');
-    steps.push("AUTHENTICATE '' UNAUTHENTICATED <your user name>");
     steps.push(
-      `DIRECTORY ASCII ${formatRequest(quote(f.hsoname))}${version !== null ? ' ' + formatRequest(quote(version)) : ''}`,
+      `GET-OBJECT-INFO ACCESS-METHOD ASCII ${formatRequest(quote(f.hsoname))} ${formatRequest(quote(version))}`,
     );
-    steps.push('GET-OBJECT-INFO ACCESS-METHOD');
     if (host !== null && host !== '')
       notes.push(
         `the request goes to the directory server at ${host}:${url.portDigits ?? port} as one ARDP message over UDP`,
@@ -279,7 +285,7 @@ function explain(url: Url): Explanation {
     notes.push(
       'the reply names the access methods of the object, which might themselves be represented as URLs of other schemes; the client then retrieves the object by one of them (RFC 1738 3.11)',
     );
-    notes.push('if the object is a directory, the client lists its links with LIST ... COMPONENTS instead');
+    notes.push('a directory object has no access method: its links are listed with DIRECTORY and LIST instead');
     if (names.length > 0) {
       notes.push(
         `the fields ${names.map((n) => `${n}=${f.fields[n]}`).join(', ')} identify the target of the URL (RFC 1738 3.11)${objectVersion !== undefined ? '; OBJECT-VERSION selects the version of the object' : ''}`,
@@ -289,11 +295,11 @@ function explain(url: Url): Explanation {
       const attrs =
         f.attributes!.length > 0 ? ` and the attributes ${f.attributes!.map((a) => JSON.stringify(a)).join(', ')}` : '';
       notes.push(
-        `the 1993-10 draft's %00 form gives the version ${JSON.stringify(f.version)}${attrs}; the version is sent after the hsoname in the DIRECTORY line`,
+        `the 1993-10 draft's %00 form gives the version ${JSON.stringify(f.version)}${attrs}; the version is sent after the hsoname`,
       );
     }
     notes.push(
-      'the URL carries no user name or password (RFC 1738 3.11): the client identifies itself without authentication',
+      'the URL carries no user name or password (RFC 1738 3.11): the client sends no AUTHENTICATE line, so the server treats it as an unauthenticated principal',
     );
   }
   violationNotes(url, notes);
@@ -348,8 +354,8 @@ function build(input: Record<string, unknown>): string {
 }
 
 /**
- * What the client sends (RFC 1738 3.11, 6; the Prospero protocol's text lines, "DIRECTORY ASCII
- * <hsoname>"): the hsoname, where CR and LF end the line (a "%00" in the ppath is the 1993-10
+ * What the client sends (RFC 1738 3.11, 6; the Prospero protocol's text lines, "GET-OBJECT-INFO
+ * ACCESS-METHOD ASCII <hsoname> <version>"): the hsoname, where CR and LF end the line (a "%00" in the ppath is the 1993-10
  * draft's separator), and the field names and values, where NUL does too.
  */
 function wire(url: Url): WirePart[] {
@@ -357,7 +363,7 @@ function wire(url: Url): WirePart[] {
   if (r === null) return [];
   let semi = url.href.indexOf(';', r[0]);
   if (semi < 0 || semi > r[1]) semi = r[1];
-  const line = 'the Prospero request lines ("DIRECTORY ASCII <hsoname>")';
+  const line = 'the Prospero request lines ("GET-OBJECT-INFO ACCESS-METHOD ASCII <hsoname> <version>")';
   return [wirePart('the hsoname', r[0], semi, line, [CR, LF]), wirePart('a field', semi, r[1], line, LINE)];
 }
 
