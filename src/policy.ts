@@ -216,6 +216,15 @@ export function isCrossScheme(from: Url, to: Url): boolean {
 }
 
 /**
+ * True when a redirect from `from` to `to` spends the policy's cross-scheme budget: it changes the
+ * scheme, and `from` is not a scheme whose meaning is a URL of another scheme (SchemeSpec.indirect:
+ * prospero, RFC 1738 3.11).
+ */
+export function countsAsCrossScheme(from: Url, to: Url): boolean {
+  return isCrossScheme(from, to) && entryOf(from)?.indirect !== true;
+}
+
+/**
  * For a redirect from `from` to `to` (RFC 1945 9.3; RFC 1738 6), `count` redirects followed so
  * far and `crossSchemeCount` of them across schemes: throws when this one would be more than
  * maxRedirects, when it changes the scheme more than maxCrossSchemeRedirects times, when it leads
@@ -261,7 +270,7 @@ export function assertRedirectAllowed(
       ),
     );
   }
-  if (isCrossScheme(from, to)) {
+  if (countsAsCrossScheme(from, to)) {
     const maxCross = policy.maxCrossSchemeRedirects ?? 0;
     if (crossSchemeCount >= maxCross) {
       throw new PolicyError(

@@ -17,7 +17,7 @@ import { redactUrl } from '../redact.js';
 import {
   assertAllowed,
   assertRedirectAllowed,
-  isCrossScheme,
+  countsAsCrossScheme,
   DEFAULT_POLICY,
   PolicyError,
   REDIRECT_LOOP,
@@ -147,7 +147,7 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
       );
     }
     seen.add(key);
-    if (isCrossScheme(current, next)) cross++;
+    if (countsAsCrossScheme(current, next)) cross++;
     hops++;
     chain.push(redactUrl(current.href));
     current = next;

@@ -378,6 +378,7 @@ export const prospero: SchemeSpec = {
   // structure on the server, such structure is not guaranteed." (The hsoname is "opaque and
   // interpreted by the Prospero server".)
   hierarchical: false,
+  indirect: true,
   validate,
   fields,
   build,

@@ -120,6 +120,14 @@ export interface SchemeSpec<F extends object = Record<string, unknown>> extends 
    * http, the same protocol with or without TLS. Left out: the scheme's own name.
    */
   readonly family?: string;
+  /**
+   * True when the scheme's access algorithm is to find the object's URL in another scheme: a
+   * Prospero directory server answers with the object's access methods (RFC 1738 3.11: "Prospero
+   * URLs are interpreted by contacting a Prospero directory server ... to determine appropriate
+   * access methods"). The policy does not count that first hop against the cross-scheme budget (it
+   * is the scheme's meaning, not a server changing the protocol); every other check still applies.
+   */
+  readonly indirect?: boolean;
   /** Loads the client that performs the access algorithm (open()); imported only when used. */
   client?: () => Promise<SchemeClient>;
   /** Loads the gateway's renderer of this scheme's objects (`locator serve`); imported only when used. */

@@ -16,6 +16,7 @@ import { accessMethods } from '../../../src/clients/prospero/client.js';
 import { retransmitTimes } from '../../../src/clients/prospero/ardp.js';
 import { parse, readAll, rejects, serversDir } from '../../helpers.js';
 import { LocatorError } from '../../../src/core/errors.js';
+import { countsAsCrossScheme } from '../../../src/policy.js';
 import { startProsperoServer, type ProsperoServer, type ServerOptions } from '../../servers/prospero-server.js';
 
 const AFTP = "ATTRIBUTE OBJECT FIELD ACCESS-METHOD AFTP INTERNET-D 127.0.0.1(2121) ASCII '/pub/unix.txt' TEXT";
@@ -95,11 +96,18 @@ test('followRedirects: false gives the access URLs as text/uri-list (RFC 2483), 
   });
 });
 
-test('the default policy follows no redirect to another scheme: a typed policy refusal, nothing fetched', async () => {
+test('RFC 1738 3.11: the default policy follows the access method (the scheme means another URL), but no further change of scheme', async () => {
   await withServer({}, async (s) => {
-    const e = await rejects(open(url(s, '/pros/unix'), { gateway: false, timeout: 3000 }));
-    assert.equal(e.code, 'policy-refused');
-    assert.match(e.message, /from prospero to ftp changes the scheme/);
+    const lines: TranscriptLine[] = [];
+    const r = await open(url(s, '/pros/unix'), { gateway: false, timeout: 3000, transcript: (l) => lines.push(l) });
+    assert.ok(!('redirect' in r));
+    assert.equal(r.meta.scheme, 'ftp');
+    await r.body.cancel();
+    assert.ok(lines.some((l) => /the Prospero access method: redirect 1 to ftp:/.test(l.text)));
+    const u = parse(url(s, '/pros/unix'));
+    const ftp = parse('ftp://127.0.0.1:2121/x');
+    assert.equal(countsAsCrossScheme(u, ftp), false);
+    assert.equal(countsAsCrossScheme(ftp, parse('gopher://127.0.0.1:7070/0x')), true);
   });
 });
 
