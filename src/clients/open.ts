@@ -45,6 +45,8 @@ const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
   gopher: () => import('./gopher/client.js'),
   http: () => import('./http/client.js'),
   https: () => import('./http/client.js'),
+  news: () => import('./nntp/client.js'),
+  nntp: () => import('./nntp/client.js'),
 };
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {

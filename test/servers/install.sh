@@ -2,7 +2,7 @@
 # Installs the real protocol servers the client tests run against (Debian 12 packages; recipes
 # from ../shared/docs/test-servers.md). Idempotent: does nothing when everything is there.
 set -euo pipefail
-PKGS=(vsftpd pygopherd gophernicus inetutils-inetd nginx-light fingerd finger python3 curl netcat-openbsd procps time)
+PKGS=(vsftpd pygopherd gophernicus inetutils-inetd nginx-light fingerd finger python3 curl netcat-openbsd procps time inn2)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -16,4 +16,13 @@ fi
 [ -x /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod 755 /usr/sbin/policy-rc.d; }
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+rest=(); for p in "${missing[@]}"; do [ "$p" = inn2 ] || rest+=("$p"); done
+[ ${#rest[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${rest[@]}" >/dev/null
+# INN last (after any mail server, or it pulls in exim4): its postinst fails when the host name
+# has no domain (test-servers.md section 1); set one and finish the configuration.
+if [[ " ${missing[*]} " == *" inn2 "* ]]; then
+  apt-get install -y -qq --no-install-recommends inn2 >/dev/null || true
+  sed -i 's/^#*domain:.*/domain:                      example.test/' /etc/news/inn.conf
+  dpkg --configure -a
+  dpkg-query -W -f='${Status}' inn2 | grep -q 'install ok installed'
+fi
