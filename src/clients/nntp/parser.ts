@@ -69,16 +69,21 @@ export function undotChunk(
   buf: Uint8Array,
   state: DotState,
 ): { data: Uint8Array; pending: Uint8Array; rest: Uint8Array; done: boolean } {
-  const parts: Uint8Array[] = [];
+  // The data is kept as ranges of buf; adjacent ranges are merged, so a chunk with no stuffed
+  // "." is handed on as one view of buf, not copied.
+  const ranges: number[] = [];
+  const add = (from: number, to: number) => {
+    if (ranges.length > 0 && ranges[ranges.length - 1] === from) ranges[ranges.length - 1] = to;
+    else ranges.push(from, to);
+  };
   let i = 0;
   const n = buf.length;
   const empty = buf.subarray(n);
-  const result = (pending: Uint8Array, rest: Uint8Array, done: boolean) => ({
-    data: join(parts),
-    pending,
-    rest,
-    done,
-  });
+  const result = (pending: Uint8Array, rest: Uint8Array, done: boolean) => {
+    const parts: Uint8Array[] = [];
+    for (let r = 0; r < ranges.length; r += 2) parts.push(buf.subarray(ranges[r], ranges[r + 1]));
+    return { data: parts.length === 0 ? empty : join(parts), pending, rest, done };
+  };
   while (i < n) {
     if (state.atLineStart && buf[i] === DOT) {
       if (i + 1 >= n) return result(buf.subarray(i), empty, false);
@@ -92,10 +97,10 @@ export function undotChunk(
     state.atLineStart = false;
     const lf = buf.indexOf(LF, i);
     if (lf < 0) {
-      parts.push(buf.subarray(i));
+      add(i, n);
       i = n;
     } else {
-      parts.push(buf.subarray(i, lf + 1));
+      add(i, lf + 1);
       i = lf + 1;
       state.atLineStart = true;
     }
