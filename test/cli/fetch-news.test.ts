@@ -92,6 +92,30 @@ test('fetch -o FILE of an article cut before its "." line: exit 3, nothing under
   }
 });
 
+// Each fault: the exit status (3: network or protocol, 2: usage), and nothing left in the folder.
+const FAULTS: Array<[string, string, (c: string, s: import('node:net').Socket) => void, number]> = [
+  ['a 400 greeting', '400 busy\r\n', () => {}, 3],
+  ['a stall after the greeting', '200 fake\r\n', () => {}, 3],
+  ['garbage for a reply', '200 fake\r\n', (c, s) => void (c.startsWith('ARTICLE') && s.write('hello?\r\n')), 3],
+  ['480 and no credentials', '200 fake\r\n', (c, s) => void (c.startsWith('ARTICLE') && s.write('480 auth\r\n')), 2],
+];
+
+for (const [what, greeting, answer, code] of FAULTS) {
+  test(`fetch -o FILE, ${what}: exit ${code}, nothing under the final name, no temporary file`, async () => {
+    const fake = await nntpFake(greeting, answer);
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'locator-news-'));
+      const args = ['fetch', '--timeout', '500', '-o', join(dir, 'a.eml')];
+      const r = await run([...args, '--nntp-server', `127.0.0.1:${fake.port}`, 'news:a@b.example']);
+      assert.equal(r.code, code, r.err);
+      assert.deepEqual(readdirSync(dir), []);
+      await fake.allClosed();
+    } finally {
+      await fake.close();
+    }
+  });
+}
+
 test('fetch --user --password: AUTHINFO only when the server asks; the password never shown with -v', async () => {
   let authed = false;
   const fake = await nntpFake('200 fake\r\n', (c, s) => {

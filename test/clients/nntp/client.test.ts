@@ -226,3 +226,9 @@ test('RFC 1738 3.6: the news server is NNTPSERVER, then the newsServer option; w
   assert.match(e.message, /NNTPSERVER/);
   assert.match(e.message, /newsServer/);
 });
+
+test('RFC 1738 3.6: NNTPSERVER may name an IPv6 literal in brackets ([::1]:1119, where INN listens too)', async () => {
+  const r = await fetchText('news:second.2@example.test', { env: { NNTPSERVER: '[::1]:1119' } });
+  assert.match(r.text, /Second article body\./);
+  assert.ok(r.sent.length > 0);
+});
