@@ -352,7 +352,7 @@ export function sessionSteps(): { steps: string[]; notes: string[] } {
     notes: [
       'the client reads the server greeting (200 or 201) before it sends anything (RFC 3977 5.1; RFC 977 2.4.3)',
       'CAPABILITIES (RFC 3977 5.2) is read when the server offers it; an RFC 977 server answers 500 and gets MODE READER (RFC 2980 2.3), whose 5xx answer is ignored',
-      'AUTHINFO USER and AUTHINFO PASS (RFC 4643 2.3) are sent only when the server answers 480 to a command and a user name and password are configured (an option, or ~/.netrc for the host); the command is then sent again',
+      'AUTHINFO USER and AUTHINFO PASS (RFC 4643 2.3) are sent only when the server answers 480 to a command and a user name and password are configured (an option, or ~/.netrc for the host); CAPABILITIES is then asked again (RFC 4643 2.3.1) and the command sent again',
     ],
   };
 }

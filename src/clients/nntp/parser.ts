@@ -22,8 +22,10 @@ const latin1 = new TextDecoder('windows-1252');
 
 /**
  * Header and listing text as UTF-8 (RFC 3977 3.1: UTF-8 is the charset of responses), or, when
- * the octets are not UTF-8 (an old 8-bit header), as Windows-1252, so that nothing is lost to
- * U+FFFD.
+ * the octets are not UTF-8, as Windows-1252.
+ *
+ * DEVIATION: RFC 3977 3.2 lets a client treat such octets as an error; old articles carry 8-bit
+ * headers in a local charset, most often Latin-1, which is shown rather than lost to U+FFFD.
  */
 export function decodeText(octets: Uint8Array): string {
   try {
@@ -63,7 +65,10 @@ const LF = 10;
  * "." loses that "."; the line "." alone ends the block. Takes the octets received so far (after
  * the status line) and returns the data in them (line ends kept as sent), the octets it could not
  * judge yet (a "." or ".\r" at the end, which the next chunk decides), what follows the block
- * (when done), and whether the block ended. A lone LF is accepted as a line end too.
+ * (when done), and whether the block ended.
+ *
+ * DEVIATION: RFC 3977 3.1.1 ends every line with CR LF; a lone LF is accepted as a line end too
+ * (old servers and gateways send them), and such lines are handed on as they came.
  */
 export function undotChunk(
   buf: Uint8Array,
@@ -122,7 +127,8 @@ function join(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Splits data into whole lines (their CR LF or LF cut off), keeping an unfinished last line in
+ * Splits the data of a listing (RFC 3977 3.1.1: CR LF ends each line) into whole lines (their CR
+ * LF, or a lone LF, cut off), keeping an unfinished last line in
  * `carry` for the next call. A line longer than MAX_DATA_LINE is a protocol error.
  */
 export class LineSplitter {
@@ -231,7 +237,10 @@ export function decodeEncodedWords(value: string): string {
   return out + value.slice(last);
 }
 
-/** A field of a listing line: TAB, CR and LF (which separate fields and lines) become spaces. */
+/**
+ * A field of a listing line (docs/news.md; RFC 3977 8.3.2 does the same in overview fields): TAB,
+ * CR and LF, which separate fields and lines, become spaces.
+ */
 export function field(value: string): string {
   return value.replace(/[\t\r\n]/g, ' ');
 }

@@ -26,6 +26,8 @@ export interface Credentials {
   password: string;
 }
 
+/** How long the answer to QUIT is waited for (ms), at most. */
+const QUIT_WAIT = 1000;
 const LF = 10;
 const EMPTY = new Uint8Array(0);
 
@@ -148,7 +150,8 @@ export class NntpSession {
   /**
    * Sends a command line (RFC 3977 3.1: CR LF ends it) and reads its status line. A 480 answer
    * (RFC 4643 2.3: authentication required) is met with AUTHINFO USER/PASS when credentials are
-   * configured, and the command is then sent again; without them it is an `nntp-auth-required`
+   * configured, CAPABILITIES again (RFC 4643 2.3.1), and the command is then sent again; without
+   * them it is an `nntp-auth-required`
    * error and nothing is sent. `shown` is the transcript text.
    */
   async command(line: string, shown = line): Promise<Reply> {
@@ -156,6 +159,9 @@ export class NntpSession {
     const r = await this.readStatus();
     if (r.code !== 480 || this.#authenticated) return r;
     await this.authenticate(line, r);
+    // RFC 4643 2.3.1: after authentication the client discards the capabilities it knew and
+    // asks again (they may change, OVER among them).
+    if (this.capabilities !== null) await this.readCapabilities();
     await this.conn.write(line + '\r\n', shown);
     return this.readStatus();
   }
@@ -261,16 +267,22 @@ export class NntpSession {
   }
 
   /**
-   * QUIT (RFC 3977 5.4), its 205 read within the timeout (any answer, or none, is fine: the
+   * QUIT (RFC 3977 5.4), its 205 waited for a second at most (any answer, or none, is fine: the
    * exchange is over), then the connection is closed.
    */
   async quit(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.conn.write('QUIT\r\n');
-      await this.readStatus();
+      // The data is complete: the 205 is waited for briefly, not for the whole timeout.
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.min(this.conn.timeout, QUIT_WAIT));
+      });
+      await Promise.race([this.readStatus().catch(() => {}), late]);
     } catch {
-      // the data is complete; a server that closes without 205 changes nothing
+      // a server that closes without 205 changes nothing
     } finally {
+      clearTimeout(timer);
       this.conn.note('info', `received ${this.conn.received} octets; connection closed`);
       this.conn.close();
     }

@@ -214,6 +214,7 @@ test('RFC 4643 2.3: 480, then AUTHINFO USER/PASS with the options, and the comma
       'ARTICLE <a@b.example>',
       'AUTHINFO USER alice',
       'AUTHINFO PASS s3cret',
+      'CAPABILITIES',
       'ARTICLE <a@b.example>',
       'QUIT',
     ]);
@@ -279,6 +280,22 @@ test('RFC 977 server (no CAPABILITIES, no XOVER): MODE READER, GROUP, HEAD for e
     // explain's OVER step names XOVER and HEAD <n> as the fallbacks: the steps before and after hold.
     const steps = explain(parse(url)).steps;
     assert.ok(matchesSteps(sent.slice(0, 3), steps.slice(0, 4)), JSON.stringify(steps));
+    await fake.allClosed();
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 3977 5.4: a server that never answers QUIT delays the end of the body by a second at most', async () => {
+  const fake = await nntpFake(HELLO, (c, s) => {
+    if (c.startsWith('ARTICLE')) s.write(ARTICLE);
+    return c === 'QUIT'; // no 205, the connection left open
+  });
+  try {
+    const t0 = Date.now();
+    const text = await read('news:a@b.example', opts(fake, { timeout: 20_000 }));
+    assert.equal(text, 'Subject: x\r\n\r\nbody\r\n.dot\r\n');
+    assert.ok(Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
     await fake.allClosed();
   } finally {
     await fake.close();
