@@ -170,8 +170,8 @@ function streamOf(s: NntpSession, next: () => Promise<Uint8Array | null>, option
 
 /**
  * ARTICLE (RFC 3977 6.2.1): 220 and the article, dot-stuffing undone, CR LF line ends kept.
- * 430 (no article with that message-id), 423 (no article with that number) and 412 (no group
- * selected) are `not-found`.
+ * 430 (no article with that message-id) and 423 (no article with that number) are `not-found`;
+ * any other failure is `nntp-reply`.
  */
 async function article(s: NntpSession, url: Url, arg: string, options: OpenOptions): Promise<Resource> {
   const cmd = `ARTICLE ${arg}`;
