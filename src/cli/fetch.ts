@@ -49,6 +49,13 @@ function timeoutArg(v: unknown): number | undefined {
   return n;
 }
 
+/** A positive whole number (--limit), or a usage error. */
+function positive(name: string, v: unknown): number | undefined {
+  const n = int(name, v);
+  if (n === 0) throw new UsageError(`--${name} takes a positive whole number, not 0`);
+  return n;
+}
+
 function int(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -81,14 +88,20 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   const stdinTTY = (io.stdin as { isTTY?: boolean }).isTTY === true;
 
   let password: OpenOptions['password'];
-  if (values['password-stdin'] === true) {
+  if (typeof values.password === 'string') {
+    password = values.password;
+    secrets.push(password);
+  } else if (values['password-stdin'] === true) {
     let text = '';
     for await (const chunk of io.stdin) text += chunk.toString();
     password = text.replace(/\r?\n$/, '');
     secrets.push(password);
   } else if (stdinTTY && io.stderrIsTTY) {
     password = async () => {
-      const p = await readSecret(`Password for ${url.user ?? ''}@${url.host ?? ''}: `, io);
+      const p = await readSecret(
+        `Password for ${url.user ?? (values.user as string | undefined) ?? ''}@${url.host ?? ''}: `,
+        io,
+      );
       secrets.push(p);
       return p;
     };
@@ -106,6 +119,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     password,
     search,
     env: io.env,
+    newsServer: values['nntp-server'] as string | undefined,
+    user: values.user as string | undefined,
+    limit: positive('limit', values.limit),
     gateway: values['no-gateway'] === true ? false : undefined,
     // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11), which this command's policy
     // does not follow (maxCrossSchemeRedirects 0): it prints them (text/uri-list) instead.
@@ -366,7 +382,7 @@ export const fetchCommand: Command = {
   rawStderr: true,
   synopsis: [
     'fetch [options] URL',
-    'Retrieve the object of a URL (ftp, http, https, file, gopher) to standard output or a file.',
+    'Retrieve the object of a URL (ftp, http, https, file, gopher, news, nntp) to standard output or a file.',
   ],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',
@@ -382,7 +398,7 @@ export const fetchCommand: Command = {
     '               it is written with local line ends (LF, RFC 959 3.1.1.1).',
     '  --search S      (fetch) The search string for a Gopher search item (type 7).',
     '  --email ADDR    (fetch) The password for anonymous FTP (default: $LOCATOR_EMAIL).',
-    '  --password-stdin  (fetch) Read the FTP password from standard input.',
+    '  --password-stdin  (fetch) Read the FTP or NNTP password from standard input.',
     '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
     '  --no-follow     (fetch) Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL:',
     '               link is an error. A prospero URL is never followed: its access URLs are',
@@ -394,6 +410,13 @@ export const fetchCommand: Command = {
     '  --menu          (fetch) Show a Gopher menu (type 1 or 7) as text, one item and its URL per',
     '               line (the default when standard output is a terminal); with --json, as NDJSON.',
     '  --raw           (fetch) Write a Gopher menu as the server sent it.',
+    '  --nntp-server HOST[:PORT]  (fetch) The news server for news: URLs when NNTPSERVER is not',
+    '               set (RFC 1738 3.6: a news URL names no server; port 119 by default).',
+    '  --limit N       (fetch) A news group listing shows only its last N articles.',
+    '  --user NAME     (fetch) The NNTP user name, sent (AUTHINFO USER) only when the server asks',
+    '               for authentication; without it, the netrc entry of the host ($HOME/.netrc).',
+    '  --password PW   (fetch) The password for --user (visible to other local users: prefer',
+    '               --password-stdin, or ~/.netrc).',
   ],
   options: {
     output: { type: 'string', short: 'o' },
@@ -413,6 +436,10 @@ export const fetchCommand: Command = {
     menu: { type: 'boolean' },
     raw: { type: 'boolean' },
     json: { type: 'boolean' },
+    'nntp-server': { type: 'string' },
+    limit: { type: 'string' },
+    user: { type: 'string' },
+    password: { type: 'string' },
   },
   run: (args, values, io) => run(args, values, io),
 };

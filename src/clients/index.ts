@@ -13,6 +13,7 @@ export { FtpReplyError } from './ftp/errors.js';
 export { send, parseRelay, RELAY_ENV, type SendOptions, type SendResult } from './smtp/client.js';
 export type { MailMessage } from './smtp/message.js';
 export { SmtpReplyError } from './smtp/errors.js';
+export { NntpReplyError } from './nntp/errors.js';
 export { Url } from '../core/url.js';
 export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
 export type { Tn3270Session } from './tn3270/session.js';

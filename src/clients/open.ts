@@ -47,6 +47,8 @@ const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
   https: () => import('./http/client.js'),
   mailto: () => import('./smtp/mailto.js'),
   prospero: () => import('./prospero/client.js'),
+  news: () => import('./nntp/client.js'),
+  nntp: () => import('./nntp/client.js'),
 };
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {

@@ -61,6 +61,29 @@ export interface OpenOptions {
    * Prospero URL gives the list of its access URLs (text/uri-list, docs/prospero.md).
    */
   followRedirects?: boolean;
+  /**
+   * news: URLs (RFC 1738 3.6): the reader's news server, "host" or "host:port" (port 119 by
+   * default), used when NNTPSERVER (in `env`) is not set. With neither, opening a news URL fails
+   * with `nntp-no-server`.
+   */
+  newsServer?: string;
+  /**
+   * NNTP: the user name sent with AUTHINFO USER, and only when the server asks for
+   * authentication (480, RFC 4643 2.3); the password is `password`. Without it, the entry of
+   * `netrc` for the server's host is used.
+   */
+  user?: string;
+  /**
+   * NNTP: the netrc file whose entry for the server's host gives the user name and password
+   * (read only when the server asks for authentication); default `$HOME/.netrc` from `env`;
+   * false for none.
+   */
+  netrc?: string | false;
+  /**
+   * A group listing (news:<group>, nntp://host/group): only the last `limit` article numbers
+   * of the group (a positive whole number); default all.
+   */
+  limit?: number;
 }
 
 /** What is known of the object before its bytes arrive. */

@@ -324,8 +324,11 @@ function buildMessageId(id: string): string {
  * The news server a reader is configured with (draft 1994-03 NEWS note 1: "the reader will fetch
  * the article or group from his or her local news host"): NNTPSERVER, "host" or "host:port".
  */
-export function newsServer(): { host: string | null; port: number; setting: string | null } {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+export function newsServer(
+  env: Record<string, string | undefined> | undefined = (
+    globalThis as { process?: { env?: Record<string, string | undefined> } }
+  ).process?.env,
+): { host: string | null; port: number; setting: string | null } {
   const v = env?.NNTPSERVER?.trim();
   if (!v) return { host: null, port: NNTP_PORT, setting: null };
   const m = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(v);
@@ -334,16 +337,42 @@ export function newsServer(): { host: string | null; port: number; setting: stri
 }
 
 /**
- * What a client sends to show a newsgroup (RFC 977 3.2.1, 3.1.2, 3.9.1): GROUP selects it and
- * its reply "211 n first last group" gives the article numbers; RFC 977 has no listing command,
- * so a reader fetches the headers of the first article and steps through the rest with NEXT.
+ * The commands a client sends before the one that retrieves (RFC 3977 5.1-5.3): it reads the
+ * greeting, asks CAPABILITIES, switches a transit server to reader mode with MODE READER, and
+ * asks CAPABILITIES again after the switch (5.3.2: they may change). A step with a "[...]" tail
+ * is sent only in the case it names.
+ */
+export function sessionSteps(): { steps: string[]; notes: string[] } {
+  return {
+    steps: [
+      'CAPABILITIES',
+      'MODE READER [if CAPABILITIES lists MODE-READER without READER, or is not understood]',
+      'CAPABILITIES [if MODE READER switched the mode and the server has CAPABILITIES]',
+    ],
+    notes: [
+      'the client reads the server greeting (200 or 201) before it sends anything (RFC 3977 5.1; RFC 977 2.4.3)',
+      'CAPABILITIES (RFC 3977 5.2) is read when the server offers it; an RFC 977 server answers 500 and gets MODE READER (RFC 2980 2.3), whose 5xx answer is ignored',
+      'AUTHINFO USER and AUTHINFO PASS (RFC 4643 2.3) are sent only when the server answers 480 to a command and a user name and password are configured (an option, or ~/.netrc for the host); CAPABILITIES is then asked again (RFC 4643 2.3.1) and the command sent again',
+    ],
+  };
+}
+
+/**
+ * What a client sends to show a newsgroup (RFC 3977 6.1.1, 8.3; RFC 2980 2.8; RFC 977 3.1.2):
+ * GROUP selects it and its reply "211 count low high group" gives the article numbers, then
+ * OVER asks the overview of those articles (XOVER of a server without CAPABILITIES; HEAD of each
+ * article number when the server has no overview).
  */
 export function groupListing(group: string): { steps: string[]; notes: string[] } {
   return {
-    steps: [formatRequest(`GROUP ${group}`), 'HEAD <first>', 'NEXT', 'HEAD', 'QUIT'],
+    steps: [
+      formatRequest(`GROUP ${group}`),
+      'OVER <low>-<high> [XOVER <low>-<high> if the server has no CAPABILITIES; HEAD <n> for each article if it has no overview]',
+      'QUIT',
+    ],
     notes: [
-      'a group is shown as the list of its articles: the reply to GROUP ("211 <count> <first> <last> <group>") gives the article numbers; RFC 977 has no listing command, so the reader asks HEAD for the first article and then NEXT and HEAD for each following one, until "421 no next article" (it keeps Subject, From and Date of each)',
-      'servers with the later overview extension answer the list in one command: XOVER <first>-<last> (RFC 2980) or OVER (RFC 3977); LISTGROUP (RFC 2980) gives the article numbers only',
+      'a group is shown as the list of its articles, oldest first: the reply to GROUP ("211 <count> <low> <high> <group>") gives the article numbers, and OVER (RFC 3977 8.3) the subject, author, date and size of each; with a limit of N articles, <low> is <high>-N+1',
+      'an RFC 977 server has no overview command: the reader then asks HEAD for each article number (RFC 977 3.1.2), skipping numbers with no article (423)',
     ],
   };
 }
@@ -358,9 +387,9 @@ function explain(url: Url): Explanation {
   const notes: string[] = [];
   let steps: string[];
   if (f.kind === 'all') {
-    steps = ['LIST', 'QUIT'];
+    steps = ['LIST ACTIVE [LIST if the server does not understand LIST ACTIVE]', 'QUIT'];
     notes.push(
-      'news:* is "all available news groups" (RFC 1738 3.6): LIST returns each active group as "<group> <last> <first> <posting>" (RFC 977 3.6.1); descriptions of the groups need LIST NEWSGROUPS (RFC 2980, later)',
+      'news:* is "all available news groups" (RFC 1738 3.6): LIST ACTIVE returns each group as "<group> <high> <low> <status>" (RFC 3977 7.6.3; RFC 977 3.6.1 has LIST); descriptions of the groups need LIST NEWSGROUPS (RFC 3977 7.6.6)',
     );
   } else if (f.kind === 'article') {
     steps = [formatRequest(`ARTICLE <${f.messageId as string}>`), 'QUIT'];
@@ -383,9 +412,10 @@ function explain(url: Url): Explanation {
       ? `the news server is the reader's local one: NNTPSERVER=${server.setting}; news URLs are location-independent and name no server (RFC 1738 3.6)`
       : "the news server is the reader's local one: NNTPSERVER (not set here, so the client must be told its news server); news URLs are location-independent and name no server (RFC 1738 3.6)",
   );
-  notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
+  const session = sessionSteps();
+  notes.push(...session.notes);
   violationNotes(url, notes);
-  return { protocol: 'nntp', host: server.host, port: server.port, steps, notes };
+  return { protocol: 'nntp', host: server.host, port: server.port, steps: [...session.steps, ...steps], notes };
 }
 
 /**

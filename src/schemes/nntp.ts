@@ -17,7 +17,7 @@ import { pathRange, schemePartRange, type Range } from './ranges.js';
 import { text } from './read.js';
 import { refuseLogin, buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
-import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing } from './news.js';
+import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing, sessionSteps } from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_ARTICLE_NUMBER = defineCode(
@@ -163,7 +163,7 @@ function explain(url: Url): Explanation {
   let steps: string[];
   if (f.article !== null) {
     steps = [formatRequest(`GROUP ${group}`), `ARTICLE ${f.article as number}`, 'QUIT'];
-    notes.push('ARTICLE <n> selects by number within the group that GROUP selected (RFC 977 3.1.2)');
+    notes.push('ARTICLE <n> selects by number within the group that GROUP selected (RFC 3977 6.2.1; RFC 977 3.1.2)');
   } else {
     const listing = groupListing(group);
     steps = listing.steps;
@@ -175,7 +175,9 @@ function explain(url: Url): Explanation {
   notes.push(
     'article numbers belong to one server: the same article has another number on another server (draft 1994-03)',
   );
-  notes.push('the client reads the server greeting (200 or 201) before it sends anything (RFC 977 2.4.3)');
+  const session = sessionSteps();
+  notes.push(...session.notes);
+  steps = [...session.steps, ...steps];
   if (!url.hasLogin)
     notes.push(
       "this URL names no server (the drafts' nntp:<group>/<digits>): the client must be told which server to ask",

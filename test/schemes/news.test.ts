@@ -20,6 +20,16 @@ import { build, explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
 
+// RFC 3977 5.1-5.3: what every NNTP session sends before its command (a "[...]" step is conditional).
+const SESSION = [
+  'CAPABILITIES',
+  'MODE READER [if CAPABILITIES lists MODE-READER without READER, or is not understood]',
+  'CAPABILITIES [if MODE READER switched the mode and the server has CAPABILITIES]',
+];
+// RFC 3977 8.3, RFC 2980 2.8, RFC 977 3.1.2: the overview of a group's articles.
+const OVER =
+  'OVER <low>-<high> [XOVER <low>-<high> if the server has no CAPABILITIES; HEAD <n> for each article if it has no overview]';
+
 const RFC = shared('spec/rfc1738-1994-12.txt');
 
 function row(u: Url): string {
@@ -50,7 +60,7 @@ test('RFC 1738 3.6:703 prints <URL:news:*> for "all available news groups"', () 
   assert.equal(codes(u), '');
   assert.equal(u.valid, true);
   const e = withServer(undefined, () => explain(printed));
-  assert.deepEqual(e.steps, ['LIST', 'QUIT']);
+  assert.deepEqual(e.steps, [...SESSION, 'LIST ACTIVE [LIST if the server does not understand LIST ACTIVE]', 'QUIT']);
 });
 
 test('RFC 1738 3.6 prints the two templates and the example group name word for word', () => {
@@ -197,25 +207,26 @@ test("explain RFC 1738 3.6: an article is ARTICLE <message-id> on the reader's o
   assert.equal(e.protocol, 'nntp');
   assert.equal(e.host, 'news.example.org');
   assert.equal(e.port, 119);
-  assert.deepEqual(e.steps, ['ARTICLE <4123@ucbvax.Berkeley.EDU>', 'QUIT']);
+  assert.deepEqual(e.steps, [...SESSION, 'ARTICLE <4123@ucbvax.Berkeley.EDU>', 'QUIT']);
   assert.ok(e.notes[0].includes("the news server is the reader's local one: NNTPSERVER=news.example.org"));
   assert.ok(e.notes.some((n) => n.includes('expired')));
 });
 
-test('explain: a group is GROUP and the RFC 977 walk through its articles', () => {
+test('explain: a group is GROUP and the overview of its articles (OVER, else XOVER, else HEAD each)', () => {
   const e = withServer('news.example.org:1119', () => explain('news:comp.infosystems.www.misc'));
   assert.equal(e.host, 'news.example.org');
   assert.equal(e.port, 1119);
-  assert.deepEqual(e.steps, ['GROUP comp.infosystems.www.misc', 'HEAD <first>', 'NEXT', 'HEAD', 'QUIT']);
-  assert.ok(e.notes.some((n) => n.includes('RFC 977 has no listing command')));
-  assert.ok(e.notes.some((n) => n.includes('XOVER') && n.includes('LISTGROUP')));
+  assert.deepEqual(e.steps, [...SESSION, 'GROUP comp.infosystems.www.misc', OVER, 'QUIT']);
+  assert.ok(e.notes.some((n) => n.includes('oldest first') && n.includes('RFC 3977 8.3')));
+  assert.ok(e.notes.some((n) => n.includes('HEAD for each article number')));
+  assert.ok(e.notes.some((n) => n.includes('AUTHINFO') && n.includes('480')));
 });
 
-test('explain: news:* is LIST; with NNTPSERVER unset the host is unknown', () => {
+test('explain: news:* is LIST ACTIVE; with NNTPSERVER unset the host is unknown', () => {
   const e = withServer(undefined, () => explain('news:*'));
   assert.equal(e.host, null);
   assert.equal(e.port, 119);
-  assert.deepEqual(e.steps, ['LIST', 'QUIT']);
+  assert.deepEqual(e.steps, [...SESSION, 'LIST ACTIVE [LIST if the server does not understand LIST ACTIVE]', 'QUIT']);
   assert.ok(e.notes[0].includes('NNTPSERVER (not set here'));
   assert.ok(e.notes.some((n) => n.includes('all available news groups')));
 });
@@ -228,7 +239,7 @@ test('explain: NNTPSERVER forms (host, host:port, [v6]:port)', () => {
 
 test('explain of an invalid news URL still explains, and says what is wrong', () => {
   const e = withServer(undefined, () => explain('news:comp.*'));
-  assert.deepEqual(e.steps[0], 'GROUP comp.*');
+  assert.deepEqual(e.steps[3], 'GROUP comp.*');
   assert.ok(e.notes.some((n) => n.startsWith('not a valid news URL') && n.includes('offset 10')));
 });
 
@@ -264,7 +275,7 @@ test('property (seed 1738): random RFC 1036 message ids build, parse back and ar
       assert.deepEqual(u.fields, { kind: 'article', group: null, messageId: id });
       assert.equal(codes(u), '');
       assert.equal(parse(u.href).href, href);
-      assert.deepEqual(withServer('n.example', () => explain(u)).steps, [`ARTICLE <${id}>`, 'QUIT']);
+      assert.deepEqual(withServer('n.example', () => explain(u)).steps, [...SESSION, `ARTICLE <${id}>`, 'QUIT']);
     }),
     { seed: 1738, numRuns: 500 },
   );

@@ -11,6 +11,7 @@ PORTS=(
   2121 7070 7071 7079 8080
   2525 2526 # smtp
   5513 3270 # rlogin, hercules
+  1119 # nntp
 )
 for p in "${PORTS[@]}"; do
   if nc -z 127.0.0.1 "$p" 2>/dev/null; then
@@ -23,6 +24,7 @@ SERVERS=(
   ftp gopher gophernicus finger http
   smtp
   rlogin hercules
+  nntp
 )
 for s in "${SERVERS[@]}"; do
   ( . "$here/$s.sh" ) >&2 || { echo "starting $s failed" >&2; bash "$here/stop.sh" "$TS" >&2; exit 1; }

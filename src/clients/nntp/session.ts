@@ -1,0 +1,295 @@
+// One NNTP session (RFC 3977): a Connection (which owns the socket, its timeouts, the
+// AbortSignal and the one close path) plus what the protocol adds: the greeting, CAPABILITIES
+// when offered, MODE READER when needed, commands with their status lines, AUTHINFO when the
+// server asks (RFC 4643), multi-line data blocks with the dot-stuffing undone, and QUIT.
+
+import { LocatorError } from '../../core/errors.js';
+import { Connection, type ConnectOptions } from '../connection.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
+import {
+  MAX_STATUS_LINE,
+  LineSplitter,
+  decodeText,
+  parseCapabilities,
+  parseReply,
+  undotChunk,
+  type DotState,
+  type Reply,
+} from './parser.js';
+import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
+
+export { NntpReplyError } from './errors.js';
+
+/** A user name and password for AUTHINFO USER/PASS (RFC 4643 2.3). */
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+/** How long the answer to QUIT is waited for (ms), at most. */
+const QUIT_WAIT = 1000;
+const LF = 10;
+const EMPTY = new Uint8Array(0);
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
+}
+
+export interface SessionOptions extends ConnectOptions {
+  /** Asked for credentials when the server answers 480; null: none configured. */
+  credentials: () => Promise<Credentials | null>;
+}
+
+export class NntpSession {
+  readonly conn: Connection;
+  /** The CAPABILITIES list (RFC 3977 5.2), or null when the server does not offer it. */
+  capabilities: Map<string, string[]> | null = null;
+  /** Whether the server allows posting (greeting 200) or not (201); informational. */
+  posting = false;
+  readonly #credentials: () => Promise<Credentials | null>;
+  #authenticated = false;
+
+  private constructor(conn: Connection, credentials: () => Promise<Credentials | null>) {
+    this.conn = conn;
+    this.#credentials = credentials;
+  }
+
+  /**
+   * Connects, reads the greeting (RFC 3977 5.1: 200 or 201; 400 and 502 refuse service), reads
+   * CAPABILITIES when the server has it (5.2), and sends MODE READER (5.3) when the capabilities
+   * say MODE-READER without READER, or when there are none to say (an RFC 977 server, for which
+   * MODE READER is harmless: its 5xx answer is ignored). Then asks CAPABILITIES again after a
+   * mode switch (RFC 3977 5.3.2: they may change).
+   */
+  static async open(host: string, port: number, options: SessionOptions): Promise<NntpSession> {
+    const conn = await Connection.connect(host, port, options);
+    const s = new NntpSession(conn, options.credentials);
+    try {
+      const greeting = await s.readStatus();
+      if (greeting.code !== 200 && greeting.code !== 201) {
+        if (greeting.code === 400 || greeting.code === 502) throw new NntpReplyError(greeting, null);
+        throw new NntpReplyError(
+          greeting,
+          null,
+          `the server greeted with ${greeting.code} ${JSON.stringify(greeting.text)}, not 200 or 201 (RFC 3977 5.1)`,
+          PROTOCOL_ERROR,
+        );
+      }
+      s.posting = greeting.code === 200;
+      await s.readCapabilities();
+      const caps = s.capabilities;
+      if (caps === null || (caps.has('MODE-READER') && !caps.has('READER'))) {
+        const r = await s.command('MODE READER');
+        if (r.code === 200 || r.code === 201) {
+          s.posting = r.code === 200;
+          if (caps !== null) await s.readCapabilities();
+        } else if (r.code === 400 || r.code === 502) {
+          throw new NntpReplyError(r, 'MODE READER');
+        }
+      }
+      return s;
+    } catch (e) {
+      s.close(e);
+      throw e;
+    }
+  }
+
+  /** CAPABILITIES (RFC 3977 5.2): 101 and the list; any other answer means the server has none. */
+  async readCapabilities(): Promise<void> {
+    const r = await this.command('CAPABILITIES');
+    if (r.code !== 101) {
+      this.capabilities = null;
+      return;
+    }
+    this.capabilities = parseCapabilities(await this.readTextBlock(64 * 1024));
+  }
+
+  /**
+   * Reads one status line (RFC 3977 3.1): at most MAX_STATUS_LINE octets up to LF; what follows
+   * stays for the next read.
+   */
+  async readStatus(): Promise<Reply> {
+    let buf: Uint8Array = EMPTY;
+    for (;;) {
+      const lf = buf.indexOf(LF);
+      if (lf >= 0) {
+        this.conn.unread(asBuffer(buf.subarray(lf + 1)));
+        const line = decodeText(buf.subarray(0, lf > 0 && buf[lf - 1] === 13 ? lf - 1 : lf));
+        this.conn.note('receive', line);
+        return parseReply(line);
+      }
+      if (buf.length > MAX_STATUS_LINE) {
+        throw new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          `the NNTP server sent a status line of more than ${MAX_STATUS_LINE} octets (RFC 3977 3.1: at most 512)`,
+        );
+      }
+      const c = await this.conn.read();
+      if (c === null) {
+        throw new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          buf.length === 0
+            ? 'the NNTP server closed the connection instead of answering'
+            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(decodeText(buf).slice(0, 80))})`,
+        );
+      }
+      buf = concat(buf, c);
+    }
+  }
+
+  /**
+   * Sends a command line (RFC 3977 3.1: CR LF ends it) and reads its status line. A 480 answer
+   * (RFC 4643 2.3: authentication required) is met with AUTHINFO USER/PASS when credentials are
+   * configured, CAPABILITIES again (RFC 4643 2.3.1), and the command is then sent again; without
+   * them it is an `nntp-auth-required`
+   * error and nothing is sent. `shown` is the transcript text.
+   */
+  async command(line: string, shown = line): Promise<Reply> {
+    await this.conn.write(line + '\r\n', shown);
+    const r = await this.readStatus();
+    if (r.code !== 480 || this.#authenticated) return r;
+    await this.authenticate(line, r);
+    // RFC 4643 2.3.1: after authentication the client discards the capabilities it knew and
+    // asks again (they may change, OVER among them).
+    if (this.capabilities !== null) await this.readCapabilities();
+    await this.conn.write(line + '\r\n', shown);
+    return this.readStatus();
+  }
+
+  /** AUTHINFO USER, then AUTHINFO PASS when asked (381), success being 281 (RFC 4643 2.3.1). */
+  async authenticate(command: string, asked: Reply): Promise<void> {
+    const creds = await this.#credentials();
+    if (creds === null) {
+      throw new NntpReplyError(
+        asked,
+        command,
+        `the NNTP server asks for authentication (${asked.code} ${JSON.stringify(asked.text)} to ${JSON.stringify(command)}), and no user name and password are configured: give them (the user and password options, locator fetch --user and --password-stdin) or put the host in ~/.netrc (RFC 4643 2.3)`,
+        NNTP_AUTH_REQUIRED,
+      );
+    }
+    for (const [name, v] of [
+      ['user name', creds.user],
+      ['password', creds.password],
+    ] as const) {
+      if (/[\r\n\0]/.test(v)) {
+        throw new LocatorError(
+          NNTP_AUTH_REQUIRED,
+          -1,
+          `the NNTP ${name} holds CR, LF or NUL, which would end the command`,
+        );
+      }
+    }
+    this.#authenticated = true;
+    const user = `AUTHINFO USER ${creds.user}`;
+    let r = await this.command(user);
+    if (r.code === 381) {
+      await this.conn.write(`AUTHINFO PASS ${creds.password}\r\n`, 'AUTHINFO PASS ****');
+      r = await this.readStatus();
+      if (r.code !== 281) throw new NntpReplyError(r, 'AUTHINFO PASS ****');
+    } else if (r.code !== 281) {
+      throw new NntpReplyError(r, user);
+    }
+  }
+
+  /**
+   * A function giving the data of the multi-line block that follows a status line, dot-stuffing
+   * undone (RFC 3977 3.1.1), line ends as sent; null after the "." line (what follows it stays
+   * unread). A connection closed before the "." line is `connection-closed`.
+   */
+  blockReader(): () => Promise<Uint8Array | null> {
+    const state: DotState = { atLineStart: true };
+    let pending: Uint8Array = EMPTY;
+    let done = false;
+    return async () => {
+      for (;;) {
+        if (done) return null;
+        const c = await this.conn.read();
+        if (c === null) {
+          throw new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            'the NNTP server closed the connection before the "." line that ends a multi-line reply (RFC 3977 3.1.1)',
+          );
+        }
+        const r = undotChunk(concat(pending, c), state);
+        pending = r.pending;
+        if (r.done) {
+          done = true;
+          this.conn.unread(asBuffer(r.rest));
+        }
+        if (r.data.length > 0) return r.data;
+      }
+    };
+  }
+
+  /** A function giving the lines (line ends cut) of the multi-line block; null after the last. */
+  lineReader(): () => Promise<Uint8Array[] | null> {
+    const next = this.blockReader();
+    const split = new LineSplitter();
+    let ended = false;
+    return async () => {
+      if (ended) return null;
+      const data = await next();
+      if (data === null) {
+        ended = true;
+        const last = split.end();
+        return last === null ? [] : [last];
+      }
+      return split.push(data);
+    };
+  }
+
+  /** Reads a whole (small) multi-line block as text lines: at most `limit` octets. */
+  async readTextBlock(limit: number): Promise<string[]> {
+    const next = this.lineReader();
+    const lines: string[] = [];
+    let size = 0;
+    for (let batch = await next(); batch !== null; batch = await next()) {
+      for (const l of batch) {
+        size += l.length + 2;
+        if (size > limit) {
+          throw new LocatorError(PROTOCOL_ERROR, -1, `the NNTP server sent a reply of more than ${limit} octets`);
+        }
+        lines.push(decodeText(l));
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * QUIT (RFC 3977 5.4), its 205 waited for a second at most (any answer, or none, is fine: the
+   * exchange is over), then the connection is closed.
+   */
+  async quit(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await this.conn.write('QUIT\r\n');
+      // The data is complete: the 205 is waited for briefly, not for the whole timeout.
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.min(this.conn.timeout, QUIT_WAIT));
+      });
+      await Promise.race([this.readStatus().catch(() => {}), late]);
+    } catch {
+      // a server that closes without 205 changes nothing
+    } finally {
+      clearTimeout(timer);
+      this.conn.note('info', `received ${this.conn.received} octets; connection closed`);
+      this.conn.close();
+    }
+  }
+
+  /** The one close path (Connection.close): with an error, every read fails with it. */
+  close(e?: unknown): void {
+    this.conn.close(e instanceof LocatorError ? e : undefined);
+  }
+}

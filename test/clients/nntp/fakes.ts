@@ -1,0 +1,143 @@
+// In-process NNTP fakes (node:net on 127.0.0.1, port 0) for what INN will not do: cut replies,
+// stalls, refusals, garbage, endless blocks, an authentication demand. And a recording proxy in
+// front of the real INN, which proves which commands the server received.
+
+import net from 'node:net';
+
+export interface NntpFake {
+  port: number;
+  connections: number;
+  /** The command lines received, per connection, in order (CR LF cut). */
+  commands: string[][];
+  /** Resolves once every accepted socket is closed; rejects after `ms` if one is still open. */
+  allClosed(ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake that writes `greeting` (raw; null: nothing) and hands each command line to `answer`,
+ * which writes what it likes (or nothing: a stall). Unless `answer` returns true (handled),
+ * CAPABILITIES is answered as a reader server with OVER, and QUIT with 205 and the end.
+ */
+export async function nntpFake(
+  greeting: string | null,
+  answer: (command: string, socket: net.Socket) => boolean | void,
+): Promise<NntpFake> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    const index = fake.connections++;
+    const commands: string[] = [];
+    fake.commands[index] = commands;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    if (greeting !== null) socket.write(Buffer.from(greeting, 'latin1'));
+    let text = '';
+    socket.on('data', (d) => {
+      text += d.toString('latin1');
+      for (let nl = text.indexOf('\r\n'); nl >= 0; nl = text.indexOf('\r\n')) {
+        const line = text.slice(0, nl);
+        text = text.slice(nl + 2);
+        commands.push(line);
+        if (socket.destroyed) return;
+        if (answer(line, socket) === true) continue;
+        if (line === 'CAPABILITIES') socket.write('101 caps\r\nVERSION 2\r\nREADER\r\nOVER\r\n.\r\n');
+        else if (line === 'QUIT') socket.end('205 bye\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const fake: NntpFake = {
+    port: (server.address() as net.AddressInfo).port,
+    connections: 0,
+    commands: [],
+    async allClosed(ms = 2000) {
+      const deadline = Date.now() + ms;
+      while (sockets.size > 0) {
+        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open on the fake server`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}
+
+export interface Recorder {
+  port: number;
+  /** What clients sent through the proxy, per connection (latin1). */
+  sent: string[];
+  /** Octets the server sent to the client so far, per connection. */
+  forwarded: number[];
+  /** Sockets still open (client and upstream sides). */
+  open(): number;
+  /** The command lines of connection `i`. */
+  commands(i?: number): string[];
+  close(): Promise<void>;
+}
+
+/** A proxy on 127.0.0.1 (port 0) to host:port that records what each client sends. */
+export async function recordingProxy(host: string, port: number): Promise<Recorder> {
+  const sockets = new Set<net.Socket>();
+  const sent: string[] = [];
+  const forwarded: number[] = [];
+  const server = net.createServer((client) => {
+    const i = sent.length;
+    sent.push('');
+    forwarded.push(0);
+    const upstream = net.connect(port, host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (d) => {
+      sent[i] += d.toString('latin1');
+    });
+    upstream.on('data', (d) => {
+      forwarded[i] += d.length;
+    });
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    sent,
+    forwarded,
+    open: () => sockets.size,
+    commands(i = sent.length - 1) {
+      return sent[i].split('\r\n').slice(0, -1);
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * True when `commands` are what explain's `steps` say: each step is one command line, with
+ * "<...>" standing for a number (or "low-high" range), and a step with a "[...]" tail sent only
+ * in the case it names (it may be absent).
+ */
+export function matchesSteps(commands: string[], steps: string[]): boolean {
+  const pattern = steps
+    .map((step) => {
+      const optional = / \[[^\]]*\]$/.test(step);
+      const command = step.replace(/ \[[^\]]*\]$/, '');
+      const re = command
+        .split(/(<low>|<high>|<n>)/)
+        .map((p) => (/^<(low|high|n)>$/.test(p) ? '[0-9]+' : p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      return optional ? `(?:${re}\\n)?` : `${re}\\n`;
+    })
+    .join('');
+  return new RegExp(`^${pattern}$`).test(commands.map((c) => c + '\n').join(''));
+}
