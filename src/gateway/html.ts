@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 
-/** A fragment of HTML that is already safe to send (built by html`` or by a renderer). */
+/** A fragment of HTML that is already safe to send (built by markup`` or by a renderer). */
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -27,10 +27,10 @@ export function esc(text: string): string {
 }
 
 /**
- * The template of every page fragment: `html\`<p>${text}</p>\`` escapes each value; an Html
+ * The template of every page fragment: `markup\`<p>${text}</p>\`` escapes each value; an Html
  * value is put in as it is, an array is joined, null, undefined and false are left out.
  */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+export function markup(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0];
   for (let i = 0; i < values.length; i++) out += fragment(values[i]) + strings[i + 1];
   return new Html(out);
@@ -116,38 +116,27 @@ export interface PageFrame {
 
 /** The start of a page (up to and including the opening of <main>), for pages streamed in parts. */
 export function pageStart(f: PageFrame): string {
-  return html`<!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${f.title} - locator gateway</title>
-        <style>
-          ${new Html(STYLE)}
-        </style>
-      </head>
-      <body>
-        <header>
-          <form method="get" action="${f.base}/" role="search">
-            <a class="home" href="${f.base}/">locator gateway</a>
-            <label for="address">URL</label>
-            <input
-              type="text"
-              id="address"
-              name="url"
-              value="${f.url}"
-              size="60"
-              spellcheck="false"
-              autocomplete="off"
-              autocapitalize="off"
-            />
-            <button type="submit">Go</button>
-          </form>
-        </header>
-        <main${f.kind ? html` class="${f.kind}"` : ''}> </main${f.kind ? html` class="${f.kind}"` : ''}>
-      </body>
-    </html> `.value;
+  const cls = f.kind ? markup` class="${f.kind}"` : '';
+  return markup`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${f.title} - locator gateway</title>
+<style>${new Html(STYLE)}</style>
+</head>
+<body>
+<header>
+<form method="get" action="${f.base}/" role="search">
+<a class="home" href="${f.base}/">locator gateway</a>
+<label for="address">URL</label>
+<input type="text" id="address" name="url" value="${f.url}" size="60" spellcheck="false" autocomplete="off" autocapitalize="off">
+<button type="submit">Go</button>
+</form>
+</header>
+<main${cls}>
+`.value;
 }
 
 /** The end of a page (closing <main>, the footer). */

@@ -2,4 +2,4 @@
 // root stays browser-safe: nothing here is reachable from src/index.ts.
 
 export { startGateway, statusFor, GATEWAY_REFUSED, GATEWAY_BUSY, type Gateway, type GatewayOptions } from './server.js';
-export { esc, html, Html } from './html.js';
+export { esc, markup, Html } from './html.js';

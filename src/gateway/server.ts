@@ -25,7 +25,7 @@ import { FtpReplyError } from '../clients/ftp/errors.js';
 import { planFtp } from '../clients/ftp/plan.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from '../clients/gopher/types.js';
 import { ABORTED, TIMEOUT, type Resource } from '../clients/types.js';
-import { Html, contentSecurityPolicy, gatewayHref, html, page, pageEnd, pageStart } from './html.js';
+import { Html, contentSecurityPolicy, gatewayHref, markup, page, pageEnd, pageStart } from './html.js';
 import {
   askForm,
   explainBlock,
@@ -280,20 +280,20 @@ export function statusFor(e: LocatorError): number {
 }
 
 function errorBlock(e: LocatorError): Html {
-  return html`<dl class="facts">
+  return markup`<dl class="facts">
     <dt>Code</dt>
     <dd><code>${e.code}</code></dd>
     <dt>Kind</dt>
     <dd>${e.kind}</dd>
     ${
       e.section !== null
-        ? html`<dt>Rule</dt>
+        ? markup`<dt>Rule</dt>
             <dd>${e.section}</dd>`
         : ''
     }
     ${
       e.offset >= 0
-        ? html`<dt>Offset</dt>
+        ? markup`<dt>Offset</dt>
             <dd>${String(e.offset)}</dd>`
         : ''
     }
@@ -311,8 +311,8 @@ function sendError(res: ServerResponse, cfg: Config, shownUrl: string, err: unkn
   const st = status ?? statusFor(e);
   const body = page(
     { title: `Error ${st}`, url: shownUrl, base: cfg.origin, kind: 'error' },
-    html`<h1>Error ${String(st)}: ${e.code}</h1>
-      ${shownUrl !== '' ? html`<p>URL: <code>${shownUrl}</code></p>` : ''}
+    markup`<h1>Error ${String(st)}: ${e.code}</h1>
+      ${shownUrl !== '' ? markup`<p>URL: <code>${shownUrl}</code></p>` : ''}
       <p role="alert">${e.detail}</p>
       ${errorBlock(e)}`,
   );
@@ -404,7 +404,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 function homePage(cfg: Config): string {
   return page(
     { title: 'Home', url: '', base: cfg.origin },
-    html`<h1>locator gateway</h1>
+    markup`<h1>locator gateway</h1>
       <p>
         Type a URL in the address field above: its object is shown here, retrieved by the protocol the URL names (RFC
         1738). Gopher menus and FTP directories become lists of links that lead back through this gateway; text is shown
@@ -452,7 +452,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     return;
   }
   const base = target.proxy ? cfg.origin : '';
-  const ctx: RenderContext = { base, link: (u, p) => gatewayHref(base, u, p) };
+  const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), cfg.requestTimeout);
   res.on('close', () => ac.abort());
@@ -465,7 +465,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
       // The page had begun: the error goes at its end, and the status stays.
       const le = asLocatorError(e);
       res.end(
-        html`<p class="problem" role="alert">The transfer failed: ${le.detail} (<code>${le.code}</code>)</p> `.value +
+        markup`<p class="problem" role="alert">The transfer failed: ${le.detail} (<code>${le.code}</code>)</p> `.value +
           pageEnd(),
       );
     }
@@ -475,9 +475,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
 }
 
 function actions(url: Url, ctx: RenderContext, download: boolean): Html {
-  return html`<p class="actions">
+  return markup`<p class="actions">
     <a href="${ctx.link(url.href, { view: 'explain' })}">Access algorithm</a>${
-      download ? html` · <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : ''
+      download ? markup` · <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : ''
     }
   </p> `;
 }
@@ -489,7 +489,7 @@ function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: U
     200,
     page(
       { title, url: redactUrl(url.href), base: ctx.base },
-      html`<h1>${title}</h1>
+      markup`<h1>${title}</h1>
         <p>URL: <code>${redactUrl(url.href)}</code></p>
         ${body}`,
     ),
@@ -506,7 +506,7 @@ function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: s
   res.end(
     page(
       { title: 'See other', url: redactUrl(url), base: ctx.base },
-      html`<h1>See other</h1>
+      markup`<h1>See other</h1>
         <p><a href="${to}">${redactUrl(url)}</a></p>`,
     ),
   );
@@ -536,11 +536,11 @@ async function serveUrl(
     );
   }
   if (scheme === 'telnet' || scheme === 'rlogin' || scheme === 'tn3270') {
-    simplePage(res, cfg, ctx, url, `${scheme} session`, html`${sessionBlock(url)}${actions(url, ctx, false)}`);
+    simplePage(res, cfg, ctx, url, `${scheme} session`, markup`${sessionBlock(url)}${actions(url, ctx, false)}`);
     return;
   }
   if (scheme === 'mailto') {
-    simplePage(res, cfg, ctx, url, 'Mail address', html`${mailtoBlock(url)}${actions(url, ctx, false)}`);
+    simplePage(res, cfg, ctx, url, 'Mail address', markup`${mailtoBlock(url)}${actions(url, ctx, false)}`);
     return;
   }
   if ((scheme === 'http' || scheme === 'https') && !cfg.http) {
@@ -550,7 +550,7 @@ async function serveUrl(
       ctx,
       url,
       'A web page',
-      html`<p>
+      markup`<p>
           This gateway serves the other protocols; a web browser reaches HTTP itself:
           <a href="${url.href}" rel="noreferrer">${shown}</a>
         </p>
@@ -575,7 +575,7 @@ async function serveUrl(
           ctx,
           url,
           'Gopher search',
-          html`${searchForm(url.href, 'for', ctx)}${actions(url, ctx, false)}`,
+          markup`${searchForm(url.href, 'for', ctx)}${actions(url, ctx, false)}`,
         );
         return;
       }
@@ -598,7 +598,7 @@ async function serveUrl(
           ctx,
           url,
           'WAIS database',
-          html`${searchForm(url.href, `the database ${f.database ?? ''}`, ctx)}${actions(url, ctx, false)}`,
+          markup`${searchForm(url.href, `the database ${f.database ?? ''}`, ctx)}${actions(url, ctx, false)}`,
         );
         return;
       }
@@ -679,7 +679,7 @@ async function serveAsk(
         ctx,
         url,
         'Gopher+ form',
-        html`${askForm(url.href, e.list, ctx)}${actions(url, ctx, false)}`,
+        markup`${askForm(url.href, e.list, ctx)}${actions(url, ctx, false)}`,
       );
       return;
     }
@@ -806,7 +806,9 @@ async function renderResource(
 ): Promise<void> {
   const kind = kindOf(url, r.meta.contentType, r.meta.gopherType);
   const sink = sinkOf(res, signal);
-  if (view === 'raw' || kind === 'download') {
+  // Asked as a proxy, a document or file is passed on as it is (what a proxy does); menus,
+  // listings and the other line formats have no HTTP form but a page.
+  if (view === 'raw' || kind === 'download' || (ctx.proxy && kind === 'text')) {
     res.statusCode = 200;
     commonHeaders(res, cfg);
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
@@ -816,7 +818,7 @@ async function renderResource(
         ? downloadType(r.meta.contentType ?? 'text/plain')
         : downloadType(r.meta.contentType),
     );
-    res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
+    if (!ctx.proxy) res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
     if (r.meta.size !== null) res.setHeader('Content-Length', String(r.meta.size));
     await streamBytes(r.body, sink);
     res.end();
@@ -826,13 +828,13 @@ async function renderResource(
   const shown = redactUrl(r.meta.url || url.href);
   await sink.write(pageStart({ title: TITLES[kind], url: shown, base: ctx.base }));
   await sink.write(
-    html`<h1>${TITLES[kind]}</h1>
+    markup`<h1>${TITLES[kind]}</h1>
       <p>URL: <code>${shown}</code></p>
       ${actions(url, ctx, true)}`.value,
   );
   if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
     await sink.write(
-      html`<p>Reached through ${r.meta.redirects.map((u, i) => html`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p> `
+      markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p> `
         .value,
     );
   }
