@@ -31,7 +31,9 @@ const filter = process.argv.slice(2);
 const files = find('.build/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 // The client tests run against real servers on loopback (test/servers/*.sh, after
 // ../shared/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
-const needServers = files.some((f) => f.includes(`${join('test', 'clients')}`) || f.includes('fetch'));
+const needServers = files.some(
+  (f) => f.includes(`${join('test', 'clients')}`) || f.includes(`${join('test', 'gateway')}`) || f.includes('fetch'),
+);
 let ts = null;
 if (needServers && !process.env.LOCATOR_TEST_SERVERS) {
   const r = spawnSync('bash', ['test/servers/start.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });

@@ -250,7 +250,11 @@ function commonHeaders(res: ServerResponse, cfg: Config): void {
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(cfg.origin));
 }
 
+/** The responses that are pages (an error met after the start is written at their end); the others are objects passed on. */
+const PAGES = new WeakSet<ServerResponse>();
+
 function startPage(res: ServerResponse, cfg: Config, status: number): void {
+  PAGES.add(res);
   res.statusCode = status;
   commonHeaders(res, cfg);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -280,24 +284,13 @@ export function statusFor(e: LocatorError): number {
 }
 
 function errorBlock(e: LocatorError): Html {
+  const rule = e.section !== null ? markup`<dt>Rule</dt><dd>${e.section}</dd>\n` : '';
+  const offset = e.offset >= 0 ? markup`<dt>Offset</dt><dd>${String(e.offset)}</dd>\n` : '';
   return markup`<dl class="facts">
-    <dt>Code</dt>
-    <dd><code>${e.code}</code></dd>
-    <dt>Kind</dt>
-    <dd>${e.kind}</dd>
-    ${
-      e.section !== null
-        ? markup`<dt>Rule</dt>
-            <dd>${e.section}</dd>`
-        : ''
-    }
-    ${
-      e.offset >= 0
-        ? markup`<dt>Offset</dt>
-            <dd>${String(e.offset)}</dd>`
-        : ''
-    }
-  </dl> `;
+<dt>Code</dt><dd><code>${e.code}</code></dd>
+<dt>Kind</dt><dd>${e.kind}</dd>
+${rule}${offset}</dl>
+`;
 }
 
 function asLocatorError(e: unknown): LocatorError {
@@ -309,12 +302,12 @@ function asLocatorError(e: unknown): LocatorError {
 function sendError(res: ServerResponse, cfg: Config, shownUrl: string, err: unknown, status?: number): void {
   const e = asLocatorError(err);
   const st = status ?? statusFor(e);
+  const where = shownUrl !== '' ? markup`<p>URL: <code>${shownUrl}</code></p>\n` : '';
   const body = page(
     { title: `Error ${st}`, url: shownUrl, base: cfg.origin, kind: 'error' },
     markup`<h1>Error ${String(st)}: ${e.code}</h1>
-      ${shownUrl !== '' ? markup`<p>URL: <code>${shownUrl}</code></p>` : ''}
-      <p role="alert">${e.detail}</p>
-      ${errorBlock(e)}`,
+${where}<p role="alert">${e.detail}</p>
+${errorBlock(e)}`,
   );
   cfg.log?.(`error ${st} ${e.code} ${shownUrl}`);
   sendPage(res, cfg, st, body);
@@ -405,25 +398,18 @@ function homePage(cfg: Config): string {
   return page(
     { title: 'Home', url: '', base: cfg.origin },
     markup`<h1>locator gateway</h1>
-      <p>
-        Type a URL in the address field above: its object is shown here, retrieved by the protocol the URL names (RFC
-        1738). Gopher menus and FTP directories become lists of links that lead back through this gateway; text is shown
-        as text, other files are downloaded.
-      </p>
-      <h2>Schemes</h2>
-      <ul>
-        <li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
-        <li><code>ftp:</code> directories and files</li>
-        <li>
-          <code>news:</code>, <code>nntp:</code>, <code>wais:</code>, <code>prospero:</code> when their clients are
-          installed
-        </li>
-        <li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: what to run</li>
-      </ul>
-      <p>
-        Add <code>&amp;view=explain</code> to a page's address, or follow its "Access algorithm" link, to see the
-        protocol steps without retrieving anything.
-      </p> `,
+<p>Type a URL in the address field above: its object is shown here, retrieved by the protocol the URL names
+(RFC 1738). Gopher menus and FTP directories become lists of links that lead back through this gateway;
+text is shown as text, other files are downloaded.</p>
+<h2>Schemes</h2>
+<ul>
+<li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
+<li><code>ftp:</code> directories and files</li>
+<li><code>news:</code>, <code>nntp:</code>, <code>wais:</code>, <code>prospero:</code> when their clients are installed</li>
+<li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: the command to run</li>
+</ul>
+<p>Every page has an "Access algorithm" link: the protocol steps of its URL, without retrieving anything.</p>
+`,
   );
 }
 
@@ -461,12 +447,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     cfg.log?.(`${method} ${shown} ${res.statusCode}`);
   } catch (e) {
     if (!res.headersSent) sendError(res, cfg, shown, e);
-    else if (!res.writableEnded && !res.destroyed) {
+    else if (!PAGES.has(res)) {
+      // An object passed on: cut, so that the client sees a transfer that did not complete.
+      res.destroy();
+    } else if (!res.writableEnded && !res.destroyed) {
       // The page had begun: the error goes at its end, and the status stays.
       const le = asLocatorError(e);
       res.end(
-        markup`<p class="problem" role="alert">The transfer failed: ${le.detail} (<code>${le.code}</code>)</p> `.value +
-          pageEnd(),
+        markup`<p class="problem" role="alert">The transfer failed: ${le.detail} (<code>${le.code}</code>)</p>\n`
+          .value + pageEnd(),
       );
     }
   } finally {
@@ -475,25 +464,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
 }
 
 function actions(url: Url, ctx: RenderContext, download: boolean): Html {
-  return markup`<p class="actions">
-    <a href="${ctx.link(url.href, { view: 'explain' })}">Access algorithm</a>${
-      download ? markup` · <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : ''
-    }
-  </p> `;
+  // The explanation needs no password (its steps show a placeholder): its link carries none.
+  const explainLink = markup`<a href="${ctx.link(redactUrl(url.href), { view: 'explain' })}">Access algorithm</a>`;
+  const raw = download ? markup` · <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : '';
+  return markup`<p class="actions">${explainLink}${raw}</p>\n`;
 }
 
 function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: Url, title: string, body: Html): void {
-  sendPage(
-    res,
-    cfg,
-    200,
-    page(
-      { title, url: redactUrl(url.href), base: ctx.base },
-      markup`<h1>${title}</h1>
-        <p>URL: <code>${redactUrl(url.href)}</code></p>
-        ${body}`,
-    ),
-  );
+  const shown = redactUrl(url.href);
+  const head = markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n`;
+  sendPage(res, cfg, 200, page({ title, url: shown, base: ctx.base }, markup`${head}${body}`));
 }
 
 function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: string): void {
@@ -506,8 +486,7 @@ function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: s
   res.end(
     page(
       { title: 'See other', url: redactUrl(url), base: ctx.base },
-      markup`<h1>See other</h1>
-        <p><a href="${to}">${redactUrl(url)}</a></p>`,
+      markup`<h1>See other</h1>\n<p><a href="${to}">${redactUrl(url)}</a></p>\n`,
     ),
   );
 }
@@ -550,11 +529,7 @@ async function serveUrl(
       ctx,
       url,
       'A web page',
-      markup`<p>
-          This gateway serves the other protocols; a web browser reaches HTTP itself:
-          <a href="${url.href}" rel="noreferrer">${shown}</a>
-        </p>
-        ${actions(url, ctx, false)}`,
+      markup`<p>This gateway serves the other protocols; a web browser reaches HTTP itself: <a href="${url.href}" rel="noreferrer">${shown}</a></p>\n${actions(url, ctx, false)}`,
     );
     return;
   }
@@ -828,13 +803,11 @@ async function renderResource(
   const shown = redactUrl(r.meta.url || url.href);
   await sink.write(pageStart({ title: TITLES[kind], url: shown, base: ctx.base }));
   await sink.write(
-    markup`<h1>${TITLES[kind]}</h1>
-      <p>URL: <code>${shown}</code></p>
-      ${actions(url, ctx, true)}`.value,
+    markup`<h1>${TITLES[kind]}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value,
   );
   if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
     await sink.write(
-      markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p> `
+      markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p>\n`
         .value,
     );
   }

@@ -164,10 +164,7 @@ test('RFC 1436 3.8: a hostile menu is rendered escaped, its "URL:" javascript: s
   assert.match(out, /<li class="problem"><span class="kind">error<\/span> &lt;b&gt;error&lt;\/b&gt;<\/li>/);
   assert.match(out, /href="\/\?url=javascript%3Aalert\(document.cookie\)"/);
   assert.match(out, /no port <small>\(a menu line has four/);
-  assert.match(
-    out,
-    /href="\/\?url=gopher%3A%2F%2F127.0.0.1%2F0%2Fform%2509%2509%3F">Form item<\/a> <small>\(form\)/,
-  );
+  assert.match(out, /href="\/\?url=gopher%3A%2F%2F127.0.0.1%2F0%2Fform%2509%2509%3F">Form item<\/a> <small>\(form\)/);
   assert.match(out, /\uFFFD\[31mred/); // the escape character of a terminal sequence is gone
 });
 
