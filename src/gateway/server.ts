@@ -466,7 +466,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
 function actions(url: Url, ctx: RenderContext, download: boolean): Html {
   // The explanation needs no password (its steps show a placeholder): its link carries none.
   const explainLink = markup`<a href="${ctx.link(redactUrl(url.href), { view: 'explain' })}">Access algorithm</a>`;
-  const raw = download ? markup` · <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : '';
+  const raw = download ? markup` | <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : '';
   return markup`<p class="actions">${explainLink}${raw}</p>\n`;
 }
 
