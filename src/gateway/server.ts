@@ -140,7 +140,7 @@ function isLoopbackAddress(a: string): boolean {
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer({ requestTimeout: 0, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
   server.maxConnections = options.maxConnections ?? 64;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
