@@ -85,8 +85,13 @@ form.fill label { display: block; font-weight: bold; }
 footer { color: #3d3d3d; font-size: 0.9rem; border-top: 1px solid #767676; margin-top: 1rem; }
 `.trim();
 
+let styleHash: string | undefined;
+
 /** The hash of STYLE for the Content-Security-Policy (CSP 3: a hash source allows one inline style). */
-export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export function styleSource(): string {
+  styleHash ??= `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+  return styleHash;
+}
 
 /**
  * The Content-Security-Policy of every page: no script at all, no plugin, no frame, the one
@@ -95,7 +100,7 @@ export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('
 export function contentSecurityPolicy(gatewayOrigin: string): string {
   return [
     "default-src 'none'",
-    `style-src ${STYLE_HASH}`,
+    `style-src ${styleSource()}`,
     "img-src 'self'",
     `form-action 'self' ${gatewayOrigin}`,
     "base-uri 'none'",

@@ -24,7 +24,15 @@ import { readMenu } from '../clients/gopher/menu.js';
 import { FtpReplyError } from '../clients/ftp/errors.js';
 import { planFtp } from '../clients/ftp/plan.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from '../clients/gopher/types.js';
-import { ABORTED, TIMEOUT, type Resource } from '../clients/types.js';
+import {
+  ABORTED,
+  NEEDS_INPUT,
+  NO_CLIENT,
+  NOT_FOUND,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+  type Resource,
+} from '../clients/types.js';
 import { Html, contentSecurityPolicy, gatewayHref, markup, page, pageEnd, pageStart } from './html.js';
 import {
   askForm,
@@ -106,6 +114,9 @@ export const GATEWAY_BUSY = defineCode(
   'too many requests from this client are in progress',
   'network',
 );
+
+/** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
+export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
 
 const MAX_TARGET = 8192;
 const MAX_FORM = 64 * 1024;
@@ -273,10 +284,10 @@ function sendPage(res: ServerResponse, cfg: Config, status: number, body: string
  */
 export function statusFor(e: LocatorError): number {
   if (e.code === GATEWAY_BUSY) return 429;
-  if (e.code === 'not-found') return 404;
+  if (e.code === NOT_FOUND) return 404;
   if (e instanceof FtpReplyError && (e.replyCode === 550 || e.replyCode === 450)) return 404;
   if (e instanceof GopherError && (e.errorNumber === 1 || e.errorNumber === null)) return 404;
-  if (e.code === 'no-client') return 501;
+  if (e.code === NO_CLIENT) return 501;
   if (e.code === TIMEOUT) return 504;
   if (e.kind === 'policy') return 403;
   if (e.kind === 'syntax' || e.kind === 'usage') return 400;
@@ -295,7 +306,7 @@ ${rule}${offset}</dl>
 
 function asLocatorError(e: unknown): LocatorError {
   if (e instanceof LocatorError) return e;
-  return new LocatorError('internal-error', -1, `the gateway failed: ${(e as Error)?.message ?? String(e)}`);
+  return new LocatorError(GATEWAY_FAILED, -1, `the gateway failed: ${(e as Error)?.message ?? String(e)}`);
 }
 
 /** An error as a page: the typed error, its code, kind and rule, with the matching status. */
@@ -376,7 +387,7 @@ function targetOf(req: IncomingMessage, cfg: Config): Target | null {
   }
   const q = line.indexOf('?');
   const path = q < 0 ? line : line.slice(0, q);
-  if (path !== '/') throw new LocatorError('not-found', -1, `the gateway has no page ${JSON.stringify(path)}`);
+  if (path !== '/') throw new LocatorError(NOT_FOUND, -1, `the gateway has no page ${JSON.stringify(path)}`);
   const params = new URLSearchParams(q < 0 ? '' : line.slice(q + 1));
   const raw = params.get('url');
   if (raw === null || raw.trim() === '') return null;
@@ -645,7 +656,7 @@ async function serveAsk(
       };
       const r = await open(url, ask);
       await r.body.cancel().catch(() => {});
-      throw new LocatorError('protocol-error', -1, 'the server sent the item without asking its form');
+      throw new LocatorError(PROTOCOL_ERROR, -1, 'the server sent the item without asking its form');
     } catch (e) {
       if (!(e instanceof Questions)) throw e;
       simplePage(
@@ -665,7 +676,7 @@ async function serveAsk(
     ask: async (questions) => {
       if (form.get('questions') !== String(questions.length)) {
         throw new LocatorError(
-          'needs-input',
+          NEEDS_INPUT,
           -1,
           `the form has ${questions.length} questions now, and ${form.get('questions') ?? 'no'} answers were sent: fill it in again`,
         );
