@@ -55,9 +55,9 @@ module.exports = {
     },
     {
       name: 'node-builtins-only-in-clients-and-cli',
-      comment: 'node: modules (net, fs, stream, ...) only in src/clients/ and src/cli/: everything else runs in a browser',
+      comment: 'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/ and src/gateway/: everything else runs in a browser',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(clients|cli)/' },
+      from: { path: '^src/', pathNot: '^src/(clients|cli|gateway)/' },
       to: { dependencyTypes: ['core'] },
     },
     {

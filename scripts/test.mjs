@@ -32,7 +32,10 @@ const files = find('.build/test').filter((f) => filter.length === 0 || filter.so
 // The client tests run against real servers on loopback (test/servers/*.sh, after
 // ../shared/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
 const needServers = files.some(
-  (f) => f.includes(`${join('test', 'clients')}`) || f.includes('fetch') || f.includes(join('test', 'cli', 'send')),
+  (f) =>
+    ['clients', 'gateway', join('cli', 'send'), join('cli', 'connect'), join('cli', 'serve')].some((d) =>
+      f.includes(join('test', d)),
+    ) || f.includes('fetch'),
 );
 let ts = null;
 if (needServers && !process.env.LOCATOR_TEST_SERVERS) {

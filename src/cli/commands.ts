@@ -8,6 +8,7 @@ import { extractCommand } from './extract.js';
 import { lintCommand } from './lint.js';
 import { fetchCommand } from './fetch.js';
 import { sendCommand } from './send.js';
+import { serveCommand } from './serve.js';
 
 export const COMMANDS: Command[] = [
   parseCommand,
@@ -20,4 +21,5 @@ export const COMMANDS: Command[] = [
   lintCommand,
   fetchCommand,
   sendCommand,
+  serveCommand,
 ];

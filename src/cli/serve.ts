@@ -1,0 +1,99 @@
+// `locator serve`: runs the gateway of RFC 1738 section 4 (src/gateway/) until interrupted.
+import { startGateway, type GatewayOptions } from '../gateway/index.js';
+import { EXIT, UsageError, type Command, type Io } from './command.js';
+import { safeText } from './safe-text.js';
+
+function whole(name: string, v: unknown, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`--${name} takes a whole number of at least ${min}, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The gateway's options from the command line. */
+export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOptions {
+  const port = whole('port', values.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError(`--port takes a port number (0-65535), not ${port}`);
+  const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => {
+    const n = whole('allow-port', p, 1)!;
+    if (n > 65535) throw new UsageError(`--allow-port takes a port number, not ${n}`);
+    return n;
+  });
+  return {
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    port: port ?? 8080,
+    timeout: whole('timeout', values.timeout, 1),
+    requestTimeout: whole('request-timeout', values['request-timeout'], 1),
+    maxBytes: whole('max-bytes', values['max-bytes'], 1),
+    maxPerClient: whole('max-per-client', values['max-per-client'], 1),
+    allowPrivate: values['allow-private'] === true,
+    allowPorts: allow,
+    allowLocalFiles: values['allow-files'] === true,
+    openProxy: values['open-proxy'] === true,
+    http: values.http === true,
+    email: (values.email as string | undefined) ?? io.env.LOCATOR_EMAIL ?? io.env.EMAIL,
+    log: values.quiet === true ? undefined : (line) => io.stderr.write(safeText(`${line}\n`)),
+  };
+}
+
+async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
+  if (args.length > 0) throw new UsageError('serve takes no URL arguments');
+  const options = serveOptions(values, io);
+  let gw;
+  try {
+    gw = await startGateway(options);
+  } catch (e) {
+    io.stderr.write(
+      safeText(`locator serve: cannot listen on ${options.host}:${options.port}: ${(e as Error).message}\n`),
+    );
+    return EXIT.network;
+  }
+  io.stderr.write(safeText(`locator serve: the gateway is at ${gw.url}/ (Ctrl-C stops it)\n`));
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await gw.close();
+  return EXIT.ok;
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  synopsis: [
+    'serve [--host 127.0.0.1] [--port 8080]',
+    'Run the gateway: objects of gopher, ftp, news, wais ... URLs as web pages, and a proxy for them (RFC 1738 4).',
+  ],
+  help: [
+    '  --host ADDR          interface to listen on (default 127.0.0.1, loopback only)',
+    '  --port N             port (default 8080; 0 for any free port)',
+    '  --allow-private      bound elsewhere than loopback, still allow URLs naming private addresses',
+    '  --allow-port N       allow a port registered to another protocol (repeatable)',
+    '  --allow-files        serve file: URLs from this machine',
+    '  --open-proxy         answer proxy requests from other machines too',
+    '  --http               retrieve http: URLs too (default: link to them)',
+    '  --timeout MS, --request-timeout MS, --max-bytes N, --max-per-client N   limits',
+    '  --quiet              no request log on standard error',
+  ],
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    timeout: { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'max-bytes': { type: 'string' },
+    'max-per-client': { type: 'string' },
+    'allow-private': { type: 'boolean' },
+    'allow-port': { type: 'string', multiple: true },
+    'allow-files': { type: 'boolean' },
+    'open-proxy': { type: 'boolean' },
+    http: { type: 'boolean' },
+    email: { type: 'string' },
+    quiet: { type: 'boolean' },
+  },
+  run: (args, values, io) => run(args, values, io),
+};

@@ -1,0 +1,852 @@
+// `locator serve`: the gateway of RFC 1738 section 4 ("a gateway which will provide images of
+// objects in the new scheme for clients using an existing protocol"). An HTTP/1.x server that
+// answers two kinds of request:
+//
+//   GET /?url=<percent-encoded URL>       the object as a page (menus and listings as links)
+//   GET gopher://host/1/ HTTP/1.0         the same, asked as a proxy (gopher_proxy, ftp_proxy, ...)
+//
+// Every URL goes through the security policy (src/policy.ts) before any byte is sent; every byte
+// of remote text is escaped (html.ts); the pages carry a Content-Security-Policy that allows no
+// script; waits, sizes and concurrent requests per client are bounded.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tryParse } from '../schemes/registry.js';
+import { entryOf } from '../schemes/registry.js';
+import { Url } from '../core/url.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { build, explain } from '../build.js';
+import { redactUrl } from '../redact.js';
+import { classifyAddress } from '../lint/address.js';
+import type { Policy } from '../policy.js';
+import { open } from '../clients/open.js';
+import { readMenu } from '../clients/gopher/menu.js';
+import { FtpReplyError } from '../clients/ftp/errors.js';
+import { planFtp } from '../clients/ftp/plan.js';
+import { GopherError, type AskQuestion, type GopherOpenOptions } from '../clients/gopher/types.js';
+import {
+  ABORTED,
+  NEEDS_INPUT,
+  NO_CLIENT,
+  NOT_FOUND,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+  type Resource,
+} from '../clients/types.js';
+import { Html, contentSecurityPolicy, gatewayHref, markup, page, pageEnd, pageStart } from './html.js';
+import {
+  askForm,
+  explainBlock,
+  lines,
+  mailtoBlock,
+  renderArticle,
+  renderFtpListing,
+  renderMenu,
+  renderNewsGroups,
+  renderNewsOverview,
+  renderText,
+  renderUriList,
+  renderWaisHeadlines,
+  searchForm,
+  sessionBlock,
+  type RenderContext,
+  type Sink,
+} from './render.js';
+
+/** What `startGateway` takes; every field is optional. */
+export interface GatewayOptions {
+  /** The interface to listen on (default 127.0.0.1, loopback only). */
+  host?: string;
+  /** The port (default 8080; 0 for any free port). */
+  port?: number;
+  /** Milliseconds of silence allowed on any one wait of a retrieval (default 30000). */
+  timeout?: number;
+  /** Milliseconds one request may take in all, transfer included (default 300000). */
+  requestTimeout?: number;
+  /** The largest object passed on, in octets (default 1 GiB); past it the transfer stops. */
+  maxBytes?: number;
+  /** Requests one client address may have in progress at once (default 4); more get 429. */
+  maxPerClient?: number;
+  /** Connections open at once, all clients together (default 64). */
+  maxConnections?: number;
+  /**
+   * Allow URLs that name loopback and private addresses when bound to an interface other than
+   * loopback (default false: refused there, as for any server that fetches URLs for others).
+   */
+  allowPrivate?: boolean;
+  /** Ports registered to another protocol that URLs may name (the policy's allowPorts). */
+  allowPorts?: number[];
+  /** Read file: (and afs:, mid:, cid:) URLs from this machine (default false). */
+  allowLocalFiles?: boolean;
+  /** Answer proxy requests (an absolute URL in the request line) from any client, not only loopback (default false). */
+  openProxy?: boolean;
+  /** Retrieve http: and https: URLs too (default false: a page links to them directly). */
+  http?: boolean;
+  /** The e-mail address sent as the anonymous FTP password. */
+  email?: string;
+  /** One line per request (method, URL with passwords hidden, status). */
+  log?: (line: string) => void;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  /** `http://host:port`, without a final "/". */
+  url: string;
+  host: string;
+  port: number;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** A request the gateway will not serve (not a URL of its own, a proxy request from elsewhere ...). */
+export const GATEWAY_REFUSED = defineCode(
+  'gateway-refused',
+  'error',
+  'RFC 1738 6',
+  'the gateway does not serve this request',
+  'policy',
+);
+/** Too many requests of one client at once. */
+export const GATEWAY_BUSY = defineCode(
+  'gateway-busy',
+  'error',
+  null,
+  'too many requests from this client are in progress',
+  'network',
+);
+
+/** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
+export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
+
+const MAX_TARGET = 8192;
+const MAX_FORM = 64 * 1024;
+
+interface Config {
+  timeout: number;
+  requestTimeout: number;
+  maxBytes: number;
+  maxPerClient: number;
+  allowLocalFiles: boolean;
+  openProxy: boolean;
+  http: boolean;
+  email: string | undefined;
+  log: ((line: string) => void) | undefined;
+  policy: Policy;
+  loopback: boolean;
+  /** The gateway's own origin, "http://127.0.0.1:8080". */
+  origin: string;
+  /** Host header values accepted for the gateway's own pages when bound to loopback. */
+  hosts: Set<string>;
+}
+
+function isLoopbackAddress(a: string): boolean {
+  const bare = a.replace(/^::ffff:/i, '');
+  return classifyAddress(bare)?.kind === 'loopback' || bare === 'localhost';
+}
+
+/**
+ * Starts the gateway (RFC 1738 4) and resolves once it listens. Bound to 127.0.0.1 unless told
+ * otherwise; bound elsewhere, URLs that name private or loopback addresses are refused unless
+ * `allowPrivate`.
+ */
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const host = options.host ?? '127.0.0.1';
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
+  server.maxConnections = options.maxConnections ?? 64;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8080, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const origin = `http://${shownHost}:${addr.port}`;
+  const loopback = isLoopbackAddress(addr.address);
+  const cfg: Config = {
+    timeout: options.timeout ?? 30_000,
+    requestTimeout: options.requestTimeout ?? 300_000,
+    maxBytes: options.maxBytes ?? 1024 ** 3,
+    maxPerClient: options.maxPerClient ?? 4,
+    allowLocalFiles: options.allowLocalFiles ?? false,
+    openProxy: options.openProxy ?? false,
+    http: options.http ?? false,
+    email: options.email,
+    log: options.log,
+    policy: {
+      allowPorts: options.allowPorts ?? [],
+      refusePrivateAddresses: !loopback && options.allowPrivate !== true,
+      maxRedirects: 5,
+      maxCrossSchemeRedirects: 0,
+    },
+    loopback,
+    origin,
+    hosts: new Set(
+      [shownHost, 'localhost', '127.0.0.1', '[::1]', host].flatMap((h) => [
+        h.toLowerCase(),
+        `${h}:${addr.port}`.toLowerCase(),
+      ]),
+    ),
+  };
+  const active = new Map<string, number>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const client = req.socket.remoteAddress ?? '';
+    const n = active.get(client) ?? 0;
+    if (n >= cfg.maxPerClient) {
+      res.setHeader('Retry-After', '5');
+      sendError(
+        res,
+        cfg,
+        '',
+        new LocatorError(GATEWAY_BUSY, -1, `more than ${cfg.maxPerClient} requests from this client at once`),
+        429,
+      );
+      return;
+    }
+    active.set(client, n + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const m = (active.get(client) ?? 1) - 1;
+      if (m <= 0) active.delete(client);
+      else active.set(client, m);
+    };
+    res.on('close', release);
+    handle(req, res, cfg).catch((e) => {
+      // A failure no handler expected: the page says so, the socket is released.
+      if (!res.headersSent) sendError(res, cfg, '', e);
+      else res.destroy();
+    });
+  });
+  // CONNECT would make the gateway a tunnel to anywhere: refused.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nConnection: close\r\nContent-Length: 0\r\n\r\n',
+    );
+  });
+  server.on('clientError', (_e: Error, socket: Socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  return {
+    url: origin,
+    host: addr.address,
+    port: addr.port,
+    close: () => closeServer(server, sockets),
+  };
+}
+
+function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    for (const s of sockets) s.destroy();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+function commonHeaders(res: ServerResponse, cfg: Config): void {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(cfg.origin));
+}
+
+/** The responses that are pages (an error met after the start is written at their end); the others are objects passed on. */
+const PAGES = new WeakSet<ServerResponse>();
+
+function startPage(res: ServerResponse, cfg: Config, status: number): void {
+  PAGES.add(res);
+  res.statusCode = status;
+  commonHeaders(res, cfg);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+}
+
+function sendPage(res: ServerResponse, cfg: Config, status: number, body: string): void {
+  startPage(res, cfg, status);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * The HTTP status for a typed error: a refusal of the policy 403; a missing object (FTP 550,
+ * Gopher+ error 1, `not-found`) 404; a URL that is not valid 400; no client for the scheme 501;
+ * a timeout 504; any other network or protocol failure 502.
+ */
+export function statusFor(e: LocatorError): number {
+  if (e.code === GATEWAY_BUSY) return 429;
+  if (e.code === NOT_FOUND) return 404;
+  if (e instanceof FtpReplyError && (e.replyCode === 550 || e.replyCode === 450)) return 404;
+  if (e instanceof GopherError && (e.errorNumber === 1 || e.errorNumber === null)) return 404;
+  if (e.code === NO_CLIENT) return 501;
+  if (e.code === TIMEOUT) return 504;
+  if (e.kind === 'policy') return 403;
+  if (e.kind === 'syntax' || e.kind === 'usage') return 400;
+  return 502;
+}
+
+function errorBlock(e: LocatorError): Html {
+  const rule = e.section !== null ? markup`<dt>Rule</dt><dd>${e.section}</dd>\n` : '';
+  const offset = e.offset >= 0 ? markup`<dt>Offset</dt><dd>${String(e.offset)}</dd>\n` : '';
+  return markup`<dl class="facts">
+<dt>Code</dt><dd><code>${e.code}</code></dd>
+<dt>Kind</dt><dd>${e.kind}</dd>
+${rule}${offset}</dl>
+`;
+}
+
+function asLocatorError(e: unknown): LocatorError {
+  if (e instanceof LocatorError) return e;
+  return new LocatorError(GATEWAY_FAILED, -1, `the gateway failed: ${(e as Error)?.message ?? String(e)}`);
+}
+
+/** An error as a page: the typed error, its code, kind and rule, with the matching status. */
+function sendError(res: ServerResponse, cfg: Config, shownUrl: string, err: unknown, status?: number): void {
+  const e = asLocatorError(err);
+  const st = status ?? statusFor(e);
+  const where = shownUrl !== '' ? markup`<p>URL: <code>${shownUrl}</code></p>\n` : '';
+  const body = page(
+    { title: `Error ${st}`, url: shownUrl, base: cfg.origin, kind: 'error' },
+    markup`<h1>Error ${String(st)}: ${e.code}</h1>
+${where}<p role="alert">${e.detail}</p>
+${errorBlock(e)}`,
+  );
+  cfg.log?.(`error ${st} ${e.code} ${shownUrl}`);
+  sendPage(res, cfg, st, body);
+}
+
+/** A sink over the response that waits for 'drain', and stops when the client goes away. */
+function sinkOf(res: ServerResponse, signal: AbortSignal): Sink & { bytes(chunk: Uint8Array): Promise<void> } {
+  const wait = () =>
+    new Promise<void>((resolve, reject) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        signal.removeEventListener('abort', done);
+        if (res.destroyed || signal.aborted)
+          reject(new LocatorError(ABORTED, -1, 'the client went away or the time ran out'));
+        else resolve();
+      };
+      res.once('drain', done);
+      res.once('close', done);
+      signal.addEventListener('abort', done);
+    });
+  const put = (c: string | Uint8Array): Promise<void> | void => {
+    if (res.destroyed || signal.aborted)
+      throw new LocatorError(ABORTED, -1, 'the client went away or the time ran out');
+    if (!res.write(c)) return wait();
+  };
+  return { write: put, bytes: async (c) => put(c) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+interface Target {
+  /** The URL asked for, as given. */
+  raw: string;
+  /** True for a proxy request (absolute URL in the request line). */
+  proxy: boolean;
+  params: URLSearchParams;
+}
+
+/** What the request asks for: the home page (null), or a URL with parameters; or a refusal. */
+function targetOf(req: IncomingMessage, cfg: Config): Target | null {
+  const line = req.url ?? '/';
+  if (line.length > MAX_TARGET)
+    throw new LocatorError(GATEWAY_REFUSED, -1, `the request target is longer than ${MAX_TARGET} characters`);
+  if (!line.startsWith('/')) {
+    // A proxy request (RFC 1945 5.1.2: "The absoluteURI form is only allowed when the request is
+    // being made to a proxy"): what clients send with gopher_proxy, ftp_proxy, wais_proxy ...
+    const client = req.socket.remoteAddress ?? '';
+    if (!cfg.openProxy && !isLoopbackAddress(client)) {
+      throw new LocatorError(
+        GATEWAY_REFUSED,
+        -1,
+        'this gateway answers proxy requests only from this machine (it is not an open proxy; see --open-proxy)',
+      );
+    }
+    return { raw: line, proxy: true, params: new URLSearchParams() };
+  }
+  if (cfg.loopback) {
+    // Bound to loopback, the gateway's pages are asked for by its own names only: a page of
+    // another site whose name was made to point at 127.0.0.1 ("DNS rebinding") is refused.
+    const h = (req.headers.host ?? '').toLowerCase();
+    if (!cfg.hosts.has(h)) {
+      throw new LocatorError(GATEWAY_REFUSED, -1, `the gateway does not answer for the host name ${JSON.stringify(h)}`);
+    }
+  }
+  const q = line.indexOf('?');
+  const path = q < 0 ? line : line.slice(0, q);
+  if (path !== '/') throw new LocatorError(NOT_FOUND, -1, `the gateway has no page ${JSON.stringify(path)}`);
+  const params = new URLSearchParams(q < 0 ? '' : line.slice(q + 1));
+  const raw = params.get('url');
+  if (raw === null || raw.trim() === '') return null;
+  return { raw: raw.trim(), proxy: false, params };
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let size = 0;
+  const parts: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM) throw new LocatorError(GATEWAY_REFUSED, -1, `the form is larger than ${MAX_FORM} octets`);
+    parts.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(parts).toString('utf8'));
+}
+
+function homePage(cfg: Config): string {
+  return page(
+    { title: 'Home', url: '', base: cfg.origin },
+    markup`<h1>locator gateway</h1>
+<p>Type a URL in the address field above: its object is shown here, retrieved by the protocol the URL names
+(RFC 1738). Gopher menus and FTP directories become lists of links that lead back through this gateway;
+text is shown as text, other files are downloaded.</p>
+<h2>Schemes</h2>
+<ul>
+<li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
+<li><code>ftp:</code> directories and files</li>
+<li><code>news:</code>, <code>nntp:</code>, <code>wais:</code>, <code>prospero:</code> when their clients are installed</li>
+<li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: the command to run</li>
+</ul>
+<p>Every page has an "Access algorithm" link: the protocol steps of its URL, without retrieving anything.</p>
+`,
+  );
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): Promise<void> {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+    res.setHeader('Allow', 'GET, HEAD, POST');
+    sendError(res, cfg, '', new LocatorError(GATEWAY_REFUSED, -1, `the method ${method} is not served`), 405);
+    return;
+  }
+  let target: Target | null;
+  try {
+    target = targetOf(req, cfg);
+  } catch (e) {
+    sendError(res, cfg, '', e);
+    return;
+  }
+  if (target === null) {
+    sendPage(res, cfg, 200, homePage(cfg));
+    return;
+  }
+  const parsed = tryParse(target.raw);
+  const shown = redactUrl(target.raw);
+  if (!(parsed instanceof Url)) {
+    sendError(res, cfg, shown, parsed);
+    return;
+  }
+  const base = target.proxy ? cfg.origin : '';
+  const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), cfg.requestTimeout);
+  res.on('close', () => ac.abort());
+  try {
+    await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal);
+    cfg.log?.(`${method} ${shown} ${res.statusCode}`);
+  } catch (e) {
+    if (!res.headersSent) sendError(res, cfg, shown, e);
+    else if (!PAGES.has(res)) {
+      // An object passed on: cut, so that the client sees a transfer that did not complete.
+      res.destroy();
+    } else if (!res.writableEnded && !res.destroyed) {
+      // The page had begun: the error goes at its end, and the status stays.
+      const le = asLocatorError(e);
+      res.end(
+        markup`<p class="problem" role="alert">The transfer failed: ${le.detail} (<code>${le.code}</code>)</p>\n`
+          .value + pageEnd(),
+      );
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function actions(url: Url, ctx: RenderContext, download: boolean): Html {
+  // The explanation needs no password (its steps show a placeholder): its link carries none.
+  const explainLink = markup`<a href="${ctx.link(redactUrl(url.href), { view: 'explain' })}">Access algorithm</a>`;
+  const raw = download ? markup` | <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : '';
+  return markup`<p class="actions">${explainLink}${raw}</p>\n`;
+}
+
+function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: Url, title: string, body: Html): void {
+  const shown = redactUrl(url.href);
+  const head = markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n`;
+  sendPage(res, cfg, 200, page({ title, url: shown, base: ctx.base }, markup`${head}${body}`));
+}
+
+function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: string): void {
+  const to = ctx.link(url);
+  const location = to.startsWith('/') ? cfg.origin + to : to;
+  res.statusCode = 303;
+  commonHeaders(res, cfg);
+  res.setHeader('Location', location);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.end(
+    page(
+      { title: 'See other', url: redactUrl(url), base: ctx.base },
+      markup`<h1>See other</h1>\n<p><a href="${to}">${redactUrl(url)}</a></p>\n`,
+    ),
+  );
+}
+
+async function serveUrl(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cfg: Config,
+  url: Url,
+  target: Target,
+  ctx: RenderContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const view = target.params.get('view');
+  const shown = redactUrl(url.href);
+  if (view === 'explain') {
+    simplePage(res, cfg, ctx, url, 'Access algorithm', explainBlock(explain(url)));
+    return;
+  }
+  const scheme = url.scheme;
+  if (entryOf(url)?.readsThisMachine?.(url) === true && !cfg.allowLocalFiles) {
+    throw new LocatorError(
+      GATEWAY_REFUSED,
+      -1,
+      `a ${scheme}: URL is read from the machine the gateway runs on, which this gateway does not serve (RFC 1738 6)`,
+    );
+  }
+  if (scheme === 'telnet' || scheme === 'rlogin' || scheme === 'tn3270') {
+    simplePage(res, cfg, ctx, url, `${scheme} session`, markup`${sessionBlock(url)}${actions(url, ctx, false)}`);
+    return;
+  }
+  if (scheme === 'mailto') {
+    simplePage(res, cfg, ctx, url, 'Mail address', markup`${mailtoBlock(url)}${actions(url, ctx, false)}`);
+    return;
+  }
+  if ((scheme === 'http' || scheme === 'https') && !cfg.http) {
+    simplePage(
+      res,
+      cfg,
+      ctx,
+      url,
+      'A web page',
+      markup`<p>This gateway serves the other protocols; a web browser reaches HTTP itself: <a href="${url.href}" rel="noreferrer">${shown}</a></p>\n${actions(url, ctx, false)}`,
+    );
+    return;
+  }
+  const search = target.params.get('search');
+  if (scheme === 'gopher') {
+    const f = url.fields as {
+      gophertype: string;
+      selector: string;
+      search: string | null;
+      gopherPlus: string | null;
+      plus: { kind: string } | null;
+    };
+    if (f.gophertype === '7' && (f.search === null || f.search === '') && f.gopherPlus === null) {
+      if (search === null) {
+        simplePage(
+          res,
+          cfg,
+          ctx,
+          url,
+          'Gopher search',
+          markup`${searchForm(url.href, 'for', ctx)}${actions(url, ctx, false)}`,
+        );
+        return;
+      }
+      const built = build('gopher', { host: url.host, port: url.port, gophertype: '7', selector: f.selector, search });
+      redirectTo(res, cfg, ctx, built);
+      return;
+    }
+    if (f.plus?.kind === 'ask') {
+      await serveAsk(req, res, cfg, url, ctx, signal);
+      return;
+    }
+  }
+  if (scheme === 'wais') {
+    const f = url.fields as { kind: string; database: string | null };
+    if (f.kind === 'database') {
+      if (search === null) {
+        simplePage(
+          res,
+          cfg,
+          ctx,
+          url,
+          'WAIS database',
+          markup`${searchForm(url.href, `the database ${f.database ?? ''}`, ctx)}${actions(url, ctx, false)}`,
+        );
+        return;
+      }
+      redirectTo(res, cfg, ctx, build('wais', { host: url.host, port: url.port, database: f.database, search }));
+      return;
+    }
+  }
+  let r: Resource;
+  try {
+    r = await open(url, openOptions(cfg, signal));
+  } catch (e) {
+    // An ftp name that is a directory: RETR fails with 550; the directory is listed instead
+    // (the draft of 1994-03: a final "/" lists the directory).
+    if (
+      e instanceof FtpReplyError &&
+      e.replyCode === 550 &&
+      scheme === 'ftp' &&
+      e.command?.startsWith('RETR') &&
+      !url.href.endsWith('/') &&
+      !(url.path ?? '').includes(';')
+    ) {
+      const dir = url.withoutFragment + '/';
+      try {
+        const d = await open(dir, openOptions(cfg, signal));
+        await d.body.cancel().catch(() => {});
+        redirectTo(res, cfg, ctx, dir);
+        return;
+      } catch {
+        throw e;
+      }
+    }
+    throw e;
+  }
+  await renderResource(res, cfg, url, r, view, ctx, signal);
+}
+
+function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
+  return {
+    signal,
+    timeout: cfg.timeout,
+    maxBytes: cfg.maxBytes,
+    policy: cfg.policy,
+    // The gateway does not pass its retrievals to another gateway: an environment that names
+    // this gateway as gopher_proxy would otherwise make it call itself.
+    gateway: false,
+    email: cfg.email,
+  };
+}
+
+/** A Gopher+ +ASK form (RFC 1738 3.4.5): GET shows it as an HTML form, POST sends the answers. */
+async function serveAsk(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cfg: Config,
+  url: Url,
+  ctx: RenderContext,
+  signal: AbortSignal,
+): Promise<void> {
+  if (req.method !== 'POST') {
+    class Questions {
+      constructor(readonly list: AskQuestion[]) {}
+    }
+    try {
+      const ask: GopherOpenOptions = {
+        ...openOptions(cfg, signal),
+        ask: async (questions) => {
+          throw new Questions(questions);
+        },
+      };
+      const r = await open(url, ask);
+      await r.body.cancel().catch(() => {});
+      throw new LocatorError(PROTOCOL_ERROR, -1, 'the server sent the item without asking its form');
+    } catch (e) {
+      if (!(e instanceof Questions)) throw e;
+      simplePage(
+        res,
+        cfg,
+        ctx,
+        url,
+        'Gopher+ form',
+        markup`${askForm(url.href, e.list, ctx)}${actions(url, ctx, false)}`,
+      );
+      return;
+    }
+  }
+  const form = await readForm(req);
+  const filled: GopherOpenOptions = {
+    ...openOptions(cfg, signal),
+    ask: async (questions) => {
+      if (form.get('questions') !== String(questions.length)) {
+        throw new LocatorError(
+          NEEDS_INPUT,
+          -1,
+          `the form has ${questions.length} questions now, and ${form.get('questions') ?? 'no'} answers were sent: fill it in again`,
+        );
+      }
+      return questions.map((_, i) => form.get(`a${i}`) ?? '');
+    },
+  };
+  const r = await open(url, filled);
+  await renderResource(res, cfg, url, r, null, ctx, signal);
+}
+
+/** A safe Content-Type for a download: a plain `type/subtype`, else application/octet-stream. */
+function downloadType(t: string | null): string {
+  const m = t === null ? null : /^([A-Za-z0-9][\w.+-]*\/[\w.+-]+)/.exec(t);
+  if (m === null) return 'application/octet-stream';
+  const mt = m[1].toLowerCase();
+  // Markup from elsewhere is never served as markup from the gateway's origin.
+  if (/html|xml|svg|javascript|ecmascript/.test(mt)) return 'text/plain; charset=utf-8';
+  return mt;
+}
+
+/** The file name of a download: the last segment or selector part of the URL, made safe. */
+export function fileNameOf(url: Url): string {
+  const path = url.path ?? '';
+  const last = decodeURIComponentSafe(
+    path
+      .replace(/[;?].*$/, '')
+      .split(/[/\t]/)
+      .filter((s) => s !== '')
+      .pop() ?? '',
+  );
+  const clean = last.replace(/[\u0000-\u001f\u007f"\\/]/g, '_').replace(/^\.+/, '');
+  return clean === '' ? 'download' : clean.slice(0, 200);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/%/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+async function streamBytes(
+  body: ReadableStream<Uint8Array>,
+  sink: { bytes(c: Uint8Array): Promise<void> },
+): Promise<void> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return;
+      await sink.bytes(r.value);
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+type Kind = 'menu' | 'listing' | 'overview' | 'groups' | 'headlines' | 'urilist' | 'article' | 'text' | 'download';
+
+/** How an object is shown, from its scheme and content type (docs/gateway.md). */
+export function kindOf(url: Url, contentType: string | null, gopherType?: string): Kind {
+  const t = (contentType ?? '').toLowerCase().replace(/;.*$/, '').trim();
+  if (url.scheme === 'gopher' && (gopherType === '1' || gopherType === '7' || t === 'application/gopher-menu'))
+    return 'menu';
+  if (url.scheme === 'ftp' && planFtp(url).listing) return 'listing';
+  switch (t) {
+    case 'text/x-locator-news-overview':
+      return 'overview';
+    case 'text/x-locator-news-groups':
+      return 'groups';
+    case 'text/x-locator-wais-headlines':
+      return 'headlines';
+    case 'text/uri-list':
+      return 'urilist';
+    case 'message/rfc822':
+    case 'message/news':
+      return 'article';
+  }
+  if (t.startsWith('text/')) return 'text';
+  return 'download';
+}
+
+const TITLES: Record<Kind, string> = {
+  menu: 'Gopher menu',
+  listing: 'FTP directory',
+  overview: 'Newsgroup',
+  groups: 'Newsgroups',
+  headlines: 'WAIS search results',
+  urilist: 'Where the object is',
+  article: 'Article',
+  text: 'Text',
+  download: 'Download',
+};
+
+async function renderResource(
+  res: ServerResponse,
+  cfg: Config,
+  url: Url,
+  r: Resource,
+  view: string | null,
+  ctx: RenderContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const kind = kindOf(url, r.meta.contentType, r.meta.gopherType);
+  const sink = sinkOf(res, signal);
+  // Asked as a proxy, a document or file is passed on as it is (what a proxy does); menus,
+  // listings and the other line formats have no HTTP form but a page.
+  if (view === 'raw' || kind === 'download' || (ctx.proxy && kind === 'text')) {
+    res.statusCode = 200;
+    commonHeaders(res, cfg);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader(
+      'Content-Type',
+      view === 'raw' && kind !== 'download'
+        ? downloadType(r.meta.contentType ?? 'text/plain')
+        : downloadType(r.meta.contentType),
+    );
+    if (!ctx.proxy) res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
+    if (r.meta.size !== null) res.setHeader('Content-Length', String(r.meta.size));
+    await streamBytes(r.body, sink);
+    res.end();
+    return;
+  }
+  startPage(res, cfg, 200);
+  const shown = redactUrl(r.meta.url || url.href);
+  await sink.write(pageStart({ title: TITLES[kind], url: shown, base: ctx.base }));
+  await sink.write(
+    markup`<h1>${TITLES[kind]}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value,
+  );
+  if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
+    await sink.write(
+      markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p>\n`
+        .value,
+    );
+  }
+  const body = r.body;
+  switch (kind) {
+    case 'menu':
+      await renderMenu(readMenu(body), ctx, sink);
+      break;
+    case 'listing':
+      await renderFtpListing(url.withoutFragment, lines(body), ctx, sink);
+      break;
+    case 'overview':
+      await renderNewsOverview(lines(body), ctx, sink);
+      break;
+    case 'groups':
+      await renderNewsGroups(lines(body), ctx, sink);
+      break;
+    case 'headlines':
+      await renderWaisHeadlines(lines(body), ctx, sink);
+      break;
+    case 'urilist':
+      await renderUriList(lines(body), ctx, sink);
+      break;
+    case 'article':
+      await renderArticle(lines(body)[Symbol.asyncIterator](), ctx, sink);
+      break;
+    default:
+      await renderText(body, sink);
+  }
+  res.end(pageEnd());
+}

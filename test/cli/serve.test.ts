@@ -1,0 +1,70 @@
+// `locator serve` (docs/gateway.md): the command starts the gateway, says where it is, answers,
+// and stops on SIGTERM with status 0; bad options are usage errors (status 2).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
+import { serveOptions } from '../../src/cli/serve.js';
+import { UsageError, type Io } from '../../src/cli/command.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+function io(env: Record<string, string> = {}): Io {
+  return { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), stderrIsTTY: false, env };
+}
+
+test('locator serve --port 0: prints its address, serves the home page, stops on SIGTERM with status 0', async () => {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no address within 10 s: ${err}`)), 10_000);
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = /the gateway is at (http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    const r = await fetch(`${url}/`);
+    assert.equal(r.status, 200);
+    assert.match(await r.text(), /<h1>locator gateway<\/h1>/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(status, 0);
+});
+
+test('locator serve: options', () => {
+  const o = serveOptions({ port: '0', 'allow-port': ['7000', '7001'], 'open-proxy': true, quiet: true }, io());
+  assert.equal(o.host, '127.0.0.1');
+  assert.equal(o.port, 0);
+  assert.deepEqual(o.allowPorts, [7000, 7001]);
+  assert.equal(o.openProxy, true);
+  assert.equal(o.allowPrivate, false);
+  assert.equal(o.log, undefined);
+  assert.equal(serveOptions({}, io()).port, 8080);
+  assert.equal(serveOptions({}, io({ LOCATOR_EMAIL: 'me@example.test' })).email, 'me@example.test');
+  for (const bad of [
+    { port: '70000' },
+    { port: 'x' },
+    { timeout: '0' },
+    { 'allow-port': ['0'] },
+    { 'max-per-client': '-1' },
+  ])
+    assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
+});
+
+test('locator serve takes no URL arguments (usage error, status 2)', async () => {
+  const child = spawn(process.execPath, [BIN, 'serve', 'gopher://h/'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(status, 2);
+});
