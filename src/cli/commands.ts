@@ -7,6 +7,7 @@ import { normalizeCommand, equalCommand } from './normalize.js';
 import { extractCommand } from './extract.js';
 import { lintCommand } from './lint.js';
 import { fetchCommand } from './fetch.js';
+import { connectCommand } from './connect.js';
 
 export const COMMANDS: Command[] = [
   parseCommand,
@@ -18,4 +19,5 @@ export const COMMANDS: Command[] = [
   extractCommand,
   lintCommand,
   fetchCommand,
+  connectCommand,
 ];

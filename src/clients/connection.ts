@@ -86,6 +86,11 @@ export interface ConnectOptions {
   onTranscript?: (line: TranscriptLine) => void;
   /** Strings never to show in a transcript (a password), replaced by ****. */
   secrets?: string[];
+  /**
+   * Milliseconds of silence allowed on a read, when it differs from `timeout` (which then bounds
+   * the connect only): an interactive session (./telnet/session.ts) passes Infinity.
+   */
+  readTimeout?: number;
 }
 
 export class Connection {
@@ -111,7 +116,10 @@ export class Connection {
     feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
   ) {
     this.socket = socket;
-    this.timeout = checkTimeout(options.timeout);
+    this.timeout =
+      options.readTimeout !== undefined
+        ? checkTimeout(options.readTimeout, 'readTimeout')
+        : checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
     this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
