@@ -2,7 +2,8 @@
 # Installs the real protocol servers the client tests run against (Debian 12 packages; recipes
 # from ../shared/docs/test-servers.md). Idempotent: does nothing when everything is there.
 set -euo pipefail
-PKGS=(vsftpd pygopherd gophernicus inetutils-inetd nginx-light fingerd finger python3 curl netcat-openbsd procps time)
+PKGS=(vsftpd pygopherd gophernicus inetutils-inetd nginx-light fingerd finger python3 curl netcat-openbsd procps time
+  inetutils-telnetd tmux)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

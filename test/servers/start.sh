@@ -7,14 +7,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 bash "$here/install.sh" >&2
 . "$here/lib.sh"
 # The ports are fixed: a second test run at the same time would test against the first's servers.
-for p in 2121 7070 7071 7079 8080; do
+for p in 2121 2323 7070 7071 7079 8080; do
   if nc -z 127.0.0.1 "$p" 2>/dev/null; then
     echo "port $p on 127.0.0.1 is in use (another test run, or another server): stop it first" >&2
     exit 1
   fi
 done
 export TS=$(mktemp -d /tmp/locator-servers.XXXXXX); chmod 755 "$TS"
-for s in ftp gopher gophernicus finger http; do
+for s in ftp gopher gophernicus finger http telnet; do
   ( . "$here/$s.sh" ) >&2 || { echo "starting $s failed" >&2; bash "$here/stop.sh" "$TS" >&2; exit 1; }
 done
 echo "$TS"
