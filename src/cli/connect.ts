@@ -130,10 +130,10 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   // RFC 1738 3.8: the user name and password are advisory; they are shown, never sent on their own.
   const where = `${url.host ?? ''}:${url.portDigits ?? url.port ?? ''}`;
   say(`Trying ${where} (${url.scheme})...\n`);
-  if (url.user) say(`The URL suggests the user name ${JSON.stringify(url.user)}: type it when the service asks.\n`);
+  if (url.user) say(`User name in the URL: ${JSON.stringify(url.user)} (advisory: type it when asked)\n`);
   if (url.password !== null) {
-    const shown = showSecrets ? JSON.stringify(url.password) : '**** (--show-secrets shows it)';
-    say(`The URL gives the password ${shown}: type it when asked; locator does not send it.\n`);
+    const shown = showSecrets ? JSON.stringify(url.password) : '****';
+    say(`Password in the URL: ${shown} (advisory: type it when asked; locator never sends it)\n`);
   }
 
   const ac = new AbortController();

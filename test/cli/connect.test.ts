@@ -45,7 +45,7 @@ test('connect without a terminal: standard input goes to the session, its data t
     });
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out.toString('latin1'), 'welcome\r\nyou said \xffhello\r\n');
-    assert.match(r.err, /The URL suggests the user name "guest"/);
+    assert.match(r.err, /User name in the URL: "guest"/);
     const got = fake.received[0].toString('latin1');
     assert.ok(got.includes('\xff\xfd\x01'), 'DO ECHO');
     assert.ok(got.includes('\xff\xfb\x18'), 'WILL TERMINAL-TYPE');
@@ -75,9 +75,13 @@ test('connect exit status: 1 for a URL that is not valid, 2 for usage, 3 for no 
   const fake = await fakeTelnet(() => {});
   const port = fake.port;
   await fake.close();
-  const refused = await runAsync(['connect', '--timeout', '5000', `telnet://127.0.0.1:${port}/`], '');
+  const refused = await runAsync(['connect', '--timeout', '5000', `telnet://u:pw@127.0.0.1:${port}/`], '');
   assert.equal(refused.code, 3);
   assert.match(refused.err, /cannot connect to 127.0.0.1:\d+: ECONNREFUSED/);
+  assert.match(refused.err, /Password in the URL: \*\*\*\* \(advisory/);
+  assert.doesNotMatch(refused.err, /pw/);
+  const shown = await runAsync(['connect', '--show-secrets', `telnet://u:pw@127.0.0.1:${port}/`], '');
+  assert.match(shown.err, /Password in the URL: "pw" \(advisory/);
   assert.equal((await runAsync(['connect', 'telnet://a b/'], '')).code, 1);
   assert.equal((await runAsync(['connect'], '')).code, 2);
   assert.equal((await runAsync(['connect', '--escape', 'xy', 'telnet://h/'], '')).code, 2);

@@ -92,8 +92,8 @@ test('locator connect telnet://tester@127.0.0.1:2323/ in a terminal: log in, run
   try {
     await pane.waitFor(/login: $/m);
     const screen = pane.screen();
-    assert.match(screen, /The URL suggests the user name "tester"/);
-    assert.match(screen, /The URL gives the password \*\*\*\*/);
+    assert.match(screen, /User name in the URL: "tester"/);
+    assert.match(screen, /Password in the URL: \*\*\*\* \(advisory/);
     assert.doesNotMatch(screen, /"secret"|:secret@/);
     assert.match(screen, /Escape character is '\^]'/);
     const before = readFileSync(join(pane.dir, 'before'), 'utf8').trim();
