@@ -139,14 +139,19 @@ export class TelnetParser {
     this.maxSubnegotiation = maxSubnegotiation;
   }
 
-  /** The events in `chunk`, in order; what is cut at its end is kept for the next chunk. */
-  push(chunk: Uint8Array): TelnetEvent[] {
+  /**
+   * The events in `chunk`, in order; what is cut at its end is kept for the next chunk. With
+   * `emit`, each event is handed to it as soon as it is found (and none is returned), so that a
+   * negotiation it answers (BINARY) already applies to the rest of the chunk.
+   */
+  push(chunk: Uint8Array, emit?: (event: TelnetEvent) => void): TelnetEvent[] {
     const events: TelnetEvent[] = [];
+    const give = emit ?? ((e: TelnetEvent) => void events.push(e));
     let out = new Uint8Array(chunk.length);
     let n = 0;
     const flush = () => {
       if (n > 0) {
-        events.push({ type: 'data', data: out.subarray(0, n) });
+        give({ type: 'data', data: out.subarray(0, n) });
         out = out.subarray(n);
         n = 0;
       }
@@ -177,13 +182,13 @@ export class TelnetParser {
             this.#state = State.SbOption;
           } else {
             flush();
-            events.push({ type: 'command', command: b });
+            give({ type: 'command', command: b });
             this.#state = this.#afterCr;
           }
           break;
         case State.Verb:
           flush();
-          events.push({ type: 'negotiate', verb: this.#verb, option: b });
+          give({ type: 'negotiate', verb: this.#verb, option: b });
           this.#state = this.#afterCr;
           break;
         case State.SbOption:
@@ -200,9 +205,9 @@ export class TelnetParser {
           if (b === SE) {
             flush();
             if (this.#sbLength > this.maxSubnegotiation) {
-              events.push({ type: 'overflow', option: this.#sbOption, length: this.#sbLength });
+              give({ type: 'overflow', option: this.#sbOption, length: this.#sbLength });
             } else {
-              events.push({ type: 'subnegotiation', option: this.#sbOption, data: Uint8Array.from(this.#sb) });
+              give({ type: 'subnegotiation', option: this.#sbOption, data: Uint8Array.from(this.#sb) });
             }
             this.#sb = [];
             this.#state = State.Data;

@@ -112,6 +112,8 @@ export class TelnetSession implements InteractiveSession {
   #sent = 0;
   #received = 0;
   #done = false;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onAbort = () => this.#finish(this.#abortError());
   #resolve!: () => void;
   #reject!: (e: LocatorError) => void;
 
@@ -132,7 +134,8 @@ export class TelnetSession implements InteractiveSession {
       this.#reject = reject;
     });
     this.closed.catch(() => {}); // the caller's await still sees the failure
-    options.signal?.addEventListener('abort', () => this.#finish(this.#abortError()), { once: true });
+    this.#signal = options.signal;
+    this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.output = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
@@ -197,10 +200,10 @@ export class TelnetSession implements InteractiveSession {
   /** The events of one chunk from the server: negotiation answered, data returned. */
   #receive(chunk: Uint8Array): Uint8Array {
     const parts: Uint8Array[] = [];
-    for (const ev of this.#parser.push(chunk)) {
+    this.#parser.push(chunk, (ev) => {
       if (ev.type === 'data') parts.push(ev.data);
       else this.#event(ev);
-    }
+    });
     if (parts.length === 1) return parts[0];
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let n = 0;
@@ -310,6 +313,7 @@ export class TelnetSession implements InteractiveSession {
   #finish(e?: LocatorError): void {
     if (this.#done) return;
     this.#done = true;
+    this.#signal?.removeEventListener('abort', this.#onAbort);
     if (e) {
       this.#conn.close(e);
       this.#reject(e);

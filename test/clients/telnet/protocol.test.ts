@@ -201,3 +201,13 @@ test('parseEnvironSend: names with ESC, a bare VAR means everything', () => {
   });
   assert.equal(parseEnvironSend(Uint8Array.from([0])).all, true);
 });
+
+test('TelnetParser: with emit, a change made while handling an event applies to the rest of the chunk (WILL BINARY)', () => {
+  const p = new TelnetParser();
+  const data: string[] = [];
+  p.push(b(255, 251, 0, 'a', 13, 0, 'b'), (e) => {
+    if (e.type === 'negotiate') p.binary = true;
+    if (e.type === 'data') data.push(Buffer.from(e.data).toString('latin1'));
+  });
+  assert.deepEqual(data, ['a\r\x00b']);
+});

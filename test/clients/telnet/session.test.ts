@@ -120,6 +120,44 @@ test('connect(): the password of the URL is never sent; the user name is offered
   }
 });
 
+test('connect(): BINARY both ways (RFC 856), IAC BRK, NAWS only once agreed and again on resize (RFC 1073)', async () => {
+  const fake = await fakeTelnet((sock) => {
+    sock.write(Buffer.from([255, 251, 0, 255, 253, 0])); // WILL BINARY, DO BINARY
+    sock.write(Buffer.from([97, 13, 0, 98])); // "a" CR NUL "b": kept as it is in BINARY
+  });
+  try {
+    const s = await connect(`telnet://127.0.0.1:${fake.port}/`, { timeout: 5000, cols: 80, rows: 24 });
+    const out = collect(s);
+    await out.wait(/b$/);
+    assert.equal(out.got.text, 'a\r\0b');
+    s.resize(90, 40); // NAWS not agreed yet: nothing is sent
+    await until(() => fake.received[0].length >= 6, 5000, 'the answers');
+    type(s, 'x\r');
+    s.sendBreak();
+    await until(() => fake.received[0].toString('latin1').endsWith('\xff\xf3'), 5000, 'IAC BRK');
+    const got = fake.received[0].toString('latin1');
+    assert.equal(got, '\xff\xfd\x00\xff\xfb\x00x\r\xff\xf3', 'DO BINARY, WILL BINARY, "x" CR with no NUL, IAC BRK');
+    s.close();
+  } finally {
+    await fake.close();
+  }
+  const naws = await fakeTelnet((sock) => sock.write(Buffer.from([255, 253, 31])));
+  try {
+    const s = await connect(`telnet://127.0.0.1:${naws.port}/`, { timeout: 5000, cols: 80, rows: 24 });
+    collect(s);
+    await until(() => naws.received[0]?.length === 12, 5000, 'WILL NAWS and the size');
+    s.resize(300, 255);
+    await until(() => naws.received[0].length === 12 + 10, 5000, 'the new size');
+    assert.deepEqual(
+      [...naws.received[0]],
+      [255, 251, 31, 255, 250, 31, 0, 80, 0, 24, 255, 240, 255, 250, 31, 1, 44, 0, 255, 255, 255, 240],
+    );
+    s.close();
+  } finally {
+    await naws.close();
+  }
+});
+
 test('fault: a flood of option requests gets a bounded number of answers, and the data after it arrives (RFC 1143)', async () => {
   const fake = await fakeTelnet((sock) => {
     const parts: number[] = [];
