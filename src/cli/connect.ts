@@ -178,13 +178,11 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     }
     const s = session;
     let byUser = false;
+    say(`Connected to ${where}.\n`);
     if (terminal) {
-      say(`Connected to ${where}.\n`);
       if (escape !== null) say(`Escape character is '${showEscape(escape)}'.\n`);
       stdin.setRawMode!(true);
       raw = true;
-    } else {
-      say(`Connected to ${where}.\n`);
     }
 
     // Keys (or standard input) to the session.
