@@ -9,6 +9,7 @@ import { lintCommand } from './lint.js';
 import { fetchCommand } from './fetch.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
+import { connectCommand } from './connect.js';
 
 export const COMMANDS: Command[] = [
   parseCommand,
@@ -22,4 +23,5 @@ export const COMMANDS: Command[] = [
   fetchCommand,
   sendCommand,
   serveCommand,
+  connectCommand,
 ];

@@ -88,8 +88,11 @@ export interface ConnectOptions {
   secrets?: string[];
   /** The local port to connect from (rlogin's reserved port, RFC 1282); default: any. */
   localPort?: number;
-  /** Milliseconds of silence allowed on a read, when it differs from `timeout` (an interactive session: Infinity). */
-  idleTimeout?: number;
+  /**
+   * Milliseconds of silence allowed on a read, when it differs from `timeout` (which then bounds
+   * the connect only): an interactive session (./telnet/session.ts) passes Infinity.
+   */
+  readTimeout?: number;
 }
 
 export class Connection {
@@ -115,10 +118,10 @@ export class Connection {
     feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
   ) {
     this.socket = socket;
-    this.timeout = checkTimeout(
-      options.idleTimeout ?? options.timeout,
-      options.idleTimeout !== undefined ? 'idleTimeout' : 'timeout',
-    );
+    this.timeout =
+      options.readTimeout !== undefined
+        ? checkTimeout(options.readTimeout, 'readTimeout')
+        : checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
     this.#secrets = (options.secrets ?? []).filter((s) => s !== '');

@@ -4,6 +4,8 @@
 // imports ./open.js and never this index (no import cycle, docs/layering.md).
 
 export { open } from './open.js';
+export { connect, NO_SESSION, INTERACTIVE_ONLY } from './connect.js';
+export type { InteractiveSession, SessionOptions, SessionModule } from './interactive.js';
 export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig, ClientModule, Redirect } from './types.js';
 export { gatewayFromEnv } from './gateway.js';
 export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './gopher/menu.js';

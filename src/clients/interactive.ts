@@ -49,6 +49,11 @@ export interface InteractiveSession {
   readonly closed: Promise<void>;
   /** The negotiation so far, when asked for. */
   readonly transcript: TranscriptLine[];
+  /**
+   * False while the remote side does not echo what is typed (telnet: the server has not agreed
+   * to ECHO, RFC 857), so the local side should; true or absent: the remote side echoes.
+   */
+  readonly remoteEcho?: boolean;
 }
 
 /** What a protocol module of an interactive scheme exports. */

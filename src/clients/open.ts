@@ -24,6 +24,7 @@ import {
   REDIRECT_NOT_FOLLOWED,
 } from '../policy.js';
 import { gatewayFor, gatewayFromEnv } from './gateway.js';
+import { interactiveOnly, interactiveSchemes } from './connect.js';
 import {
   NO_CLIENT,
   isRedirect,
@@ -81,6 +82,7 @@ async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect>
     return http.openThroughGateway(u, via, opts);
   }
   const load = clientOf(u);
+  if (load === null && interactiveSchemes().includes(u.scheme)) throw interactiveOnly(u);
   if (load === null) {
     throw new LocatorError(
       NO_CLIENT,

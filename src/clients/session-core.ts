@@ -50,7 +50,7 @@ export async function connectUrl(
     timeout: options.timeout,
     policy,
     onTranscript: record,
-    idleTimeout: Infinity,
+    readTimeout: Infinity,
     localPort,
   });
 }

@@ -87,6 +87,7 @@ function explainSession(scheme: SessionScheme, url: Url): Explanation {
   notes.push(
     `${scheme === 'rlogin' ? 'an' : 'a'} ${scheme} URL designates an interactive service, not a data object (RFC 1738 3.8)`,
   );
+  notes.push('open the session with `locator connect URL` (connect() in the library), not with fetch or open()');
   if (scheme !== 'telnet') notes.push(`${scheme} URLs are defined only by the 1993-10 and 1994-03 drafts`);
   if (scheme === 'rlogin') {
     notes.push('the server answers the handshake with one NUL octet, then the session starts (RFC 1282)');

@@ -7,6 +7,7 @@ PKGS=(
   opensmtpd python3-aiosmtpd openssl # smtp.sh
   rsh-redone-server # rlogin.sh
   hercules # hercules.sh
+  inetutils-telnetd tmux # telnet.sh, the terminal tests of locator connect
   chromium lynx # the gateway's browser and Lynx tests
   inn2 # nntp.sh (installed last, see below)
 )

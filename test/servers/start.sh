@@ -12,6 +12,7 @@ PORTS=(
   2525 2526 # smtp
   5513 3270 # rlogin, hercules
   1119 # nntp
+  2323 # telnet
 )
 for p in "${PORTS[@]}"; do
   if nc -z 127.0.0.1 "$p" 2>/dev/null; then
@@ -25,6 +26,7 @@ SERVERS=(
   smtp
   rlogin hercules
   nntp
+  telnet
 )
 for s in "${SERVERS[@]}"; do
   ( . "$here/$s.sh" ) >&2 || { echo "starting $s failed" >&2; bash "$here/stop.sh" "$TS" >&2; exit 1; }
