@@ -10,4 +10,5 @@ export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './gopher/
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
+export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
 export { Url } from '../core/url.js';
