@@ -523,9 +523,10 @@ export const ATTR_TO = 'wb rl ig ig ig ig';
 
 /**
  * The type-1 query that retrieves bytes [from, to) of a document (RFC 1625 4): the DocID (use
- * "un", relation "re"), AND the type ("wt"), AND the start ("wb", ">="), AND the end ("wb", "<"),
- * offsets as ASCII decimal. RFC 1625's example writes the last relation "ro"; freeWAIS's client
- * sends and its server expects "rl" (the captures), which this follows.
+ * "un", relation "re"), AND the type ("wt"), AND the start ("wb", relation "ro", greater than or
+ * equal), AND the end ("wb", relation "rl", less than), offsets as ASCII decimal, in reverse
+ * Polish order. (RFC 1625's worked example writes "ro" for the end term too; its table, freeWAIS's
+ * client and its server use "rl".)
  */
 export function retrievalQuery(docId: Uint8Array, wtype: string, from: number, to: number): RetrievalQuery {
   const ascii = (n: number) => stringToBytes(String(n));

@@ -108,7 +108,8 @@ export function wordsOf(s: string): string[] {
 /**
  * The score of a document for some seed words: the number of times each seed word occurs in it
  * as a whole word (case ignored), summed. The hits are then scaled so the best one scores 1000
- * (RFC 1625 4: "the top document has a score of 1000"), the others in proportion, at least 1.
+ * (RFC 1625 4: a citation's rank is normalized to a top score of 1000), the others in
+ * proportion, at least 1.
  */
 export function scoreOf(bytes: Uint8Array, seeds: string[]): number {
   if (seeds.length === 0) return 0;
