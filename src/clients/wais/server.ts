@@ -189,12 +189,7 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
   }
 
   function catalogue(docs: Doc[]): Uint8Array {
-    const lines = [
-      `Catalog for database: ${database}`,
-      `Date: ${new Date().toUTCString()}`,
-      `${docs.length} total documents`,
-      '',
-    ];
+    const lines = [`Catalog for database: ${database}`, `${docs.length} total documents`, ''];
     for (const d of docs) lines.push(`Document # ${d.name}`, `Headline: ${headlineOf(d.bytes)}`, '');
     return stringToBytes(lines.join('\n'));
   }

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
@@ -29,6 +29,8 @@ before(async () => {
   writeFileSync(join(bigDir, 'odd.txt'), 'odd pieces\n' + 'y'.repeat(25001 - 11));
   writeFileSync(join(bigDir, 'empty.txt'), '');
   writeFileSync(join(bigDir, '.hidden'), 'pieces');
+  writeFileSync(join(bigDir, 'tabbed.txt'), '\n  A\tB headline\r\nzebra\n');
+  symlinkSync(join(DOCS_DIR, 'ferrets.txt'), join(bigDir, 'link.txt'));
   big = await startWaisServer({ dir: bigDir });
 });
 after(async () => {
@@ -98,6 +100,38 @@ test('RFC 1625 4: a document is read in 10000-byte pieces until a shorter one (2
     assert.ok((await readAll(r.body)).equals(readFileSync(join(bigDir, name))));
     assert.equal(lines.filter((l) => l.direction === 'send' && l.text.startsWith('retrieve')).length, requests);
   }
+});
+
+test('server: only regular files that are not hidden are searched; a TAB or CR in a headline becomes a space', async () => {
+  const db = `wais://127.0.0.1:${big.port}/${bigDir.split('/').pop()}`;
+  assert.deepEqual(
+    (await search(`${db}?pieces`)).map((l) => l[3]),
+    ['even pieces', 'odd pieces'],
+  );
+  assert.deepEqual(await search(`${db}?ferret`), [], 'a symbolic link is not served');
+  assert.deepEqual(
+    (await search(`${db}?zebra`)).map((l) => l.slice(1, 4)),
+    [[String(readFileSync(join(bigDir, 'tabbed.txt')).length), 'TEXT', 'A B headline']],
+  );
+});
+
+test('server: the help records (empty search) are the source description (WSRC) and a catalogue whose size is its length', async () => {
+  const r = await open(`${base()}?`, OPTS);
+  const lines = (await readAll(r.body))
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
+  assert.deepEqual(
+    lines.map((l) => [l[0], l[2], l[3]]),
+    [
+      ['1000', 'WSRC', 'Information on database: demo'],
+      ['1000', 'TEXT', 'Catalog for database: demo'],
+    ],
+  );
+  const cat = await readAll((await open(lines[1][4], OPTS)).body);
+  assert.equal(cat.length, Number(lines[1][1]));
+  assert.match(cat.toString(), /Headline: Notes on ferrets/);
 });
 
 test('draft 1993-07 waisdoc with a length: the announced size is meta.size and bounds the requests', async () => {
