@@ -15,7 +15,8 @@
 // - Anything else: a diagnostic record (code "S1", freeWAIS's code for a failed search, with a
 //   text) in a SearchResponse; bytes that are not a WAIS message close the connection.
 //
-// The folder is read on every search (no index). Every connection has an idle timeout.
+// The folder is listed on every request (no index); a file is read again only when its size or
+// modification time changed. Every connection has an idle timeout.
 
 import net from 'node:net';
 import { readdir, readFile, lstat } from 'node:fs/promises';
@@ -72,16 +73,28 @@ interface Doc {
   bytes: Uint8Array;
 }
 
-/** Files of the folder: regular files only, no dotfiles, by name. */
-async function documents(dir: string): Promise<Doc[]> {
+/** What was read of each file, kept while its size and modification time stay the same. */
+type Cache = Map<string, { mtimeMs: number; size: number; bytes: Uint8Array }>;
+
+/** Files of the folder: regular files only, no dotfiles, by name (read again when they change). */
+async function documents(dir: string, cache: Cache): Promise<Doc[]> {
   const names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
   const out: Doc[] = [];
   for (const name of names) {
     const p = join(dir, name);
     const st = await lstat(p).catch(() => null);
     if (st === null || !st.isFile()) continue;
-    out.push({ name, bytes: await readFile(p) });
+    const known = cache.get(name);
+    if (known !== undefined && known.mtimeMs === st.mtimeMs && known.size === st.size) {
+      out.push({ name, bytes: known.bytes });
+      continue;
+    }
+    const bytes = await readFile(p).catch(() => null);
+    if (bytes === null) continue;
+    cache.set(name, { mtimeMs: st.mtimeMs, size: st.size, bytes });
+    out.push({ name, bytes });
   }
+  for (const name of cache.keys()) if (!names.includes(name)) cache.delete(name);
   return out;
 }
 
@@ -156,9 +169,11 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
   const host = options.host ?? '127.0.0.1';
   const idle = options.idleTimeout ?? 60_000;
   const sockets = new Set<net.Socket>();
+  const cache: Cache = new Map();
   let port = 0;
   const server = net.createServer((socket) => {
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     socket.setTimeout(idle, () => socket.destroy());
@@ -253,7 +268,7 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
     if (!names.includes(database)) {
       return failed(`The following database is not available: ${req.databaseNames}`, req.referenceId);
     }
-    const docs = await documents(dir);
+    const docs = await documents(dir, cache);
     const q = req.query;
     if (req.queryType === '1' && q?.kind === 'retrieval') {
       const r = readRetrieval(q);
@@ -357,8 +372,10 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
           const out = await answer(new Uint8Array(apdu));
           if (out === null) throw new Error('unknown APDU');
           if (socket.destroyed) return;
-          socket.write(encodeHeader(out.length, h.serverName.slice(0, 10)));
-          socket.write(out);
+          const msg = new Uint8Array(HEADER_LENGTH + out.length);
+          msg.set(encodeHeader(out.length, h.serverName.slice(0, 10)), 0);
+          msg.set(out, HEADER_LENGTH);
+          socket.write(msg);
         }
       } catch {
         socket.destroy();
