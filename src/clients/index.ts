@@ -16,6 +16,7 @@ export { send, parseRelay, RELAY_ENV, type SendOptions, type SendResult } from '
 export type { MailMessage } from './smtp/message.js';
 export { SmtpReplyError } from './smtp/errors.js';
 export { NntpReplyError } from './nntp/errors.js';
+export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
 export { Url } from '../core/url.js';
 export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
 export type { Tn3270Session } from './tn3270/session.js';

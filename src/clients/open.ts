@@ -50,6 +50,7 @@ const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
   prospero: () => import('./prospero/client.js'),
   news: () => import('./nntp/client.js'),
   nntp: () => import('./nntp/client.js'),
+  wais: () => import('./wais/client.js'),
 };
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {

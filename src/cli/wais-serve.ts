@@ -1,0 +1,79 @@
+// `locator serve --wais DIR [--port N] [--database NAME] [--host ADDR]`: a WAIS server (RFC 1625,
+// the WAIS protocol as src/clients/wais/server.ts speaks it) over a folder of text files, on the
+// loopback address unless --host says otherwise, until SIGINT or SIGTERM. The lead wires this
+// into `locator serve` (src/cli/serve.ts); runWaisServe takes the parsed option values.
+
+import { stat } from 'node:fs/promises';
+import { EXIT, UsageError, type Io } from './command.js';
+import { safeText } from './safe-text.js';
+
+type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
+
+function stringOption(values: Values, name: string): string | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new UsageError(`--${name} takes a value`);
+  return v;
+}
+
+/** The option lines of `locator serve --wais` for --help. */
+export const WAIS_SERVE_HELP = [
+  '  --wais DIR         serve the text files of DIR as one WAIS database (RFC 1625)',
+  '  --database NAME    the database name (default: the folder name)',
+  '  --port N           the TCP port (default 210; 0: any free port)',
+  '  --host ADDR        the address to listen on (default 127.0.0.1, loopback only)',
+];
+
+/**
+ * Runs the WAIS server until SIGINT/SIGTERM (or `stop` aborts): prints one line with the
+ * database, the address and the port, then a line per request with `--verbose`. Returns the exit
+ * code: 0 after a clean stop, 2 for a bad option or a DIR that is not a folder, 3 when the port
+ * cannot be bound.
+ */
+export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): Promise<number> {
+  const dir = stringOption(values, 'wais');
+  if (dir === undefined || dir === '') throw new UsageError('--wais takes the folder of text files to serve');
+  const database = stringOption(values, 'database');
+  if (database !== undefined && (database === '' || /[\x00-\x1f\x7f]/.test(database)))
+    throw new UsageError('--database takes a name without control characters');
+  const portText = stringOption(values, 'port') ?? '210';
+  if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535)
+    throw new UsageError(`--port takes a TCP port number (0-65535), not ${JSON.stringify(portText)}`);
+  const host = stringOption(values, 'host') ?? '127.0.0.1';
+  const st = await stat(dir).catch(() => null);
+  if (st === null || !st.isDirectory()) throw new UsageError(`--wais: ${JSON.stringify(dir)} is not a folder`);
+  const { startWaisServer } = await import('../clients/wais/server.js');
+  const verbose = values.verbose === true;
+  let server;
+  try {
+    server = await startWaisServer({
+      dir,
+      database,
+      host,
+      port: Number(portText),
+      log: verbose ? (line) => io.stderr.write(safeText(line) + '\n') : undefined,
+    });
+  } catch (e) {
+    io.stderr.write(`locator: cannot listen on ${host}:${portText}: ${(e as NodeJS.ErrnoException).code ?? e}\n`);
+    return EXIT.network;
+  }
+  io.stderr.write(
+    safeText(
+      `locator: WAIS database "${server.database}" (${dir}) at wais://${host}:${server.port}/${server.database}`,
+    ) + '\n',
+  );
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+    if (stop?.aborted) done();
+    else stop?.addEventListener('abort', done, { once: true });
+  });
+  await server.close();
+  return EXIT.ok;
+}

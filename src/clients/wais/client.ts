@@ -1,0 +1,460 @@
+// wais (RFC 1738 3.9 over RFC 1625, "WAIS over Z39.50-1988"): connect to host:port (210 by
+// default), send an InitRequest, then SearchRequests, each message a 25-byte WAIS header
+// (header.ts) and an APDU (apdu.ts). Client and server strictly alternate.
+//
+//   wais://host:port/database?search          a seed-word search: the headlines found, one line
+//                                              each (text/x-locator-wais-headlines)
+//   wais://host:port/database/wtype/wpath     the document whose DocID the wpath holds, read in
+//                                              byte ranges (type-1 queries), streamed
+//   wais://host:port/database                 the database's source description: the "help"
+//                                              search (empty seed words), then its WSRC record
+
+import type { Url } from '../../core/url.js';
+import { LocatorError } from '../../core/errors.js';
+import { decode } from '../../core/percent.js';
+import { fieldsOf } from '../../schemes/fields.js';
+import { redactUrl as redactHref } from '../../redact.js';
+import { checkTimeout, Connection, pullStream } from '../connection.js';
+import { CONNECTION_CLOSED, NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { HEADER_LENGTH, decodeHeader, encodeHeader } from './header.js';
+import {
+  bytesToString,
+  decodeInitResponse,
+  decodeSearchResponse,
+  encodeInitRequest,
+  encodeSearchRequest,
+  encodeVarint,
+  retrievalQuery,
+  stringToBytes,
+  type DocumentHeader,
+  type InitRequest,
+  type SearchRequest,
+  type SearchResponse,
+} from './apdu.js';
+import { WaisError } from './types.js';
+
+export { WaisError, WAIS_DIAGNOSTIC } from './types.js';
+
+/** The content type of a search's answer: one line per hit (see formatHeadline). */
+export const HEADLINES_TYPE = 'text/x-locator-wais-headlines; charset=utf-8';
+
+/** The largest APDU accepted from a server (a 10000-byte piece is about 10200 bytes). */
+export const MAX_APDU = 16 * 1024 * 1024;
+/** Bytes asked for in one retrieval request (what freeWAIS's waissearch asks for). */
+export const CHUNK = 10000;
+/** Max-Documents-Retrieved in a seed-word search (waissearch's value). */
+const MAX_DOCUMENTS = 40;
+
+/**
+ * The InitRequest this client sends (Z39.50-1988 InitializeRequest; protspec 5.2): version 1,
+ * search only, 100000-byte messages and records. Unlike waissearch it sends no ID-Authentication
+ * (freeWAIS's client puts the local host and user name there) and names itself, not freeWAIS.
+ */
+export function initRequest(): Omit<InitRequest, 'pdu'> {
+  return {
+    protocolVersion: new Uint8Array([0x80]),
+    options: new Uint8Array([0x80]),
+    preferredMessageSize: 100000,
+    maximumRecordSize: 100000,
+    idAuthentication: null,
+    implementationId: 'locator',
+    implementationName: 'locator',
+    implementationVersion: '0.1',
+    referenceId: null,
+    userInformation: null,
+  };
+}
+
+/**
+ * A seed-word search (RFC 1625 4, query type "3"; protspec 5.3): waissearch's fixed fields
+ * 30 / 5000 / 30 / 1, an empty Result-Set-Name, the database, Seed-Words, Date-Factor 1,
+ * Max-Documents-Retrieved 40.
+ */
+export function seedSearchRequest(database: string, words: string): Omit<SearchRequest, 'pdu'> {
+  return {
+    smallSetUpperBound: 30,
+    largeSetLowerBound: 5000,
+    mediumSetPresentNumber: 30,
+    replaceIndicator: 1,
+    resultSetName: '',
+    databaseNames: database,
+    queryType: '3',
+    elementSetNames: null,
+    referenceId: null,
+    query: {
+      kind: 'seeds',
+      seedWords: words,
+      documentIds: [],
+      types: [],
+      dateFactor: 1,
+      maxDocumentsRetrieved: MAX_DOCUMENTS,
+    },
+  };
+}
+
+/**
+ * A retrieval of bytes [from, to) of a document (RFC 1625 4, query type "1"): waissearch's fixed
+ * fields 10 / 16 / 15 / 1, Result-Set-Name "FOO", Element-Set-Names " " 0x1F "Document Text",
+ * Reference-ID "3", and the type-1 query of retrievalQuery().
+ */
+export function retrievalRequest(
+  database: string,
+  docId: Uint8Array,
+  wtype: string,
+  from: number,
+  to: number,
+): Omit<SearchRequest, 'pdu'> {
+  return {
+    smallSetUpperBound: 10,
+    largeSetLowerBound: 16,
+    mediumSetPresentNumber: 15,
+    replaceIndicator: 1,
+    resultSetName: 'FOO',
+    databaseNames: database,
+    queryType: '1',
+    elementSetNames: ' \x1fDocument Text',
+    referenceId: stringToBytes('3'),
+    query: retrievalQuery(docId, wtype, from, to),
+  };
+}
+
+/** A header and an APDU, as one message (the WAIS framing). */
+export function message(apdu: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HEADER_LENGTH + apdu.length);
+  out.set(encodeHeader(apdu.length), 0);
+  out.set(apdu, HEADER_LENGTH);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs of hits (RFC 1738 3.9 and 2.2)
+
+const SAFE = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(128);
+  for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789$-_.+!*'(),") t[ch.charCodeAt(0)] = 1;
+  return t;
+})();
+
+/**
+ * Bytes as *uchar (RFC 1738 2.2, 5): unreserved characters as they are, every other byte
+ * (reserved ones, "/", controls, bytes over 127) as %XX. The DocID's bytes go into the wpath this
+ * way; they come back unchanged (RFC 1738 3.9: the wpath is opaque to the client).
+ */
+export function encodeOctets(b: Uint8Array): string {
+  let s = '';
+  for (const x of b)
+    s += x < 128 && SAFE[x] ? String.fromCharCode(x) : '%' + x.toString(16).toUpperCase().padStart(2, '0');
+  return s;
+}
+
+/** The URL of one hit: wais://host:port/database/wtype/wpath (RFC 1738 3.9). */
+export function documentUrl(authority: string, database: string, h: DocumentHeader): string {
+  const wtype = h.types[0] ?? 'TEXT';
+  return `wais://${authority}/${encodeOctets(stringToBytes(database))}/${encodeOctets(stringToBytes(wtype))}/${encodeOctets(h.docId)}`;
+}
+
+/**
+ * One line of a search's answer: score, size, type, headline, URL, TAB-separated, LF-terminated;
+ * a TAB, CR or LF in the headline becomes a space; an absent number is empty.
+ */
+export function formatHeadline(authority: string, database: string, h: DocumentHeader): string {
+  const n = (v: number | null) => (v === null ? '' : String(v));
+  const headline = (h.headline ?? '').replace(/[\t\r\n]/g, ' ');
+  return `${n(h.score)}\t${n(h.documentLength)}\t${h.types.join(',')}\t${headline}\t${documentUrl(authority, database, h)}\n`;
+}
+
+const TYPE_MIME: Record<string, string> = {
+  TEXT: 'text/plain',
+  WSRC: 'text/plain',
+  HTML: 'text/html',
+  GIF: 'image/gif',
+  PS: 'application/postscript',
+};
+
+/** A MIME type for a WAIS document type (TEXT is plain text; unknown types: null). */
+export function contentTypeOf(wtype: string): string | null {
+  return TYPE_MIME[wtype.toUpperCase()] ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session
+
+/** One connection to a WAIS server: sends a message, reads the one answer. */
+class Session {
+  readonly conn: Connection;
+  #rest: Uint8Array = new Uint8Array(0);
+  constructor(conn: Connection) {
+    this.conn = conn;
+  }
+
+  async #readExactly(n: number, what: string): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    let have = 0;
+    if (this.#rest.length > 0) {
+      const take = this.#rest.subarray(0, n);
+      parts.push(take);
+      have = take.length;
+      this.#rest = this.#rest.subarray(take.length);
+    }
+    while (have < n) {
+      const chunk = await this.conn.read();
+      if (chunk === null) {
+        throw new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          `the WAIS server closed the connection ${have} bytes into ${what} of ${n} bytes`,
+        );
+      }
+      const take = chunk.subarray(0, n - have);
+      parts.push(take);
+      have += take.length;
+      if (take.length < chunk.length) this.#rest = chunk.subarray(take.length);
+    }
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(n);
+    let p = 0;
+    for (const x of parts) {
+      out.set(x, p);
+      p += x.length;
+    }
+    return out;
+  }
+
+  /** Sends one APDU, reads the answer's header and APDU. */
+  async exchange(apdu: Uint8Array, shown: string): Promise<Uint8Array> {
+    await this.conn.write(message(apdu), shown);
+    const header = decodeHeader(await this.#readExactly(HEADER_LENGTH, 'a WAIS header'));
+    if (header.length > MAX_APDU) {
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `the WAIS server announces an APDU of ${header.length} bytes, more than the ${MAX_APDU} accepted`,
+      );
+    }
+    const apduIn = await this.#readExactly(header.length, 'an APDU');
+    this.conn.note('receive', `<${header.length}-byte APDU, type ${apduIn[2] ?? '?'}>`);
+    return apduIn;
+  }
+
+  async init(): Promise<void> {
+    const r = decodeInitResponse(await this.exchange(encodeInitRequest(initRequest()), 'InitRequest'));
+    if (!r.result) throw new LocatorError(PROTOCOL_ERROR, -1, 'the WAIS server refused the InitRequest');
+  }
+
+  async search(req: Omit<SearchRequest, 'pdu'>, shown: string): Promise<SearchResponse> {
+    return decodeSearchResponse(await this.exchange(encodeSearchRequest(req), shown));
+  }
+}
+
+async function connect(url: Url, options: OpenOptions): Promise<Session> {
+  const onTranscript = typeof options.transcript === 'function' ? options.transcript : undefined;
+  const conn = await Connection.connect(url.host ?? '', url.port ?? 210, {
+    signal: options.signal,
+    timeout: options.timeout,
+    policy: options.policy,
+    onTranscript,
+  });
+  return new Session(conn);
+}
+
+function throwDiagnostics(r: SearchResponse, where: string): void {
+  if (r.diagnostics.length > 0 && r.headers.length === 0 && r.texts.length === 0) {
+    const d = r.diagnostics[0];
+    throw new WaisError(d.code, d.text, where);
+  }
+}
+
+/** Parts of the url-path as written (RFC 1738 3.9): database, wtype, wpath, search. */
+interface Target {
+  database: string;
+  kind: 'database' | 'index' | 'document';
+  search: string;
+  wtype: string;
+  docId: Uint8Array;
+  /** draft 1993-07: the document length in the URL, else null. */
+  size: number | null;
+}
+
+const latin1 = (b: Uint8Array) => bytesToString(b);
+
+/** The DocID a wpath stands for: its octets (RFC 1738 3.9), or, in the 1994-03 draft's form, its fields as tagged fields. */
+function targetOf(url: Url): Target {
+  const f = fieldsOf(url, 'wais');
+  const raw = url.path ?? '';
+  const cut = raw.search(/[/?]/);
+  const dbRaw = cut < 0 ? raw : raw.slice(0, cut);
+  const database = latin1(decode(dbRaw, { strict: false }));
+  const base = { database, search: '', wtype: '', docId: new Uint8Array(0), size: f.wlength };
+  if (f.kind === 'database') return { ...base, kind: 'database' };
+  if (f.kind === 'index') return { ...base, kind: 'index', search: f.search ?? '' };
+  const after = raw.slice(dbRaw.length + 1);
+  const slash = after.indexOf('/');
+  if (slash < 0) throw new LocatorError(NOT_FOUND, -1, 'the WAIS URL has no wpath (RFC 1738 3.9)');
+  const wtype = latin1(decode(after.slice(0, slash), { strict: false }));
+  let wpath = after.slice(slash + 1);
+  if (f.wlength !== null) wpath = wpath.slice(wpath.indexOf('/') + 1);
+  let docId: Uint8Array;
+  if (f.wpathFields !== null) {
+    const bytes: number[] = [];
+    for (const m of wpath.matchAll(/([0-9]+)=([^;=]*);/g)) {
+      const v = decode(m[2], { strict: false });
+      bytes.push(...encodeVarint(Number(m[1])), ...encodeVarint(v.length), ...v);
+    }
+    docId = new Uint8Array(bytes);
+  } else {
+    docId = decode(wpath, { strict: false });
+  }
+  return { ...base, kind: 'document', wtype, docId };
+}
+
+/**
+ * The pieces of a document, pulled one request at a time (RFC 1625 4): bytes [pos, pos+CHUNK)
+ * until `size` is read, or, when the size is not known, until a piece comes back shorter than
+ * asked (or empty).
+ *
+ * DEVIATION: when the size is unknown and a document's length is a multiple of CHUNK, the request
+ * past its end may be answered with a diagnostic record instead of an empty piece (RFC 1625 says
+ * nothing of ranges past the end); after at least one full piece such a diagnostic ends the
+ * document instead of failing it.
+ */
+function pieces(
+  s: Session,
+  t: Target,
+  where: string,
+  size: number | null,
+  first: SearchResponse | null,
+): () => Promise<Uint8Array | null> {
+  let pos = 0;
+  let done = size === 0;
+  let pending = first;
+  return async () => {
+    if (done) {
+      s.conn.close();
+      return null;
+    }
+    const want = size === null ? CHUNK : Math.min(CHUNK, size - pos);
+    const r =
+      pending ??
+      (await s.search(
+        retrievalRequest(t.database, t.docId, t.wtype, pos, pos + want),
+        `retrieve ${t.wtype} bytes ${pos}-${pos + want}`,
+      ));
+    pending = null;
+    if (r.texts.length === 0) {
+      if (r.diagnostics.length > 0 && !(size === null && pos > 0)) throwDiagnostics(r, where);
+      if (size !== null && pos < size) {
+        throw new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          `the WAIS server sent no text for bytes ${pos}-${pos + want} of ${where}`,
+        );
+      }
+      done = true;
+      s.conn.close();
+      return null;
+    }
+    let n = 0;
+    for (const x of r.texts) n += x.text.length;
+    if (n > want) {
+      throw new LocatorError(PROTOCOL_ERROR, -1, `the WAIS server sent ${n} bytes where ${want} were asked for`);
+    }
+    const out = new Uint8Array(n);
+    let p = 0;
+    for (const x of r.texts) {
+      out.set(x.text, p);
+      p += x.text.length;
+    }
+    pos += n;
+    if (size !== null) {
+      if (n < want) {
+        throw new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          `the WAIS server sent ${n} bytes where ${want} were asked for, before the announced ${size}`,
+        );
+      }
+      if (pos >= size) done = true;
+    } else if (n < want) done = true;
+    if (done) s.conn.close();
+    return out;
+  };
+}
+
+function stream(s: Session, next: () => Promise<Uint8Array | null>, options: OpenOptions): ReadableStream<Uint8Array> {
+  return pullStream(next, (reason) => s.conn.close(reason instanceof LocatorError ? reason : undefined), {
+    maxBytes: options.maxBytes,
+    tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+  });
+}
+
+/**
+ * Retrieves a wais URL (RFC 1738 3.9, RFC 1625): an InitRequest, then a seed-word search for
+ * database?search (the headlines, one line each), the byte-range retrievals of a document, or
+ * the "help" search and the retrieval of the source description for a database. Fails with a
+ * LocatorError: `wais-diagnostic` (WaisError) for a diagnostic record, `not-found` when a
+ * database has no source description, `connection-closed`, `protocol-error`, `timeout`,
+ * `aborted`, `too-large`.
+ */
+export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+  checkTimeout(options.timeout);
+  const where = redactHref(url.href);
+  const t = targetOf(url);
+  const s = await connect(url, options);
+  try {
+    await s.init();
+    const meta = { scheme: 'wais', url: where, transcript: [] };
+    if (t.kind === 'index') {
+      const r = await s.search(seedSearchRequest(t.database, t.search), `search ${t.database} ${t.search}`);
+      throwDiagnostics(r, where);
+      s.conn.close();
+      const authority = `${url.host}:${url.port ?? 210}`;
+      const text = r.headers.map((h) => formatHeadline(authority, t.database, h)).join('');
+      const bytes = new TextEncoder().encode(text);
+      let sent = false;
+      const body = stream(
+        s,
+        async () => {
+          if (sent) return null;
+          sent = true;
+          return bytes;
+        },
+        options,
+      );
+      return { meta: { ...meta, size: bytes.length, contentType: HEADLINES_TYPE }, body };
+    }
+    if (t.kind === 'database') {
+      const r = await s.search(
+        seedSearchRequest(t.database, ''),
+        `search ${t.database} (empty: the source description)`,
+      );
+      throwDiagnostics(r, where);
+      const src = r.headers.find((h) => h.types.includes('WSRC'));
+      if (src === undefined) {
+        throw new LocatorError(NOT_FOUND, -1, `the WAIS server gave no source description (type WSRC) for ${where}`);
+      }
+      const doc: Target = { ...t, kind: 'document', wtype: 'WSRC', docId: src.docId };
+      const size = src.documentLength;
+      return {
+        meta: { ...meta, size, contentType: 'text/plain' },
+        body: stream(s, pieces(s, doc, where, size, null), options),
+      };
+    }
+    // A document: the first piece is asked for now, so that a diagnostic (an unknown DocID) fails open().
+    const want = t.size === null ? CHUNK : Math.min(CHUNK, t.size);
+    let first: SearchResponse | null = null;
+    if (want > 0) {
+      first = await s.search(
+        retrievalRequest(t.database, t.docId, t.wtype, 0, want),
+        `retrieve ${t.wtype} bytes 0-${want}`,
+      );
+      throwDiagnostics(first, where);
+    }
+    return {
+      meta: { ...meta, size: t.size, contentType: contentTypeOf(t.wtype) },
+      body: stream(s, pieces(s, t, where, t.size, first), options),
+    };
+  } catch (e) {
+    s.conn.close(e instanceof LocatorError ? e : undefined);
+    throw e;
+  }
+}
