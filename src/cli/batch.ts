@@ -135,10 +135,21 @@ export async function runRows(
     await out.flush();
     return status;
   }
-  return runWorkers(stdin, out, stderr, jobs, setup);
+  return runWorkers(stdin, stdout, stderr, jobs, setup);
 }
 
-async function runWorkers(stdin: Readable, out: Output, stderr: Writable, jobs: number, setup: BatchSetup) {
+/**
+ * The rows of standard input over `jobs` workers (1 or more), in input order; returns 1 when some
+ * row had status 1, else 0. runRows() runs this for `--jobs` 2 and more; the benchmark also with 1.
+ */
+export async function runWorkers(
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+  jobs: number,
+  setup: BatchSetup,
+): Promise<number> {
+  const out = new Output(stdout);
   const workers: Worker[] = [];
   const busy: number[] = [];
   const done = new Map<number, BlockResult>();
