@@ -4,8 +4,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CORPUS_DIR = new URL('../../shared/corpus/', import.meta.url).pathname;
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-export const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 150);
+// BENCH_SMOKE=1 (the CI smoke test, test/bench.test.ts): one short round over the first lines of
+// each corpus file, to check that each benchmark runs, never how fast.
+export const SMOKE = process.env.BENCH_SMOKE === '1';
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 9));
+export const MIN_MS = Number(process.env.BENCH_MIN_MS ?? (SMOKE ? 1 : 150));
 
 /** The corpus files (*.txt), sorted. */
 export function corpusFiles() {
@@ -16,9 +19,10 @@ export function corpusFiles() {
 
 /** The non-empty lines of a corpus file, each its own string. */
 export function corpusLines(file) {
-  return readFileSync(join(CORPUS_DIR, file), 'utf8')
+  const lines = readFileSync(join(CORPUS_DIR, file), 'utf8')
     .split('\n')
     .filter((l) => l !== '');
+  return SMOKE ? lines.slice(0, 300) : lines;
 }
 
 /** Items per second of `fn` over `items`, repeated for at least MIN_MS. */

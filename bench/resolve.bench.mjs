@@ -8,10 +8,8 @@
 // as it is, beside `new URL(line).href` (Node's own normalization). Prints partials/s or URLs/s
 // (median of the rounds) and the ratio to Node. The machines are shared and noisy: read the
 // medians and ratios, not single timings.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { resolve, normalize, parse } from '../dist/index.js';
-import { ROUNDS, MIN_MS, timeOnce, median, CORPUS_DIR as corpusDir } from './lib.mjs';
+import { ROUNDS, MIN_MS, timeOnce, median, corpusLines } from './lib.mjs';
 
 const FILES = ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt'];
 
@@ -68,9 +66,7 @@ function partials(lines) {
 
 const rows = [];
 for (const file of FILES) {
-  const lines = readFileSync(join(corpusDir, file), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
+  const lines = corpusLines(file);
   const { base, refs } = partials(lines);
   if (base === null || refs.length === 0) continue;
   const baseUrl = parse(base);

@@ -76,6 +76,11 @@ export class Output {
     this.#buf += s + '\n';
     if (this.#buf.length >= 1 << 16) await this.flush();
   }
+  /** Adds text that is already whole lines, each ending in LF (a block of batch rows). */
+  async text(s: string): Promise<void> {
+    this.#buf += s;
+    if (this.#buf.length >= 1 << 16) await this.flush();
+  }
   async flush(): Promise<void> {
     if (this.#buf === '') return;
     const ok = this.#out.write(this.#buf);

@@ -4,7 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import { normalize, toDisplay, equivalent } from '../normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { inputs, Output, failure } from './io.js';
+import { failure } from './io.js';
+import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 
@@ -63,37 +64,38 @@ export async function runNormalize(
   stdin: Readable,
   stdout: Writable,
   stderr: Writable,
+  batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
-  const out = new Output(stdout);
-  let status = 0;
-  for await (const input of inputs(args, stdin)) {
-    let rec: Record<string, unknown>;
-    try {
-      rec = normalizeRecord(input, opts.showSecrets === true);
-    } catch (e) {
-      // A failure on one line is that line's row; the lines before and after still print.
-      rec = {
-        input: opts.showSecrets === true ? input : redactUrl(input),
-        ok: false,
-        href: null,
-        error: failure(e),
-        valid: false,
-        display: null,
-      };
-    }
-    if (!rec.ok) status = 1;
-    if (opts.json) {
-      await out.line(JSON.stringify(rec));
-      continue;
-    }
-    await out.line(((opts.display ? rec.display : rec.href) as string | null) ?? '');
-    if (!rec.ok) {
-      const e = rec.error as { code: string; offset: number; message: string };
-      stderr.write(`locator normalize: ${JSON.stringify(rec.input)}: ${e.message} (${e.code} at ${e.offset})\n`);
-    }
+  const setup = { kind: 'normalize' as const, opts: { ...opts }, modules: batch.modules };
+  return runRows(args, stdin, stdout, stderr, batch.jobs, setup, (input) => normalizeRow(input, opts));
+}
+
+/** The row of one input, and its message for standard error (batch mode runs this in each worker). */
+export function normalizeRow(input: string, opts: NormalizeCommandOptions): Row {
+  let rec: Record<string, unknown>;
+  try {
+    rec = normalizeRecord(input, opts.showSecrets === true);
+  } catch (e) {
+    // A failure on one line is that line's row; the lines before and after still print.
+    rec = {
+      input: opts.showSecrets === true ? input : redactUrl(input),
+      ok: false,
+      href: null,
+      error: failure(e),
+      valid: false,
+      display: null,
+    };
   }
-  await out.flush();
-  return status;
+  const status = rec.ok ? 0 : 1;
+  if (opts.json) return { lines: [JSON.stringify(rec)], err: '', status };
+  const lines = [((opts.display ? rec.display : rec.href) as string | null) ?? ''];
+  if (rec.ok) return { lines, err: '', status };
+  const e = rec.error as { code: string; offset: number; message: string };
+  return {
+    lines,
+    err: `locator normalize: ${JSON.stringify(rec.input)}: ${e.message} (${e.code} at ${e.offset})\n`,
+    status,
+  };
 }
 
 /** Exit 0 when A and B are equivalent, 1 when not (or when one cannot be read), 2 for usage. */
@@ -151,11 +153,11 @@ export async function runEqual(
 export const normalizeCommand: Command = {
   name: 'normalize',
   synopsis: [
-    'normalize [--json] [--display] [URL...]',
+    'normalize [--json] [--display] [--jobs N] [URL...]',
     'Print the normal form of each URL (scheme and host in lower case, default port dropped, escapes in normal form, scheme rules).',
   ],
   help: ['  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).'],
-  options: { json: { type: 'boolean' }, display: { type: 'boolean' } },
+  options: { json: { type: 'boolean' }, display: { type: 'boolean' }, jobs: { type: 'string' } },
   run: (args, values, io) =>
     runNormalize(
       args,
@@ -167,6 +169,7 @@ export const normalizeCommand: Command = {
       io.stdin,
       io.stdout,
       io.stderr,
+      { jobs: jobsOption(values.jobs), modules: schemeModules(values, io.env) },
     ),
 };
 

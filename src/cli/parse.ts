@@ -2,7 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
-import { inputs, Output, failure, shownInput } from './io.js';
+import { failure, shownInput } from './io.js';
+import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
 import {
@@ -69,36 +70,38 @@ export async function runParse(
   opts: ParseCommandOptions,
   stdin: Readable,
   stdout: Writable,
+  batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
-  const out = new Output(stdout);
-  let status = 0;
-  for await (const input of inputs(args, stdin)) {
-    // A failure on one line is that line's row; the lines before and after still print.
-    let lines: string[] & { status?: number };
-    try {
-      lines = parseLines(input, opts);
-    } catch (e) {
-      const error = failure(e);
-      lines = opts.json
-        ? [
-            JSON.stringify({
-              ...parseRecord('', false, true),
-              input: shownInput(input, opts.showSecrets === true),
-              error,
-            }),
-          ]
-        : [
-            `${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`,
-            `  ${error.severity} ${error.code} (${error.section}): ${error.message}`,
-            '',
-          ];
-      lines.status = 1;
-    }
-    if (lines.status !== 0) status = 1;
-    for (const l of lines) await out.line(l);
+  const setup = { kind: 'parse' as const, opts: { ...opts }, modules: batch.modules };
+  return runRows(args, stdin, stdout, stdout, batch.jobs, setup, (input) => parseRow(input, opts));
+}
+
+/**
+ * The rows of one input (batch mode runs this in each worker): a failure on one line is that
+ * line's row, so that the lines before and after still print.
+ */
+export function parseRow(input: string, opts: ParseCommandOptions): Row {
+  let lines: string[] & { status?: number };
+  try {
+    lines = parseLines(input, opts);
+  } catch (e) {
+    const error = failure(e);
+    lines = opts.json
+      ? [
+          JSON.stringify({
+            ...parseRecord('', false, true),
+            input: shownInput(input, opts.showSecrets === true),
+            error,
+          }),
+        ]
+      : [
+          `${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`,
+          `  ${error.severity} ${error.code} (${error.section}): ${error.message}`,
+          '',
+        ];
+    lines.status = 1;
   }
-  await out.flush();
-  return status;
+  return { lines, err: '', status: lines.status === 0 ? 0 : 1 };
 }
 
 /** The output lines of one input (one JSON line, or the drawn view); `status` 1 when not valid. */
@@ -141,14 +144,24 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
 
 export const parseCommand: Command = {
   name: 'parse',
-  synopsis: ['parse [--json] [--trim] [URL...]', 'Parse URLs; show each part and every violation of the spec.'],
+  synopsis: [
+    'parse [--json] [--trim] [--jobs N] [URL...]',
+    'Parse URLs; show each part and every violation of the spec.',
+  ],
   help: [
     '  --show-secrets  Show passwords in output (every command). By default a password is',
     '               shown as **** (offsets still count the input as given).',
     '  --trim       (parse) Remove white space and a byte order mark around each URL first',
     '               (leniency; each removal is reported as a warning).',
+    '  --jobs N     (parse, normalize) Batch mode over N worker threads ("auto": one per core;',
+    '               default 1); the output is the same, in input order.',
   ],
-  options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+  options: {
+    json: { type: 'boolean' },
+    trim: { type: 'boolean' },
+    'show-secrets': { type: 'boolean' },
+    jobs: { type: 'string' },
+  },
   run: (args, values, io) =>
     runParse(
       args,
@@ -159,5 +172,6 @@ export const parseCommand: Command = {
       },
       io.stdin,
       io.stdout,
+      { jobs: jobsOption(values.jobs), modules: schemeModules(values, io.env) },
     ),
 };

@@ -9,7 +9,7 @@ import { note, type Findings } from './violations.js';
 
 // The body loop: 1 for unreserved characters and "/", 2 for the other reserved characters (the
 // scan notes which of them it met, so that scheme rules need not look again), 0 for the rest.
-const BODY_CLASS = /* @__PURE__ */ (() => {
+export const BODY_CLASS = /* @__PURE__ */ (() => {
   const t = new Uint8Array(65536);
   for (let c = 0; c < 128; c++) {
     if ((CHAR_CLASS[c] & UNRESERVED) !== 0 || c === 47) t[c] = 1;
@@ -126,7 +126,7 @@ export function scanToHash(s: string, start: number, end: number, list: Findings
 // scanned as bytes: a load from a Uint8Array is cheaper than charCodeAt on the sliced strings
 // that lines of a file are. The scratch buffer is private to this function, which calls nothing
 // that could come back here.
-const LONG_BODY = 28;
+export const LONG_BODY = 28;
 const encoder = /* @__PURE__ */ new TextEncoder();
 let scratch = new Uint8Array(1024);
 
@@ -135,7 +135,7 @@ let scratch = new Uint8Array(1024);
  * on (the first character that is neither unreserved, "/" nor reserved, or `start` when the body
  * is not all ASCII).
  */
-function scanOctets(s: string, start: number, end: number, list: Findings): number {
+export function scanOctets(s: string, start: number, end: number, list: Findings): number {
   const n = end - start;
   if (scratch.length < n) scratch = new Uint8Array(Math.max(n, scratch.length * 2));
   const r = encoder.encodeInto(s.slice(start, end), scratch);

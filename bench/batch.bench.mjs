@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Batch mode (issue 16): `locator parse --json` and `locator normalize --json` over a file of
+// BATCH_LINES lines (default 1,000,000; the corpus of ../shared/corpus repeated), with --jobs 1
+// and --jobs 2, standard output to /dev/null; beside them the same row function in a loop in one
+// process (no I/O: the file's lines in memory). Prints lines/s (median of BATCH_ROUNDS runs), the
+// ratio of 2 workers to 1, and the peak resident set of each run (constant memory: it must not
+// grow with BATCH_LINES). The machines are shared and noisy: read the medians and ratios.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, openSync, closeSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { parseRow } from '../dist/cli/parse.js';
+import { normalizeRow } from '../dist/cli/normalize.js';
+import { SMOKE, median, corpusFiles, corpusLines } from './lib.mjs';
+
+const LINES = Number(process.env.BATCH_LINES ?? (SMOKE ? 2000 : 1_000_000));
+const ROUNDS = Number(process.env.BATCH_ROUNDS ?? (SMOKE ? 1 : 3));
+const corpus = corpusFiles().flatMap((f) => corpusLines(f));
+
+const dir = mkdtempSync(join(tmpdir(), 'locator-batch-'));
+const file = join(dir, 'input.txt');
+{
+  const w = createWriteStream(file);
+  let chunk = [];
+  for (let i = 0; i < LINES; i++) {
+    chunk.push(corpus[i % corpus.length]);
+    if (chunk.length === 10000 || i === LINES - 1) {
+      if (!w.write(chunk.join('\n') + '\n')) await once(w, 'drain');
+      chunk = [];
+    }
+  }
+  w.end();
+  await once(w, 'finish');
+}
+
+function runCli(args) {
+  const input = openSync(file, 'r');
+  const output = openSync('/dev/null', 'w');
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [new URL('./batch-child.mjs', import.meta.url).pathname, ...args], {
+    stdio: [input, output, 'pipe'],
+    encoding: 'utf8',
+  });
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  closeSync(input);
+  closeSync(output);
+  if (r.status !== 0 && r.status !== 1) throw new Error(`locator ${args.join(' ')}: status ${r.status}\n${r.stderr}`);
+  const rss = JSON.parse(r.stderr.trim().split('\n').pop()).maxRssKB;
+  return { rate: LINES / s, rss };
+}
+
+const inProcessLines = corpus.slice(0, Math.min(LINES, 200_000));
+function runLoop(row) {
+  const t0 = process.hrtime.bigint();
+  let n = 0;
+  for (const l of inProcessLines) n += row(l).lines[0].length;
+  if (n === -1) console.log('');
+  return inProcessLines.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+const rows = [];
+const ROWS = {
+  parse: (l) => parseRow(l, { json: true, trim: false, showSecrets: false }),
+  normalize: (l) => normalizeRow(l, { json: true, display: false, showSecrets: false }),
+};
+for (const command of ['parse', 'normalize']) {
+  const res = { loop: [], 1: [], 2: [], w1: [] };
+  const rss = { 1: [], 2: [], w1: [] };
+  runLoop(ROWS[command]); // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    res.loop.push(runLoop(ROWS[command]));
+    for (const jobs of [1, 2]) {
+      const m = runCli([command, '--json', '--jobs', String(jobs)]);
+      res[jobs].push(m.rate);
+      rss[jobs].push(m.rss);
+    }
+    const m = runCli(['--workers', '1', command]);
+    res.w1.push(m.rate);
+    rss.w1.push(m.rss);
+  }
+  const one = median(res.w1);
+  rows.push({
+    command,
+    how: 'row loop, one process, no I/O',
+    'lines/s': Math.round(median(res.loop)),
+    'vs 1 worker': (median(res.loop) / one).toFixed(2) + 'x',
+    'peak RSS MB': '',
+  });
+  for (const [key, how] of [
+    [1, `locator ${command} --json --jobs 1 (this thread)`],
+    ['w1', `the same over 1 worker thread`],
+    [2, `locator ${command} --json --jobs 2 (2 workers)`],
+  ]) {
+    rows.push({
+      command,
+      how,
+      'lines/s': Math.round(median(res[key])),
+      'vs 1 worker': (median(res[key]) / one).toFixed(2) + 'x',
+      'peak RSS MB': (Math.max(...rss[key]) / 1024).toFixed(0),
+    });
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+
+console.log(
+  `batch mode over ${LINES} lines, median of ${ROUNDS} runs, Node ${process.version}, ${availableParallelism()} cores`,
+);
+console.table(rows);
+if (process.argv.includes('--json')) console.log(JSON.stringify(rows));

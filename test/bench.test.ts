@@ -1,0 +1,22 @@
+// The benchmarks' smoke test (issue 16): CI checks that each benchmark of parse, resolve and
+// normalize, and batch mode runs to the end (BENCH_SMOKE=1: one short round over a few lines),
+// never that it is fast. `npm run bench` gives the figures (bench/RESULTS.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './helpers.js';
+
+test('bench/run.mjs parse resolve batch: each benchmark runs and prints its table (BENCH_SMOKE=1)', () => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'parse', 'resolve', 'batch'], {
+    env: { ...process.env, BENCH_SMOKE: '1' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  for (const name of ['parse.bench.mjs', 'resolve.bench.mjs', 'batch.bench.mjs'])
+    assert.match(r.stdout, new RegExp(`== ${name}`));
+  for (const what of ["'limit: char loop'", "'whatwg-url'", "'locator normalize'", '--jobs 2']) {
+    assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
+  }
+});
