@@ -1,6 +1,7 @@
 // `locator serve`: runs the gateway of RFC 1738 section 4 (src/gateway/) until interrupted.
 import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
+import { runWaisServe, WAIS_SERVE_HELP } from './wais-serve.js';
 import { safeText } from './safe-text.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
@@ -39,6 +40,8 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
 
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError('serve takes no URL arguments');
+  // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; issue 14).
+  if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
   let gw;
   try {
@@ -68,6 +71,8 @@ export const serveCommand: Command = {
   synopsis: [
     'serve [--host 127.0.0.1] [--port 8080]',
     'Run the gateway: objects of gopher, ftp, news, wais ... URLs as web pages, and a proxy for them (RFC 1738 4).',
+    'serve --wais DIR [--database NAME] [--port 210]',
+    'Serve the text files of DIR as a WAIS database (RFC 1625), on loopback unless --host.',
   ],
   help: [
     '  --host ADDR          interface to listen on (default 127.0.0.1, loopback only)',
@@ -79,6 +84,8 @@ export const serveCommand: Command = {
     '  --http               retrieve http: URLs too (default: link to them)',
     '  --timeout MS, --request-timeout MS, --max-bytes N, --max-per-client N   limits',
     '  --quiet              no request log on standard error',
+    '  With --wais (a WAIS server instead of the gateway):',
+    ...WAIS_SERVE_HELP,
   ],
   options: {
     host: { type: 'string' },
@@ -94,6 +101,9 @@ export const serveCommand: Command = {
     http: { type: 'boolean' },
     email: { type: 'string' },
     quiet: { type: 'boolean' },
+    wais: { type: 'string' },
+    database: { type: 'string' },
+    verbose: { type: 'boolean', short: 'v' },
   },
   run: (args, values, io) => run(args, values, io),
 };

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT, SHARED } from '../helpers.js';
+import { open } from '../../src/clients/index.js';
 import { serveOptions } from '../../src/cli/serve.js';
 import { UsageError, type Io } from '../../src/cli/command.js';
 
@@ -67,4 +68,32 @@ test('locator serve takes no URL arguments (usage error, status 2)', async () =>
   const child = spawn(process.execPath, [BIN, 'serve', 'gopher://h/'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(status, 2);
+});
+
+test('locator serve --wais DIR --port 0: a WAIS server of the folder (RFC 1625), searched by a wais URL, stops on SIGTERM with 0', async () => {
+  const dir = join(SHARED, 'fixtures', 'wais', 'docs');
+  const child = spawn(process.execPath, [BIN, 'serve', '--wais', dir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no address within 10 s: ${err}`)), 10_000);
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = /(wais:\/\/127\.0\.0\.1:\d+\/docs)/.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    const r = await open(`${base}?forecast`, { gateway: false, timeout: 5000 });
+    assert.equal(r.meta.contentType, 'text/x-locator-wais-headlines; charset=utf-8');
+    assert.match(Buffer.from(await new Response(r.body).arrayBuffer()).toString(), /Weather notes/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 0);
 });
