@@ -28,6 +28,7 @@ import { interactiveOnly, interactiveSchemes } from './connect.js';
 import {
   NO_CLIENT,
   isRedirect,
+  transcriptRecorder,
   type ClientModule,
   type OpenOptions,
   type Redirect,
@@ -107,15 +108,7 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
   const first = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(first, policy);
-  const lines: TranscriptLine[] = [];
-  const record = options.transcript;
-  const onLine =
-    record === undefined || record === false
-      ? undefined
-      : (line: TranscriptLine) => {
-          lines.push(line);
-          if (typeof record === 'function') record(line);
-        };
+  const { lines, onLine } = transcriptRecorder(options.transcript);
   const note = onLine ?? (() => {});
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
 

@@ -128,6 +128,28 @@ export interface ClientModule {
   open(url: Url, options: OpenOptions): Promise<Resource | Redirect>;
 }
 
+/**
+ * The `transcript` option made into the list a result carries and the callback a connection calls
+ * (undefined when no transcript is asked for). Past `max` lines one line says the rest is left out
+ * and nothing more is kept (a long interactive session).
+ */
+export function transcriptRecorder(
+  record: boolean | ((line: TranscriptLine) => void) | undefined,
+  max = Infinity,
+): { lines: TranscriptLine[]; onLine: ((line: TranscriptLine) => void) | undefined } {
+  const lines: TranscriptLine[] = [];
+  if (record === undefined || record === false) return { lines, onLine: undefined };
+  const keep = (line: TranscriptLine) => {
+    lines.push(line);
+    if (typeof record === 'function') record(line);
+  };
+  const onLine = (line: TranscriptLine) => {
+    if (lines.length < max) keep(line);
+    else if (lines.length === max) keep({ direction: 'info', text: `(more than ${max} lines: the rest is left out)` });
+  };
+  return { lines, onLine };
+}
+
 /** True when a client answered with a redirect rather than the object. */
 export function isRedirect(r: Resource | Redirect): r is Redirect {
   return (r as Redirect).redirect !== undefined;

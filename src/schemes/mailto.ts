@@ -331,10 +331,11 @@ function build(f: Record<string, unknown>): string {
 function explain(url: Url): Explanation {
   const address = text(url, schemePartRange(url));
   const notes = [
-    'the URL names no server: the client submits the message through its configured SMTP server (or relay), port 25 (RFC 821), which delivers it toward the domain of the address',
+    'the URL names no server: the client submits the message through its configured SMTP server (or relay: locator send --smtp host:port, or SMTP_RELAY), which delivers it toward the domain of the address',
     'the message (header fields such as Subject, and the body) comes from the user; a mailto URL carries only the address (RFC 1738 3.5)',
     'nothing is retrieved: a mailto URL does not designate a data object (RFC 1738 3.5); SMTP can only add a message to those sent to the address (draft 1993-10)',
-    'HELO is the RFC 821 greeting; a server that speaks the SMTP service extensions (RFC 1869, later) is greeted with EHLO instead',
+    'EHLO is the greeting of the SMTP service extensions (RFC 1869, later RFC 5321); a server that refuses it is greeted with the RFC 821 HELO',
+    'STARTTLS (RFC 3207) when the server offers it, then EHLO again; AUTH PLAIN or LOGIN (RFC 4954) only when credentials are configured, and only over TLS',
   ];
   if (address.includes('%')) {
     notes.push(
@@ -347,7 +348,9 @@ function explain(url: Url): Explanation {
     host: null,
     port: null,
     steps: [
-      'HELO <your host name>',
+      'EHLO <your host name>',
+      '[if offered] STARTTLS, the TLS handshake, EHLO <your host name>',
+      '[if credentials are configured] AUTH PLAIN or AUTH LOGIN',
       'MAIL FROM:<your address>',
       formatRequest(`RCPT TO:<${address}>`),
       'DATA',

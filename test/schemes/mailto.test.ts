@@ -245,7 +245,9 @@ test('explain RFC 1738 3.5: the SMTP envelope through the configured server', ()
   assert.equal(e.host, null);
   assert.equal(e.port, null);
   assert.deepEqual(e.steps, [
-    'HELO <your host name>',
+    'EHLO <your host name>',
+    '[if offered] STARTTLS, the TLS handshake, EHLO <your host name>',
+    '[if credentials are configured] AUTH PLAIN or AUTH LOGIN',
     'MAIL FROM:<your address>',
     'RCPT TO:<timbl@info.cern.ch>',
     'DATA',
@@ -253,16 +255,16 @@ test('explain RFC 1738 3.5: the SMTP envelope through the configured server', ()
     '.',
     'QUIT',
   ]);
-  assert.ok(e.notes.some((n) => n.includes('names no server') && n.includes('configured SMTP server')));
+  assert.ok(e.notes.some((n) => n.includes('names no server') && n.includes('SMTP_RELAY')));
   assert.ok(e.notes.some((n) => n.includes('comes from the user')));
   assert.ok(e.notes.some((n) => n.includes('EHLO')));
   assert.ok(!e.notes.some((n) => n.startsWith('not a valid')));
 });
 
 test('explain: the decoded address goes into RCPT TO, line breaks shown; an invalid URL says why', () => {
-  assert.equal(explain('mailto:user%25gateway@info.cern.ch').steps[2], 'RCPT TO:<user%gateway@info.cern.ch>');
+  assert.equal(explain('mailto:user%25gateway@info.cern.ch').steps[4], 'RCPT TO:<user%gateway@info.cern.ch>');
   assert.ok(explain('mailto:user%25gateway@info.cern.ch').notes.some((n) => n.includes('gatewayed')));
-  assert.equal(explain('mailto:%22a%0D%0A%20b%22@c').steps[2], 'RCPT TO:<"a<CR><LF> b"@c>');
+  assert.equal(explain('mailto:%22a%0D%0A%20b%22@c').steps[4], 'RCPT TO:<"a<CR><LF> b"@c>');
   const bad = explain('mailto://x');
   assert.ok(bad.notes.some((n) => n.startsWith('not a valid mailto URL') && n.includes('offset 7')));
 });

@@ -19,7 +19,7 @@ import { parse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { assertAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
 import { checkTimeout } from '../connection.js';
-import { TOO_LARGE, type TranscriptLine } from '../types.js';
+import { TOO_LARGE, transcriptRecorder, type TranscriptLine } from '../types.js';
 import { AUTH_UNAVAILABLE, MAILTO_NOT_RETRIEVABLE, NO_RELAY, STARTTLS_UNAVAILABLE } from './errors.js';
 import {
   assertNoLineBreak,
@@ -163,15 +163,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
   let lineCount = 0;
   for (const c of composed) if (c === 10) lineCount++;
 
-  const lines: TranscriptLine[] = [];
-  const record = options.transcript;
-  const onLine =
-    record === undefined || record === false
-      ? undefined
-      : (line: TranscriptLine) => {
-          lines.push(line);
-          if (typeof record === 'function') record(line);
-        };
+  const { lines, onLine } = transcriptRecorder(options.transcript);
   // The password is settled (asked for) before any connection, so that the transcript hides
   // every form of it from the first line on.
   const secrets: string[] = [];

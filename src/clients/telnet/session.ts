@@ -16,7 +16,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { DEFAULT_POLICY } from '../../policy.js';
 import { Connection, checkTimeout } from '../connection.js';
-import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, type TranscriptLine } from '../types.js';
+import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, transcriptRecorder, type TranscriptLine } from '../types.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
 import { Negotiator } from './options.js';
 import {
@@ -64,24 +64,7 @@ export async function connectSession(url: Url, options: SessionOptions = {}): Pr
   if (url.host === null || url.host === '') {
     throw new LocatorError(CONNECT_FAILED, 0, `the ${url.scheme} URL names no host to connect to (RFC 1738 3.8)`);
   }
-  const lines: TranscriptLine[] = [];
-  const record = options.transcript;
-  const onLine =
-    record === undefined || record === false
-      ? undefined
-      : (line: TranscriptLine) => {
-          if (lines.length < MAX_TRANSCRIPT) {
-            lines.push(line);
-            if (typeof record === 'function') record(line);
-          } else if (lines.length === MAX_TRANSCRIPT) {
-            const last = {
-              direction: 'info' as const,
-              text: `(more than ${MAX_TRANSCRIPT} lines: the rest is left out)`,
-            };
-            lines.push(last);
-            if (typeof record === 'function') record(last);
-          }
-        };
+  const { lines, onLine } = transcriptRecorder(options.transcript, MAX_TRANSCRIPT);
   const port = url.port ?? TELNET_PORT;
   const conn = await Connection.connect(url.host, port, {
     signal: options.signal,

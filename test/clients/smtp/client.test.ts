@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { send, open, SmtpReplyError } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { serversDir } from '../../helpers.js';
+import { explain } from '../../../src/build.js';
 
 const PLAIN = '127.0.0.1:2525';
 const SUBMIT = '127.0.0.1:2526';
@@ -67,6 +68,12 @@ test('RFC 1738 3.5, RFC 5321: a message is delivered by OpenSMTPD; headers, body
     '.',
     'QUIT',
   ]);
+  // explain() gives the same dialogue: its unconditional steps are the commands sent, with the
+  // host name, the sender and the message left to the user (no STARTTLS or AUTH here)
+  const steps = explain('mailto:tester@example.test').steps.filter((x) => !x.startsWith('[if'));
+  const verb = (line: string) => line.replace(/^<the message.*/, '<message>').replace(/[ :].*$/, '');
+  assert.deepEqual(steps.map(verb), sent.map(verb));
+  assert.equal(steps[2], sent[2]);
 });
 
 test('RFC 2045, RFC 2047: a UTF-8 subject, name and body arrive as encoded words and quoted-printable', async () => {
