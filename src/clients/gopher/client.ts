@@ -9,6 +9,7 @@
 // imports open(), which loads this module, so a re-export here would close an import cycle.
 
 import type { Url } from '../../core/url.js';
+import { INTERACTIVE_ONLY } from '../connect.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
@@ -21,7 +22,6 @@ import { redactUrl as redactHref } from '../../redact.js';
 import {
   CONNECTION_CLOSED,
   NEEDS_INPUT,
-  NO_CLIENT,
   PROTOCOL_ERROR,
   TOO_LARGE,
   type Redirect,
@@ -565,9 +565,9 @@ export async function open(url: Url, options: GopherOpenOptions): Promise<Resour
   if (type === '8' || type === 'T') {
     const scheme = type === '8' ? 'telnet' : 'tn3270';
     throw new LocatorError(
-      NO_CLIENT,
+      INTERACTIVE_ONLY,
       -1,
-      `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with a session client`,
+      `a type ${type} item is a ${type === '8' ? 'Telnet' : 'tn3270'} session, not a document (RFC 1436 3.8): open ${scheme}://${url.host}:${url.port}/ with connect() (\`locator connect\`)`,
     );
   }
   const link = type === 'h' ? linkedUrl(f.selector) : null;

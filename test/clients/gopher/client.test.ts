@@ -281,10 +281,10 @@ test('an "h" item with a "URL:" selector is a redirect to that URL (nginx), the 
   assert.equal(notFollowed.code, 'redirect-not-followed');
 });
 
-test('a type 8 (Telnet) item is a session, not a document', async () => {
+test('a type 8 (Telnet) item is a session, not a document: interactive-only, naming connect (RFC 1436 3.8)', async () => {
   const e = await rejects(open(`${PY}/8guest`, NO_GATEWAY));
-  assert.equal(e.code, 'no-client');
-  assert.match(e.message, /telnet:\/\/127.0.0.1:7070\//);
+  assert.equal(e.code, 'interactive-only');
+  assert.match(e.message, /telnet:\/\/127.0.0.1:7070\/ with connect\(\)/);
 });
 
 test('connecting to a closed port fails with connect-failed', async () => {
