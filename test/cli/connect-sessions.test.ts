@@ -1,0 +1,48 @@
+// `locator connect` of rlogin and tn3270 URLs (the drafts' "Telnet, rlogin, tn3270"), without a
+// terminal (standard input and output copied), against the real servers of test/servers: Debian's
+// in.rlogind on 127.0.0.1:5513 (root is trusted by ~tester/.rhosts, so no password is asked) and
+// Hercules' TN3270 console on 127.0.0.1:3270 (its logo screen). The library-level tests are in
+// test/clients/rlogin and test/clients/tn3270; these prove the command opens them.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+const isRoot = process.getuid?.() === 0;
+
+function runAsync(args: string[], input: string) {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, TERM: 'xterm' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(input);
+  });
+}
+
+// rlogind accepts only a reserved source port (RFC 1282), which needs root: CI runs as root.
+test(
+  'locator connect rlogin://tester@127.0.0.1:5513/: logs in as tester, runs a command, exits 0',
+  { skip: !isRoot && 'rlogin needs a reserved port (root)' },
+  async () => {
+    const r = await runAsync(
+      ['connect', '--idle', '3000', 'rlogin://tester@127.0.0.1:5513/'],
+      'echo MARK$((40+2)) $(id -un)\nexit\n',
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /MARK42 tester/);
+    assert.match(r.err, /rlogin/);
+  },
+);
+
+test('locator connect tn3270://127.0.0.1:3270/: negotiates and draws the Hercules logo screen as text', async () => {
+  const r = await runAsync(['connect', '--idle', '2000', 'tn3270://127.0.0.1:3270/'], '');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /Hercules Version/);
+  assert.match(r.out, /The S\/370, ESA\/390 and z\/Architecture/);
+});
