@@ -1,0 +1,79 @@
+// The gateway (RFC 1738 4) over the clients that landed after it, against their servers: a news
+// group and an article from the real INN (test/servers/nntp.sh, group local.test), WAIS
+// headlines, a search form and a document from locator's WAIS server (RFC 1625), and a Prospero
+// URL resolved by the ARDP test server to the real vsftpd. Every link of a page leads back
+// through the gateway.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.js';
+import { startProsperoServer, type ProsperoServer } from '../servers/prospero-server.js';
+import { SHARED } from '../helpers.js';
+
+let gw: Gateway;
+let wais: WaisServer;
+let pros: ProsperoServer;
+let savedNntp: string | undefined;
+before(async () => {
+  savedNntp = process.env.NNTPSERVER;
+  process.env.NNTPSERVER = '127.0.0.1:1119'; // the reader's news server (RFC 1738 3.6)
+  gw = await startGateway({ port: 0, timeout: 15_000 });
+  wais = await startWaisServer({ dir: join(SHARED, 'fixtures', 'wais', 'docs'), database: 'demo' });
+  pros = await startProsperoServer({
+    objects: {
+      '/pros/unix': ["ATTRIBUTE OBJECT FIELD ACCESS-METHOD AFTP INTERNET-D 127.0.0.1(2121) ASCII '/pub/unix.txt' TEXT"],
+    },
+  });
+});
+after(async () => {
+  if (savedNntp === undefined) delete process.env.NNTPSERVER;
+  else process.env.NNTPSERVER = savedNntp;
+  await gw.close();
+  await wais.close();
+  await pros.close();
+});
+
+async function page(url: string): Promise<{ status: number; type: string; text: string }> {
+  const r = await fetch(`${gw.url}/?url=${encodeURIComponent(url)}`);
+  return { status: r.status, type: r.headers.get('content-type') ?? '', text: await r.text() };
+}
+
+/** The gateway links of a page, decoded: the URLs they lead to. */
+function links(html: string): string[] {
+  return [...html.matchAll(/href="\/\?url=([^"&]+)/g)].map((m) => decodeURIComponent(m[1]));
+}
+
+test('RFC 1738 3.6: a news group from INN is a page of articles whose links are news:<message-id> through the gateway', async () => {
+  const g = await page('news:local.test');
+  assert.equal(g.status, 200, g.text);
+  assert.match(g.type, /^text\/html/);
+  const articles = links(g.text).filter((u) => /^news:[^*]+@/.test(u));
+  assert.ok(articles.length >= 3, g.text);
+  const a = await page(articles[0]);
+  assert.equal(a.status, 200, a.text);
+  assert.match(a.text, /Message-ID|Subject/i);
+  assert.ok(!/<script/i.test(a.text));
+});
+
+test('RFC 1738 3.9: a WAIS database is a search form; a search is headlines linked through the gateway; a document is text', async () => {
+  const base = `wais://127.0.0.1:${wais.port}/demo`;
+  const form = await page(base);
+  assert.equal(form.status, 200, form.text);
+  assert.match(form.text, /<form[^>]*>/);
+  const hits = await page(`${base}?forecast`);
+  assert.equal(hits.status, 200, hits.text);
+  const docs = links(hits.text).filter((u) => u.startsWith(`${base}/`));
+  assert.ok(docs.length >= 1, hits.text);
+  const doc = await page(docs[0]);
+  assert.equal(doc.status, 200, doc.text);
+  assert.match(doc.text, /Weather notes/);
+});
+
+test('RFC 1738 3.11: a Prospero URL is resolved by the directory server and its FTP object shown', async () => {
+  const r = await page(`prospero://127.0.0.1:${pros.port}//pros/unix`);
+  assert.equal(r.status, 200, r.text);
+  // the FTP file of test/servers/ftp.sh, followed from the access method (TYPE A)
+  assert.match(r.text, /unix line 1\s+unix line 2/);
+});
