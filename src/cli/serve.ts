@@ -1,4 +1,5 @@
 // `locator serve`: runs the gateway of RFC 1738 section 4 (src/gateway/) until interrupted.
+import { readFileSync } from 'node:fs';
 import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { runWaisServe, WAIS_SERVE_HELP } from './wais-serve.js';
@@ -34,6 +35,10 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     openProxy: values['open-proxy'] === true,
     http: values.http === true,
     email: (values.email as string | undefined) ?? io.env.LOCATOR_EMAIL ?? io.env.EMAIL,
+    // The mail form of mailto: pages is off unless a relay is named here (never from SMTP_RELAY
+    // alone: a gateway that sends mail is a decision of whoever starts it).
+    smtp: values.smtp as string | undefined,
+    smtpCa: typeof values['smtp-ca'] === 'string' ? readFileSync(values['smtp-ca']) : undefined,
     log: values.quiet === true ? undefined : (line) => io.stderr.write(safeText(`${line}\n`)),
   };
 }
@@ -83,6 +88,8 @@ export const serveCommand: Command = {
     '  --open-proxy         answer proxy requests from other machines too',
     '  --http               retrieve http: URLs too (default: link to them)',
     '  --timeout MS, --request-timeout MS, --max-bytes N, --max-per-client N   limits',
+    '  --smtp HOST:PORT     mailto: pages get a form that sends through this relay (default: no form)',
+    "  --smtp-ca FILE       the CA certificates (PEM) to trust for the relay's STARTTLS",
     '  --quiet              no request log on standard error',
     '  With --wais (a WAIS server instead of the gateway):',
     ...WAIS_SERVE_HELP,
@@ -101,6 +108,8 @@ export const serveCommand: Command = {
     http: { type: 'boolean' },
     email: { type: 'string' },
     quiet: { type: 'boolean' },
+    smtp: { type: 'string' },
+    'smtp-ca': { type: 'string' },
     wais: { type: 'string' },
     database: { type: 'string' },
     verbose: { type: 'boolean', short: 'v' },

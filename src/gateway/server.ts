@@ -9,6 +9,7 @@
 // of remote text is escaped (html.ts); the pages carry a Content-Security-Policy that allows no
 // script; waits, sizes and concurrent requests per client are bounded.
 
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tryParse } from '../schemes/registry.js';
@@ -39,6 +40,7 @@ import {
   explainBlock,
   lines,
   mailtoBlock,
+  mailForm,
   renderArticle,
   renderFtpListing,
   renderMenu,
@@ -84,6 +86,13 @@ export interface GatewayOptions {
   http?: boolean;
   /** The e-mail address sent as the anonymous FTP password. */
   email?: string;
+  /**
+   * The SMTP relay (`host:port`) through which a mailto: page's form sends (RFC 1738 3.5);
+   * default none: a mailto: page then shows the address and sends nothing.
+   */
+  smtp?: string;
+  /** TLS for that relay: the CA certificates to trust (PEM), as send()'s `ca`. */
+  smtpCa?: string | Buffer;
   /** One line per request (method, URL with passwords hidden, status). */
   log?: (line: string) => void;
 }
@@ -130,6 +139,10 @@ interface Config {
   openProxy: boolean;
   http: boolean;
   email: string | undefined;
+  smtp: string | undefined;
+  smtpCa: string | Buffer | undefined;
+  /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
+  formToken: string;
   log: ((line: string) => void) | undefined;
   policy: Policy;
   loopback: boolean;
@@ -178,6 +191,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     openProxy: options.openProxy ?? false,
     http: options.http ?? false,
     email: options.email,
+    smtp: options.smtp,
+    smtpCa: options.smtpCa,
+    formToken: randomBytes(18).toString('base64url'),
     log: options.log,
     policy: {
       allowPorts: options.allowPorts ?? [],
@@ -530,7 +546,9 @@ async function serveUrl(
     return;
   }
   if (scheme === 'mailto') {
-    simplePage(res, cfg, ctx, url, 'Mail address', markup`${mailtoBlock(url)}${actions(url, ctx, false)}`);
+    if (cfg.smtp === undefined) {
+      simplePage(res, cfg, ctx, url, 'Mail address', markup`${mailtoBlock(url)}${actions(url, ctx, false)}`);
+    } else await serveMail(req, res, cfg, url, ctx, signal);
     return;
   }
   if ((scheme === 'http' || scheme === 'https') && !cfg.http) {
@@ -632,6 +650,59 @@ function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
     gateway: false,
     email: cfg.email,
   };
+}
+
+/**
+ * A mailto: URL when a relay is configured (RFC 1738 3.5: the URL designates "the internet mailing
+ * address of an individual or service"): GET shows a form (From, Subject, the message); POST sends
+ * it with send() through the relay and shows the relay's answer. A POST is accepted only with the
+ * form's token (made per gateway process, readable only by pages of the gateway's own origin) and,
+ * when the browser names one, the gateway's own Origin: another site's page cannot make the
+ * gateway send mail (cross-site request forgery).
+ */
+async function serveMail(
+  req: IncomingMessage,
+  res: ServerResponse,
+  cfg: Config,
+  url: Url,
+  ctx: RenderContext,
+  signal: AbortSignal,
+): Promise<void> {
+  if (req.method !== 'POST') {
+    simplePage(
+      res,
+      cfg,
+      ctx,
+      url,
+      'Send mail',
+      markup`${mailForm(url, ctx, cfg.formToken)}${actions(url, ctx, false)}`,
+    );
+    return;
+  }
+  const origin = req.headers.origin;
+  const form = await readForm(req);
+  if ((origin !== undefined && origin !== cfg.origin) || form.get('token') !== cfg.formToken) {
+    throw new LocatorError(
+      GATEWAY_REFUSED,
+      -1,
+      "the mail form was not sent from this gateway's own page (its token or Origin does not match): no mail is sent",
+    );
+  }
+  const { send } = await import('../clients/smtp/client.js');
+  const r = await send(
+    url,
+    { from: form.get('from') ?? '', subject: form.get('subject') ?? undefined, body: form.get('body') ?? '' },
+    { smtp: cfg.smtp, timeout: cfg.timeout, signal, ...(cfg.smtpCa !== undefined ? { ca: cfg.smtpCa } : {}) },
+  );
+  simplePage(
+    res,
+    cfg,
+    ctx,
+    url,
+    'Mail sent',
+    markup`<p role="status">The relay ${r.relay} accepted the message for ${r.recipient}: ${String(r.reply.code)} ${r.reply.text}</p>
+<dl class="facts"><dt>Message-ID</dt><dd>${r.messageId}</dd></dl>${actions(url, ctx, false)}`,
+  );
 }
 
 /** A Gopher+ +ASK form (RFC 1738 3.4.5): GET shows it as an HTML form, POST sends the answers. */

@@ -7,10 +7,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.js';
 import { startProsperoServer, type ProsperoServer } from '../servers/prospero-server.js';
-import { SHARED } from '../helpers.js';
+import { SHARED, serversDir } from '../helpers.js';
 
 let gw: Gateway;
 let wais: WaisServer;
@@ -76,4 +78,53 @@ test('RFC 1738 3.11: a Prospero URL is resolved by the directory server and its 
   assert.equal(r.status, 200, r.text);
   // the FTP file of test/servers/ftp.sh, followed from the access method (TYPE A)
   assert.match(r.text, /unix line 1\s+unix line 2/);
+});
+
+test('RFC 1738 3.5: with --smtp a mailto: page is a form; its POST (token and Origin of the gateway) is delivered by OpenSMTPD; without the token nothing is sent', async () => {
+  const mg = await startGateway({ port: 0, timeout: 15_000, smtp: '127.0.0.1:2525' });
+  try {
+    const target = `${mg.url}/?url=${encodeURIComponent('mailto:tester@example.test')}`;
+    const form = await (await fetch(target)).text();
+    assert.match(form, /<form method="post"/);
+    assert.match(form, /<label for="mail-from">/);
+    const token = /name="token" value="([^"]+)"/.exec(form)?.[1];
+    assert.ok(token, form);
+    const mark = `gw-${randomBytes(6).toString('hex')}`;
+    const post = (body: Record<string, string>, origin = mg.url) =>
+      fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams(body).toString(),
+      });
+    const forged = await post({ from: 'a@example.test', subject: `forged ${mark}`, body: 'x' });
+    assert.equal(forged.status, 403);
+    const other = await post(
+      { token, from: 'a@example.test', subject: `other ${mark}`, body: 'x' },
+      'http://evil.example',
+    );
+    assert.equal(other.status, 403);
+    const ok = await post({
+      token,
+      from: 'Sender <sender@example.test>',
+      subject: `sent ${mark}`,
+      body: 'hello\n.\nbye\n',
+    });
+    const page = await ok.text();
+    assert.equal(ok.status, 200, page);
+    assert.match(page, /accepted the message for tester@example\.test: 250/);
+    const dir = join(readFileSync(join(serversDir(), 'smtp', 'maildir'), 'utf8').trim(), 'new');
+    let file = '';
+    for (let i = 0; i < 100 && file === ''; i++) {
+      for (const f of readdirSync(dir)) {
+        const t = readFileSync(join(dir, f), 'utf8');
+        if (t.includes(`sent ${mark}`)) file = t;
+      }
+      if (file === '') await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(file, /\nFrom: Sender <sender@example.test>\n/);
+    assert.match(file, /\n\nhello\n\.\nbye\n$/);
+    assert.ok(!readdirSync(dir).some((f) => readFileSync(join(dir, f), 'utf8').includes(`forged ${mark}`)));
+  } finally {
+    await mg.close();
+  }
 });
