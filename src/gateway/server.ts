@@ -11,7 +11,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { tryParse } from '../schemes/registry.js';
 import { entryOf } from '../schemes/registry.js';
 import { Url } from '../core/url.js';
@@ -165,20 +165,21 @@ function isLoopbackAddress(a: string): boolean {
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
-  server.maxConnections = options.maxConnections ?? 64;
   const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
+  const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
+    acceptConnection(server, s);
   });
+  front.maxConnections = options.maxConnections ?? 64;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8080, host, () => {
-      server.off('error', reject);
+    front.once('error', reject);
+    front.listen(options.port ?? 8080, host, () => {
+      front.off('error', reject);
       resolve();
     });
   });
-  const addr = server.address() as AddressInfo;
+  const addr = front.address() as AddressInfo;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const origin = `http://${shownHost}:${addr.port}`;
   const loopback = isLoopbackAddress(addr.address);
@@ -255,15 +256,47 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     url: origin,
     host: addr.address,
     port: addr.port,
-    close: () => closeServer(server, sockets),
+    close: () => closeServer(front, server, sockets),
   };
 }
 
-function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
+function closeServer(front: NetServer, server: Server, sockets: Set<Socket>): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    front.close(() => resolve());
+    server.close(() => {}); // never listened itself: it only parses the front's connections
     for (const s of sockets) s.destroy();
   });
+}
+
+/** The proxy requests whose request line was rewritten (acceptConnection), by connection. */
+const OPAQUE_PROXY_TARGET = new WeakMap<Socket, string>();
+
+/**
+ * Hands a connection to the HTTP server, after one look at its first chunk. Why by hand: Node's
+ * HTTP parser (llhttp) takes an absolute URI in the request line only in the "scheme://" form and
+ * answers a bare 400 to `GET news:comp.lang.misc HTTP/1.0`, which is what a browser configured with
+ * `news_proxy` sends (RFC 1945 5.1.2 allows any absoluteURI there; news: and mailto: URLs have no
+ * "//", RFC 1738 3.5-3.6). Such a first request line is rewritten to the gateway's own
+ * `/?url=<URL>` form, and the connection remembers the URL, so that targetOf() answers it as the
+ * proxy request it was (same checks, same rendering). A request line split across packets is left
+ * as it is (Node's 400); later requests on the connection are not rewritten.
+ */
+function acceptConnection(server: Server, sock: Socket): void {
+  sock.once('data', (chunk: Buffer) => {
+    sock.pause();
+    const head = chunk.toString('latin1', 0, Math.min(chunk.length, MAX_TARGET + 64));
+    const m = /^([A-Z]+) ([A-Za-z][A-Za-z0-9+.-]*:(?!\/\/)[^ \r\n]*) (HTTP\/1\.[01])\r?\n/.exec(head);
+    let out = chunk;
+    if (m !== null) {
+      OPAQUE_PROXY_TARGET.set(sock, m[2]);
+      const line = `${m[1]} /?url=${encodeURIComponent(m[2])} ${m[3]}\r\n`;
+      out = Buffer.concat([Buffer.from(line, 'latin1'), chunk.subarray(Buffer.byteLength(m[0], 'latin1'))]);
+    }
+    sock.unshift(out);
+    server.emit('connection', sock);
+    sock.resume();
+  });
+  sock.resume();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,7 +410,9 @@ interface Target {
 
 /** What the request asks for: the home page (null), or a URL with parameters; or a refusal. */
 function targetOf(req: IncomingMessage, cfg: Config): Target | null {
-  const line = req.url ?? '/';
+  const opaque = OPAQUE_PROXY_TARGET.get(req.socket);
+  if (opaque !== undefined) OPAQUE_PROXY_TARGET.delete(req.socket); // the first request only
+  const line = opaque ?? req.url ?? '/';
   if (line.length > MAX_TARGET)
     throw new LocatorError(GATEWAY_REFUSED, -1, `the request target is longer than ${MAX_TARGET} characters`);
   if (!line.startsWith('/')) {

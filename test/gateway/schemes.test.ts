@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.js';
 import { startProsperoServer, type ProsperoServer } from '../servers/prospero-server.js';
@@ -127,4 +128,29 @@ test('RFC 1738 3.5: with --smtp a mailto: page is a form; its POST (token and Or
   } finally {
     await mg.close();
   }
+});
+
+/** One raw HTTP/1.0 exchange with the gateway (a request line Node's own client would not send). */
+function raw(g: Gateway, requestLine: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const c = connect(g.port, '127.0.0.1', () => c.write(`${requestLine}\r\n\r\n`));
+    let d = '';
+    c.setEncoding('utf8');
+    c.on('data', (x: string) => (d += x));
+    c.on('error', reject);
+    c.on('close', () => resolve(d));
+  });
+}
+
+test('RFC 1945 5.1.2: a news_proxy request line without "//" (GET news:<group> HTTP/1.0) is answered as a proxy request', async () => {
+  const r = await raw(gw, 'GET news:local.test HTTP/1.0');
+  assert.match(r, /^HTTP\/1\.[01] 200 /);
+  // a proxy request's page links absolutely back to the gateway
+  assert.ok(r.includes(`href="${gw.url}/?url=news%3A`), r.slice(0, 2000));
+  const m = await raw(gw, 'GET mailto:tester@example.test HTTP/1.0');
+  assert.match(m, /^HTTP\/1\.[01] 200 /);
+  assert.match(m, /tester@example\.test/);
+  // an ordinary request on the same gateway is untouched
+  const home = await raw(gw, `GET / HTTP/1.0\r\nHost: 127.0.0.1:${gw.port}`);
+  assert.match(home, /^HTTP\/1\.[01] 200 /);
 });
