@@ -422,7 +422,7 @@ test('property: a mailto address is flagged for each CR, LF and NUL; an nntp gro
       const href = build('mailto', { address: `${local}@h.com` });
       const n = [...local].filter((c) => c === '\r' || c === '\n' || c === '\0').length;
       assert.equal(delimiterOctets(lint(href)), n, href);
-      const explained = explain(href).steps[2];
+      const explained = explain(href).steps.find((x) => x.startsWith('RCPT TO:')) ?? '';
       assert.equal(/<CR>|<LF>/.test(explained), breaks(local), href);
     }),
     SEED,

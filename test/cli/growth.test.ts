@@ -38,8 +38,29 @@ test(
         `${row.command} / ${row.pattern}: ${row.error ?? `${row.times.map(Math.round).join(' -> ')} ms CPU, ratio ${row.ratios.map((x: number) => x.toFixed(2)).join(' ')}`}`,
       );
     }
+    // A ratio over the limit at these small sizes may be the machine's noise (a CPU time near the
+    // 20 ms floor at 128 KB, start-up subtracted, on a loaded machine): such a row is measured again
+    // at four times the sizes, best of three, and fails only when it is over there too. A real
+    // quadratic path is over at every size; noise is not.
+    const again = (row: { command: string; pattern: string }) => {
+      const a = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, 'bench', 'growth.mjs'),
+          ...['--sizes', '512k,2048k', '--runs', '3', '--best', '--json', '--timeout', '300'],
+          ...['--commands', row.command, '--patterns', row.pattern],
+        ],
+        { encoding: 'utf8', maxBuffer: 1 << 26 },
+      );
+      const second = a.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))[0];
+      t.diagnostic(`measured again at 512 KB and 2 MB: ${row.command} / ${row.pattern}: ${second?.ratios ?? a.stderr}`);
+      return second === undefined || second.error !== undefined || second.over;
+    };
     const bad = rows
-      .filter((row) => row.error !== undefined || row.over)
+      .filter((row) => row.error !== undefined || (row.over && again(row)))
       .map((row) => `${row.command} / ${row.pattern}: ${row.error ?? row.ratios.join(' ')}`);
     assert.deepEqual(bad, [], r.stderr);
     assert.equal(rows.length, 10 * 13, 'every command and pattern measured');
