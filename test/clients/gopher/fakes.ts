@@ -5,6 +5,7 @@
 // the client left none open.
 
 import net from 'node:net';
+import { fakeLifecycle } from '../fake-lifecycle.js';
 
 export interface FakeServer {
   port: number;
@@ -45,17 +46,7 @@ export async function fakeServer(
     port: (server.address() as net.AddressInfo).port,
     connections: 0,
     received: [],
-    async allClosed(ms = 2000) {
-      const deadline = Date.now() + ms;
-      while (sockets.size > 0) {
-        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open on the fake server`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    ...fakeLifecycle(server, sockets),
   };
   return fake;
 }

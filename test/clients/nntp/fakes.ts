@@ -3,6 +3,7 @@
 // front of the real INN, which proves which commands the server received.
 
 import net from 'node:net';
+import { fakeLifecycle } from '../fake-lifecycle.js';
 
 export interface NntpFake {
   port: number;
@@ -51,17 +52,7 @@ export async function nntpFake(
     port: (server.address() as net.AddressInfo).port,
     connections: 0,
     commands: [],
-    async allClosed(ms = 2000) {
-      const deadline = Date.now() + ms;
-      while (sockets.size > 0) {
-        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open on the fake server`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    ...fakeLifecycle(server, sockets),
   };
   return fake;
 }

@@ -3,6 +3,7 @@
 // reading. Each records what it received (raw octets) and tracks its sockets.
 
 import net from 'node:net';
+import { fakeLifecycle } from '../fake-lifecycle.js';
 
 export interface FakeTelnet {
   port: number;
@@ -33,17 +34,7 @@ export async function fakeTelnet(start: (socket: net.Socket, fake: FakeTelnet) =
     port: (server.address() as net.AddressInfo).port,
     connections: 0,
     received: [],
-    async allClosed(ms = 2000) {
-      const deadline = Date.now() + ms;
-      while (sockets.size > 0) {
-        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open on the fake server`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-    close() {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    ...fakeLifecycle(server, sockets),
   };
   return fake;
 }
