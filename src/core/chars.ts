@@ -1,6 +1,6 @@
 // The character checks of RFC 1738 2.2 and 5: which code units a component allows as they stand,
-// how a forbidden one is reported (badChar), and the hot loop over a url-path or scheme part
-// (scanToHash), which also notes the reserved characters it meets.
+// how a forbidden one is reported (badChar), and the tables and the octet pre-scan of the hot loop
+// over a url-path or scheme part, which scan() (parse.ts) holds itself (issue 16: inlining).
 
 import { CHAR_CLASS, HEX, NATIONAL, PUNCTUATION, RESERVED, UNRESERVED, XCHAR } from './charclass.js';
 import { INVALID_ESCAPE, NON_ASCII, CONTROL_CHAR, UNSAFE_CHAR, INVALID_CHAR } from './errors.js';
@@ -97,31 +97,6 @@ export function checkXchars(s: string, start: number, end: number, list: Finding
   }
 }
 
-/**
- * The xchar check of a url-path or scheme part up to the first "#" (RFC 1738 2.2, 5; the
- * October 1993 draft: "#" starts the fragment id). Returns the offset of that "#", or `end`.
- */
-export function scanToHash(s: string, start: number, end: number, list: Findings): number {
-  let i = start;
-  if (end - start >= LONG_BODY) i = scanOctets(s, start, end, list);
-  for (; i < end; i++) {
-    const c = s.charCodeAt(i);
-    const f = BODY_CLASS[c];
-    if (f === 1) continue;
-    if (f === 2) {
-      list.seen |= RESERVED_BIT[c];
-      continue;
-    }
-    if (c === 35) return i;
-    if (c === 37 && i + 2 < end && hex(s.charCodeAt(i + 1)) && hex(s.charCodeAt(i + 2))) {
-      i += 2;
-      continue;
-    }
-    i += badChar(s, i, end, list, INVALID_CHAR);
-  }
-  return end;
-}
-
 // A long body is first turned into octets by the platform's UTF-8 encoder (native code) and
 // scanned as bytes: a load from a Uint8Array is cheaper than charCodeAt on the sliced strings
 // that lines of a file are. The scratch buffer is private to this function, which calls nothing
@@ -131,7 +106,7 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 let scratch = new Uint8Array(1024);
 
 /**
- * The fast part of scanToHash over octets: returns the offset where the char-code loop must go
+ * The fast part of the body loop of scan() (parse.ts) over octets: returns the offset where the char-code loop must go
  * on (the first character that is neither unreserved, "/" nor reserved, or `start` when the body
  * is not all ASCII).
  */
