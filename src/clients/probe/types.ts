@@ -1,0 +1,44 @@
+// The contract between the probes (src/clients/probe/, one per scheme) and the link checker
+// (src/check/, `locator check`): issue 18. A probe proves that the object a URL designates is
+// there with the least traffic the scheme allows, and says what it sent (`explain --probe`).
+import type { Url } from '../../core/url.js';
+import type { OpenOptions, TranscriptLine } from '../types.js';
+
+/** What a checked URL came to (issue 18): the checker's statuses. */
+export type CheckStatus = 'ok' | 'broken' | 'redirected' | 'refused' | 'invalid' | 'unreachable';
+
+/** The options of a probe: those of open() (timeout, policy, gateway, credentials ...), and the probes' own. */
+export interface ProbeOptions extends OpenOptions {
+  /** mailto: also ask the domain's mail exchanger with an SMTP `RCPT TO` (off by default). */
+  smtpProbe?: boolean;
+  /** DNS servers to ask (`host` or `host:port`), for mailto's MX/A/AAAA lookups; the system's when absent. */
+  dnsServers?: string[];
+}
+
+/** The outcome of probing one URL (after following its redirects through open()'s one loop). */
+export interface ProbeResult {
+  /** ok, broken (the server says the object is not there), redirected (ok, through `redirects`), refused (the
+   *  security policy refused it, nothing sent), unreachable (no answer: DNS, connect, timeout). `invalid` is the
+   *  checker's, for syntax errors found before any probe. */
+  status: Exclude<CheckStatus, 'invalid'>;
+  /** Why, for people: the reply code and text ("550 No such file or directory"), or the error's message. */
+  reason: string;
+  /** The LocatorError code when an error decided it (`not-found`, `timeout`, `connect-failed`, ...). */
+  code?: string;
+  /** The protocol's own reply code when there was one (FTP 550, NNTP 430, HTTP 404, SMTP 550 ...). */
+  reply?: string;
+  /** True when trying again later may change the answer (a 4xx reply of FTP/NNTP/SMTP, a timeout, a reset). */
+  temporary: boolean;
+  /** Each URL the redirect loop went to, in order (empty when none). */
+  redirects: string[];
+  /** What was sent and received (passwords hidden), when `transcript` was asked for. */
+  transcript: TranscriptLine[];
+  /** Wall-clock milliseconds from the first byte sent to the answer. */
+  ms: number;
+}
+
+/** One scheme's probe: what `probe()` calls for a URL of that scheme. */
+export interface ProbeModule {
+  /** Probes `url` (no redirect following: a redirect comes back as `{ redirect }`, the loop is probe()'s). */
+  probe(url: Url, options: ProbeOptions): Promise<ProbeResult | { redirect: Url; reason: string }>;
+}
