@@ -175,9 +175,10 @@ export function searchForm(url: string, what: string, ctx: RenderContext): Html 
 /**
  * A Gopher+ +ASK form (RFC 1738 3.4.5) as an HTML form: one field per question (Ask: a line,
  * AskP: a password, AskL: several lines, Choose/Select: a choice); submitted with POST (so that
- * an AskP answer is never in an address), it becomes the filled-in Gopher+ request.
+ * an AskP answer is never in an address), it becomes the filled-in Gopher+ request. The form
+ * carries the gateway's form token, as the mail form does: the answers may hold a password.
  */
-export function askForm(url: string, questions: AskQuestion[], ctx: RenderContext): Html {
+export function askForm(url: string, questions: AskQuestion[], ctx: RenderContext, token: string): Html {
   const fields = questions.map((q, i) => {
     const id = `a${i}`;
     const label = markup`<label for="${id}">${q.prompt === '' ? `Question ${i + 1}` : q.prompt}</label>`;
@@ -199,6 +200,7 @@ export function askForm(url: string, questions: AskQuestion[], ctx: RenderContex
   });
   return markup`<form class="fill" method="post" action="${ctx.base}/?url=${encodeURIComponent(url)}">
 <input type="hidden" name="questions" value="${String(questions.length)}">
+<input type="hidden" name="token" value="${token}">
 ${fields}<p><button type="submit">Send</button></p>
 </form>
 `;

@@ -312,6 +312,12 @@ function commonHeaders(res: ServerResponse, cfg: Config): void {
 
 /** The responses that are pages (an error met after the start is written at their end); the others are objects passed on. */
 const PAGES = new WeakSet<ServerResponse>();
+/**
+ * Responses to HEAD requests (RFC 9110 9.3.2: the headers a GET would have, no content). The
+ * object is opened, so that its type and size are known, and its body is cancelled unread: a HEAD
+ * costs the remote server the request, not the transfer.
+ */
+const HEADS = new WeakSet<ServerResponse>();
 
 function startPage(res: ServerResponse, cfg: Config, status: number): void {
   PAGES.add(res);
@@ -499,6 +505,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     sendError(res, cfg, shown, parsed);
     return;
   }
+  if (method === 'HEAD') HEADS.add(res);
   const base = target.proxy ? cfg.origin : '';
   const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
   const ac = new AbortController();
@@ -714,15 +721,7 @@ async function serveMail(
     );
     return;
   }
-  const origin = req.headers.origin;
-  const form = await readForm(req);
-  if ((origin !== undefined && origin !== cfg.origin) || form.get('token') !== cfg.formToken) {
-    throw new LocatorError(
-      GATEWAY_REFUSED,
-      -1,
-      "the mail form was not sent from this gateway's own page (its token or Origin does not match): no mail is sent",
-    );
-  }
+  const form = await ownForm(req, cfg, 'the mail form', 'no mail is sent');
   const { send } = await import('../clients/smtp/client.js');
   const r = await send(
     url,
@@ -740,7 +739,29 @@ async function serveMail(
   );
 }
 
-/** A Gopher+ +ASK form (RFC 1738 3.4.5): GET shows it as an HTML form, POST sends the answers. */
+/**
+ * The fields of a form POSTed to the gateway, read only when it came from the gateway's own page:
+ * its token (made per gateway process, readable only by pages of the gateway's own origin) must
+ * match and, when the browser names one, so must the Origin. Another site's page cannot make the
+ * gateway act (cross-site request forgery): send mail, or send answers to a Gopher+ form.
+ */
+async function ownForm(req: IncomingMessage, cfg: Config, what: string, consequence: string) {
+  const origin = req.headers.origin;
+  const form = await readForm(req);
+  if ((origin !== undefined && origin !== cfg.origin) || form.get('token') !== cfg.formToken) {
+    throw new LocatorError(
+      GATEWAY_REFUSED,
+      -1,
+      `${what} was not sent from this gateway's own page (its token or Origin does not match): ${consequence}`,
+    );
+  }
+  return form;
+}
+
+/**
+ * A Gopher+ +ASK form (RFC 1738 3.4.5): GET shows it as an HTML form, POST sends the answers
+ * (only from the gateway's own page, see ownForm).
+ */
 async function serveAsk(
   req: IncomingMessage,
   res: ServerResponse,
@@ -771,12 +792,12 @@ async function serveAsk(
         ctx,
         url,
         'Gopher+ form',
-        markup`${askForm(url.href, e.list, ctx)}${actions(url, ctx, false)}`,
+        markup`${askForm(url.href, e.list, ctx, cfg.formToken)}${actions(url, ctx, false)}`,
       );
       return;
     }
   }
-  const form = await readForm(req);
+  const form = await ownForm(req, cfg, 'the Gopher+ form', 'nothing is sent to the server');
   const filled: GopherOpenOptions = {
     ...openOptions(cfg, signal),
     ask: async (questions) => {
@@ -912,11 +933,21 @@ async function renderResource(
     );
     if (!ctx.proxy) res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
     if (r.meta.size !== null) res.setHeader('Content-Length', String(r.meta.size));
+    if (HEADS.has(res)) {
+      await r.body.cancel().catch(() => {});
+      res.end();
+      return;
+    }
     await streamBytes(r.body, sink);
     res.end();
     return;
   }
   startPage(res, cfg, 200);
+  if (HEADS.has(res)) {
+    await r.body.cancel().catch(() => {});
+    res.end();
+    return;
+  }
   const shown = redactUrl(r.meta.url || url.href);
   await sink.write(pageStart({ title: TITLES[kind], url: shown, base: ctx.base }));
   await sink.write(

@@ -315,6 +315,7 @@ test('RFC 1738 3.4.5: a +ASK form becomes labelled fields, posted back to the ga
       { kind: 'Choose', prompt: 'Colour', values: ['red', '<blue>'] },
     ],
     ctx,
+    't"k',
   ).value;
   assertSafe(f);
   assert.match(f, /<form class="fill" method="post" action="\/\?url=gopher%3A%2F%2Fh%2F0%2Ff%2509%2509%3F">/);
@@ -326,6 +327,7 @@ test('RFC 1738 3.4.5: a +ASK form becomes labelled fields, posted back to the ga
   assert.match(f, /<textarea id="a2" name="a2" rows="4" cols="50">&lt;\/textarea&gt;&lt;script&gt;<\/textarea>/);
   assert.match(f, /<select id="a3" name="a3"><option>red<\/option><option>&lt;blue&gt;<\/option><\/select>/);
   assert.match(f, /name="questions" value="4"/);
+  assert.match(f, /<input type="hidden" name="token" value="t&quot;k">/, 'the form token, escaped');
 });
 
 test('RFC 1738 3.4.2, 3.9: a search form has a labelled field and carries the URL in a hidden field', () => {

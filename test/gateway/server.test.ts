@@ -390,17 +390,62 @@ test('RFC 1738 3.4.5: a Gopher+ +ASK form is an HTML form; its submission is the
     assert.match(r.text, /<select id="a1" name="a1"><option>red<\/option><option>blue<\/option><\/select>/);
     assert.match(r.text, /<input type="password" id="a2" name="a2"/);
     assert.match(r.text, /<form class="fill" method="post" action="\/\?url=/);
-    const sent = await request(g, `/?url=${encodeURIComponent(url)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'questions=3&a0=Ada&a1=blue&a2=s3cret',
-    });
+    const token = /name="token" value="([^"]+)"/.exec(r.text)?.[1];
+    assert.ok(token, 'the form carries the gateway token');
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      request(g, `/?url=${encodeURIComponent(url)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    // Another site's page (no token, or a foreign Origin) cannot send answers: nothing reaches the server.
+    const before = f.received.length;
+    const forged = await post('questions=3&a0=Ada&a1=blue&a2=s3cret');
+    assert.equal(forged.status, 403);
+    assert.match(forged.text, /token or Origin does not match/);
+    const foreign = await post(`questions=3&a0=Ada&a1=blue&a2=s3cret&token=${token}`, { origin: 'http://evil.test' });
+    assert.equal(foreign.status, 403);
+    assert.equal(f.received.length, before, 'no request was sent for a forged form');
+    const sent = await post(`questions=3&a0=Ada&a1=blue&a2=s3cret&token=${token}`);
     assert.equal(sent.status, 200);
     assert.match(sent.text, /<pre class="text">Thank you\r?\n<\/pre>/);
-    assert.equal(f.received[2], '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\n.\r\n');
+    assert.equal(f.received.at(-1), '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\n.\r\n');
   } finally {
     await g.close();
     await f.close();
+  }
+});
+
+test('HEAD (RFC 9110 9.3.2): the headers of the object, its body cancelled unread (an endless object does not make it wait)', async () => {
+  let sent = 0;
+  const endless = await fakeServer((socket) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x41);
+    const pump = () => {
+      while (!socket.destroyed && socket.write(chunk)) sent += chunk.length;
+      if (!socket.destroyed) socket.once('drain', pump);
+    };
+    pump();
+    return true;
+  });
+  const g = await startGateway({ port: 0, timeout: 10_000, allowPorts: [endless.port] });
+  try {
+    const url = `gopher://127.0.0.1:${endless.port}/9/big.bin`;
+    const t0 = Date.now();
+    const head = await request(g, `/?url=${encodeURIComponent(url)}`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers['content-type'], 'application/octet-stream');
+    assert.match(String(head.headers['content-disposition']), /filename="big.bin"/);
+    assert.equal(head.body.length, 0);
+    assert.ok(Date.now() - t0 < 5000, `answered in ${Date.now() - t0} ms, not at the 10 s time limit`);
+    await endless.allClosed(3000);
+    assert.ok(sent < 64 * 2 ** 20, `the remote object was not read whole (${sent} octets sent)`);
+    const menuHead = await request(g, `/?url=${encodeURIComponent(`${PY}/1/`)}`, { method: 'HEAD' });
+    assert.equal(menuHead.status, 200);
+    assert.match(String(menuHead.headers['content-type']), /^text\/html/);
+    assert.equal(menuHead.body.length, 0);
+  } finally {
+    await g.close();
+    await endless.close();
   }
 });
 
