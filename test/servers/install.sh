@@ -9,6 +9,8 @@ PKGS=(
   hercules # hercules.sh
   inetutils-telnetd tmux # telnet.sh, the terminal tests of locator connect
   chromium lynx # the gateway's browser and Lynx tests
+  linkchecker dnsmasq # locator check: the peer of its benchmark; a DNS server with MX records for mailto probes
+  python3-distributed python3-dask # the Dask driver's LocalCluster test (bench/dask, issue 16)
   inn2 # nntp.sh (installed last, see below)
 )
 missing=()
