@@ -37,6 +37,12 @@ const needServers = files.some(
       f.includes(join('test', d)),
     ) || f.includes('fetch'),
 );
+// The Dask driver's test needs Debian's python3-distributed, which the servers' install step
+// installs with them (test/servers/install.sh).
+if (!needServers && files.some((f) => f.includes('dask'))) {
+  const r = spawnSync('bash', ['test/servers/install.sh'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 let ts = null;
 if (needServers && !process.env.LOCATOR_TEST_SERVERS) {
   const r = spawnSync('bash', ['test/servers/start.sh'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
