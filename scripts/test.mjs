@@ -39,7 +39,7 @@ const needServers = files.some(
 );
 // The Dask driver's test needs Debian's python3-distributed, which the servers' install step
 // installs with them (test/servers/install.sh).
-if (!needServers && files.some((f) => f.includes('dask'))) {
+if (!needServers && files.some((f) => f.includes('dask') || f.includes('bench.test'))) {
   const r = spawnSync('bash', ['test/servers/install.sh'], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

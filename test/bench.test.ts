@@ -7,16 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './helpers.js';
 
-test('bench/run.mjs parse resolve batch: each benchmark runs and prints its table (BENCH_SMOKE=1)', () => {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'parse', 'resolve', 'batch'], {
+test('bench/run.mjs parse resolve batch dask: each benchmark runs and prints its table (BENCH_SMOKE=1)', () => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'parse', 'resolve', 'batch', 'dask'], {
     env: { ...process.env, BENCH_SMOKE: '1' },
     encoding: 'utf8',
     timeout: 300_000,
   });
   assert.equal(r.status, 0, r.stderr);
-  for (const name of ['parse.bench.mjs', 'resolve.bench.mjs', 'batch.bench.mjs'])
+  for (const name of ['parse.bench.mjs', 'resolve.bench.mjs', 'batch.bench.mjs', 'dask.bench.mjs'])
     assert.match(r.stdout, new RegExp(`== ${name}`));
-  for (const what of ["'limit: char loop'", "'whatwg-url'", "'locator normalize'", '--jobs 2']) {
+  for (const what of ["'limit: char loop'", "'whatwg-url'", "'locator normalize'", '--jobs 2', 'Dask LocalCluster, 2 workers']) {
     assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
   }
 });
