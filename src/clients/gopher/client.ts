@@ -306,13 +306,23 @@ async function throwPlusError(conn: Connection, header: PlusHeader, where: strin
  * instead of the data. A reply that is nothing but type-3 menu lines (and an optional "." line)
  * is that error, thrown as a GopherError; anything else is data and is put back untouched. Only
  * a reply whose first octet is "3" is read ahead, and at most ERROR_LINE_PEEK octets of it.
+ * A menu (type 1) is never empty on the wire: even an empty directory ends with its "." line
+ * (RFC 1436 3.8), so a connection closed before any octet of a menu is `connection-closed`, not
+ * an empty menu (a document may be empty: an empty file).
  */
-async function checkErrorLine(conn: Connection, where: string): Promise<void> {
+async function checkErrorLine(conn: Connection, where: string, menu: boolean): Promise<void> {
   let buf: Uint8Array = EMPTY;
   for (;;) {
     if (buf.length > 0 && buf[0] !== 0x33) break;
     if (buf.length > ERROR_LINE_PEEK) break;
     const chunk = await conn.read();
+    if (chunk === null && buf.length === 0 && menu) {
+      throw new LocatorError(
+        CONNECTION_CLOSED,
+        -1,
+        `the server closed the connection without sending the menu of ${where} (not even its "." line)`,
+      );
+    }
     if (chunk === null) {
       const { items } = parseMenu(buf, true);
       if (items.length > 0 && items.every((i) => i.type === '3' && i.problem === null)) {
@@ -364,7 +374,7 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
       length = header.length;
       if (length >= 0) size = length;
     } else {
-      await checkErrorLine(conn, where);
+      await checkErrorLine(conn, where, f.gophertype === '1');
     }
     const body = pullStream(
       dataReader(conn, length),
