@@ -101,13 +101,43 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
     req.on('timeout', () =>
       req.destroy(new LocatorError(TIMEOUT, -1, `no answer from ${host}:${port} within ${timeout} ms`)),
     );
+    // Whether the TCP connection was made: an error after it is the server's doing (a reply that
+    // is not HTTP, a connection closed or reset before the reply), not a failure to connect.
+    let connected = false;
+    req.on('socket', (s) => {
+      if (!s.connecting) connected = true;
+      else s.once('connect', () => (connected = true));
+    });
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof LocatorError) return reject(e);
       if (e.name === 'AbortError') return reject(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      const code = e.code ?? e.message;
+      // Node's HTTP parser (llhttp) names its errors HPE_*: the reply is not HTTP/1.x, or its
+      // header section is longer than Node accepts (16 KiB, HPE_HEADER_OVERFLOW).
+      if (typeof e.code === 'string' && e.code.startsWith('HPE_')) {
+        return reject(
+          new LocatorError(
+            PROTOCOL_ERROR,
+            -1,
+            e.code === 'HPE_HEADER_OVERFLOW'
+              ? `the HTTP reply of ${host}:${port} has a header section over Node's limit of 16 KiB (${code})`
+              : `the reply of ${host}:${port} is not HTTP (${code}: ${e.message})`,
+            { cause: e },
+          ),
+        );
+      }
+      if (connected) {
+        return reject(
+          new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            `the server ${host}:${port} closed the connection before its HTTP reply (${code})`,
+            { cause: e },
+          ),
+        );
+      }
       reject(
-        new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${host}:${port}: ${e.code ?? e.message}`, {
-          cause: e,
-        }),
+        new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${host}:${port}: ${code}`, { cause: e }),
       );
     });
     req.on('response', (res) => {
