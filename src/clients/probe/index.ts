@@ -11,6 +11,7 @@ import { followChain, type Chain } from '../open.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
 import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
 import { probeSteps } from './steps.js';
+import { result } from './result.js';
 
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
 
@@ -37,19 +38,11 @@ function probeOf(u: Url): () => Promise<ProbeModule> {
   return own ?? BUILTIN_PROBES[u.scheme] ?? (() => import('./opened.js'));
 }
 
-/** A result with the fields probe() fills in (redirects, transcript, ms) left empty: for the scheme modules. */
-export function result(
-  status: ProbeResult['status'],
-  reason: string,
-  more: Partial<Pick<ProbeResult, 'code' | 'reply' | 'temporary'>> = {},
-): ProbeResult {
-  return { status, reason, temporary: false, ...more, redirects: [], transcript: [], ms: 0 };
-}
-
 /** The reply code and text an error of a protocol carries (FtpReplyError, NntpReplyError, SmtpReplyError, WaisError). */
 function replyOf(e: LocatorError): { code: number | null; text: string | null; reply: string | null } {
   const x = e as LocatorError & { replyCode?: number; replyText?: string; diagnosticCode?: string };
-  if (typeof x.replyCode === 'number') return { code: x.replyCode, text: x.replyText ?? '', reply: String(x.replyCode) };
+  if (typeof x.replyCode === 'number')
+    return { code: x.replyCode, text: x.replyText ?? '', reply: String(x.replyCode) };
   if (typeof x.diagnosticCode === 'string') return { code: null, text: null, reply: x.diagnosticCode };
   return { code: null, text: null, reply: null };
 }

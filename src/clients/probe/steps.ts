@@ -4,6 +4,7 @@
 
 import type { Url } from '../../core/url.js';
 import { explain } from '../../build.js';
+import { entryOf } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { formatRequest } from '../../schemes/notes.js';
 import { planFtp, passPlaceholder, shown, type FtpPlan } from '../ftp/plan.js';
@@ -104,7 +105,8 @@ export function sessionSteps(url: Url, options: ProbeOptions = {}): string[] {
 export function mailtoSteps(url: Url, options: ProbeOptions = {}): string[] {
   const address = fieldsOf(url, 'mailto').address;
   const domain = address.slice(address.lastIndexOf('@') + 1);
-  const dns = options.dnsServers !== undefined && options.dnsServers.length > 0 ? options.dnsServers.join(', ') : 'the system';
+  const dns =
+    options.dnsServers !== undefined && options.dnsServers.length > 0 ? options.dnsServers.join(', ') : 'the system';
   const steps = [
     `DNS MX ${domain} (asking ${dns})`,
     `[if no MX] DNS A ${domain}, DNS AAAA ${domain} (RFC 5321 5.1: the domain is its own mail exchanger)`,
@@ -150,7 +152,7 @@ export function openedSteps(url: Url): string[] {
 
 /** The steps of the probe of `url` (explainProbe(), `locator explain --probe`). */
 export function probeSteps(url: Url, options: ProbeOptions = {}): string[] {
-  if (url.spec?.probe !== undefined) return [`the probe of the ${url.scheme} scheme's entry (registered with it)`];
+  if (entryOf(url)?.probe !== undefined) return [`the probe of the ${url.scheme} scheme's entry (registered with it)`];
   switch (url.scheme) {
     case 'ftp':
       return ftpSteps(url);
