@@ -8,7 +8,7 @@ import { parse, entryOf } from '../../schemes/registry.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { LocatorError, kindOf } from '../../core/errors.js';
 import { followChain, type Chain } from '../open.js';
-import { CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
+import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
 import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
 import { probeSteps } from './steps.js';
 import { result } from './result.js';
@@ -67,7 +67,9 @@ export function statusOf(e: unknown): ProbeResult {
   const base = { code: e.code, ...(reply !== null ? { reply } : {}) };
   const reason = code !== null ? `${code} ${text}`.trimEnd() : e.message;
   if (kind === 'policy') return result('refused', e.message, base);
-  if (code !== null && code >= 400 && code < 500) return result('broken', reason, { ...base, temporary: true });
+  // NNTP says "not there" with 4xx codes too (411, 423, 430): those are `not-found`, and final.
+  if (code !== null && code >= 400 && code < 500)
+    return result('broken', reason, { ...base, temporary: e.code !== NOT_FOUND });
   if (e.code === CONNECT_FAILED || kind === 'network' || kind === 'usage')
     return result('unreachable', e.message, { ...base, temporary: isTransient(e) });
   return result('broken', reason, base);

@@ -9,14 +9,17 @@ import { FIRST_BYTES_WAIT, SESSION_PORTS } from './steps.js';
 import { result } from './result.js';
 import type { ProbeOptions, ProbeResult } from './types.js';
 
-/** The first chunk the server sends, or null when it sends nothing within `wait` ms (or closes). */
-async function firstBytes(conn: Connection, wait: number): Promise<Buffer | null> {
+/** The first chunk the server sends; `closed` when it closes first, `silent` when it sends nothing within `wait` ms. */
+async function firstBytes(conn: Connection, wait: number): Promise<Buffer | 'closed' | 'silent'> {
   let timer: { clear(): void } | undefined;
   try {
     return await Promise.race([
-      conn.read().catch(() => null),
-      new Promise<null>((resolve) => {
-        timer = startTimer(wait, () => resolve(null));
+      conn.read().then(
+        (c) => c ?? 'closed',
+        () => 'closed' as const,
+      ),
+      new Promise<'silent'>((resolve) => {
+        timer = startTimer(wait, () => resolve('silent'));
       }),
     ]);
   } finally {
@@ -37,13 +40,14 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
   });
   try {
     const first = await firstBytes(conn, wait);
-    if (first !== null) conn.note('receive', `<${first.length} octets>`);
-    return result(
-      'ok',
-      first === null
-        ? `connected to port ${port} (nothing received within ${wait} ms)`
-        : `connected to port ${port}; the server sent ${first.length} octets`,
-    );
+    if (typeof first !== 'string') conn.note('receive', `<${first.length} octets>`);
+    const said =
+      first === 'silent'
+        ? `nothing received within ${wait} ms`
+        : first === 'closed'
+          ? 'the server closed the connection without a byte'
+          : `the server sent ${first.length} octets`;
+    return result('ok', `connected to port ${port}; ${said}`);
   } finally {
     conn.close();
   }
