@@ -11,6 +11,7 @@ import { followChain, type Chain } from '../open.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
 import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
 import { probeSteps } from './steps.js';
+import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../../lint/codes.js';
 import { result } from './result.js';
 
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
@@ -55,7 +56,8 @@ function isTransient(e: LocatorError): boolean {
 }
 
 /**
- * What an error says of the object (issue 18): the policy refused -> `refused`; no answer (DNS, connect,
+ * What an error says of the object (issue 18): the policy refused -> `refused` (but a redirect loop
+ * or a chain past `maxRedirects` is `broken`); no answer (DNS, connect,
  * a timeout, a reset) -> `unreachable`; the server answered that it is not there, or answered
  * wrongly -> `broken`. A 4yz reply of FTP, NNTP or SMTP (RFC 959 4.2, RFC 3977 3.2.1, RFC 5321
  * 4.2.1) and a timeout or reset are `temporary`. Not a LocatorError: API misuse, thrown on.
@@ -66,6 +68,10 @@ export function statusOf(e: unknown): ProbeResult {
   const { code, text, reply } = replyOf(e);
   const base = { code: e.code, ...(reply !== null ? { reply } : {}) };
   const reason = code !== null ? `${code} ${text}`.trimEnd() : e.message;
+  // A chain that loops or never ends is a broken link; any other refusal is the policy's.
+  const finding = (e as { diagnostic?: { code: string } }).diagnostic?.code;
+  if (finding === REDIRECT_LOOP || finding === TOO_MANY_REDIRECTS)
+    return result('broken', e.message, { code: finding });
   if (kind === 'policy') return result('refused', e.message, base);
   // NNTP says "not there" with 4xx codes too (411, 423, 430): those are `not-found`, and final.
   if (code !== null && code >= 400 && code < 500)
