@@ -29,7 +29,7 @@ const BUILTIN_PROBES: Readonly<Record<string, () => Promise<ProbeModule>>> = {
   telnet: () => import('./session.js'),
   rlogin: () => import('./session.js'),
   tn3270: () => import('./session.js'),
-  wais: () => import('./opened.js'),
+  wais: () => import('./wais.js'),
   prospero: () => import('./prospero.js'),
 };
 

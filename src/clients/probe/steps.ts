@@ -129,7 +129,7 @@ export function fileSteps(url: Url): string[] {
 export function waisSteps(url: Url): string[] {
   const steps = explain(url).steps.map((s) => s.replace(/<search words>/, '(empty: the source description)'));
   const f = fieldsOf(url, 'wais');
-  if (f.kind === 'document') steps[steps.length - 1] += ' [only the first piece]';
+  if (f.kind === 'document') steps[steps.length - 1] += ' [only the first piece: bytes 0-10000 at most]';
   steps.push('close');
   return steps;
 }
