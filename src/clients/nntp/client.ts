@@ -189,7 +189,10 @@ async function article(s: NntpSession, url: Url, arg: string, options: OpenOptio
 }
 
 /** GROUP (RFC 3977 6.1.1): 211 count low high group; 411 is `not-found`. */
-export async function selectGroup(s: NntpSession, group: string): Promise<{ low: bigint; high: bigint; count: bigint }> {
+export async function selectGroup(
+  s: NntpSession,
+  group: string,
+): Promise<{ low: bigint; high: bigint; count: bigint }> {
   const cmd = `GROUP ${group}`;
   const r = await s.command(cmd);
   if (r.code === 411) {
