@@ -8,6 +8,7 @@ import { parse, entryOf } from '../../schemes/registry.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { LocatorError, kindOf } from '../../core/errors.js';
 import { followChain, type Chain } from '../open.js';
+import { gatewayFor, gatewayFromEnv } from '../gateway.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
 import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
 import { probeSteps } from './steps.js';
@@ -104,9 +105,15 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
   return { ...r, redirects: chain.redirects, transcript: chain.transcript, ms: Date.now() - started };
 }
 
-/** One hop of a probe: the scheme's probe module on one URL; its errors are left to probe(). */
+/**
+ * One hop of a probe: the scheme's probe module on one URL, or, when a gateway is configured for
+ * the scheme (RFC 1738 4), open() through the gateway and the first bytes; errors are left to probe().
+ */
 async function hop(u: Url, opts: OpenOptions): Promise<ProbeResult | Redirect> {
-  const m = await probeOf(u)();
+  const env = opts.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(env));
+  const viaGateway = gateways !== null && gatewayFor(u.scheme, u.host, gateways) !== null;
+  const m = await (viaGateway ? () => import('./opened.js') : probeOf(u))();
   return m.probe(u, opts as ProbeOptions);
 }
 

@@ -24,6 +24,7 @@ before(async () => {
     } else if (req.url === '/loop') res.writeHead(301, { Location: '/loop2' }).end();
     else if (req.url === '/loop2') res.writeHead(301, { Location: '/loop' }).end();
     else if (req.url === '/busy') res.writeHead(503).end();
+    else if (req.url === 'gopher://gopher.example/0/x') res.writeHead(200).end('through the gateway');
     else if (req.url === '/gone') res.writeHead(410).end();
     else res.writeHead(404).end();
   });
@@ -101,4 +102,12 @@ test('issue 18: explainProbe(http) is HEAD, then GET when HEAD is refused', () =
     'Host: h.example:8080',
     '[if HEAD is answered 405 or 501] GET /a/b?c HTTP/1.1, the body cancelled unread',
   ]);
+});
+
+test('RFC 1738 4: a scheme with a gateway configured is probed through it (GET of the full URL)', async () => {
+  methods.length = 0;
+  const gateway = { proxies: { gopher: `${base}/` }, noProxy: [] };
+  const r = await probe('gopher://gopher.example/0/x', { ...OPTS, gateway });
+  assert.equal(r.status, 'ok', r.reason);
+  assert.deepEqual(methods, ['GET gopher://gopher.example/0/x']);
 });
