@@ -2,13 +2,15 @@
 // sends the request and reads the answer's start (a Gopher+ error header, or an answer that is
 // nothing but error items, fails there); the probe reads the first line and closes. A menu
 // (type 1, or a type 7 search) must start with a well-formed menu line that is not an error
-// item (type 3), or be empty ("." or nothing). A "URL:" link is a redirect for probe()'s loop.
+// item (type 3), or be empty ("." or nothing). A "URL:" link is a redirect for probe()'s loop; a
+// Telnet or tn3270 item is probed as that session.
 
 import type { Url } from '../../core/url.js';
 import { isRedirect, NOT_FOUND, PROTOCOL_ERROR, type Redirect } from '../types.js';
 import { open } from '../gopher/client.js';
 import { parseMenuLine, concat } from '../gopher/parser.js';
 import { fieldsOf } from '../../schemes/fields.js';
+import { parse } from '../../schemes/registry.js';
 import { result } from './result.js';
 import type { ProbeOptions, ProbeResult } from './types.js';
 
@@ -48,9 +50,15 @@ async function firstLine(
 
 /** Probes a gopher URL (RFC 1738 3.4): the steps of gopherSteps(url). */
 export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResult | Redirect> {
-  const r = await open(url, options);
-  if (isRedirect(r)) return r;
   const type = fieldsOf(url, 'gopher').gophertype;
+  if (type === '8' || type === 'T') {
+    // RFC 1436 3.8: a Telnet (8) or tn3270 (T) session at the item's host and port: probed as one.
+    const session = parse(`${type === '8' ? 'telnet' : 'tn3270'}://${url.host}:${url.port ?? 23}/`);
+    return (await import('./session.js')).probe(session, options);
+  }
+  // A type 7 search with no search string in the URL is asked with an empty one (RFC 1436 3.7).
+  const r = await open(url, { ...options, search: options.search ?? '' });
+  if (isRedirect(r)) return r;
   const { line, whole } = await firstLine(r.body);
   const menu = type === '1' || type === '7';
   if (!menu) {

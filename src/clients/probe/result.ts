@@ -3,7 +3,7 @@
 
 import type { ProbeResult } from './types.js';
 
-/** A result with the fields probe() fills in (redirects, transcript, ms) left empty. */
+/** A ProbeResult of issue 18 with the fields probe() fills in (redirects, transcript, ms) left empty. */
 export function result(
   status: ProbeResult['status'],
   reason: string,

@@ -58,15 +58,21 @@ export function httpSteps(url: Url): string[] {
 }
 
 /** gopher (RFC 1738 3.4; RFC 1436): the request, and the first line of the answer. */
-export function gopherSteps(url: Url): string[] {
+export function gopherSteps(url: Url, options: ProbeOptions = {}): string[] {
   const f = fieldsOf(url, 'gopher');
   if (f.gophertype === 'h' && /^\/?URL:/.test(f.selector))
     return [`none: the "URL:" selector names ${f.selector.replace(/^\/?URL:/, '')}, which is probed instead`];
+  if (f.gophertype === '8' || f.gophertype === 'T')
+    return connectSteps(`${url.host}:${url.port ?? 23}`, options).map((s, i) =>
+      i === 0 ? `${s} (a ${f.gophertype === '8' ? 'Telnet' : 'tn3270'} item: the session, RFC 1436 3.8)` : s,
+    );
+  const noSearch = f.gophertype === '7' && (f.search === null || f.search === '') && f.gopherPlus === null;
+  const request = noSearch ? formatRequest(`${f.selector}\t\r\n`) + ' (an empty search)' : formatRequest(f.request);
   const read =
     f.gophertype === '1' || f.gophertype === '7'
       ? 'read the first line: a menu line (not an error item, type 3), "." or nothing; then close'
       : 'read the first bytes (an answer that is only error items, type 3, is an error); then close';
-  return [`connect ${url.host}:${url.port ?? 70}`, formatRequest(f.request), read];
+  return [`connect ${url.host}:${url.port ?? 70}`, request, read];
 }
 
 const NNTP_START = [
@@ -93,12 +99,12 @@ export function nntpSteps(url: Url): string[] {
 
 /** telnet, rlogin, tn3270 (RFC 1738 3.8): the connection and the first bytes, no login. */
 export function sessionSteps(url: Url, options: ProbeOptions = {}): string[] {
+  return connectSteps(`${url.host}:${url.port ?? SESSION_PORTS[url.scheme] ?? 23}`, options);
+}
+
+function connectSteps(hostport: string, options: ProbeOptions): string[] {
   const wait = options.firstBytesWait ?? FIRST_BYTES_WAIT;
-  return [
-    `connect ${url.host}:${url.port ?? SESSION_PORTS[url.scheme] ?? 23}`,
-    `read the first bytes (waiting at most ${wait} ms), send nothing: no login`,
-    'close',
-  ];
+  return [`connect ${hostport}`, `read the first bytes (waiting at most ${wait} ms), send nothing: no login`, 'close'];
 }
 
 /** mailto (RFC 1738 3.5; RFC 5321 5.1): the domain's MX, else its A and AAAA; RCPT TO only when asked. */
@@ -160,7 +166,7 @@ export function probeSteps(url: Url, options: ProbeOptions = {}): string[] {
     case 'https':
       return httpSteps(url);
     case 'gopher':
-      return gopherSteps(url);
+      return gopherSteps(url, options);
     case 'news':
     case 'nntp':
       return nntpSteps(url);

@@ -21,6 +21,9 @@ const ROWS: Array<[string, string, string, string, string]> = [
   [`${PY}/1/nope`, 'broken', 'gopher-error', '/nope<CR><LF>', 'RFC 1436 3.8'],
   [`${PY}/0/nope.txt`, 'broken', 'gopher-error', '/nope.txt<CR><LF>', 'RFC 1436 3.8'],
   [`${NICUS}/`, 'ok', '', '<CR><LF>', 'RFC 1738 3.4'],
+  // a search with no search string in the URL is asked with an empty one
+  [`${PY}/7/search.sh`, 'ok', '', '/search.sh<TAB><CR><LF>', 'RFC 1436 3.7'],
+  [`${PY}/7/search.sh%09gopher`, 'ok', '', '/search.sh<TAB>gopher<CR><LF>', 'RFC 1738 3.4.2'],
   // gophernicus answers a missing menu with a line of text: not a menu line
   [`${NICUS}/1/nope`, 'broken', 'protocol-error', '/nope<CR><LF>', 'RFC 1436 3.8'],
 ];
@@ -51,6 +54,13 @@ test('issue 18: a gopher "URL:" link is a redirect; across schemes only as the p
   assert.equal(r.status, 'redirected', r.reason);
   assert.deepEqual(r.redirects, [link]);
   assert.deepEqual(sent(r.transcript)[0], 'HEAD /hello.txt HTTP/1.1');
+});
+
+test('RFC 1436 3.8: a Telnet item (type 8) is probed as the session: connected, nothing sent', async () => {
+  const r = await probe('gopher://127.0.0.1:2323/8', OPTS);
+  assert.equal(r.status, 'ok', r.reason);
+  assert.match(r.reason, /connected to port 2323/);
+  assert.deepEqual(sent(r.transcript), []);
 });
 
 test('issue 18: a gopher URL whose port has no server is unreachable', async () => {
