@@ -133,8 +133,13 @@ export function fileSteps(url: Url): string[] {
 
 /** wais (RFC 1738 3.9): InitRequest and the search (or the first piece of a document); then close. */
 export function waisSteps(url: Url): string[] {
-  const steps = explain(url).steps.map((s) => s.replace(/<search words>/, '(empty: the source description)'));
+  const steps = explain(url).steps;
   const f = fieldsOf(url, 'wais');
+  if (f.kind === 'database') {
+    const db = f.database ?? '';
+    steps[steps.length - 1] =
+      `search ${db} with no words (SearchRequest, query type 3: Database-Names "${db}"): the answer names its source description`;
+  }
   if (f.kind === 'document') steps[steps.length - 1] += ' [only the first piece: bytes 0-10000 at most]';
   steps.push('close');
   return steps;

@@ -24,6 +24,7 @@ before(async () => {
     } else if (req.url === '/loop') res.writeHead(301, { Location: '/loop2' }).end();
     else if (req.url === '/loop2') res.writeHead(301, { Location: '/loop' }).end();
     else if (req.url === '/busy') res.writeHead(503).end();
+    else if (req.url === '/moved-away') res.writeHead(301, { Location: '/gone' }).end();
     else if (req.url === 'gopher://gopher.example/0/x') res.writeHead(200).end('through the gateway');
     else if (req.url === '/gone') res.writeHead(410).end();
     else res.writeHead(404).end();
@@ -110,4 +111,18 @@ test('RFC 1738 4: a scheme with a gateway configured is probed through it (GET o
   const r = await probe('gopher://gopher.example/0/x', { ...OPTS, gateway });
   assert.equal(r.status, 'ok', r.reason);
   assert.deepEqual(methods, ['GET gopher://gopher.example/0/x']);
+});
+
+test('RFC 1945 9.3: a redirect to a missing object is broken, with the chain that led there', async () => {
+  const r = await probe(`${base}/moved-away`, OPTS);
+  assert.deepEqual([r.status, r.reply], ['broken', '410']);
+  assert.deepEqual(r.redirects, [`${base}/moved-away`]);
+});
+
+test('issue 18: with followRedirects: false a redirect is not followed, and nothing is sent to its target', async () => {
+  methods.length = 0;
+  const r = await probe(`${base}/moved-away`, { ...OPTS, followRedirects: false });
+  assert.equal(r.status, 'refused');
+  assert.equal(r.code, 'redirect-not-followed');
+  assert.deepEqual(methods, ['HEAD /moved-away']);
 });

@@ -77,6 +77,19 @@ test('RFC 1738 3.10: a local file that exists is ok, one that does not is broken
   assert.deepEqual(explainProbe(`file://${dir}/here.txt`), [`stat ${dir}/here.txt`]);
 });
 
+test('issue 18: explainProbe(wais, prospero) is Init and the search, and the directory lookup', () => {
+  assert.deepEqual(explainProbe('wais://h.example/db').slice(1), [
+    'init (InitRequest: Z39.50-1988 with the WAIS extensions, RFC 1625)',
+    'search db with no words (SearchRequest, query type 3: Database-Names "db"): the answer names its source description',
+    'close',
+  ]);
+  assert.deepEqual(explainProbe('prospero://h.example/a/b'), [
+    'VERSION 5',
+    "GET-OBJECT-INFO ACCESS-METHOD ASCII 'a/b' 0",
+    'the object is there when the reply names an access method',
+  ]);
+});
+
 test('RFC 1738 3.10: a file URL of another host is probed as its ftp URL', () => {
   assert.deepEqual(explainProbe('file://ftp.example/pub/x.txt'), [
     'the file is on ftp.example: its ftp URL is probed (RFC 1738 3.10)',
