@@ -6,8 +6,8 @@
 // Telnet or tn3270 item is probed as that session.
 
 import type { Url } from '../../core/url.js';
-import { isRedirect, NOT_FOUND, PROTOCOL_ERROR, type Redirect } from '../types.js';
-import { open } from '../gopher/client.js';
+import { isRedirect, PROTOCOL_ERROR, type Redirect } from '../types.js';
+import { open, GopherError, GOPHER_ERROR } from '../gopher/client.js';
 import { parseMenuLine, concat } from '../gopher/parser.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { parse } from '../../schemes/registry.js';
@@ -57,7 +57,15 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
     return (await import('./session.js')).probe(session, options);
   }
   // A type 7 search with no search string in the URL is asked with an empty one (RFC 1436 3.7).
-  const r = await open(url, { ...options, search: options.search ?? '' });
+  let r;
+  try {
+    r = await open(url, { ...options, search: options.search ?? '' });
+  } catch (e) {
+    // An answer of error items only (RFC 1436 3.8), or a Gopher+ error header ("-" and its number).
+    if (!(e instanceof GopherError)) throw e;
+    const reply = e.errorNumber === null ? '3' : String(e.errorNumber);
+    return result('broken', e.text === '' ? e.message : e.text, { code: GOPHER_ERROR, reply });
+  }
   if (isRedirect(r)) return r;
   const { line, whole } = await firstLine(r.body);
   const menu = type === '1' || type === '7';
@@ -67,7 +75,7 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
   }
   if (line.length === 0 || (line.length === 1 && line[0] === 0x2e)) return result('ok', 'an empty menu');
   const item = parseMenuLine(line);
-  if (item.type === '3') return result('broken', item.display, { code: NOT_FOUND, reply: '3' });
+  if (item.type === '3') return result('broken', item.display, { code: GOPHER_ERROR, reply: '3' });
   if (item.problem !== null)
     return result('broken', `the first line is not a menu line: ${item.problem}`, { code: PROTOCOL_ERROR });
   return result('ok', `a menu, first item: ${item.type}${item.display}`);

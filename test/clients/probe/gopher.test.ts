@@ -40,9 +40,10 @@ eachRow(
   { section: (row) => row[4] },
 );
 
-test('RFC 1436 3.8: the reason of a missing item is the error item the server sent', async () => {
+test('RFC 1436 3.8: the reason of a missing item is the error item the server sent, its reply the type 3', async () => {
   const r = await probe(`${PY}/1/nope`, OPTS);
-  assert.match(r.reason, /does not exist/);
+  assert.equal(r.reason, "'/nope' does not exist (no handler found)");
+  assert.equal(r.reply, '3');
 });
 
 test('issue 18: a gopher "URL:" link is a redirect; across schemes only as the policy allows', async () => {
