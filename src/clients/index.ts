@@ -20,3 +20,6 @@ export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
 export { Url } from '../core/url.js';
 export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
 export type { Tn3270Session } from './tn3270/session.js';
+export { probe, explainProbe, statusOf } from './probe/index.js';
+export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
+export { followChain, type Chain } from './open.js';

@@ -27,7 +27,6 @@ import { gatewayFor, gatewayFromEnv } from './gateway.js';
 import { interactiveOnly, interactiveSchemes } from './connect.js';
 import {
   NO_CLIENT,
-  isRedirect,
   transcriptRecorder,
   type ClientModule,
   type OpenOptions,
@@ -75,8 +74,11 @@ function loopKey(u: Url): string {
   }
 }
 
-/** One hop: through the scheme's gateway when one is configured (RFC 1738 4), else its client. */
-async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect> {
+/**
+ * One hop of open() (RFC 1738 3, 4): through the scheme's gateway when one is configured, else
+ * its client; a redirect comes back as it is (followChain() follows it).
+ */
+export async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect> {
   const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(envOf(opts)));
   const via = gateways === null ? null : gatewayFor(u.scheme, u.host, gateways);
   if (via !== null) {
@@ -95,44 +97,52 @@ async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect>
   return (await load()).open(u, opts);
 }
 
+/** What a chain of redirects went through: filled in by followChain() as it goes, so a caller that catches its error still has it. */
+export interface Chain {
+  /** Each URL that redirected, in order (passwords hidden). */
+  redirects: string[];
+  /** The protocol exchange of every hop, when `transcript` was asked for (passwords hidden). */
+  transcript: TranscriptLine[];
+}
+
 /**
- * Opens a URL (RFC 1738 3): checks it against the policy (no byte is sent for a refused URL),
- * goes through the scheme's gateway when one is configured (RFC 1738 4), else runs the scheme's
- * client, and follows redirects within the policy (RFC 1945 9.3, RFC 1738 6): at most
- * `maxRedirects` hops, at most `maxCrossSchemeRedirects` of them to another scheme (http and
- * https count as one), never to a file URL, never back to a URL of the chain. Resolves to
- * `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
+ * The one redirect loop (RFC 1945 9.3, RFC 1738 6), for open() and probe(): checks the first URL
+ * against the policy (no byte is sent for a refused URL), runs `hop` on it, and while `hop`
+ * answers with a Redirect, follows it within the policy: at most `maxRedirects` hops, at most
+ * `maxCrossSchemeRedirects` of them to another scheme (http and https count as one), never to a
+ * file URL, never back to a URL of the chain (compared by normal form), the policy asked before
+ * each hop. `hop` gets the options with the policy set and `transcript` made a callback (or
+ * false). `chain` is filled in as the loop goes.
  */
-export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
-  expectUrl(url, 'open: the URL');
-  const first = typeof url === 'string' ? parse(url) : url;
+export async function followChain<T extends object>(
+  first: Url,
+  options: OpenOptions,
+  hop: (u: Url, opts: OpenOptions) => Promise<T | Redirect>,
+  chain: Chain = { redirects: [], transcript: [] },
+): Promise<T> {
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(first, policy);
   const { lines, onLine } = transcriptRecorder(options.transcript);
+  chain.transcript = lines;
   const note = onLine ?? (() => {});
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
 
   let current = first;
-  const chain: string[] = [];
   const seen = new Set<string>([loopKey(first)]);
   let hops = 0;
   let cross = 0;
   for (;;) {
-    const r = await openOnce(current, opts);
-    if (!isRedirect(r)) {
-      r.meta.transcript = lines;
-      r.meta.redirects = chain;
-      return r;
-    }
-    const next = r.redirect;
+    const r = await hop(current, opts);
+    if ((r as Partial<Redirect>).redirect === undefined) return r as T;
+    const { redirect: next, reason } = r as Redirect;
     if (options.followRedirects === false) {
       throw new LocatorError(
         REDIRECT_NOT_FOLLOWED,
         -1,
-        `${r.reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`,
+        `${reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`,
       );
     }
-    note({ direction: 'info', text: `${r.reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
+    note({ direction: 'info', text: `${reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
     assertRedirectAllowed(current, next, hops, cross, policy);
     const key = loopKey(next);
     if (seen.has(key)) {
@@ -147,7 +157,25 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
     seen.add(key);
     if (countsAsCrossScheme(current, next)) cross++;
     hops++;
-    chain.push(redactUrl(current.href));
+    chain.redirects.push(redactUrl(current.href));
     current = next;
   }
+}
+
+/**
+ * Opens a URL (RFC 1738 3): checks it against the policy (no byte is sent for a refused URL),
+ * goes through the scheme's gateway when one is configured (RFC 1738 4), else runs the scheme's
+ * client, and follows redirects within the policy (RFC 1945 9.3, RFC 1738 6) through
+ * followChain(): at most `maxRedirects` hops, at most `maxCrossSchemeRedirects` of them to
+ * another scheme (http and https count as one), never to a file URL, never back to a URL of the
+ * chain. Resolves to `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
+ */
+export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
+  expectUrl(url, 'open: the URL');
+  const first = typeof url === 'string' ? parse(url) : url;
+  const chain: Chain = { redirects: [], transcript: [] };
+  const r = await followChain<Resource>(first, options, openOnce, chain);
+  r.meta.transcript = chain.transcript;
+  r.meta.redirects = chain.redirects;
+  return r;
 }

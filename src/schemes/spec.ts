@@ -85,6 +85,11 @@ export interface SchemeClient {
   open(url: Url, options: any): Promise<unknown>;
 }
 
+/** A scheme's own probe for `locator check` (src/clients/probe/types.ts ProbeModule): typed loosely here. */
+export interface SchemeProbe {
+  probe(url: Url, options: any): Promise<unknown>;
+}
+
 /**
  * A scheme entry, typed by its fields F (`parse(url).fields` and the argument of `build`).
  * Everything but name, defaultPort, syntax and status is optional: a scheme that leaves a hook
@@ -130,6 +135,11 @@ export interface SchemeSpec<F extends object = Record<string, unknown>> extends 
   readonly indirect?: boolean;
   /** Loads the client that performs the access algorithm (open()); imported only when used. */
   client?: () => Promise<SchemeClient>;
+  /**
+   * Loads the probe that proves a URL's object is there with the least traffic (`locator check`,
+   * issue 18); imported only when used. Left out: the object is opened and its first bytes read.
+   */
+  probe?: () => Promise<SchemeProbe>;
   /** Loads the gateway's renderer of this scheme's objects (`locator serve`); imported only when used. */
   render?: () => Promise<unknown>;
 }

@@ -130,6 +130,20 @@ test('explain: human output numbers the steps and shows the Gopher request with 
   assert.ok(r.out.includes('  1. sel<TAB>words<CR><LF>'), r.out);
 });
 
+test('explain --probe: what `locator check` sends (issue 18): HEAD for http, SIZE for an ftp file, no notes', () => {
+  const r = run(['explain', '--probe', '--json', 'http://h.com/a?b', 'ftp://h.com/d/f.txt']);
+  assert.equal(r.code, 0, r.err);
+  const [h, f] = r.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(h.steps.slice(0, 2), ['HEAD /a?b HTTP/1.1', 'Host: h.com']);
+  assert.deepEqual(h.notes, []);
+  assert.deepEqual(f.steps.slice(2, 4), ['CWD d', 'SIZE f.txt [213: there; 550: CWD f.txt, a directory if 250]']);
+  const human = run(['explain', '--probe', 'telnet://h.com']);
+  assert.ok(human.out.includes('  1. connect h.com:23'), human.out);
+});
+
 test('parse --json fills the scheme fields (contract table)', () => {
   const r = run(['parse', '--json', 'gopher://h.com/', 'news:comp.x', 'wais://h.com/db?w', 'file:///etc/motd']);
   const [g, n, w, f] = r.out

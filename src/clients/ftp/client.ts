@@ -49,7 +49,7 @@ export function anonymousPassword(options: OpenOptions): string {
 }
 
 /** The refusal of an argument holding CR or LF: it would end the command early (RFC 1738 6). */
-function lineBreakError(what: string): LocatorError {
+export function lineBreakError(what: string): LocatorError {
   return new LocatorError(
     FTP_LINE_BREAK,
     -1,
@@ -58,7 +58,7 @@ function lineBreakError(what: string): LocatorError {
 }
 
 /** RFC 959 5.4: "120 Service ready in nnn minutes" may come first; then 220, or 421. */
-async function greeting(control: FtpControl): Promise<void> {
+export async function greeting(control: FtpControl): Promise<void> {
   let r = await control.reply();
   for (let i = 0; r.code === 120 && i < MAX_PRELIMINARY; i++) r = await control.reply();
   if (r.code !== 220) throw control.fail(r);
@@ -109,7 +109,7 @@ function accountError(control: FtpControl, r: FtpReply): FtpReplyError {
  * RFC 1738 3.2.1, RFC 959 5.4: USER, then PASS only if the server answers 331; 230 after USER
  * means logged in without a password; 332 asks for an account, which a URL cannot give.
  */
-async function login(control: FtpControl, plan: FtpPlan, options: OpenOptions): Promise<void> {
+export async function login(control: FtpControl, plan: FtpPlan, options: OpenOptions): Promise<void> {
   const user = plan.user ?? { octets: encoder.encode('anonymous'), text: 'anonymous' };
   let r = await control.command('USER', user.octets, shown('USER', user));
   if (r.code === 230 || r.code === 202) return;

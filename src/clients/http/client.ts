@@ -72,6 +72,8 @@ interface Target {
   via: Url;
   /** The request line target: a path, or the full URL for a gateway. */
   path: string;
+  /** The method: GET (default), or HEAD for a probe (RFC 1945 8.2). */
+  method?: 'GET' | 'HEAD';
 }
 
 function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => void): Promise<http.IncomingMessage> {
@@ -86,12 +88,13 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
   return new Promise((resolve, reject) => {
     note({ direction: 'info', text: `connect ${host}:${port}` });
-    note({ direction: 'send', text: `GET ${redactHref(t.path)} HTTP/1.1` });
+    const method = t.method ?? 'GET';
+    note({ direction: 'send', text: `${method} ${redactHref(t.path)} HTTP/1.1` });
     note({ direction: 'send', text: `Host: ${hostHeader}` });
     const req = mod.request({
       host,
       port,
-      method: 'GET',
+      method,
       path: t.path,
       headers,
       lookup: lookupWith(policy),
@@ -264,4 +267,15 @@ export async function openThroughGateway(
     throw new LocatorError(CONNECT_FAILED, 0, `the gateway ${JSON.stringify(redactHref(gateway))} is not an http URL`);
   }
   return run({ url, via, path: url.withoutFragment }, options, true);
+}
+
+/**
+ * One request of a probe (RFC 1945 8.1, 8.2; RFC 1738 3.3): `HEAD` (or `GET`) of the URL, resolved
+ * with the response once its status line and headers are in; the caller reads or discards the
+ * body (for a GET, destroy the response to cancel it unread). No redirect is followed.
+ */
+export function requestOf(url: Url, method: 'GET' | 'HEAD', options: OpenOptions): Promise<http.IncomingMessage> {
+  checkTimeout(options.timeout);
+  const note = typeof options.transcript === 'function' ? options.transcript : () => {};
+  return request({ url, via: url, path: requestTarget(url), method }, options, note);
 }

@@ -82,7 +82,7 @@ export function serverOf(url: Url, options: OpenOptions): { host: string; port: 
  * option with the password option (a string or a prompt) or that user's netrc password; else the
  * netrc entry for the host. Null when none are configured.
  */
-function credentialsFor(host: string, options: OpenOptions): () => Promise<Credentials | null> {
+export function credentialsFor(host: string, options: OpenOptions): () => Promise<Credentials | null> {
   return async () => {
     let entries: ReturnType<typeof parseNetrc> = [];
     const env = envOf(options);
@@ -109,7 +109,7 @@ function credentialsFor(host: string, options: OpenOptions): () => Promise<Crede
 }
 
 /** Refuses what cannot be one NNTP argument (RFC 3977 3.1: arguments are separated by space or TAB). */
-function assertArgument(what: string, v: string): void {
+export function assertArgument(what: string, v: string): void {
   const bad = v.search(/[\0\t\n\r ]/);
   if (bad >= 0 || v === '') {
     throw new LocatorError(
@@ -189,7 +189,10 @@ async function article(s: NntpSession, url: Url, arg: string, options: OpenOptio
 }
 
 /** GROUP (RFC 3977 6.1.1): 211 count low high group; 411 is `not-found`. */
-async function selectGroup(s: NntpSession, group: string): Promise<{ low: bigint; high: bigint; count: bigint }> {
+export async function selectGroup(
+  s: NntpSession,
+  group: string,
+): Promise<{ low: bigint; high: bigint; count: bigint }> {
   const cmd = `GROUP ${group}`;
   const r = await s.command(cmd);
   if (r.code === 411) {

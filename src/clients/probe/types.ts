@@ -13,6 +13,17 @@ export interface ProbeOptions extends OpenOptions {
   smtpProbe?: boolean;
   /** DNS servers to ask (`host` or `host:port`), for mailto's MX/A/AAAA lookups; the system's when absent. */
   dnsServers?: string[];
+  /**
+   * mailto with `smtpProbe`: the SMTP server to ask (`host` or `host:port`) instead of the domain's
+   * mail exchanger on port 25 (a test server, or a site whose port 25 is blocked).
+   */
+  smtpServer?: string;
+  /**
+   * telnet, rlogin, tn3270: how long to wait for the server's first bytes after the connection is
+   * made, in ms (default 2000, and never more than `timeout`); the connection alone proves the
+   * service is there, the bytes are reported when they come.
+   */
+  firstBytesWait?: number;
 }
 
 /** The outcome of probing one URL (after following its redirects through open()'s one loop). */

@@ -272,13 +272,13 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
 }
 
 /** An address literal for EHLO (RFC 5321 4.1.3): "[127.0.0.1]", "[IPv6:::1]". */
-function addressLiteral(a: string): string {
+export function addressLiteral(a: string): string {
   const v4 = a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
   return v4.includes(':') ? `[IPv6:${v4}]` : `[${v4}]`;
 }
 
 /** EHLO, or HELO when the server does not know EHLO (RFC 5321 3.2, 4.1.4); the extensions offered. */
-async function hello(session: SmtpSession, name: string): Promise<Map<string, string>> {
+export async function hello(session: SmtpSession, name: string): Promise<Map<string, string>> {
   const r = await session.command(`EHLO ${name}`);
   if (r.code === 250) return parseEhlo(r);
   if (r.code === 500 || r.code === 502 || r.code === 504 || r.code === 550) {

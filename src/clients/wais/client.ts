@@ -458,3 +458,46 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     throw e;
   }
 }
+
+/**
+ * What a probe of a wais URL asks (RFC 1738 3.9, RFC 1625; issue 18): the InitRequest, then the
+ * search of database?search, the empty search whose answer names a database's source description,
+ * or the first piece of a document; nothing more is retrieved, and the connection is closed.
+ * Resolves to what was proved; fails as open() does (`wais-diagnostic`, `not-found`, ...).
+ */
+export async function probeWais(url: Url, options: OpenOptions): Promise<string> {
+  checkTimeout(options.timeout);
+  const where = redactHref(url.href);
+  const t = targetOf(url);
+  const s = await connect(url, options);
+  try {
+    await s.init();
+    if (t.kind === 'index') {
+      const r = await s.search(seedSearchRequest(t.database, t.search), `search ${t.database} ${t.search}`);
+      throwDiagnostics(r, where);
+      return `the search found ${r.headers.length} document${r.headers.length === 1 ? '' : 's'}`;
+    }
+    if (t.kind === 'database') {
+      const r = await s.search(
+        seedSearchRequest(t.database, ''),
+        `search ${t.database} (empty: the source description)`,
+      );
+      throwDiagnostics(r, where);
+      if (!r.headers.some((h) => h.types.includes('WSRC'))) {
+        throw new LocatorError(NOT_FOUND, -1, `the WAIS server gave no source description (type WSRC) for ${where}`);
+      }
+      return 'the server has the database (its source description)';
+    }
+    const want = t.size === null ? CHUNK : Math.min(CHUNK, t.size);
+    if (want > 0) {
+      const r = await s.search(
+        retrievalRequest(t.database, t.docId, t.wtype, 0, want),
+        `retrieve ${t.wtype} bytes 0-${want}`,
+      );
+      throwDiagnostics(r, where);
+    }
+    return 'the server has the document (its first piece)';
+  } finally {
+    s.conn.close();
+  }
+}

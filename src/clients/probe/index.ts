@@ -1,0 +1,129 @@
+// probe(): does the object a URL designates exist? (issue 18, `locator check`). Each scheme's
+// probe sends the least traffic that proves it (./steps.ts says what, for `explain --probe`), and
+// is loaded only when a URL of that scheme is probed. Redirects go through followChain(), the one
+// loop open() uses too (src/clients/open.ts): the same hop budget, cross-scheme budget, loop
+// check by normal form and policy before each hop. Failures become statuses here, in one place.
+
+import { parse, entryOf } from '../../schemes/registry.js';
+import { Url, expectUrl } from '../../core/url.js';
+import { LocatorError, kindOf } from '../../core/errors.js';
+import { followChain, type Chain } from '../open.js';
+import { gatewayFor, gatewayFromEnv } from '../gateway.js';
+import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
+import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
+import { probeSteps } from './steps.js';
+import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../../lint/codes.js';
+import { result } from './result.js';
+
+export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
+
+/** The probe of each built-in scheme, loaded on first use. */
+const BUILTIN_PROBES: Readonly<Record<string, () => Promise<ProbeModule>>> = {
+  ftp: () => import('./ftp.js'),
+  file: () => import('./file.js'),
+  gopher: () => import('./gopher.js'),
+  http: () => import('./http.js'),
+  https: () => import('./http.js'),
+  news: () => import('./nntp.js'),
+  nntp: () => import('./nntp.js'),
+  mailto: () => import('./mailto.js'),
+  telnet: () => import('./session.js'),
+  rlogin: () => import('./session.js'),
+  tn3270: () => import('./session.js'),
+  wais: () => import('./wais.js'),
+  prospero: () => import('./prospero.js'),
+};
+
+/** The probe of a URL's scheme: its entry's own `probe`, else the built-in one, else open() and the first bytes. */
+function probeOf(u: Url): () => Promise<ProbeModule> {
+  const own = entryOf(u)?.probe as (() => Promise<ProbeModule>) | undefined;
+  return own ?? BUILTIN_PROBES[u.scheme] ?? (() => import('./opened.js'));
+}
+
+/** The reply code and text an error of a protocol carries (FtpReplyError, NntpReplyError, SmtpReplyError, WaisError). */
+function replyOf(e: LocatorError): { code: number | null; text: string | null; reply: string | null } {
+  const x = e as LocatorError & { replyCode?: number; replyText?: string; diagnosticCode?: string };
+  if (typeof x.replyCode === 'number')
+    return { code: x.replyCode, text: x.replyText ?? '', reply: String(x.replyCode) };
+  if (typeof x.diagnosticCode === 'string') return { code: null, text: null, reply: x.diagnosticCode };
+  return { code: null, text: null, reply: null };
+}
+
+/** True for a failure of the socket that may pass: a timeout, a reset, a connection cut short. */
+function isTransient(e: LocatorError): boolean {
+  if (e.code === TIMEOUT || e.code === CONNECTION_CLOSED) return true;
+  const cause = (e as { cause?: { code?: string } }).cause;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE' || cause?.code === 'ETIMEDOUT';
+}
+
+/**
+ * What an error says of the object (issue 18): the policy refused -> `refused` (but a redirect loop
+ * or a chain past `maxRedirects` is `broken`); no answer (DNS, connect,
+ * a timeout, a reset) -> `unreachable`; the server answered that it is not there, or answered
+ * wrongly -> `broken`. A 4yz reply of FTP, NNTP or SMTP (RFC 959 4.2, RFC 3977 3.2.1, RFC 5321
+ * 4.2.1) and a timeout or reset are `temporary`. Not a LocatorError: API misuse, thrown on.
+ */
+export function statusOf(e: unknown): ProbeResult {
+  if (!(e instanceof LocatorError)) throw e;
+  const kind = kindOf(e.code);
+  const { code, text, reply } = replyOf(e);
+  const base = { code: e.code, ...(reply !== null ? { reply } : {}) };
+  const reason = code !== null ? `${code} ${text}`.trimEnd() : e.message;
+  // A chain that loops or never ends is a broken link; any other refusal is the policy's.
+  const finding = (e as { diagnostic?: { code: string } }).diagnostic?.code;
+  if (finding === REDIRECT_LOOP || finding === TOO_MANY_REDIRECTS)
+    return result('broken', e.message, { code: finding });
+  if (kind === 'policy') return result('refused', e.message, base);
+  // NNTP says "not there" with 4xx codes too (411, 423, 430): those are `not-found`, and final.
+  if (code !== null && code >= 400 && code < 500)
+    return result('broken', reason, { ...base, temporary: e.code !== NOT_FOUND });
+  if (e.code === CONNECT_FAILED || kind === 'network' || kind === 'usage')
+    return result('unreachable', e.message, { ...base, temporary: isTransient(e) });
+  return result('broken', reason, base);
+}
+
+/**
+ * Probes a URL (issue 18): does the object it designates exist? Checks the URL against the policy
+ * first (a refused URL is `refused`, nothing sent), runs its scheme's probe (the steps of
+ * explainProbe(); a scheme registered with its own `probe` uses it, any other is opened and its
+ * first bytes read), and follows redirects through followChain(), open()'s one loop (RFC 1945
+ * 9.3, RFC 1738 6). Resolves to a ProbeResult and never rejects for what a server or the network
+ * did; rejects only on API misuse (a bad option: TypeError, RangeError; a string that is no URL).
+ */
+export async function probe(url: string | Url, options: ProbeOptions = {}): Promise<ProbeResult> {
+  expectUrl(url, 'probe: the URL');
+  const first = typeof url === 'string' ? parse(url) : url;
+  const chain: Chain = { redirects: [], transcript: [] };
+  const started = Date.now();
+  let r: ProbeResult;
+  try {
+    r = await followChain<ProbeResult>(first, options, hop, chain);
+    if (chain.redirects.length > 0 && r.status === 'ok') r = { ...r, status: 'redirected' };
+  } catch (e) {
+    r = statusOf(e);
+  }
+  return { ...r, redirects: chain.redirects, transcript: chain.transcript, ms: Date.now() - started };
+}
+
+/**
+ * One hop of a probe: the scheme's probe module on one URL, or, when a gateway is configured for
+ * the scheme (RFC 1738 4), open() through the gateway and the first bytes; errors are left to probe().
+ */
+async function hop(u: Url, opts: OpenOptions): Promise<ProbeResult | Redirect> {
+  const env = opts.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(env));
+  const viaGateway = gateways !== null && gatewayFor(u.scheme, u.host, gateways) !== null;
+  const m = await (viaGateway ? () => import('./opened.js') : probeOf(u))();
+  return m.probe(u, opts as ProbeOptions);
+}
+
+/**
+ * What probe() sends for a URL, as steps (`locator explain --probe`; issue 18): the probe of its
+ * scheme, written like explain()'s steps. Redirects are not known before they come, so they are
+ * not shown. A URL that does not parse fails as parse() does.
+ */
+export function explainProbe(url: string | Url, options: ProbeOptions = {}): string[] {
+  expectUrl(url, 'explainProbe: the URL');
+  const u = typeof url === 'string' ? parse(url) : url;
+  return probeSteps(u, options);
+}

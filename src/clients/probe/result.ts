@@ -1,0 +1,13 @@
+// The result a scheme's probe gives (issue 18), before probe() adds the redirects, the transcript
+// and the time: here, so that the probe modules need not import the index that loads them.
+
+import type { ProbeResult } from './types.js';
+
+/** A ProbeResult of issue 18 with the fields probe() fills in (redirects, transcript, ms) left empty. */
+export function result(
+  status: ProbeResult['status'],
+  reason: string,
+  more: Partial<Pick<ProbeResult, 'code' | 'reply' | 'temporary'>> = {},
+): ProbeResult {
+  return { status, reason, temporary: false, ...more, redirects: [], transcript: [], ms: 0 };
+}
