@@ -100,7 +100,16 @@ export interface CheckResult {
   transcript: TranscriptLine[];
 }
 
-const DEFAULTS = { concurrency: 8, perHost: 2, delay: 0, retries: 1, retryDelay: 1000, maxDepth: 3, maxUrls: 1000, window: 1000 };
+const DEFAULTS = {
+  concurrency: 8,
+  perHost: 2,
+  delay: 0,
+  retries: 1,
+  retryDelay: 1000,
+  maxDepth: 3,
+  maxUrls: 1000,
+  window: 1000,
+};
 
 function whole(name: string, v: number | undefined, fallback: number, min: number): number {
   if (v === undefined) return fallback;

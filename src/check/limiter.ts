@@ -64,7 +64,7 @@ export class HostLimiter {
   #pump(): void {
     const now = this.#now();
     let wakeAt = Infinity;
-    for (let i = 0; i < this.#queue.length && this.#active < this.#total; ) {
+    for (let i = 0; i < this.#queue.length && this.#active < this.#total;) {
       const w = this.#queue[i];
       let h = this.#hosts.get(w.host);
       if (h === undefined) {

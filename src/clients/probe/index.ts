@@ -30,7 +30,9 @@ function failed(e: unknown, started: number): ProbeResult {
     return { ...base, status: 'unreachable', temporary: e.code === 'timeout' || e.code === 'connection-closed' };
   }
   const temporary = reply !== undefined && (reply.startsWith('4') ? e.code !== 'http-status' : reply === '503');
-  return reply === undefined ? { ...base, status: 'broken', temporary } : { ...base, reply, status: 'broken', temporary };
+  return reply === undefined
+    ? { ...base, status: 'broken', temporary }
+    : { ...base, reply, status: 'broken', temporary };
 }
 
 /**
