@@ -253,7 +253,8 @@ export const checkCommand: Command = {
     '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
     '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
     '               --timeout MS (default 10000), --nntp-server, --allow-port, --refuse-private as',
-    '               for fetch. Exit 0 when every URL is ok or redirected, 1 when any is not.',
+    '               for fetch; --dns-server HOST[:PORT] (repeatable) for the mailto lookups. Exit 0',
+    '               when every URL is ok or redirected, 1 when any is not.',
   ],
   options: {
     json: { type: 'boolean' },
@@ -269,6 +270,7 @@ export const checkCommand: Command = {
     'max-urls': { type: 'string' },
     unordered: { type: 'boolean' },
     'nntp-server': { type: 'string' },
+    'dns-server': { type: 'string', multiple: true },
     'allow-port': { type: 'string', multiple: true },
     'refuse-private': { type: 'boolean' },
   },
@@ -286,7 +288,7 @@ export const checkCommand: Command = {
       timeout: timeoutArg(values.timeout),
       env: io.env,
       newsServer: values['nntp-server'] as string | undefined,
-      gateway: undefined,
+      dnsServers: values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
     };
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];

@@ -29,7 +29,15 @@ function failed(e: unknown, started: number): ProbeResult {
   if (e.kind === 'network') {
     return { ...base, status: 'unreachable', temporary: e.code === 'timeout' || e.code === 'connection-closed' };
   }
-  const temporary = reply !== undefined && (reply.startsWith('4') ? e.code !== 'http-status' : reply === '503');
+  // FTP and SMTP 4yz replies are transient (RFC 959 4.2, RFC 5321 4.2.1); NNTP's 411, 423 and 430
+  // say the group or article is not there (RFC 3977 3.2.1), only 400 is "try again later".
+  const temporary =
+    reply !== undefined &&
+    (e.code === 'ftp-reply' || e.code === 'smtp-reply'
+      ? reply.startsWith('4')
+      : e.code === 'nntp-reply'
+        ? reply === '400'
+        : reply === '503');
   return reply === undefined
     ? { ...base, status: 'broken', temporary }
     : { ...base, reply, status: 'broken', temporary };
