@@ -109,7 +109,7 @@ test('check FILE: one line per link, in document order, FILE:LINE:COLUMN: STATUS
     lines[EXPECTED.findIndex((e) => e.status === 'redirected')],
     / -> http:\/\/127\.0\.0\.1:8080\/hello\.txt$/,
   );
-  assert.match(r.err, /^locator check: ok 8, redirected 1, broken 8, invalid 2, unreachable 1\n$/);
+  assert.match(r.err, /^locator check: ok 8, redirected 1, broken 9, invalid 2, unreachable 1\n$/);
 });
 
 test('check --json: one NDJSON record per link with file, line, column, status and reason; the duplicate probed once', async () => {
@@ -155,18 +155,18 @@ test('check --html and --junit: the report page and the JUnit XML name the same 
   // The URL given as an argument (invalid: unsafe characters) is escaped, never markup.
   assert.equal(rows[EXPECTED.length][3], 'http://127.0.0.1:8080/&lt;&quot;&amp;&gt;');
   assert.ok(!page.includes('<"&>'));
-  assert.match(page, /<p id="summary">21 URLs: /);
+  assert.match(page, /<p id="summary">22 URLs: /);
 
   const xml = readFileSync(junit, 'utf8');
   assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites>/);
   const suite = /<testsuite name="locator check" tests="([0-9]+)" failures="([0-9]+)" errors="([0-9]+)"/.exec(xml);
-  assert.deepEqual(suite?.slice(1), ['21', '11', '1']);
+  assert.deepEqual(suite?.slice(1), ['22', '12', '1']);
   const cases = [
     ...xml.matchAll(
       /<testcase classname="([^"]*)" name="([^"]*)" time="[0-9.]+">(<(failure|error) type="([a-z]+)" message="[^"]*">([^<]*)<\/\4>)?<\/testcase>/g,
     ),
   ];
-  assert.equal(cases.length, 21);
+  assert.equal(cases.length, 22);
   for (const [i, e] of EXPECTED.entries()) {
     const c = cases[i];
     assert.deepEqual([c[1], c[2]], [FILE, e.url]);
@@ -178,7 +178,7 @@ test('check --html and --junit: the report page and the JUnit XML name the same 
       );
   }
   assert.deepEqual(
-    [cases[20][1], cases[20][2], cases[20][5]],
+    [cases[21][1], cases[21][2], cases[21][5]],
     ['arguments', 'http://127.0.0.1:8080/&lt;&quot;&amp;&gt;', 'invalid'],
   );
 });
