@@ -8,8 +8,8 @@
 // process (start-up included), both with their defaults (locator: 8 at once, 2 per server;
 // LinkChecker: 10 threads, at most 10 HTTP requests a second to one host), interleaved round by
 // round; the median of the rounds. Also which broken links each finds, and which working links
-// it reports as broken. Needs the test servers running (test/servers/start.sh, or the ones of
-// `npm test`: LOCATOR_TEST_SERVERS) and `dist/` built. BENCH_SMOKE=1: a few links, one round.
+// it reports as broken. Uses the test servers when they run (those of `npm test`), else starts
+// them (test/servers/start.sh) and stops them at the end; needs `dist/` built. BENCH_SMOKE=1: a few links, one round.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -35,9 +35,24 @@ function listening(port) {
   });
 }
 
+// The servers of `npm test` when they run (LOCATOR_TEST_SERVERS), else started here and stopped at the end.
+let stop = () => {};
+if (!(await listening(8080))) {
+  const start = spawnSync('bash', [join(root, 'test/servers/start.sh')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (start.status !== 0) {
+    console.error('check.bench: could not start the test servers');
+    process.exit(1);
+  }
+  const ts = start.stdout.trim();
+  stop = () => spawnSync('bash', [join(root, 'test/servers/stop.sh'), ts], { stdio: 'inherit' });
+}
 for (const port of [8080, 2121, 1119, 2323]) {
   if (!(await listening(port))) {
-    console.error(`check.bench: nothing listens on 127.0.0.1:${port}: start the test servers (test/servers/start.sh)`);
+    console.error(`check.bench: nothing listens on 127.0.0.1:${port}`);
+    stop();
     process.exit(1);
   }
 }
@@ -62,9 +77,13 @@ for (let i = 0; i < 5; i++) links.push([`file://${dir}/present-${i}.txt`, true])
 for (let i = 0; i < SCALE; i++) links.push([`file://${dir}/absent-${i}.txt`, false]);
 
 const text = join(dir, 'links.txt');
-writeFileSync(text, ['Links (bench/check.bench.mjs)', ...links.map(([u], i) => `${i + 1}. <URL:${u}>`), ''].join('\n'), {
-  mode: 0o644,
-});
+writeFileSync(
+  text,
+  ['Links (bench/check.bench.mjs)', ...links.map(([u], i) => `${i + 1}. <URL:${u}>`), ''].join('\n'),
+  {
+    mode: 0o644,
+  },
+);
 const html = join(dir, 'links.html');
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 writeFileSync(
@@ -96,8 +115,12 @@ function runLocator() {
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
-  if (recs.length !== links.length) throw new Error(`locator reported ${recs.length} of ${links.length} links: ${r.err}`);
-  return { secs: r.secs, broken: new Set(recs.filter((x) => x.status !== 'ok' && x.status !== 'redirected').map((x) => x.url)) };
+  if (recs.length !== links.length)
+    throw new Error(`locator reported ${recs.length} of ${links.length} links: ${r.err}`);
+  return {
+    secs: r.secs,
+    broken: new Set(recs.filter((x) => x.status !== 'ok' && x.status !== 'redirected').map((x) => x.url)),
+  };
 }
 
 /** LinkChecker: the set of URLs it reports as not valid (CSV, every URL with --verbose). */
@@ -115,7 +138,8 @@ function runLinkChecker() {
     seen.add(url);
     if (f[6] === 'False') broken.add(url);
   }
-  if (seen.size < links.length * 0.9) throw new Error(`linkchecker reported ${seen.size} of ${links.length} links: ${r.err.slice(0, 500)}`);
+  if (seen.size < links.length * 0.9)
+    throw new Error(`linkchecker reported ${seen.size} of ${links.length} links: ${r.err.slice(0, 500)}`);
   return { secs: r.secs, broken, seen };
 }
 
@@ -153,4 +177,5 @@ try {
   console.log(`locator check / linkchecker: ${(Number(b['median s']) / Number(a['median s'])).toFixed(2)}x`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  stop();
 }
