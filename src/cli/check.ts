@@ -288,7 +288,8 @@ export const checkCommand: Command = {
       timeout: timeoutArg(values.timeout),
       env: io.env,
       newsServer: values['nntp-server'] as string | undefined,
-      dnsServers: values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
+      dnsServers:
+        values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
     };
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
