@@ -22,6 +22,9 @@ const SMOKE = process.env.BENCH_SMOKE === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 5));
 const HTTP_OK = Number(process.env.CHECK_HTTP ?? (SMOKE ? 5 : 200));
 const SCALE = SMOKE ? 1 : 4;
+// Also locator with --delay 100 (at most 10 starts a second per server: LinkChecker's cap of 10
+// HTTP requests a second per host), unless CHECK_POLITE=0; not in the smoke run.
+const POLITE = process.env.CHECK_POLITE !== undefined ? process.env.CHECK_POLITE === '1' : !SMOKE;
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 
 function listening(port) {
@@ -101,13 +104,14 @@ function timed(cmd, args, env) {
 }
 
 /** locator: the set of URLs it reports as not ok. */
-function runLocator() {
+function runLocator(extra = []) {
   const r = timed(process.execPath, [
     join(root, 'dist/cli/main.js'),
     'check',
     '--json',
     '--nntp-server',
     '127.0.0.1:1119',
+    ...extra,
     text,
   ]);
   const recs = r.out
@@ -145,9 +149,11 @@ function runLinkChecker() {
 
 try {
   const loc = [];
+  const polite = [];
   const lc = [];
   for (let i = 0; i < ROUNDS; i++) {
     loc.push(runLocator());
+    if (POLITE) polite.push(runLocator(['--delay', '100']));
     lc.push(runLinkChecker());
   }
   const expected = new Set(links.filter(([, ok]) => !ok).map(([u]) => u));
@@ -170,10 +176,11 @@ try {
   };
   const a = summary('locator check', loc);
   const b = summary('linkchecker', lc);
+  const rows = [a, ...(POLITE ? [summary('locator check --delay 100', polite)] : []), b];
   console.log(
     `check: ${links.length} links (${links.filter(([, ok]) => ok).length} working, ${expected.size} broken), median of ${ROUNDS} rounds, whole process; Node ${process.version}`,
   );
-  console.table([a, b]);
+  console.table(rows);
   console.log(`locator check / linkchecker: ${(Number(b['median s']) / Number(a['median s'])).toFixed(2)}x`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
