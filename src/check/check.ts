@@ -355,12 +355,14 @@ class Engine {
 
   /** Reads the inputs into occurrences, holding back while the window is full. */
   async produce(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>, top: Occurrence[]): Promise<void> {
-    const room = async () => {
-      while (this.pending >= this.o.window) await this.changed.wait();
+    // False once the reader of the results has stopped (a `break` out of the loop): stop reading.
+    const room = async (): Promise<boolean> => {
+      while (this.pending >= this.o.window && !this.closed) await this.changed.wait();
+      return !this.closed;
     };
     for await (const input of inputs as AsyncIterable<CheckInput>) {
       if (typeof input === 'string') {
-        await room();
+        if (!(await room())) return;
         top.push(this.add(input, null, null, 0));
         this.changed.fire();
         continue;
@@ -370,14 +372,26 @@ class Engine {
       }
       const source = typeof input.text === 'string' ? [input.text] : input.text;
       for await (const m of extractStream(source, this.extractOptions)) {
-        await room();
+        if (!(await room())) return;
         top.push(this.add(m.url, { file: input.file, line: m.line, column: m.column }, null, 0));
         this.changed.fire();
       }
     }
   }
 
+  /** True once the results are no longer read. */
+  closed = false;
+
   async *run(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>): AsyncGenerator<CheckResult> {
+    try {
+      yield* this.results(inputs);
+    } finally {
+      this.closed = true;
+      this.changed.fire();
+    }
+  }
+
+  async *results(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>): AsyncGenerator<CheckResult> {
     const top: Occurrence[] = [];
     let finished = false;
     let failure: { e: unknown } | null = null;

@@ -295,3 +295,21 @@ test('options: a bad limit is a RangeError when check() is called; a bad input a
   for (const [o] of rows) assert.throws(() => check([], o), RangeError, JSON.stringify(o));
   assert.throws(() => check(42 as unknown as string[]), TypeError);
 });
+
+test('a reader that stops early: no more input is read and no more probes start', async () => {
+  let read = 0;
+  function* urls() {
+    for (let i = 0; i < 1000; i++) {
+      read++;
+      yield `http://h${i}.example/`;
+    }
+  }
+  const rec = recorder();
+  for await (const r of check(urls(), { probe: rec.probe, window: 4 })) {
+    assert.equal(r.url, 'http://h0.example/');
+    break;
+  }
+  await wait(20);
+  assert.ok(read <= 6, `${read} inputs read`);
+  assert.ok(rec.calls.length <= 5, `${rec.calls.length} probes`);
+});
