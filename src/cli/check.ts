@@ -235,7 +235,7 @@ export const checkCommand: Command = {
   rawStderr: true,
   synopsis: [
     'check [options] [FILE|URL...]',
-    'Check links of every scheme: URLs given, or found in files and standard input; one line per URL with its status, reason and place (issue 18).',
+    'Check links of every scheme: URLs given, or found in files and standard input; one line per URL with its status, reason and place.',
   ],
   help: [
     '  --concurrency N  (check) Probes at once in total (default 8).',
