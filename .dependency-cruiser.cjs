@@ -1,13 +1,14 @@
 // The layering of src/, checked by dependency-cruiser (test/layering.test.ts runs it; `npm run
 // layers` prints the folder graph; docs/layering.md explains it):
 //
-//   core  <-  schemes  <-  operations  <-  clients  <-  cli / gateway
+//   core  <-  schemes  <-  operations  <-  clients  <-  check  <-  cli / gateway
 //
 // core (src/core/) is the scanner, the record, the % codec and the errors, and knows nothing
 // else; schemes (src/schemes/) are the scheme entries and the registry; operations are the
 // top-level modules (src/*.ts: parser, index, build, resolve, normalize, lint, policy, redact)
-// with src/lint/ and src/extract/; clients (src/clients/) reach the network; the CLI (src/cli/)
-// and the gateway (src/gateway/) sit on top. An arrow points from the imported to the importer.
+// with src/lint/ and src/extract/; clients (src/clients/) reach the network; the checker
+// (src/check/, operations over clients: `locator check`) uses them; the CLI (src/cli/) and the
+// gateway (src/gateway/) sit on top. An arrow points from the imported to the importer.
 //
 // Type-only imports: tsPreCompilationDeps is 'specify', so an import that the compiler erases
 // (`import type`, or a value import used only as a type) is kept in the graph and marked
@@ -41,21 +42,30 @@ module.exports = {
     },
     {
       name: 'operations-below-clients',
-      comment: 'the operations (src/*.ts, src/lint/, src/extract/) import nothing from the clients, the CLI or the gateway: the package root must run in a browser',
+      comment:
+        'the operations (src/*.ts, src/lint/, src/extract/) import nothing from the clients, the checker, the CLI or the gateway: the package root must run in a browser',
       severity: 'error',
       from: { path: ['^src/[^/]+\\.ts$', '^src/(lint|extract)/'] },
-      to: { path: '^src/(clients|cli|gateway)/' },
+      to: { path: '^src/(clients|check|cli|gateway)/' },
     },
     {
       name: 'clients-below-cli',
-      comment: 'src/clients/ imports nothing from the CLI or the gateway',
+      comment: 'src/clients/ imports nothing from the checker, the CLI or the gateway',
       severity: 'error',
       from: { path: '^src/clients/' },
+      to: { path: '^src/(check|cli|gateway)/' },
+    },
+    {
+      name: 'check-below-cli',
+      comment: 'src/check/ (operations over clients: the link checker) imports nothing from the CLI or the gateway',
+      severity: 'error',
+      from: { path: '^src/check/' },
       to: { path: '^src/(cli|gateway)/' },
     },
     {
       name: 'node-builtins-only-in-clients-and-cli',
-      comment: 'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/ and src/gateway/: everything else runs in a browser',
+      comment:
+        'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/ and src/gateway/: everything else runs in a browser',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(clients|cli|gateway)/' },
       to: { dependencyTypes: ['core'] },
@@ -73,7 +83,8 @@ module.exports = {
     },
     {
       name: 'type-only-cycle',
-      comment: 'a cycle through an import the compiler erases: allowed (see the head of this file), listed for information',
+      comment:
+        'a cycle through an import the compiler erases: allowed (see the head of this file), listed for information',
       severity: 'info',
       from: { path: '^src/' },
       to: { circular: true, via: { dependencyTypes: ['pre-compilation-only'] } },
@@ -96,7 +107,10 @@ module.exports = {
       name: 'known-layer',
       comment: 'every module of src/ is in a layer named above; a new folder gets a place in this file first',
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|lint|extract|clients|cli|gateway)/'] },
+      from: {
+        path: '^src/',
+        pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|lint|extract|clients|check|cli|gateway)/'],
+      },
       to: {},
     },
   ],

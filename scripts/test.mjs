@@ -33,9 +33,16 @@ const files = find('.build/test').filter((f) => filter.length === 0 || filter.so
 // ../shared/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
 const needServers = files.some(
   (f) =>
-    ['clients', 'gateway', join('cli', 'send'), join('cli', 'connect'), join('cli', 'serve')].some((d) =>
-      f.includes(join('test', d)),
-    ) || f.includes('fetch'),
+    [
+      'clients',
+      'gateway',
+      join('cli', 'send'),
+      join('cli', 'connect'),
+      join('cli', 'serve'),
+      join('cli', 'check'),
+    ].some((d) => f.includes(join('test', d))) ||
+    f.includes('fetch') ||
+    f.includes(join('test', 'bench.test')),
 );
 // The Dask driver's test needs Debian's python3-distributed, which the servers' install step
 // installs with them (test/servers/install.sh).

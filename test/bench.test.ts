@@ -1,5 +1,5 @@
 // The benchmarks' smoke test (issue 16): CI checks that each benchmark of parse, resolve and
-// normalize, and batch mode runs to the end (BENCH_SMOKE=1: one short round over a few lines),
+// normalize, batch mode, and `locator check` beside LinkChecker (issue 18) runs to the end (BENCH_SMOKE=1: one short round over a few lines),
 // never that it is fast. `npm run bench` gives the figures (bench/RESULTS.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,4 +19,21 @@ test('bench/run.mjs parse resolve batch dask: each benchmark runs and prints its
   for (const what of ["'limit: char loop'", "'whatwg-url'", "'locator normalize'", '--jobs 2', 'Dask LocalCluster, 2 workers']) {
     assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
   }
+});
+
+test('bench/run.mjs check: locator check beside linkchecker on loopback links runs and prints its table (BENCH_SMOKE=1)', () => {
+  // The real servers of the client tests (scripts/test.mjs starts them for this file).
+  assert.ok(process.env.LOCATOR_TEST_SERVERS, 'LOCATOR_TEST_SERVERS is not set: run through `npm test`');
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'check'], {
+    env: { ...process.env, BENCH_SMOKE: '1' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /== check\.bench\.mjs/);
+  for (const what of ["'locator check'", "'linkchecker'", 'URLs/s', 'broken found', 'locator check / linkchecker: ']) {
+    assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
+  }
+  // locator finds every broken link of the document (the column reads "N of N").
+  assert.match(r.stdout, /'locator check'.*'([0-9]+) of \1'/);
 });

@@ -69,6 +69,8 @@ const TREE: Record<string, string> = {
   // clients-below-cli
   'src/clients/c.ts': "import { m } from '../cli/m.js';\nexport type C = number;\nexport const c = m;\n",
   'src/cli/m.ts': "import { readFileSync } from 'node:fs';\nexport const m = typeof readFileSync;\n",
+  // check-below-cli
+  'src/check/k.ts': "import { m } from '../cli/m.js';\nexport const k = m;\n",
   // node-builtins-only-in-clients-and-cli, by a type-only import
   'src/extract/n.ts': "import type { Socket } from 'node:net';\nexport const n: Socket | null = null;\n",
   // no-cycle through a dynamic import()
@@ -104,6 +106,7 @@ test('each rule catches its violation: layers (type-only imports included), node
     assert.deepEqual(
       found,
       [
+        'error check-below-cli: src/check/k.ts -> src/cli/m.ts',
         'error clients-below-cli: src/clients/c.ts -> src/cli/m.ts',
         'error core-stands-alone: src/core/a.ts -> src/schemes/s.ts',
         'error known-layer: src/misc/x.ts -> src/core/a.ts',

@@ -10,6 +10,7 @@ import { fetchCommand } from './fetch.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { connectCommand } from './connect.js';
+import { checkCommand } from './check.js';
 
 export const COMMANDS: Command[] = [
   parseCommand,
@@ -24,4 +25,5 @@ export const COMMANDS: Command[] = [
   sendCommand,
   serveCommand,
   connectCommand,
+  checkCommand,
 ];

@@ -63,7 +63,7 @@ export function helpText(): string {
     'Exit status:',
     '  0    success: every input was read (for parse: every URL is valid)',
     '  1    some input was invalid or refused by the security policy (parse: not valid, or not',
-    '       readable at all); batch mode keeps going',
+    '       readable at all); batch mode keeps going. check: some link is not ok or redirected',
     '  2    usage error (unknown command or option, a bad option value,',
     '       a --scheme module that does not load, input the URL needs and no way to ask for it)',
     "  3    network or protocol failure (no connection, a timeout, the server's error reply)",

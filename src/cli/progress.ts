@@ -55,3 +55,37 @@ export class Progress {
     this.#out.write(`\r${progressLine(bytes, this.#size ?? bytes, Date.now() - this.#start)}\x1b[K\n`);
   }
 }
+
+/** The text of the checker's progress line (exported for tests): URLs reported so far, by status. */
+export function countLine(counts: Readonly<Record<string, number>>, elapsedMs: number): string {
+  let total = 0;
+  const parts: string[] = [];
+  for (const [status, n] of Object.entries(counts)) {
+    total += n;
+    if (n > 0) parts.push(`${status} ${n}`);
+  }
+  const rate = elapsedMs > 0 ? (total * 1000) / elapsedMs : 0;
+  return `checked ${total}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}  ${rate.toFixed(1)} URLs/s  ${clock(elapsedMs / 1000)}`;
+}
+
+/** A progress line of counts (`locator check`), redrawn at most ten times a second, erased at the end. */
+export class CountProgress {
+  readonly #out: Writable;
+  readonly #start = Date.now();
+  #last = 0;
+
+  constructor(out: Writable) {
+    this.#out = out;
+  }
+
+  update(counts: Readonly<Record<string, number>>): void {
+    const now = Date.now();
+    if (now - this.#last < 100) return;
+    this.#last = now;
+    this.#out.write(`\r${countLine(counts, now - this.#start)}\x1b[K`);
+  }
+
+  finish(): void {
+    if (this.#last !== 0) this.#out.write('\r\x1b[K');
+  }
+}

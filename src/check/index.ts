@@ -1,0 +1,13 @@
+// The link checker (issue 18): operations over the clients (docs/layering.md). Node only.
+export { check, checkOne } from './check.js';
+export type {
+  CheckOptions,
+  CheckResult,
+  CheckInput,
+  CheckDocument,
+  CheckStatus,
+  Where,
+  ProbeFunction,
+} from './check.js';
+export { HostLimiter, type Release } from './limiter.js';
+export { listChildren, followable, serverKey, MAX_LISTING, type ChildLister, type Slot } from './recurse.js';

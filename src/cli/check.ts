@@ -1,0 +1,308 @@
+// `locator check`: the link checker (issue 18) over check() of src/check/. URLs as arguments,
+// files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
+// NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
+// line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
+import { createReadStream } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
+import type { CheckStatus } from '../clients/probe/types.js';
+import { Url } from '../core/url.js';
+import { tryParse } from '../schemes/registry.js';
+import { redactText, redactUrl } from '../redact.js';
+import { markup, type Html } from '../gateway/html.js';
+import { Output } from './io.js';
+import { CountProgress } from './progress.js';
+import { safeText } from './safe-text.js';
+import { EXIT, UsageError, type Command, type Io } from './command.js';
+
+const STATUSES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
+
+/** Statuses that make the exit status 1. */
+export function failing(status: CheckStatus): boolean {
+  return status !== 'ok' && status !== 'redirected';
+}
+
+function whole(name: string, v: unknown, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`--${name} takes a whole number of at least ${min}, not ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+function timeoutArg(v: unknown): number {
+  if (v === undefined) return DEFAULT_TIMEOUT;
+  if (v === 'none') return Infinity;
+  const n = whole('timeout', v, 1);
+  return n as number;
+}
+
+/** The default --timeout of check, in milliseconds (open()'s is 30000: a checker waits less). */
+export const DEFAULT_TIMEOUT = 10000;
+
+/** A result as shown: passwords hidden in every URL and in the reason (RFC 1738 6), unless asked. */
+export function shown(r: CheckResult, showSecrets: boolean): CheckResult {
+  if (showSecrets) return r;
+  const url = (s: string) => {
+    try {
+      return redactUrl(s);
+    } catch {
+      return redactText(s);
+    }
+  };
+  return {
+    ...r,
+    url: url(r.url),
+    reason: redactText(r.reason),
+    redirects: r.redirects.map(url),
+    parent: r.parent === null ? null : url(r.parent),
+    notes: r.notes.map((n) => redactText(n)),
+    transcript: [],
+  };
+}
+
+/** Where a result was found, as text: FILE:LINE:COLUMN, "in PARENT" for a link of a menu or listing, or "". */
+export function whereText(r: CheckResult): string {
+  if (r.where !== null) return `${r.where.file}:${r.where.line}:${r.where.column}`;
+  if (r.parent !== null) return `in ${r.parent}`;
+  return '';
+}
+
+/** One line of the text report: `[FILE:LINE:COLUMN: ]STATUS URL (REASON)[ -> redirect ...][ in PARENT]`. */
+export function textLine(r: CheckResult): string {
+  const head = r.where !== null ? `${r.where.file}:${r.where.line}:${r.where.column}: ` : '';
+  let line = `${head}${r.status} ${r.url} (${r.reason})`;
+  for (const to of r.redirects) line += ` -> ${to}`;
+  if (r.parent !== null && r.where === null) line += ` in ${r.parent}`;
+  for (const n of r.notes) line += `; ${n}`;
+  return line;
+}
+
+/** The NDJSON record of a result (docs/check.md). */
+export function jsonRecord(r: CheckResult): Record<string, unknown> {
+  return {
+    url: r.url,
+    status: r.status,
+    reason: r.reason,
+    code: r.code ?? null,
+    reply: r.reply ?? null,
+    redirects: r.redirects,
+    file: r.where?.file ?? null,
+    line: r.where?.line ?? null,
+    column: r.where?.column ?? null,
+    parent: r.parent,
+    depth: r.depth,
+    attempts: r.attempts,
+    duplicate: r.duplicate,
+    notes: r.notes,
+    ms: r.ms,
+  };
+}
+
+function tally(results: readonly CheckResult[]): Record<CheckStatus, number> {
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
+  for (const r of results) counts[r.status]++;
+  return counts;
+}
+
+/** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
+export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
+  const counts = tally(results);
+  const rows: Html[] = results.map(
+    (r) =>
+      markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`,
+  );
+  return markup`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${title}</title>
+<style>
+body { font-family: sans-serif; margin: 1em 2em; }
+table { border-collapse: collapse; }
+td, th { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
+tr.broken td:first-child, tr.invalid td:first-child, tr.unreachable td:first-child, tr.refused td:first-child { color: #a00; font-weight: bold; }
+tr.ok td:first-child, tr.redirected td:first-child { color: #060; }
+</style>
+</head>
+<body>
+<h1>${title}</h1>
+<p id="summary">${results.length} URLs: ${STATUSES.filter((s) => counts[s] > 0).map((s, i) => markup`${i > 0 ? ', ' : ''}<span class="${s}">${s} ${counts[s]}</span>`)}</p>
+<table>
+<thead><tr><th>status</th><th>URL</th><th>reason</th><th>found at</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table>
+</body>
+</html>
+`.value;
+}
+
+/**
+ * The JUnit XML report (the format of Ant's JUnit task that CI systems read): one testcase per
+ * URL, a `failure` for broken, invalid and refused ones, an `error` for unreachable ones.
+ */
+export function junitReport(results: readonly CheckResult[], seconds: number): string {
+  const failures = results.filter((r) => r.status === 'broken' || r.status === 'invalid' || r.status === 'refused');
+  const errors = results.filter((r) => r.status === 'unreachable');
+  const cases = results.map((r) => {
+    const name = `${r.url}`;
+    const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
+    const at = whereText(r);
+    const inner = !failing(r.status)
+      ? markup``
+      : r.status === 'unreachable'
+        ? markup`<error type="${r.status}" message="${r.reason}">${at}</error>`
+        : markup`<failure type="${r.status}" message="${r.reason}">${at}</failure>`;
+    return markup`  <testcase classname="${cls}" name="${name}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>\n`;
+  });
+  return markup`<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+ <testsuite name="locator check" tests="${results.length}" failures="${failures.length}" errors="${errors.length}" skipped="0" time="${seconds.toFixed(3)}">
+${cases} </testsuite>
+</testsuites>
+`.value;
+}
+
+export interface CheckCommandOptions {
+  json: boolean;
+  html: string | null;
+  junit: string | null;
+  showSecrets: boolean;
+  check: CheckOptions;
+}
+
+/** The inputs of the command line: URLs (arguments that parse as URLs), files, "-" for standard input; none: standard input. */
+async function commandInputs(args: string[], io: Io): Promise<CheckInput[]> {
+  const list = args.length === 0 ? ['-'] : args;
+  const out: CheckInput[] = [];
+  for (const a of list) {
+    if (a === '-') {
+      out.push({ file: '-', text: io.stdin as AsyncIterable<string | Uint8Array> });
+      continue;
+    }
+    if (tryParse(a) instanceof Url) {
+      out.push(a);
+      continue;
+    }
+    try {
+      await access(a, constants.R_OK);
+    } catch (e) {
+      throw new UsageError(`${a} is neither a URL nor a file that can be read: ${(e as Error).message}`);
+    }
+    out.push({ file: a, text: createReadStream(a) });
+  }
+  return out;
+}
+
+/** `locator check`: check() over the inputs, reported as text or NDJSON, and --html/--junit files. */
+export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io): Promise<number> {
+  const inputs = await commandInputs(args, io);
+  const out = new Output(io.stdout);
+  const progress = io.stderrIsTTY ? new CountProgress(io.stderr) : null;
+  const started = Date.now();
+  const results: CheckResult[] = [];
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
+  let status: number = EXIT.ok;
+  try {
+    for await (const raw of check(inputs, opts.check)) {
+      const r = shown(raw, opts.showSecrets);
+      if (opts.html !== null || opts.junit !== null) results.push(r);
+      counts[r.status]++;
+      if (failing(r.status)) status = EXIT.invalid;
+      await out.line(opts.json ? JSON.stringify(jsonRecord(r)) : textLine(r));
+      await out.flush();
+      progress?.update(counts);
+    }
+  } finally {
+    progress?.finish();
+  }
+  await out.flush();
+  const seconds = (Date.now() - started) / 1000;
+  if (opts.html !== null) await writeFile(opts.html, htmlReport(results));
+  if (opts.junit !== null) await writeFile(opts.junit, junitReport(results, seconds));
+  if (!opts.json) {
+    const summary = STATUSES.filter((s) => counts[s] > 0).map((s) => `${s} ${counts[s]}`);
+    io.stderr.write(safeText(`locator check: ${summary.length === 0 ? 'no URL found' : summary.join(', ')}\n`));
+  }
+  return status;
+}
+
+export const checkCommand: Command = {
+  name: 'check',
+  rawStderr: true,
+  synopsis: [
+    'check [options] [FILE|URL...]',
+    'Check links of every scheme: URLs given, or found in files and standard input; one line per URL with its status, reason and place.',
+  ],
+  help: [
+    '  --concurrency N  (check) Probes at once in total (default 8).',
+    '  --per-host N (check) Probes at once to one server, host and port (default 2).',
+    '  --delay MS   (check) Milliseconds between the starts of two probes to one server (default 0).',
+    '  --retries N  (check) Tries again after a temporary failure (a 4xx reply, a timeout), with',
+    '               a wait of 1 s doubled each time (default 1).',
+    '  --recursive  (check) Also check the links of Gopher menus and FTP directories, following',
+    '               those on the same server; --max-depth N levels (default 3), at most',
+    '               --max-urls N URLs in all (default 1000).',
+    '  --html FILE  (check) Also write an HTML report page to FILE.',
+    '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
+    '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
+    '               check takes arguments that parse as URLs as URLs, others as files ("-" or none:',
+    '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
+    '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
+    '               --timeout MS (default 10000), --nntp-server, --allow-port, --refuse-private as',
+    '               for fetch; --dns-server HOST[:PORT] (repeatable) for the mailto lookups. Exit 0',
+    '               when every URL is ok or redirected, 1 when any is not.',
+  ],
+  options: {
+    json: { type: 'boolean' },
+    html: { type: 'string' },
+    junit: { type: 'string' },
+    concurrency: { type: 'string' },
+    'per-host': { type: 'string' },
+    delay: { type: 'string' },
+    retries: { type: 'string' },
+    timeout: { type: 'string' },
+    recursive: { type: 'boolean' },
+    'max-depth': { type: 'string' },
+    'max-urls': { type: 'string' },
+    unordered: { type: 'boolean' },
+    'nntp-server': { type: 'string' },
+    'dns-server': { type: 'string', multiple: true },
+    'allow-port': { type: 'string', multiple: true },
+    'refuse-private': { type: 'boolean' },
+  },
+  run: (args, values, io) => {
+    const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
+    const options: CheckOptions = {
+      concurrency: whole('concurrency', values.concurrency, 1),
+      perHost: whole('per-host', values['per-host'], 1),
+      delay: whole('delay', values.delay, 0),
+      retries: whole('retries', values.retries, 0),
+      recursive: values.recursive === true,
+      maxDepth: whole('max-depth', values['max-depth'], 0),
+      maxUrls: whole('max-urls', values['max-urls'], 1),
+      order: values.unordered === true ? 'completion' : 'input',
+      timeout: timeoutArg(values.timeout),
+      env: io.env,
+      newsServer: values['nntp-server'] as string | undefined,
+      dnsServers:
+        values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
+      policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
+    };
+    for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
+    return runCheck(
+      args,
+      {
+        json: values.json === true,
+        html: typeof values.html === 'string' ? values.html : null,
+        junit: typeof values.junit === 'string' ? values.junit : null,
+        showSecrets: values['show-secrets'] === true,
+        check: options,
+      },
+      io,
+    );
+  },
+};

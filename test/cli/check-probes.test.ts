@@ -1,0 +1,138 @@
+// `locator check` with the per-scheme probes (issue 18, src/clients/probe/): what only they can
+// tell, against the real servers: telnet (telnetd 2323: the connection and the first bytes),
+// mailto (the MX and address records, from a dnsmasq started here), a Gopher menu that is no menu
+// (gophernicus answers a missing selector with a line of plain text), and the reply codes in the
+// reasons (FTP 550, HTTP 404, NNTP 430, 423, 411). The stand-in probe of the check branch (open()
+// and cancel) cannot pass this file: the lead runs it once the real probes are merged.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, serversDir } from '../helpers.js';
+
+serversDir();
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+const DIR = mkdtempSync(join(tmpdir(), 'locator-check-probes-'));
+
+function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end();
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** A dnsmasq on a free loopback port with the records of the mailto links below. */
+async function dns(): Promise<{ port: number; proc: ChildProcess }> {
+  for (let port = 25300 + (process.pid % 500); ; port++) {
+    if (await listening(port)) continue;
+    const proc = spawn(
+      '/usr/sbin/dnsmasq',
+      [
+        '--no-daemon',
+        `--port=${port}`,
+        '--listen-address=127.0.0.1',
+        '--bind-interfaces',
+        '--no-resolv',
+        '--no-hosts',
+        '--local=/test/',
+        '--mx-host=example.test,mail.example.test,10',
+        '--host-record=mail.example.test,127.0.0.1',
+        '--host-record=nomx.test,127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    for (let i = 0; i < 50; i++) {
+      if (proc.exitCode !== null) break;
+      if (await listening(port)) return { port, proc };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    proc.kill();
+  }
+}
+
+const server = await dns();
+after(() => server.proc.kill());
+
+// [URL, status, what the reason must hold]
+const LINKS: [string, string, RegExp][] = [
+  ['telnet://127.0.0.1:2323/', 'ok', /./],
+  ['telnet://127.0.0.1:2324/', 'unreachable', /./],
+  ['mailto:tester@example.test', 'ok', /./],
+  ['mailto:someone@nomx.test', 'ok', /./],
+  ['mailto:someone@nxdomain.test', 'broken', /./],
+  ['gopher://127.0.0.1:7071/1/files', 'ok', /./],
+  ['gopher://127.0.0.1:7071/1/nodir', 'broken', /./],
+  ['gopher://127.0.0.1:7070/1/nodir', 'broken', /./],
+  ['ftp://127.0.0.1:2121/hello.txt', 'ok', /./],
+  ['ftp://127.0.0.1:2121/pub/missing.txt', 'broken', /\b550\b/],
+  ['http://127.0.0.1:8080/missing.html', 'broken', /\b404\b/],
+  ['news:first.1@example.test', 'ok', /./],
+  ['news:missing.7@example.test', 'broken', /\b430\b/],
+  ['nntp://127.0.0.1:1119/local.test/999', 'broken', /\b423\b/],
+  ['nntp://127.0.0.1:1119/no.such.group', 'broken', /\b411\b/],
+];
+const FILE = join(DIR, 'every-scheme.txt');
+writeFileSync(FILE, ['Every scheme, for the probes', ...LINKS.map(([u], i) => `${i + 1}. <URL:${u}>`), ''].join('\n'));
+
+test('check with the real probes: every scheme ok or broken as its server says, reply codes in the reasons', async () => {
+  const r = await run([
+    'check',
+    '--json',
+    '--retries',
+    '0',
+    '--nntp-server',
+    '127.0.0.1:1119',
+    '--dns-server',
+    `127.0.0.1:${server.port}`,
+    FILE,
+  ]);
+  const recs = r.out
+    .trimEnd()
+    .split('\n')
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          url: string;
+          status: string;
+          reason: string;
+          reply: string | null;
+          line: number;
+          column: number;
+        },
+    );
+  assert.deepEqual(
+    recs.map((x) => `${x.line}:${x.column} ${x.status} ${x.url}`),
+    LINKS.map(([u, status], i) => `${i + 2}:${String(i + 1).length + 3} ${status} ${u}`),
+  );
+  for (const [i, [, , reason]] of LINKS.entries()) assert.match(recs[i].reason, reason, recs[i].url);
+  assert.deepEqual(
+    recs.filter((x) => x.reply !== null && x.status === 'broken').map((x) => `${x.url} ${x.reply}`),
+    [
+      'ftp://127.0.0.1:2121/pub/missing.txt 550',
+      'http://127.0.0.1:8080/missing.html 404',
+      'news:missing.7@example.test 430',
+      'nntp://127.0.0.1:1119/local.test/999 423',
+      'nntp://127.0.0.1:1119/no.such.group 411',
+    ],
+  );
+  assert.equal(r.code, 1);
+});

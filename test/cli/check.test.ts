@@ -1,0 +1,244 @@
+// `locator check` end to end (issue 18) against the real servers (test/servers/*.sh): a plain-text
+// document written here with working and broken links of ftp (vsftpd 2121), gopher (pygopherd
+// 7070, gophernicus 7071), http (nginx 8080), news and nntp (INN 1119), file, and invalid ones.
+// The report must name exactly the links that are not ok, with their positions; --json, --html and
+// --junit must say the same. What only the per-scheme probes can tell (reply codes in the reasons,
+// telnet, mailto) is in check-probes.test.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, serversDir } from '../helpers.js';
+
+serversDir();
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+const DIR = mkdtempSync(join(tmpdir(), 'locator-check-'));
+writeFileSync(join(DIR, 'present.txt'), 'here\n');
+
+function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.stdin.end(stdin);
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+// Each link with what the report must say of it: [URL, status] (ok links included, to check
+// that they are not reported broken). Status by RFC 1738 section: 3.2 ftp, 3.4 gopher, 3.3 http,
+// 3.6 news, 3.7 nntp, 3.10 file; invalid ones by 2.2 and 6.
+const LINKS: [string, string][] = [
+  ['ftp://127.0.0.1:2121/hello.txt', 'ok'],
+  ['ftp://127.0.0.1:2121/pub/missing.txt', 'broken'],
+  ['ftp://127.0.0.1:2121/pub/', 'ok'],
+  ['ftp://127.0.0.1:2121/nodir/', 'broken'],
+  ['gopher://127.0.0.1:7070/0/hello.txt', 'ok'],
+  ['gopher://127.0.0.1:7070/0/nothere.txt', 'broken'],
+  ['gopher://127.0.0.1:7071/1/files', 'ok'],
+  ['http://127.0.0.1:8080/hello.txt', 'ok'],
+  ['http://127.0.0.1:8080/missing.html', 'broken'],
+  ['http://127.0.0.1:8080/redirect', 'redirected'],
+  ['http://127.0.0.1:2/closed', 'unreachable'],
+  ['news:first.1@example.test', 'ok'],
+  ['news:missing.7@example.test', 'broken'],
+  ['nntp://127.0.0.1:1119/local.test/1', 'ok'],
+  ['nntp://127.0.0.1:1119/local.test/999', 'broken'],
+  ['nntp://127.0.0.1:1119/no.such.group', 'broken'],
+  [`file://${DIR}/present.txt`, 'ok'],
+  [`file://${DIR}/absent.txt`, 'broken'],
+  ['gopher://127.0.0.1:7070/0a%0d%0aQUIT', 'invalid'],
+  ['http://127.0.0.1:25/', 'invalid'],
+];
+
+// The document: prose around the links, wrapped and bare forms, one link twice.
+const DOC = [
+  'Links to check (written by test/cli/check.test.ts)',
+  '',
+  ...LINKS.map(([u], i) => (i % 3 === 0 ? `  item ${i}: <URL:${u}>` : i % 3 === 1 ? `see ${u} here` : `${u}`)),
+  'and once more <URL:http://127.0.0.1:8080/missing.html>.',
+  '',
+].join('\n');
+const FILE = join(DIR, 'links.txt');
+writeFileSync(FILE, DOC);
+
+/** Where each link is in DOC: "line:column" of its first character (of "<" for a wrapped one). */
+function where(url: string, from = 0): string {
+  let at = DOC.indexOf(url, from);
+  while (!/[> \n]/.test(DOC[at + url.length])) at = DOC.indexOf(url, at + 1);
+  const start = DOC[at - 1] === ':' && DOC.slice(at - 5, at) === '<URL:' ? at - 5 : at;
+  const before = DOC.slice(0, start).split('\n');
+  return `${before.length}:${before[before.length - 1].length + 1}`;
+}
+
+const EXPECTED = [
+  ...LINKS.map(([u, status]) => ({ url: u, status, at: where(u) })),
+  {
+    url: 'http://127.0.0.1:8080/missing.html',
+    status: 'broken',
+    at: where('http://127.0.0.1:8080/missing.html', DOC.lastIndexOf('once more')),
+  },
+];
+const NOT_OK = EXPECTED.filter((e) => e.status !== 'ok' && e.status !== 'redirected');
+
+const ARGS = ['check', '--nntp-server', '127.0.0.1:1119', '--per-host', '4', '--retries', '0'];
+
+test('check FILE: one line per link, in document order, FILE:LINE:COLUMN: STATUS URL (REASON); exit 1', async () => {
+  const r = await run([...ARGS, FILE]);
+  assert.equal(r.code, 1, r.err);
+  const lines = r.out.trimEnd().split('\n');
+  assert.equal(lines.length, EXPECTED.length, r.out);
+  for (const [i, e] of EXPECTED.entries()) {
+    assert.ok(
+      lines[i].startsWith(`${FILE}:${e.at}: ${e.status} ${e.url} (`),
+      `line ${i}: ${lines[i]}\nexpected ${e.at} ${e.status} ${e.url}`,
+    );
+    assert.match(lines[i], /\(.+\)/);
+  }
+  // The links that are not ok, exactly: each broken, invalid or unreachable line, and no other.
+  const bad = lines.filter((l) => !/: (ok|redirected) /.test(l));
+  assert.deepEqual(
+    bad.map((l) => l.slice(FILE.length + 1).split(' (')[0]),
+    NOT_OK.map((e) => `${e.at}: ${e.status} ${e.url}`),
+  );
+  assert.match(
+    lines[EXPECTED.findIndex((e) => e.status === 'redirected')],
+    / -> http:\/\/127\.0\.0\.1:8080\/hello\.txt$/,
+  );
+  assert.match(r.err, /^locator check: ok 8, redirected 1, broken 9, invalid 2, unreachable 1\n$/);
+});
+
+test('check --json: one NDJSON record per link with file, line, column, status and reason; the duplicate probed once', async () => {
+  const r = await run([...ARGS, '--json', FILE]);
+  assert.equal(r.code, 1, r.err);
+  const recs = r.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.deepEqual(
+    recs.map((x) => `${x.line}:${x.column} ${x.status} ${x.url}`),
+    EXPECTED.map((e) => `${e.at} ${e.status} ${e.url}`),
+  );
+  for (const x of recs) {
+    assert.equal(x.file, FILE);
+    assert.equal(typeof x.reason, 'string');
+    assert.notEqual(x.reason, '');
+  }
+  const dup = recs.filter((x) => x.url === 'http://127.0.0.1:8080/missing.html');
+  assert.deepEqual(
+    dup.map((x) => [x.duplicate, x.attempts]),
+    [
+      [false, 1],
+      [true, 1],
+    ],
+  );
+  for (const x of recs.filter((x) => x.status === 'invalid')) assert.equal(x.attempts, 0);
+  assert.deepEqual(recs.find((x) => x.status === 'invalid')?.code, 'encoded-delimiter');
+  assert.equal(r.err, '');
+});
+
+test('check --html and --junit: the report page and the JUnit XML name the same links, escaped', async () => {
+  const html = join(DIR, 'report.html');
+  const junit = join(DIR, 'report.xml');
+  const r = await run([...ARGS, '--html', html, '--junit', junit, FILE, 'http://127.0.0.1:8080/<"&>']);
+  assert.equal(r.code, 1, r.err);
+  const page = readFileSync(html, 'utf8');
+  assert.match(page, /^<!DOCTYPE html>/);
+  const rows = [...page.matchAll(/<tr class="([a-z]+)"><td>([a-z]+)<\/td><td><code>([^<]*)<\/code>/g)];
+  assert.equal(rows.length, EXPECTED.length + 1);
+  for (const [i, e] of EXPECTED.entries())
+    assert.deepEqual([rows[i][1], rows[i][2], rows[i][3]], [e.status, e.status, e.url]);
+  // The URL given as an argument (invalid: unsafe characters) is escaped, never markup.
+  assert.equal(rows[EXPECTED.length][3], 'http://127.0.0.1:8080/&lt;&quot;&amp;&gt;');
+  assert.ok(!page.includes('<"&>'));
+  assert.match(page, /<p id="summary">22 URLs: /);
+
+  const xml = readFileSync(junit, 'utf8');
+  assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites>/);
+  const suite = /<testsuite name="locator check" tests="([0-9]+)" failures="([0-9]+)" errors="([0-9]+)"/.exec(xml);
+  assert.deepEqual(suite?.slice(1), ['22', '12', '1']);
+  const cases = [
+    ...xml.matchAll(
+      /<testcase classname="([^"]*)" name="([^"]*)" time="[0-9.]+">(<(failure|error) type="([a-z]+)" message="[^"]*">([^<]*)<\/\4>)?<\/testcase>/g,
+    ),
+  ];
+  assert.equal(cases.length, 22);
+  for (const [i, e] of EXPECTED.entries()) {
+    const c = cases[i];
+    assert.deepEqual([c[1], c[2]], [FILE, e.url]);
+    if (e.status === 'ok' || e.status === 'redirected') assert.equal(c[3], undefined);
+    else
+      assert.deepEqual(
+        [c[4], c[5], c[6]],
+        [e.status === 'unreachable' ? 'error' : 'failure', e.status, `${FILE}:${e.at}`],
+      );
+  }
+  assert.deepEqual(
+    [cases[21][1], cases[21][2], cases[21][5]],
+    ['arguments', 'http://127.0.0.1:8080/&lt;&quot;&amp;&gt;', 'invalid'],
+  );
+});
+
+test('check with URL arguments and standard input; exit 0 when every link is ok; passwords hidden', async () => {
+  const r = await run([...ARGS, 'http://127.0.0.1:8080/hello.txt', '-'], 'see ftp://127.0.0.1:2121/hello.txt\n');
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(
+    r.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(' (')[0]),
+    ['ok http://127.0.0.1:8080/hello.txt', '-:1:5: ok ftp://127.0.0.1:2121/hello.txt'],
+  );
+  const s = await run([...ARGS, 'ftp://someone:sesame@127.0.0.1:2121/hello.txt']);
+  assert.equal(s.code, 1);
+  assert.match(s.out, /^[a-z]+ ftp:\/\/someone:\*\*\*\*@127\.0\.0\.1:2121\/hello\.txt \(/);
+  assert.ok(!s.out.includes('sesame') && !s.err.includes('sesame'));
+});
+
+test('check --recursive: the links of a Gopher menu and an FTP listing on the same server, --max-depth', async () => {
+  const r = await run([...ARGS, '--recursive', '--max-depth', '2', 'ftp://127.0.0.1:2121/pub/']);
+  assert.equal(r.code, 0, r.out + r.err);
+  const lines = r.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split(' (')[0]);
+  assert.deepEqual(lines.sort(), [
+    'ok ftp://127.0.0.1:2121/pub/',
+    'ok ftp://127.0.0.1:2121/pub/big.bin',
+    'ok ftp://127.0.0.1:2121/pub/nested/',
+    'ok ftp://127.0.0.1:2121/pub/nested/deeper/',
+    'ok ftp://127.0.0.1:2121/pub/unix.txt',
+    'ok ftp://127.0.0.1:2121/pub/with%20space.txt',
+  ]);
+  const g = await run([...ARGS, '--recursive', '--max-depth', '1', '--json', 'gopher://127.0.0.1:7071/1/']);
+  const recs = g.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { url: string; depth: number; parent: string | null; status: string });
+  assert.equal(recs[0].url, 'gopher://127.0.0.1:7071/1/');
+  assert.ok(recs.length > 2, g.out);
+  for (const x of recs.slice(1)) {
+    assert.equal(x.depth, 1);
+    assert.equal(x.parent, 'gopher://127.0.0.1:7071/1/');
+  }
+  assert.ok(
+    recs.some((x) => x.url === 'gopher://127.0.0.1:7071/0/hello.txt' && x.status === 'ok'),
+    g.out,
+  );
+});
+
+test('check usage: a bad option value or an unreadable file exits 2', async () => {
+  for (const args of [
+    ['--concurrency', '0', 'http://x.example/'],
+    ['--per-host', 'two'],
+    [join(DIR, 'no-such-file.txt')],
+  ]) {
+    const r = await run(['check', ...args]);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.out, '');
+  }
+});
