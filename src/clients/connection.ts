@@ -62,20 +62,41 @@ export function startTimer(ms: number, fn: () => void): Timer {
 }
 const HIGH_WATER = 4;
 const READ_SIZE = 256 * 1024;
-const SLAB_SIZE = 16 * READ_SIZE;
+/** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
+const POOL_MAX = 4;
 
-// Read buffers are windows of 4 MiB slabs: one allocation per sixteen reads. A window is never
-// handed out twice; a slab is freed when no chunk cut from it is referenced any more.
-let slab: ArrayBuffer | null = null;
-let slabUsed = 0;
+// Read buffers (speed and memory, issue 16). Each socket read goes into a 256 KiB buffer of its
+// own, handed to the reader whole (no copy): Node's default is 64 KiB reads into fresh buffers,
+// which costs a third more time on a large transfer. A reader that is done with a chunk may give
+// it back with recycleChunk(), and the next read reuses its memory. That is what keeps
+// `locator fetch` flat in memory and fast: before, every read took fresh memory (4 MiB slabs),
+// which V8 frees only when the external memory it tracks grows by tens of MiB, so a 50 MB
+// transfer peaked at 88 MiB RSS, and the page faults and GC of 50 MB of new memory halved the
+// throughput against a reused buffer (bench/RESULTS.md, fetch). A chunk nobody gives back is
+// collected like any other buffer, so open()'s callers need to know nothing of this.
+const pool: ArrayBuffer[] = [];
+/** The one chunk object each buffer was handed out as: only that object can give it back. */
+const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
+
 function nextReadBuffer(): Buffer {
-  if (slab === null || slabUsed + READ_SIZE > SLAB_SIZE) {
-    slab = new ArrayBuffer(SLAB_SIZE);
-    slabUsed = 0;
-  }
-  const b = Buffer.from(slab, slabUsed, READ_SIZE);
-  slabUsed += READ_SIZE;
-  return b;
+  const reused = pool.pop();
+  // allocUnsafeSlow: no zero fill, and never a window of Node's shared pool; the reader only
+  // ever sees the octets a read wrote (the chunk is a view of its first n octets).
+  return reused !== undefined ? Buffer.from(reused, 0, READ_SIZE) : Buffer.allocUnsafeSlow(READ_SIZE);
+}
+
+/**
+ * Gives back a chunk read from a Connection once its reader is done with it (written out, and
+ * no view of it kept): its memory is reused by a later read, of any connection. Only the exact
+ * chunk object a read handed out counts (a piece cut from it, or a copy, is ignored), and only
+ * once, so a chunk that a client split or kept part of cannot be reused under it. The caller
+ * must not touch the chunk afterwards. Internal (not exported by `locator/clients`).
+ */
+export function recycleChunk(chunk: Uint8Array): void {
+  const buffer = chunk.buffer;
+  if (issued.get(buffer) !== chunk) return;
+  issued.delete(buffer);
+  if (pool.length < POOL_MAX && buffer instanceof ArrayBuffer) pool.push(buffer);
 }
 
 export interface ConnectOptions {
@@ -105,6 +126,8 @@ export class Connection {
   #stopped = false;
   #waiter: { resolve: () => void } | null = null;
   #timer: Timer | null = null;
+  /** The timer of a read's wait, re-armed for each (see #armSilence). */
+  #silence: ReturnType<typeof setTimeout> | null = null;
   readonly #onAbort: () => void;
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
@@ -180,9 +203,8 @@ export class Connection {
     }
     assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
     options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
-    // Reads go into fresh 256 KiB buffers handed over whole (no copy): Node's default is 64 KiB
-    // reads, which costs a third more time on a large transfer. Returning false pauses reading
-    // until the queue drains (back-pressure).
+    // Reads go into 256 KiB buffers handed over whole (no copy; see nextReadBuffer). Returning
+    // false pauses reading until the queue drains (back-pressure).
     const feed: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null } = { early: [], sink: null };
     let current: Buffer = nextReadBuffer();
     const socket = net.connect({
@@ -194,6 +216,7 @@ export class Connection {
         buffer: () => current,
         callback: (n: number, buf: Uint8Array) => {
           const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
+          issued.set(buf.buffer, chunk);
           current = nextReadBuffer();
           if (feed.sink !== null) return feed.sink(chunk);
           feed.early.push(chunk);
@@ -298,13 +321,36 @@ export class Connection {
       if (this.#ended) return null;
       await new Promise<void>((resolve) => {
         this.#waiter = { resolve };
-        this.#timer = startTimer(this.timeout, () => {
-          this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
-        });
+        this.#armSilence();
       });
-      this.#timer?.clear();
-      this.#timer = null;
+      if (this.#silence !== null) this.#silence.unref();
+      else {
+        this.#timer?.clear();
+        this.#timer = null;
+      }
     }
+  }
+
+  /**
+   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. Speed
+   * (issue 16): a large transfer waits once per chunk, and a timer made and cleared per wait
+   * showed in the profile; one Node timer per connection is re-armed instead (refresh), and left
+   * unreferenced between waits (it then fires into nothing: no wait is pending). Waits longer than
+   * one Node timer can hold (and Infinity) keep the chained startTimer.
+   */
+  #armSilence(): void {
+    if (this.timeout > MAX_TIMER) {
+      this.#timer = startTimer(this.timeout, () => this.#silent());
+      return;
+    }
+    if (this.#silence === null) this.#silence = setTimeout(() => this.#silent(), this.timeout);
+    else this.#silence.refresh();
+    this.#silence.ref();
+  }
+
+  #silent(): void {
+    if (this.#waiter === null) return;
+    this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
   }
 
   /** Puts back data read too far (a parser's rest). */
@@ -328,6 +374,8 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#timer?.clear();
     this.#timer = null;
+    if (this.#silence !== null) clearTimeout(this.#silence);
+    this.#silence = null;
     if (!this.socket.destroyed) this.socket.destroy();
     this.#wake();
   }
@@ -339,9 +387,19 @@ export class Connection {
   }
 }
 
+/** Where a stream made by pullStream keeps its chunk source (see directChunks). */
+const DIRECT = Symbol('locator.pullStream.direct');
+
+interface DirectSource {
+  next: () => Promise<Uint8Array | null>;
+  cancel: (reason?: unknown) => void;
+}
+
 /**
  * A ReadableStream over chunks pulled from `next()` (null at the end), with a byte limit and a
- * cancel that closes the source. The stream is the only buffer: nothing is read ahead.
+ * cancel that closes the source. The stream is the only buffer: nothing is read ahead
+ * (highWaterMark 0: `next()` runs when the consumer reads, so directChunks() can take over a
+ * stream nobody has read).
  */
 export function pullStream(
   next: () => Promise<Uint8Array | null>,
@@ -349,33 +407,57 @@ export function pullStream(
   options: { maxBytes?: number; onProgress?: (bytes: number) => void; tooLarge?: () => LocatorError } = {},
 ): ReadableStream<Uint8Array> {
   let total = 0;
-  return new ReadableStream<Uint8Array>(
+  /** The next chunk with the limit applied; on any failure the source is closed first. */
+  const step = async (): Promise<Uint8Array | null> => {
+    try {
+      const chunk = await next();
+      if (chunk === null) return null;
+      total += chunk.length;
+      if (options.maxBytes !== undefined && total > options.maxBytes) {
+        throw options.tooLarge?.() ?? new Error('too large');
+      }
+      options.onProgress?.(total);
+      return chunk;
+    } catch (e) {
+      onCancel(e);
+      throw e;
+    }
+  };
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        let chunk;
         try {
-          const chunk = await next();
-          if (chunk === null) {
-            controller.close();
-            return;
-          }
-          total += chunk.length;
-          if (options.maxBytes !== undefined && total > options.maxBytes) {
-            const e = options.tooLarge?.() ?? new Error('too large');
-            onCancel(e);
-            controller.error(e);
-            return;
-          }
-          options.onProgress?.(total);
-          controller.enqueue(chunk);
+          chunk = await step();
         } catch (e) {
-          onCancel(e);
           controller.error(e);
+          return;
         }
+        if (chunk === null) controller.close();
+        else controller.enqueue(chunk);
       },
       cancel(reason) {
         onCancel(reason);
       },
     },
-    { highWaterMark: 1 },
+    { highWaterMark: 0 },
   );
+  (stream as unknown as Record<symbol, DirectSource>)[DIRECT] = { next: step, cancel: onCancel };
+  return stream;
+}
+
+/**
+ * The chunk source behind a stream made by pullStream, for a reader in this package that wants
+ * no web-stream machinery per chunk (`locator fetch`), or null for any other stream. The stream
+ * is locked, so that nobody else reads it; the caller reads with `next()` (null at the end, the
+ * byte limit applied, the source closed on a failure) and calls `cancel()` if it stops early.
+ * Speed (issue 16): a ReadableStream costs several promises and queue operations per chunk, and
+ * a transfer of 50 MB arrives in about 800 chunks of 64 KiB (what loopback TCP queues between
+ * two reads); the profile of `locator fetch` showed that time as the gap to curl.
+ */
+export function directChunks(body: ReadableStream<Uint8Array>): DirectSource | null {
+  const source = (body as unknown as Record<symbol, DirectSource | undefined>)[DIRECT];
+  if (source === undefined || body.locked) return null;
+  body.getReader();
+  return source;
 }
