@@ -25,7 +25,7 @@ import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { open } from '../clients/index.js';
+import { open } from '../clients/open.js';
 import { directChunks, recycleChunk } from '../clients/connection.js';
 import type { OpenOptions, TranscriptLine } from '../clients/types.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
