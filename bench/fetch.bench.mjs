@@ -16,12 +16,15 @@
 // their folders and removed at the end), else started here (test/servers/start.sh; needs root the
 // first time, to install them) and stopped at the end. BENCH_ROUNDS (default 7) sets the rounds;
 // BENCH_SMOKE=1 makes one round over small objects (a check that it runs, not how fast).
+// BENCH_FETCH_BEFORE=DIR adds the same measures for another build of locator in the same rounds
+// (DIR holds its dist/ and a copy of bench/fetch-cli-child.mjs): before and after, side by side.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { existsSync, linkSync, rmSync } from 'node:fs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BEFORE = process.env.BENCH_FETCH_BEFORE || null;
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 7));
 const COLD_ROUNDS = Math.min(ROUNDS, 5);
@@ -55,8 +58,8 @@ const range = (a) => `${Math.min(...a).toFixed(0)}-${Math.max(...a).toFixed(0)}`
 const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** One `locator fetch` through the command's code (request to last byte), and its peak RSS. */
-function locator(url, warm) {
-  const r = spawnSync(process.execPath, [join(root, 'bench/fetch-cli-child.mjs'), url, warm], {
+function locator(url, warm, tree = root) {
+  const r = spawnSync(process.execPath, [join(tree, 'bench/fetch-cli-child.mjs'), url, warm], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
@@ -122,10 +125,12 @@ try {
   for (const [name, url, warm] of cases) {
     const loc = [];
     const cu = [];
+    const before = [];
     const rounds = name.endsWith('1 GB') ? Math.min(ROUNDS, 3) : ROUNDS;
     for (let i = 0; i < rounds; i++) {
       loc.push(locator(url, warm));
       cu.push(curl(url));
+      if (BEFORE) before.push(locator(url, warm, BEFORE));
     }
     const bytes = cu[0].bytes;
     const mb = bytes / MB;
@@ -139,19 +144,28 @@ try {
       'locator / curl': `${(median(cu.map((x) => x.secs)) / median(loc.map((x) => x.secs))).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
       'locator peak MiB': (median(loc.map((x) => x.maxRssKb)) / 1024).toFixed(1),
       'curl peak MiB': (median(cu.map((x) => x.maxRssKb)) / 1024).toFixed(1),
+      ...(BEFORE
+        ? {
+            'before / curl': `${(median(cu.map((x) => x.secs)) / median(before.map((x) => x.secs))).toFixed(2)}x`,
+            'before peak MiB': (median(before.map((x) => x.maxRssKb)) / 1024).toFixed(1),
+          }
+        : {}),
     });
     if (name.endsWith(SIZES.at(SMOKE ? 0 : 1)[0]) && !name.includes('gophernicus')) {
       const lw = [];
       const cw = [];
+      const bw = [];
       for (let i = 0; i < COLD_ROUNDS; i++) {
         lw.push(wall(process.execPath, [join(root, 'dist/cli/main.js'), 'fetch', url]));
         cw.push(wall('curl', ['-s', '--noproxy', '*', '-o', '/dev/null', url]));
+        if (BEFORE) bw.push(wall(process.execPath, [join(BEFORE, 'dist/cli/main.js'), 'fetch', url]));
       }
       cold.push({
         object: name,
         'locator ms (min-max)': `${median(lw).toFixed(0)} (${range(lw)})`,
         'curl ms (min-max)': `${median(cw).toFixed(0)} (${range(cw)})`,
         'locator / curl': `${(median(cw) / median(lw)).toFixed(2)}x`,
+        ...(BEFORE ? { 'before ms (min-max)': `${median(bw).toFixed(0)} (${range(bw)})` } : {}),
       });
     }
   }
