@@ -4,7 +4,7 @@
 // going where the parent sends it (/dev/null in bench/fetch.bench.mjs). Prints on standard error
 // the seconds from the command's start to its end (the request to the last byte written: connect
 // and login included, Node's start-up and module loading not) and the peak resident memory of
-// the process. A warm-up fetch of a small object from the same server comes first (when given),
+// the process, and the CPU time (user and system) the transfer took. A warm-up fetch of a small object from the same server comes first (when given),
 // so the time is the transfer's, as in a process that has been running.
 import { fetchCommand } from '../dist/cli/fetch.js';
 
@@ -23,7 +23,10 @@ async function fetchOnce(u) {
 }
 
 if (warm) await fetchOnce(warm);
+const c0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 await fetchOnce(url);
 const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-process.stderr.write(JSON.stringify({ secs, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+const cpu = process.cpuUsage(c0);
+const cpuMs = (cpu.user + cpu.system) / 1000;
+process.stderr.write(JSON.stringify({ secs, cpuMs, maxRssKb: process.resourceUsage().maxRSS }) + '\n');

@@ -10,7 +10,10 @@
 // - the whole process, cold: `node dist/cli/main.js fetch URL > /dev/null` against
 //   `curl -s -o /dev/null URL`, wall time from spawn to exit (Node's start-up and module loading
 //   included; a few rounds only, on the 50 MB objects).
-// - peak memory: the whole process's maximum RSS (getrusage for locator, /usr/bin/time for curl).
+// - peak memory: the whole process's maximum RSS (getrusage for locator, /usr/bin/time for curl);
+//   CPU time, user and system: of the transfer for locator (cpuUsage), of the whole process for
+//   curl (/usr/bin/time, 10 ms steps; its start-up is a few ms). A shared machine slows the wall
+//   clock of both sides by its load; CPU time moves less with it.
 //
 // The servers: those of LOCATOR_TEST_SERVERS when set (already running: the objects are made in
 // their folders and removed at the end), else started here (test/servers/start.sh; needs root the
@@ -71,12 +74,30 @@ function locator(url, warm, tree = root) {
 function curl(url) {
   const r = spawnSync(
     '/usr/bin/time',
-    ['-f', 'RSS %M', 'curl', '-s', '--noproxy', '*', '-o', '/dev/null', '-w', '%{time_total} %{size_download}', url],
+    [
+      '-f',
+      'RSS %M CPU %U %S',
+      'curl',
+      '-s',
+      '--noproxy',
+      '*',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{time_total} %{size_download}',
+      url,
+    ],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`curl ${url}: ${r.stderr}`);
   const [secs, bytes] = r.stdout.trim().split(' ').map(Number);
-  return { secs, bytes, maxRssKb: Number(/RSS (\d+)/.exec(r.stderr)?.[1]) };
+  const cpu = /CPU ([0-9.]+) ([0-9.]+)/.exec(r.stderr);
+  return {
+    secs,
+    bytes,
+    maxRssKb: Number(/RSS (\d+)/.exec(r.stderr)?.[1]),
+    cpuMs: 1000 * (Number(cpu?.[1]) + Number(cpu?.[2])),
+  };
 }
 
 /** Milliseconds from spawn to exit of a whole process, output to /dev/null. */
@@ -142,6 +163,8 @@ try {
       'locator MB/s (min-max)': `${median(lr).toFixed(0)} (${range(lr)})`,
       'curl MB/s (min-max)': `${median(cr).toFixed(0)} (${range(cr)})`,
       'locator / curl': `${(median(cu.map((x) => x.secs)) / median(loc.map((x) => x.secs))).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+      'locator CPU ms': median(loc.map((x) => x.cpuMs)).toFixed(0),
+      'curl CPU ms': median(cu.map((x) => x.cpuMs)).toFixed(0),
       'locator peak MiB': (median(loc.map((x) => x.maxRssKb)) / 1024).toFixed(1),
       'curl peak MiB': (median(cu.map((x) => x.maxRssKb)) / 1024).toFixed(1),
       ...(BEFORE

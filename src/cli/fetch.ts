@@ -20,7 +20,6 @@ import {
 import { constants, fstatSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import type { Url } from '../core/url.js';
@@ -357,6 +356,8 @@ async function openSink(target: string | undefined, io: Io, pending: PendingTemp
   if (!d.isDirectory()) throw outputError('ENOTDIR', `${dir} is not a directory`);
   await access(dir, constants.W_OK);
   if (st !== null) await access(path, constants.W_OK); // a read-only file stays as it is
+  // node:crypto is loaded only here, for -o: a fetch to standard output does without it.
+  const { randomBytes } = await import('node:crypto');
   const temp = join(dir, `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
   const file = await openFile(temp, 'wx', 0o644);
   pending.path = temp;
