@@ -68,12 +68,12 @@ const POOL_MAX = 4;
 // Read buffers (speed and memory, issue 16). Each socket read goes into a 256 KiB buffer of its
 // own, handed to the reader whole (no copy): Node's default is 64 KiB reads into fresh buffers,
 // which costs a third more time on a large transfer. A reader that is done with a chunk may give
-// it back with recycleChunk(), and the next read reuses its memory. That is what keeps
-// `locator fetch` flat in memory and fast: before, every read took fresh memory (4 MiB slabs),
-// which V8 frees only when the external memory it tracks grows by tens of MiB, so a 50 MB
-// transfer peaked at 88 MiB RSS, and the page faults and GC of 50 MB of new memory halved the
-// throughput against a reused buffer (bench/RESULTS.md, fetch). A chunk nobody gives back is
-// collected like any other buffer, so open()'s callers need to know nothing of this.
+// it back with recycleChunk(), and a later read reuses its memory. Before, every read took fresh
+// memory (windows of 4 MiB slabs), which V8 frees only when the external memory it tracks has
+// grown by tens of MiB: the peak RSS of `locator fetch` grew with the object (59 MiB at 5 MB,
+// 90 at 50 MB, 97-103 at 200 MB and 1 GB); with the buffers given back it is 53-55 MiB at every
+// size (bench/RESULTS.md, fetch). A chunk nobody gives back is collected like any other buffer,
+// so open()'s callers need to know nothing of this.
 const pool: ArrayBuffer[] = [];
 /** The one chunk object each buffer was handed out as: only that object can give it back. */
 const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
