@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // One transfer through locator's open(), in its own process: prints the seconds from open() to
 // the last byte (connect and login included, Node's start-up not) and the peak resident memory.
-import { open } from '../dist/index.js';
+import { open } from '../dist/clients/index.js';
 
 const [url, warm] = process.argv.slice(2);
 

@@ -17,15 +17,15 @@ import {
   unlink,
   type FileHandle,
 } from 'node:fs/promises';
-import { constants, unlinkSync, type Stats } from 'node:fs';
+import { constants, fstatSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { open } from '../clients/index.js';
+import { open } from '../clients/open.js';
+import { directChunks, recycleChunk } from '../clients/connection.js';
 import type { OpenOptions, TranscriptLine } from '../clients/types.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { Progress } from './progress.js';
@@ -63,12 +63,13 @@ function int(name: string, v: unknown): number | undefined {
   return n;
 }
 
-/** Writes all of `chunk`, waiting for 'drain' when asked (standard output). */
+/**
+ * Writes all of `chunk` to standard output and resolves once the stream is done with it (its
+ * callback): only then may the chunk's memory be reused for the next read (recycleChunk).
+ */
 function writeOut(out: Writable, chunk: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ok = out.write(chunk, (e) => (e ? reject(e) : undefined));
-    if (ok) resolve();
-    else out.once('drain', resolve);
+    out.write(chunk, (e) => (e ? reject(e) : resolve()));
   });
 }
 
@@ -192,14 +193,36 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     } else {
       const res = await open(url, options);
       const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
-      const reader = res.body.getReader();
+      // The chunks are taken from the client directly when it allows (directChunks: no web
+      // stream per chunk), else through the stream's reader; see bench/RESULTS.md, fetch.
+      const direct = directChunks(res.body);
+      const reader = direct === null ? res.body.getReader() : null;
+      const next = direct?.next ?? (async () => ((r) => (r.done ? null : r.value))(await reader!.read()));
       let bytes = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.length;
-        await sink.write(value);
-        progress?.update(bytes);
+      const writeSync = sink.writeSync;
+      try {
+        if (direct?.pipe && writeSync !== undefined) {
+          // A file (or /dev/null): each chunk is written from the read callback itself, into
+          // one reused buffer (Connection.drain): the fastest path, and flat in memory.
+          await direct.pipe((chunk) => {
+            writeSync(chunk);
+            bytes += chunk.length;
+            progress?.update(bytes);
+          });
+        } else
+          for (let value = await next(); value !== null; value = await next()) {
+            bytes += value.length;
+            await sink.write(value);
+            // Written out and not kept: the read buffer goes back for the next read (issue 16:
+            // this keeps the peak memory flat in the size of the object, the reads in warm memory).
+            recycleChunk(value);
+            progress?.update(bytes);
+          }
+      } catch (e) {
+        // The output failed (or the transfer did): the connections are closed now, not at exit.
+        if (direct !== null) direct.cancel(e);
+        else await reader!.cancel(e).catch(() => {});
+        throw e;
       }
       progress?.finish(bytes);
     }
@@ -231,6 +254,12 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 interface Sink {
   write(chunk: Uint8Array): Promise<void>;
+  /**
+   * The same, at once (a blocking write, done with the chunk on return), where the output is a
+   * regular file or a character device such as /dev/null: a write there does not wait for a
+   * reader. Absent for pipes, terminals and sockets, which take `write`.
+   */
+  writeSync?: (chunk: Uint8Array) => void;
   /** The transfer is complete: FILE appears under its name. */
   commit(): Promise<void>;
   /** The transfer failed: nothing is left under FILE, nor the temporary file. */
@@ -287,10 +316,32 @@ async function followLinks(target: string): Promise<{ path: string; st: Stats | 
   return { path, st };
 }
 
+/** Writes all of `chunk` to `fd`, blocking (a regular file or a character device). */
+function writeAllSync(fd: number, chunk: Uint8Array): void {
+  for (let off = 0; off < chunk.length;) off += writeSync(fd, chunk, off, chunk.length - off);
+}
+
+/**
+ * The descriptor of standard output when writes to it never wait for a reader (a regular file,
+ * or a character device that is not a terminal, such as /dev/null), else null.
+ */
+function syncStdout(out: Writable): number | null {
+  const fd = (out as { fd?: unknown; isTTY?: boolean }).fd;
+  if (typeof fd !== 'number' || (out as { isTTY?: boolean }).isTTY === true) return null;
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() || st.isCharacterDevice() ? fd : null;
+  } catch {
+    return null;
+  }
+}
+
 async function openSink(target: string | undefined, io: Io, pending: PendingTemp): Promise<Sink> {
   if (target === undefined) {
+    const fd = syncStdout(io.stdout);
     return {
       write: (c) => writeOut(io.stdout, c),
+      writeSync: fd === null ? undefined : (c) => writeAllSync(fd, c),
       commit: async () => {},
       abort: async () => {},
       abandonSync: () => {},
@@ -305,6 +356,8 @@ async function openSink(target: string | undefined, io: Io, pending: PendingTemp
   if (!d.isDirectory()) throw outputError('ENOTDIR', `${dir} is not a directory`);
   await access(dir, constants.W_OK);
   if (st !== null) await access(path, constants.W_OK); // a read-only file stays as it is
+  // node:crypto is loaded only here, for -o: a fetch to standard output does without it.
+  const { randomBytes } = await import('node:crypto');
   const temp = join(dir, `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
   const file = await openFile(temp, 'wx', 0o644);
   pending.path = temp;
@@ -318,6 +371,7 @@ async function openSink(target: string | undefined, io: Io, pending: PendingTemp
     write: async (c) => {
       await file.write(c);
     },
+    writeSync: (c) => writeAllSync(file.fd, c),
     commit: async () => {
       await file.sync();
       await file.close();

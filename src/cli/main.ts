@@ -2,7 +2,7 @@
 // The `locator` command: a thin layer over the library (../shared/docs/contract.md). The
 // subcommands are listed in commands.ts; --help is built from them.
 import { parseArgs } from 'node:util';
-import { COMMANDS } from './commands.js';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './commands.js';
 import { EXIT, UsageError, type Io } from './command.js';
 import { redacting } from './io.js';
 import { loadSchemes } from './schemes.js';
@@ -21,7 +21,8 @@ function wrap(text: string, width: number, indent: number): string[] {
   return out.map((l, i) => (i === 0 ? l : ' '.repeat(indent) + l));
 }
 
-export function helpText(): string {
+export async function helpText(): Promise<string> {
+  const COMMANDS = await loadCommands();
   const lines = [
     'locator: the URLs of RFC 1738 and its 1993-94 drafts',
     '',
@@ -77,7 +78,7 @@ export function helpText(): string {
 async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '-h' || name === '--help') {
-    io.stdout.write(helpText());
+    io.stdout.write(await helpText());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '-V' || name === '--version') {
@@ -86,8 +87,8 @@ async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(pkg.version + '\n');
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (command === undefined) {
+  const command = COMMAND_NAMES.includes(name) ? await loadCommand(name) : null;
+  if (command === null) {
     io.stderr.write(safeText(`locator: unknown command '${name}'\nTry 'locator --help'.\n`));
     return EXIT.usage;
   }
@@ -109,7 +110,7 @@ async function main(argv: string[], io: Io): Promise<number> {
     return EXIT.usage;
   }
   if (parsed.values.help) {
-    io.stdout.write(helpText());
+    io.stdout.write(await helpText());
     return EXIT.ok;
   }
   // Schemes from modules (RFC 1738 4): --scheme MODULE and LOCATOR_SCHEMES, registered before the command runs.

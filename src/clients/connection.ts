@@ -62,20 +62,41 @@ export function startTimer(ms: number, fn: () => void): Timer {
 }
 const HIGH_WATER = 4;
 const READ_SIZE = 256 * 1024;
-const SLAB_SIZE = 16 * READ_SIZE;
+/** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
+const POOL_MAX = 4;
 
-// Read buffers are windows of 4 MiB slabs: one allocation per sixteen reads. A window is never
-// handed out twice; a slab is freed when no chunk cut from it is referenced any more.
-let slab: ArrayBuffer | null = null;
-let slabUsed = 0;
+// Read buffers (speed and memory, issue 16). Each socket read goes into a 256 KiB buffer of its
+// own, handed to the reader whole (no copy): Node's default is 64 KiB reads into fresh buffers,
+// which costs a third more time on a large transfer. A reader that is done with a chunk may give
+// it back with recycleChunk(), and a later read reuses its memory. Before, every read took fresh
+// memory (windows of 4 MiB slabs), which V8 frees only when the external memory it tracks has
+// grown by tens of MiB: the peak RSS of `locator fetch` grew with the object (59 MiB at 5 MB,
+// 90 at 50 MB, 97-103 at 200 MB and 1 GB); with the buffers given back it is 53-55 MiB at every
+// size (bench/RESULTS.md, fetch). A chunk nobody gives back is collected like any other buffer,
+// so open()'s callers need to know nothing of this.
+const pool: ArrayBuffer[] = [];
+/** The one chunk object each buffer was handed out as: only that object can give it back. */
+const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
+
 function nextReadBuffer(): Buffer {
-  if (slab === null || slabUsed + READ_SIZE > SLAB_SIZE) {
-    slab = new ArrayBuffer(SLAB_SIZE);
-    slabUsed = 0;
-  }
-  const b = Buffer.from(slab, slabUsed, READ_SIZE);
-  slabUsed += READ_SIZE;
-  return b;
+  const reused = pool.pop();
+  // allocUnsafeSlow: no zero fill, and never a window of Node's shared pool; the reader only
+  // ever sees the octets a read wrote (the chunk is a view of its first n octets).
+  return reused !== undefined ? Buffer.from(reused, 0, READ_SIZE) : Buffer.allocUnsafeSlow(READ_SIZE);
+}
+
+/**
+ * Gives back a chunk read from a Connection once its reader is done with it (written out, and
+ * no view of it kept): its memory is reused by a later read, of any connection. Only the exact
+ * chunk object a read handed out counts (a piece cut from it, or a copy, is ignored), and only
+ * once, so a chunk that a client split or kept part of cannot be reused under it. The caller
+ * must not touch the chunk afterwards. Internal (not exported by `locator/clients`).
+ */
+export function recycleChunk(chunk: Uint8Array): void {
+  const buffer = chunk.buffer;
+  if (issued.get(buffer) !== chunk) return;
+  issued.delete(buffer);
+  if (pool.length < POOL_MAX && buffer instanceof ArrayBuffer) pool.push(buffer);
 }
 
 export interface ConnectOptions {
@@ -105,6 +126,14 @@ export class Connection {
   #stopped = false;
   #waiter: { resolve: () => void } | null = null;
   #timer: Timer | null = null;
+  /** The timer of a read's wait, re-armed for each (see #armSilence). */
+  #silence: ReturnType<typeof setTimeout> | null = null;
+  /** When the current silence began: the start of a wait, or the last chunk drain() passed on. */
+  #lastData = 0;
+  /** During drain(): where each chunk goes, synchronously, as it is read. */
+  #drainTo: ((chunk: Buffer) => void) | null = null;
+  /** What drain()'s writer threw (an output error), passed on to drain()'s caller as it is. */
+  #drainFailure: unknown = null;
   readonly #onAbort: () => void;
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
@@ -180,9 +209,8 @@ export class Connection {
     }
     assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
     options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
-    // Reads go into fresh 256 KiB buffers handed over whole (no copy): Node's default is 64 KiB
-    // reads, which costs a third more time on a large transfer. Returning false pauses reading
-    // until the queue drains (back-pressure).
+    // Reads go into 256 KiB buffers handed over whole (no copy; see nextReadBuffer). Returning
+    // false pauses reading until the queue drains (back-pressure).
     const feed: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null } = { early: [], sink: null };
     let current: Buffer = nextReadBuffer();
     const socket = net.connect({
@@ -194,10 +222,13 @@ export class Connection {
         buffer: () => current,
         callback: (n: number, buf: Uint8Array) => {
           const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
+          issued.set(buf.buffer, chunk);
+          let more = true;
+          if (feed.sink !== null) more = feed.sink(chunk);
+          else feed.early.push(chunk);
+          // After the sink: a chunk drain() wrote out is back in the pool, and read into again.
           current = nextReadBuffer();
-          if (feed.sink !== null) return feed.sink(chunk);
-          feed.early.push(chunk);
-          return true;
+          return more;
         },
       },
     });
@@ -243,6 +274,10 @@ export class Connection {
   /** Queues a chunk; false when the queue is full and the socket should pause. */
   #push(chunk: Buffer): boolean {
     this.received += chunk.length;
+    if (this.#drainTo !== null) {
+      this.#deliver(chunk);
+      return true;
+    }
     this.#queue.push(chunk);
     this.#wake();
     return this.#queue.length < HIGH_WATER;
@@ -296,15 +331,101 @@ export class Connection {
       }
       if (this.#error) throw this.#error;
       if (this.#ended) return null;
-      await new Promise<void>((resolve) => {
-        this.#waiter = { resolve };
-        this.#timer = startTimer(this.timeout, () => {
-          this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
-        });
-      });
+      await this.#wait();
+    }
+  }
+
+  /** Waits for data, the end or a failure, with the clock of `timeout` ms of silence running. */
+  async #wait(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.#waiter = { resolve };
+      this.#armSilence();
+    });
+    if (this.#silence !== null) this.#silence.unref();
+    else {
       this.#timer?.clear();
       this.#timer = null;
     }
+  }
+
+  /**
+   * Hands every chunk to `write` as it is read, synchronously, until the peer ends the stream:
+   * first what is queued, then each read from within the socket's read callback. `write` must be
+   * done with the chunk when it returns (its memory is read into again at once). Resolves at the
+   * end of the stream; fails with the connection's error (timeout after `timeout` ms of silence,
+   * aborted, reset), or with what `write` threw, as it is (the connection is then closed).
+   *
+   * Speed (issue 16): this is the path of `locator fetch` to a file. With read() each chunk costs
+   * a promise and the consumer's turn of the event loop, and loopback TCP delivers a large
+   * transfer in chunks of about 64 KiB (what is queued between two reads), so that cost is paid
+   * about 16 times per MiB; here a chunk costs one call, and one 256 KiB buffer is read into over
+   * and over (no new memory per read, none for the collector).
+   */
+  async drain(write: (chunk: Buffer) => void): Promise<void> {
+    this.#drainTo = write;
+    try {
+      while (this.#queue.length > 0 && this.#drainFailure === null) this.#deliver(this.#queue.shift()!);
+      if (this.#stopped || this.socket.isPaused()) {
+        this.#stopped = false;
+        this.socket.resume();
+      }
+      for (;;) {
+        if (this.#drainFailure !== null) throw this.#drainFailure;
+        if (this.#error) throw this.#error;
+        if (this.#ended) return;
+        await this.#wait();
+      }
+    } finally {
+      this.#drainTo = null;
+    }
+  }
+
+  /** One chunk to drain()'s writer; then its buffer goes back to the pool and the clock restarts. */
+  #deliver(chunk: Buffer): void {
+    try {
+      this.#drainTo!(chunk);
+    } catch (e) {
+      this.#drainFailure = e;
+      this.close(new LocatorError(ABORTED, -1, 'the transfer was stopped: the output failed'));
+      return;
+    }
+    recycleChunk(chunk);
+    // Data came during a wait that no chunk ends (drain): the silence starts again. Only the time
+    // is noted (re-arming a timer per chunk showed in the profile); #silent() reads it.
+    this.#lastData = Date.now();
+  }
+
+  /**
+   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. Speed
+   * (issue 16): a large transfer waits once per chunk, and a timer made and cleared per wait
+   * showed in the profile; one Node timer per connection is re-armed instead (refresh), and left
+   * unreferenced between waits (it then fires into nothing: no wait is pending). Waits longer than
+   * one Node timer can hold (and Infinity) keep the chained startTimer.
+   */
+  #armSilence(): void {
+    this.#lastData = Date.now();
+    if (this.timeout > MAX_TIMER) {
+      this.#timer = startTimer(this.timeout, () => this.#silent());
+      return;
+    }
+    if (this.#silence === null) this.#silence = setTimeout(() => this.#silent(), this.timeout);
+    else this.#silence.refresh();
+    this.#silence.ref();
+  }
+
+  /** The clock ran out: a timeout, unless data came meanwhile (drain), and the silence is shorter. */
+  #silent(): void {
+    if (this.#waiter === null) return;
+    const quiet = Date.now() - this.#lastData;
+    if (quiet < this.timeout) {
+      const left = this.timeout - quiet;
+      if (this.#silence !== null) {
+        clearTimeout(this.#silence);
+        this.#silence = setTimeout(() => this.#silent(), left);
+      } else this.#timer = startTimer(left, () => this.#silent());
+      return;
+    }
+    this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
   }
 
   /** Puts back data read too far (a parser's rest). */
@@ -328,6 +449,8 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#timer?.clear();
     this.#timer = null;
+    if (this.#silence !== null) clearTimeout(this.#silence);
+    this.#silence = null;
     if (!this.socket.destroyed) this.socket.destroy();
     this.#wake();
   }
@@ -339,43 +462,115 @@ export class Connection {
   }
 }
 
+/** Where a stream made by pullStream keeps its chunk source (see directChunks). */
+const DIRECT = Symbol('locator.pullStream.direct');
+
+/** Writes a chunk out synchronously; done with it on return (see Connection.drain). */
+export type ChunkWriter = (chunk: Uint8Array) => void;
+
+interface DirectSource {
+  next: () => Promise<Uint8Array | null>;
+  cancel: (reason?: unknown) => void;
+  /**
+   * When the client offers it: the rest of the object through `write`, synchronously chunk by
+   * chunk (Connection.drain), the byte limit applied; resolves at the end of the object. Only
+   * for a reader that has not called `next()`.
+   */
+  pipe: ((write: ChunkWriter) => Promise<void>) | null;
+}
+
 /**
  * A ReadableStream over chunks pulled from `next()` (null at the end), with a byte limit and a
- * cancel that closes the source. The stream is the only buffer: nothing is read ahead.
+ * cancel that closes the source. The stream is the only buffer: nothing is read ahead
+ * (highWaterMark 0: `next()` runs when the consumer reads, so directChunks() can take over a
+ * stream nobody has read).
  */
 export function pullStream(
   next: () => Promise<Uint8Array | null>,
   onCancel: (reason?: unknown) => void,
-  options: { maxBytes?: number; onProgress?: (bytes: number) => void; tooLarge?: () => LocatorError } = {},
+  options: {
+    maxBytes?: number;
+    onProgress?: (bytes: number) => void;
+    tooLarge?: () => LocatorError;
+    /** The same octets as `next()` gives, all of them through `write` (see DirectSource.pipe). */
+    pipe?: (write: ChunkWriter) => Promise<void>;
+  } = {},
 ): ReadableStream<Uint8Array> {
   let total = 0;
-  return new ReadableStream<Uint8Array>(
+  /** The next chunk with the limit applied; on any failure the source is closed first. */
+  const step = async (): Promise<Uint8Array | null> => {
+    try {
+      const chunk = await next();
+      if (chunk === null) return null;
+      total += chunk.length;
+      if (options.maxBytes !== undefined && total > options.maxBytes) {
+        throw options.tooLarge?.() ?? new Error('too large');
+      }
+      options.onProgress?.(total);
+      return chunk;
+    } catch (e) {
+      onCancel(e);
+      throw e;
+    }
+  };
+  const stream = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        let chunk;
         try {
-          const chunk = await next();
-          if (chunk === null) {
-            controller.close();
-            return;
-          }
-          total += chunk.length;
-          if (options.maxBytes !== undefined && total > options.maxBytes) {
-            const e = options.tooLarge?.() ?? new Error('too large');
-            onCancel(e);
-            controller.error(e);
-            return;
-          }
-          options.onProgress?.(total);
-          controller.enqueue(chunk);
+          chunk = await step();
         } catch (e) {
-          onCancel(e);
           controller.error(e);
+          return;
         }
+        if (chunk === null) controller.close();
+        else controller.enqueue(chunk);
       },
       cancel(reason) {
         onCancel(reason);
       },
     },
-    { highWaterMark: 1 },
+    { highWaterMark: 0 },
   );
+  const pipe = options.pipe;
+  const direct: DirectSource = {
+    next: step,
+    cancel: onCancel,
+    pipe:
+      pipe === undefined
+        ? null
+        : async (write) => {
+            try {
+              await pipe((chunk) => {
+                total += chunk.length;
+                if (options.maxBytes !== undefined && total > options.maxBytes) {
+                  throw options.tooLarge?.() ?? new Error('too large');
+                }
+                options.onProgress?.(total);
+                write(chunk);
+              });
+            } catch (e) {
+              onCancel(e);
+              throw e;
+            }
+          },
+  };
+  (stream as unknown as Record<symbol, DirectSource>)[DIRECT] = direct;
+  return stream;
+}
+
+/**
+ * The chunk source behind a stream made by pullStream, for a reader in this package that wants
+ * no web-stream machinery per chunk (`locator fetch`), or null for any other stream. The stream
+ * is locked, so that nobody else reads it; the caller reads with `next()` (null at the end, the
+ * byte limit applied, the source closed on a failure) and calls `cancel()` if it stops early.
+ * Speed (issue 16): a ReadableStream costs several promises and queue operations per chunk, and
+ * a transfer of 50 MB arrives in about 800 chunks of 64 KiB (what loopback TCP queues between
+ * two reads); the profile of `locator fetch` showed that time as the gap to curl.
+ */
+export function directChunks(body: ReadableStream<Uint8Array>): DirectSource | null {
+  const source = (body as unknown as Record<symbol, DirectSource | undefined>)[DIRECT];
+  if (source === undefined || body.locked) return null;
+  body.getReader();
+  return source;
 }

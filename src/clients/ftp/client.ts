@@ -189,6 +189,24 @@ function bodyStream(
     control.close(e);
   };
   let ended = false;
+  /** After the data connection's end: the reply that closes the transfer, QUIT, a held CR. */
+  const finish = async (): Promise<Uint8Array | null> => {
+    data.close();
+    for (let i = 0; final === null || final.code < 200; i++) {
+      if (i === MAX_PRELIMINARY)
+        throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
+      final = await control.reply();
+    }
+    if (final.code >= 300)
+      throw control.fail(
+        final,
+        `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`,
+      );
+    await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
+    ended = true;
+    const rest = ascii?.end();
+    return rest !== undefined && rest.length > 0 ? rest : null;
+  };
   return pullStream(
     async () => {
       if (ended) return null;
@@ -200,26 +218,25 @@ function bodyStream(
         const local = ascii.push(chunk);
         if (local.length > 0) return local;
       }
-      data.close();
-      for (let i = 0; final === null || final.code < 200; i++) {
-        if (i === MAX_PRELIMINARY)
-          throw new LocatorError(PROTOCOL_ERROR, -1, 'the FTP server sent preliminary replies (1yz) without end');
-        final = await control.reply();
-      }
-      if (final.code >= 300)
-        throw control.fail(
-          final,
-          `the FTP transfer ended with ${final.code} ${JSON.stringify(final.text)} after ${data.received} octets (RFC 959 5.4)`,
-        );
-      await control.quit(Math.min(QUIT_WAIT, control.conn.timeout));
-      ended = true;
-      const rest = ascii?.end();
-      return rest !== undefined && rest.length > 0 ? rest : null;
+      return finish();
     },
     closeAll,
     {
       maxBytes: options.maxBytes,
       tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+      // The same octets, written as they are read (locator fetch; Connection.drain).
+      pipe: async (write) => {
+        await data.drain(
+          ascii === null
+            ? write
+            : (chunk) => {
+                const local = ascii.push(chunk);
+                if (local.length > 0) write(local);
+              },
+        );
+        const rest = await finish();
+        if (rest !== null) write(rest);
+      },
     },
   );
 }

@@ -228,11 +228,7 @@ async function readHeader(conn: Connection): Promise<PlusHeader> {
  * At the end the connection is closed.
  */
 function dataReader(conn: Connection, length: number): () => Promise<Uint8Array | null> {
-  const finish = (): null => {
-    conn.note('info', `received ${conn.received} octets; connection closed`);
-    conn.close();
-    return null;
-  };
+  const finish = (): null => closed(conn);
   if (length >= 0) {
     let remaining = length;
     return async () => {
@@ -278,6 +274,13 @@ function dataReader(conn: Connection, length: number): () => Promise<Uint8Array 
     };
   }
   return async () => (await conn.read()) ?? finish();
+}
+
+/** The end of a reply: noted, and the connection closed. */
+function closed(conn: Connection): null {
+  conn.note('info', `received ${conn.received} octets; connection closed`);
+  conn.close();
+  return null;
 }
 
 /** Reads a whole (small) reply: at most `limit` octets, or `null` past it. */
@@ -382,6 +385,9 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
       {
         maxBytes: options.maxBytes,
         tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+        // Data until the server closes (plain Gopher, "+-2"): the same octets written as they are
+        // read (locator fetch; Connection.drain). The other forms are cut, so they are read.
+        pipe: length === -2 ? (write) => conn.drain(write).then(() => void closed(conn)) : undefined,
       },
     );
     return {
