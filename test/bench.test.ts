@@ -16,7 +16,13 @@ test('bench/run.mjs parse resolve batch dask: each benchmark runs and prints its
   assert.equal(r.status, 0, r.stderr);
   for (const name of ['parse.bench.mjs', 'resolve.bench.mjs', 'batch.bench.mjs', 'dask.bench.mjs'])
     assert.match(r.stdout, new RegExp(`== ${name}`));
-  for (const what of ["'limit: char loop'", "'whatwg-url'", "'locator normalize'", '--jobs 2', 'Dask LocalCluster, 2 workers']) {
+  for (const what of [
+    "'limit: char loop'",
+    "'whatwg-url'",
+    "'locator normalize'",
+    '--jobs 2',
+    'Dask LocalCluster, 2 workers',
+  ]) {
     assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
   }
 });

@@ -127,6 +127,10 @@ test('check with the real probes: every scheme ok or broken as its server says, 
   assert.deepEqual(
     recs.filter((x) => x.reply !== null && x.status === 'broken').map((x) => `${x.url} ${x.reply}`),
     [
+      // The DNS answer for a domain that does not exist, and the Gopher error item's type (RFC 1436
+      // 3.8: a type-3 item carries no number), as docs/probes.md gives them.
+      'mailto:someone@nxdomain.test NXDOMAIN',
+      'gopher://127.0.0.1:7070/1/nodir 3',
       'ftp://127.0.0.1:2121/pub/missing.txt 550',
       'http://127.0.0.1:8080/missing.html 404',
       'news:missing.7@example.test 430',

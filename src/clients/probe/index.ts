@@ -4,6 +4,7 @@
 // loop open() uses too (src/clients/open.ts): the same hop budget, cross-scheme budget, loop
 // check by normal form and policy before each hop. Failures become statuses here, in one place.
 
+import { redactUrl } from '../../redact.js';
 import { parse, entryOf } from '../../schemes/registry.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { LocatorError, kindOf } from '../../core/errors.js';
@@ -96,13 +97,22 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
   const chain: Chain = { redirects: [], transcript: [] };
   const started = Date.now();
   let r: ProbeResult;
+  // The URLs the loop went to (the contract's `redirects`, types.ts): chain.redirects holds the
+  // ones that redirected (as open()'s meta.redirects), so the targets are those after the first
+  // and the URL of the last hop made.
+  let last = first;
+  const hopTo = (u: Url, o: OpenOptions) => {
+    last = u;
+    return hop(u, o);
+  };
+  const targets = () => (chain.redirects.length === 0 ? [] : [...chain.redirects.slice(1), redactUrl(last.href)]);
   try {
-    r = await followChain<ProbeResult>(first, options, hop, chain);
+    r = await followChain<ProbeResult>(first, options, hopTo, chain);
     if (chain.redirects.length > 0 && r.status === 'ok') r = { ...r, status: 'redirected' };
   } catch (e) {
     r = statusOf(e);
   }
-  return { ...r, redirects: chain.redirects, transcript: chain.transcript, ms: Date.now() - started };
+  return { ...r, redirects: targets(), transcript: chain.transcript, ms: Date.now() - started };
 }
 
 /**

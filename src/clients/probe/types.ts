@@ -40,7 +40,7 @@ export interface ProbeResult {
   reply?: string;
   /** True when trying again later may change the answer (a 4xx reply of FTP/NNTP/SMTP, a timeout, a reset). */
   temporary: boolean;
-  /** Each URL the redirect loop went to, in order (empty when none). */
+  /** Each URL the redirect loop went to, in order, the last the one answered (empty when none). */
   redirects: string[];
   /** What was sent and received (passwords hidden), when `transcript` was asked for. */
   transcript: TranscriptLine[];

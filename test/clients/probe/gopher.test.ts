@@ -53,7 +53,7 @@ test('issue 18: a gopher "URL:" link is a redirect; across schemes only as the p
   assert.deepEqual(sent(refused.transcript), [], 'nothing sent to either server');
   const r = await probe(link, { ...OPTS, policy: { maxCrossSchemeRedirects: 1 } });
   assert.equal(r.status, 'redirected', r.reason);
-  assert.deepEqual(r.redirects, [link]);
+  assert.deepEqual(r.redirects, ['http://127.0.0.1:8080/hello.txt']);
   assert.deepEqual(sent(r.transcript)[0], 'HEAD /hello.txt HTTP/1.1');
 });
 
