@@ -5,10 +5,55 @@
 // rarely produce by chance.
 
 const TOKENS = [
-  '%', '%0', '%2F', '%25', '://', ':', '@', '/..', '/.', '../', '#', '?', ';type=a', '<URL:', '>', '\r\n', '\n',
-  '\t', ' ', '[', ']', ':65536', ':99999999999999999999', 'http://', 'ftp://', 'gopher://', 'mailto:', 'news:',
-  'file://', '\u00a0', '\ud800', '\uffff', '\x00', '.\r\n', '..', '+-1\r\n', '+-2\r\n', '-1\r\n', '211-', '211 ',
-  '250-', '250 ', '\xff\xff', '\xff\xfa', '\xff\xf0', '\xff\xfd\x18', '\xff\xef', '\x11\x40\x40', '\x3c\x5d\x7f',
+  '%',
+  '%0',
+  '%2F',
+  '%25',
+  '://',
+  ':',
+  '@',
+  '/..',
+  '/.',
+  '../',
+  '#',
+  '?',
+  ';type=a',
+  '<URL:',
+  '>',
+  '\r\n',
+  '\n',
+  '\t',
+  ' ',
+  '[',
+  ']',
+  ':65536',
+  ':99999999999999999999',
+  'http://',
+  'ftp://',
+  'gopher://',
+  'mailto:',
+  'news:',
+  'file://',
+  '\u00a0',
+  '\ud800',
+  '\uffff',
+  '\x00',
+  '.\r\n',
+  '..',
+  '+-1\r\n',
+  '+-2\r\n',
+  '-1\r\n',
+  '211-',
+  '211 ',
+  '250-',
+  '250 ',
+  '\xff\xff',
+  '\xff\xfa',
+  '\xff\xf0',
+  '\xff\xfd\x18',
+  '\xff\xef',
+  '\x11\x40\x40',
+  '\x3c\x5d\x7f',
 ];
 
 const encoder = new TextEncoder();
@@ -41,7 +86,12 @@ function insert(a: Uint8Array, at: number, b: Uint8Array): Uint8Array {
 }
 
 /** One to four mutations of `input`, drawn from `rand`; `others` are seeds to splice with. */
-export function mutate(input: Uint8Array, others: Uint8Array[], rand: (n: number) => number, maxLength = 4096): Uint8Array {
+export function mutate(
+  input: Uint8Array,
+  others: Uint8Array[],
+  rand: (n: number) => number,
+  maxLength = 4096,
+): Uint8Array {
   let b: Uint8Array = input.slice();
   const count = 1 + rand(4);
   for (let k = 0; k < count; k++) {

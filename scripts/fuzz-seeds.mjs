@@ -113,7 +113,9 @@ write('tn3270', [
   ...records.map((r) => Uint8Array.from([1, ...r.slice(r.indexOf(0xf5))])),
   Uint8Array.from([0, ...hercules]),
   Uint8Array.from([1, 0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]),
-  Uint8Array.from([1, 0xf5, 0xc3, 0x11, 0x40, 0x40, 0x1d, 0x60, 0xc8, 0x85, 0x13, 0x3c, 0x5d, 0x7f, 0x00, 0x12, 0x40, 0x40]),
+  Uint8Array.from([
+    1, 0xf5, 0xc3, 0x11, 0x40, 0x40, 0x1d, 0x60, 0xc8, 0x85, 0x13, 0x3c, 0x5d, 0x7f, 0x00, 0x12, 0x40, 0x40,
+  ]),
 ]);
 
 const { packetsOf, ackPacket, encodePacket } = await import(join(root, 'dist/clients/prospero/ardp.js'));
@@ -122,7 +124,16 @@ const join2 = (ps) => ps.flatMap((p, i) => (i === 0 ? [...p] : [...nl, ...p]));
 write('ardp', [
   Uint8Array.from(join2(packetsOf(1, [enc.encode('VERSION 1\nAUTHENTICATE')], 0))),
   Uint8Array.from(join2(packetsOf(9, [enc.encode('LINK L DIRECTORY'), enc.encode(' x ATTRIBUTE'), enc.encode('')], 1))),
-  Uint8Array.from(join2([ackPacket(5, 2), encodePacket({ cid: 5, seq: 2, total: 3, receivedThrough: 0, wait: 30, flags: 0x40 })])),
+  Uint8Array.from(
+    join2([ackPacket(5, 2), encodePacket({ cid: 5, seq: 2, total: 3, receivedThrough: 0, wait: 30, flags: 0x40 })]),
+  ),
   encodePacket({ cid: 5, seq: 0, total: 0, receivedThrough: 1, option: 3, optionData: Uint8Array.of(0x05) }),
-  encodePacket({ cid: 5, seq: 1, total: 1, receivedThrough: 0, option: 4, optionData: Uint8Array.of(127, 0, 0, 1, 0x06, 0x92) }),
+  encodePacket({
+    cid: 5,
+    seq: 1,
+    total: 1,
+    receivedThrough: 0,
+    option: 4,
+    optionData: Uint8Array.of(127, 0, 0, 1, 0x06, 0x92),
+  }),
 ]);

@@ -33,12 +33,16 @@ export function fuzz(data: Uint8Array): void {
     const wide = new Uint8Array(d.length + 8).fill(0xff);
     wide.set(d, 4);
     const pv = refusal(() => decodePacket(wide.subarray(4, 4 + d.length)));
-    check(show(p instanceof LocatorError ? p.code : p) === show(pv instanceof LocatorError ? pv.code : pv), 'a datagram read as a view differs');
+    check(
+      show(p instanceof LocatorError ? p.code : p) === show(pv instanceof LocatorError ? pv.code : pv),
+      'a datagram read as a view differs',
+    );
     if (p instanceof LocatorError) continue;
     check(p.headerLength >= 1 && p.headerLength <= Math.min(MAX_HEADER, d.length), `header length ${p.headerLength}`);
     check(sameBytes(p.data, d.subarray(p.headerLength)), 'the data is not what follows the header');
     check([p.cid, p.seq, p.total, p.receivedThrough, p.wait].every(u16), `a field out of range: ${show(p)}`);
-    for (const s of p.receivedBeyond) check(Number.isInteger(s) && s > (p.receivedThrough ?? 0), `received-beyond ${s}`);
+    for (const s of p.receivedBeyond)
+      check(Number.isInteger(s) && s > (p.receivedThrough ?? 0), `received-beyond ${s}`);
     const a = refusal(() => r.accept(p));
     if (a instanceof LocatorError) continue;
     check(r.total === null || r.through <= r.total, `through ${r.through} past total ${r.total}`);
@@ -46,7 +50,7 @@ export function fuzz(data: Uint8Array): void {
     void r.message();
   }
   // A message split into small packets, delivered shuffled with duplicates, is put back together.
-  const size = 1 + (data[0] ?? 0) % 16;
+  const size = 1 + ((data[0] ?? 0) % 16);
   const parts = splitMessage(data, size);
   const packets = packetsOf(7, parts, 0);
   const order = packets.map((_p, i) => i);

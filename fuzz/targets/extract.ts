@@ -23,7 +23,10 @@ export function fuzz(data: Uint8Array): void {
   let lineStart = 0;
   let at = 0;
   for (const m of whole) {
-    check(m.start >= last && m.start < m.end && m.end <= text.length, `match [${m.start}, ${m.end}) out of order or bounds`);
+    check(
+      m.start >= last && m.start < m.end && m.end <= text.length,
+      `match [${m.start}, ${m.end}) out of order or bounds`,
+    );
     last = m.end;
     for (; at < m.start; at++) {
       const c = text.charCodeAt(at);
@@ -32,10 +35,14 @@ export function fuzz(data: Uint8Array): void {
         lineStart = at + 1;
       }
     }
-    check(m.line === line && m.column === m.start - lineStart + 1, `match at ${m.start}: line ${m.line}:${m.column}, not ${line}:${m.start - lineStart + 1}`);
+    check(
+      m.line === line && m.column === m.start - lineStart + 1,
+      `match at ${m.start}: line ${m.line}:${m.column}, not ${line}:${m.start - lineStart + 1}`,
+    );
     check(!/\s/.test(m.url) && m.url.length > 0, `the URL ${JSON.stringify(m.url)} holds white space`);
     if (m.form !== 'bare') check(text[m.start] === '<' && text[m.end - 1] === '>', 'a wrapped match is not <...>');
-    if (options.maxLength !== undefined) check(m.end - m.start <= options.maxLength, 'a match is longer than maxLength');
+    if (options.maxLength !== undefined)
+      check(m.end - m.start <= options.maxLength, 'a match is longer than maxLength');
     refusal(() => tryParse(m.url), m.url.length);
   }
 }

@@ -20,14 +20,20 @@ const utf8 = new TextDecoder();
 
 function checkItem(item: MenuItem): void {
   check(item.type.length === 1, `item type ${JSON.stringify(item.type)}`);
-  check(item.port === null || (Number.isInteger(item.port) && item.port >= 0 && item.port <= 65535), `port ${item.port}`);
+  check(
+    item.port === null || (Number.isInteger(item.port) && item.port >= 0 && item.port <= 65535),
+    `port ${item.port}`,
+  );
   if (item.url === null) return;
   const u = tryParse(item.url);
   check(!(u instanceof LocatorError), `the item's URL ${JSON.stringify(item.url)} does not parse`);
   if (u.scheme === 'gopher' && item.type !== 'h' && !item.selector.includes('\uFFFD')) {
     const f = u.fields as { gophertype?: string; selector?: string };
     check(f.gophertype === item.type, `the URL ${item.url} has type ${f.gophertype}, not ${item.type}`);
-    check(f.selector === item.selector, `the URL ${item.url} has selector ${JSON.stringify(f.selector)}, not ${JSON.stringify(item.selector)}`);
+    check(
+      f.selector === item.selector,
+      `the URL ${item.url} has selector ${JSON.stringify(f.selector)}, not ${JSON.stringify(item.selector)}`,
+    );
   }
 }
 
@@ -45,11 +51,11 @@ function menu(chunks: Uint8Array[]): unknown {
 
 function header(chunks: Uint8Array[]): unknown {
   let buf: Uint8Array = new Uint8Array(0);
-  for (const c of chunks) {
-    buf = concatAll([buf, c]);
+  for (let i = 0; i < chunks.length; i++) {
+    buf = concatAll([buf, chunks[i]]);
     const r = parsePlusHeader(buf);
     if (r.error !== null) return { error: true };
-    if (r.header !== null) return { header: r.header, rest: r.rest };
+    if (r.header !== null) return { header: r.header, rest: concatAll([r.rest, ...chunks.slice(i + 1)]) };
   }
   return { incomplete: true };
 }
@@ -77,13 +83,17 @@ export function fuzz(bytes: Uint8Array): void {
     for (const item of (whole as { items: MenuItem[] }).items) checkItem(item);
   } else if (mode === 1) {
     const whole = header([data]);
-    check(show(whole) === show(header(chunks)), `a Gopher+ header read in chunks differs: ${show(whole)} ${show(header(chunks))}`);
+    check(
+      show(whole) === show(header(chunks)),
+      `a Gopher+ header read in chunks differs: ${show(whole)} ${show(header(chunks))}`,
+    );
   } else if (mode === 2) {
     check(show(dots([data])) === show(dots(chunks)), 'period-terminated data read in chunks differs');
   } else if (mode === 3) {
     for (const set of parseAttributes(utf8.decode(data))) {
       if (set.info !== null) checkItem(set.info);
-      if (set.blocks.ASK !== undefined) for (const q of parseAsk(set.blocks.ASK)) check(q.kind.length > 0, 'an +ASK question without a kind');
+      if (set.blocks.ASK !== undefined)
+        for (const q of parseAsk(set.blocks.ASK)) check(q.kind.length > 0, 'an +ASK question without a kind');
     }
   } else {
     const e = parseErrorText(utf8.decode(data));

@@ -117,7 +117,23 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** A JSON-like rendering for comparing results (byte arrays as arrays, Maps as entries). */
 export function show(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
-    x instanceof Uint8Array ? { bytes: Array.from(x) } : x instanceof Map ? { map: [...x] } : x,
+    x instanceof Uint8Array
+      ? { bytes: Array.from(x) }
+      : x instanceof Map
+        ? { map: [...x] }
+        : isBufferJson(x)
+          ? { bytes: x.data }
+          : x,
+  );
+}
+
+/** What JSON.stringify makes of a Node Buffer (its toJSON runs before the replacer). */
+function isBufferJson(x: unknown): x is { type: 'Buffer'; data: number[] } {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    (x as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((x as { data?: unknown }).data)
   );
 }
 

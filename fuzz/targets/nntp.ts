@@ -47,7 +47,10 @@ function lines(chunks: Uint8Array[]): unknown {
 }
 
 function listingShape(line: string, fields: number): void {
-  check(line.endsWith('\n') && line.indexOf('\n') === line.length - 1 && !line.includes('\r'), `listing line ${JSON.stringify(line)}`);
+  check(
+    line.endsWith('\n') && line.indexOf('\n') === line.length - 1 && !line.includes('\r'),
+    `listing line ${JSON.stringify(line)}`,
+  );
   check(line.split('\t').length === fields, `listing line ${JSON.stringify(line)} has not ${fields} fields`);
 }
 

@@ -19,13 +19,17 @@ export function fuzz(data: Uint8Array): void {
   const u = tryParse(na);
   check(!(u instanceof LocatorError), `the normal form does not parse: ${JSON.stringify([a, na])}`);
   check(equivalent(a, a), 'a URL is not equivalent to itself');
-  check(equivalent(a, na) && equivalent(na, a), `a URL is not equivalent to its normal form: ${JSON.stringify([a, na])}`);
+  check(
+    equivalent(a, na) && equivalent(na, a),
+    `a URL is not equivalent to its normal form: ${JSON.stringify([a, na])}`,
+  );
   check(equivalent(a, a, { ignoreFragment: true }), 'a URL is not equivalent to itself without fragments');
   const nb = refusal(() => normalize(b), b.length);
   if (nb instanceof LocatorError) return;
   const ab = equivalent(a, b);
   check(ab === equivalent(b, a), `equivalent is not symmetric: ${JSON.stringify([a, b])}`);
   check(ab === (na === nb), 'equivalent is not the equality of normal forms');
-  if (ab) check(equivalent(na, b) && equivalent(a, nb), `transitivity through the normal form: ${JSON.stringify([a, b])}`);
+  if (ab)
+    check(equivalent(na, b) && equivalent(a, nb), `transitivity through the normal form: ${JSON.stringify([a, b])}`);
   if (ab) check(equivalent(a, b, { ignoreFragment: true }), 'equivalent, but not without fragments');
 }

@@ -23,7 +23,10 @@ export function fuzz(data: Uint8Array): void {
   const s = textOf(data);
   const d = refusal(() => decode(s), s.length);
   if (d instanceof LocatorError) {
-    check(d.code === 'invalid-escape' && s[d.offset] === '%', `decode refused ${JSON.stringify(s)} with ${d.code} at ${d.offset}`);
+    check(
+      d.code === 'invalid-escape' && s[d.offset] === '%',
+      `decode refused ${JSON.stringify(s)} with ${d.code} at ${d.offset}`,
+    );
   }
   const loose = decode(s, { strict: false });
   check(loose.length <= s.length * 3, 'decode gives more than three octets per code unit');

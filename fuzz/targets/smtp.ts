@@ -15,7 +15,8 @@ export function fuzz(data: Uint8Array): void {
     check(reply.lines.length === reply.texts.length && reply.lines.length > 0, 'one text per line');
     for (const l of reply.lines) check(l.startsWith(String(reply.code)), `a line without the code: ${l}`);
     if (reply.enhanced !== null) check(reply.enhanced[0] === String(reply.code)[0], `enhanced ${reply.enhanced}`);
-    for (const [k] of parseEhlo(reply)) check(k === k.toUpperCase() && !/\s/.test(k), `EHLO keyword ${JSON.stringify(k)}`);
+    for (const [k] of parseEhlo(reply))
+      check(k === k.toUpperCase() && !/\s/.test(k), `EHLO keyword ${JSON.stringify(k)}`);
     const id = queueId(reply);
     check(id === null || (id.length > 0 && !/\s/.test(id)), `queue id ${JSON.stringify(id)}`);
   }

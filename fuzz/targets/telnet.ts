@@ -29,7 +29,8 @@ function events(binary: boolean, chunks: Uint8Array[], max = 64): TelnetEvent[] 
   for (const c of chunks) {
     for (const e of p.push(c)) {
       const last = out[out.length - 1];
-      if (e.type === 'data' && last?.type === 'data') out[out.length - 1] = { type: 'data', data: concatAll([last.data, e.data]) };
+      if (e.type === 'data' && last?.type === 'data')
+        out[out.length - 1] = { type: 'data', data: concatAll([last.data, e.data]) };
       else out.push(e);
     }
     check(p.held <= max, `the parser holds ${p.held} octets of a subnegotiation`);
@@ -60,7 +61,10 @@ export function fuzz(bytes: Uint8Array): void {
   enc.binary = binary;
   const back = events(binary, [enc.encode(data)]);
   const sent = concatAll(back.map((e) => (e.type === 'data' ? e.data : new Uint8Array(0))));
-  check(back.every((e) => e.type === 'data'), 'encoded user data holds a command');
+  check(
+    back.every((e) => e.type === 'data'),
+    'encoded user data holds a command',
+  );
   check(sameBytes(sent, binary ? data : nvt(data)), 'user data does not survive encoding');
 
   // The negotiator: requests taken from the data, two bytes each (verb, option).
@@ -94,5 +98,8 @@ export function fuzz(bytes: Uint8Array): void {
   const req = parseEnvironSend(data);
   const is = environIs(req, { USER: 'guest', DISPLAY: 'x:0' });
   const ev = events(false, [is], MAX_SUBNEGOTIATION * 64);
-  check(ev.length === 1 && ev[0].type === 'subnegotiation' && ev[0].option === OPT.NEW_ENVIRON, `NEW-ENVIRON IS is not one subnegotiation: ${show(ev)}`);
+  check(
+    ev.length === 1 && ev[0].type === 'subnegotiation' && ev[0].option === OPT.NEW_ENVIRON,
+    `NEW-ENVIRON IS is not one subnegotiation: ${show(ev)}`,
+  );
 }

@@ -24,7 +24,7 @@ function telnet(chunks: Uint8Array[]): unknown {
       notes.push(...r.notes);
     }
   } catch (e) {
-    if (e instanceof LocatorError) return { error: e.code, replies: concatAll(replies), records, notes };
+    if (e instanceof LocatorError) return { error: e.code };
     throw e;
   }
   return { replies: concatAll(replies), records, notes, ready: t.ready };
@@ -52,9 +52,17 @@ export function fuzz(bytes: Uint8Array): void {
   wide.set(data, 8);
   const other = screenAfter(wide.subarray(8, 8 + data.length), rows);
   check(show(result) === show(other.result), 'a record read as a view gives another result');
-  check(show([...screen.chars, ...screen.attrs, screen.cursor]) === show([...other.screen.chars, ...other.screen.attrs, other.screen.cursor]), 'a record read as a view gives another screen');
-  check(Number.isInteger(screen.cursor) && screen.cursor >= 0 && screen.cursor < screen.size, `cursor ${screen.cursor}`);
+  check(
+    show([...screen.chars, ...screen.attrs, screen.cursor]) ===
+      show([...other.screen.chars, ...other.screen.attrs, other.screen.cursor]),
+    'a record read as a view gives another screen',
+  );
+  check(
+    Number.isInteger(screen.cursor) && screen.cursor >= 0 && screen.cursor < screen.size,
+    `cursor ${screen.cursor}`,
+  );
   for (const a of screen.attrs) check(a >= -1 && a <= 255, `attribute ${a}`);
-  for (const f of screen.fields()) check(f.length >= 0 && f.length < screen.size && f.start < screen.size, `field ${show(f)}`);
+  for (const f of screen.fields())
+    check(f.length >= 0 && f.length < screen.size && f.start < screen.size, `field ${show(f)}`);
   void screen.screenText();
 }
