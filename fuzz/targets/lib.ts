@@ -118,11 +118,11 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export function show(v: unknown): string {
   return JSON.stringify(v, (_k, x: unknown) =>
     x instanceof Uint8Array
-      ? { bytes: Array.from(x) }
+      ? { bytes: Buffer.from(x.buffer, x.byteOffset, x.length).toString('hex') }
       : x instanceof Map
         ? { map: [...x] }
         : isBufferJson(x)
-          ? { bytes: x.data }
+          ? { bytes: Buffer.from(x.data).toString('hex') }
           : x,
   );
 }
