@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const prettier = createRequire(import.meta.url).resolve('prettier/bin/prettier.cjs');
 
 test('every source file is formatted (npm run format:check)', () => {
-  const r = spawnSync(process.execPath, [prettier, '--check', 'src', 'test', 'bench', 'scripts', 'examples'], {
+  const r = spawnSync(process.execPath, [prettier, '--check', 'src', 'test', 'bench', 'scripts', 'examples', 'fuzz'], {
     cwd: root,
     encoding: 'utf8',
   });

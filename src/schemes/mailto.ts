@@ -255,9 +255,11 @@ function quoted(
 /**
  * True when the scanner reported the code unit at `i` already (RFC 1738 2.2, 5: it is not an
  * xchar and does not start a well-formed escape), so a scheme check does not report it again.
+ * A problem at `end`, the end of the part checked, is no code unit of it: there the addr-spec
+ * stops short (no "@", no domain), and what follows (the "#" of a fragment) is not the fault.
  */
-export function flaggedByScanner(s: string, i: number): boolean {
-  if (i >= s.length) return false;
+export function flaggedByScanner(s: string, i: number, end = s.length): boolean {
+  if (i >= end) return false;
   const c = s.charCodeAt(i);
   if (c === 37) return widthAt(s, i, s.length) !== 3;
   return c >= 128 || (CHAR_CLASS[c] & XCHAR) === 0;
@@ -289,7 +291,7 @@ function validate(url: Url, report: Report): void {
     return;
   }
   const problem = checkAddrSpec(s, start, end);
-  if (problem !== null && !flaggedByScanner(s, problem.offset)) {
+  if (problem !== null && !flaggedByScanner(s, problem.offset, end)) {
     report(INVALID_ADDR_SPEC, problem.offset + url.inputOffset, problem.message);
   }
   // RFC 2368 (later) made "?" start header fields; in RFC 1738 it is part of the address.

@@ -60,7 +60,7 @@ function midParts(url: Url): { message: Range; content: Range | null } {
 /** Reports the first addr-spec problem of a range under `code`, unless the scanner did. */
 function checkId(url: Url, r: Range, report: Report, code: string, what: string): void {
   const p = checkAddrSpec(url.href, r.start, r.end);
-  if (p !== null && !flaggedByScanner(url.href, p.offset))
+  if (p !== null && !flaggedByScanner(url.href, p.offset, r.end))
     report(code, p.offset + url.inputOffset, `${what}: ${p.message}`);
 }
 

@@ -97,3 +97,35 @@ test('failure(): a LocatorError keeps its diagnostic; anything else becomes inpu
   assert.equal(d.severity, 'error');
   assert.match(d.message, /Invalid string length/);
 });
+
+test('hostile lines (issue 17): parse, normalize, lint and explain --json give exactly one row per input line, in order', () => {
+  const enc = (s: string) => Buffer.from(s, 'utf8');
+  // Each entry: the bytes of one line (no LF), and the start of the input its row must show.
+  const lines: Array<[Buffer, string]> = [
+    [enc('http://a.com/'), 'http://a.com/'],
+    [enc('http://a.com/\0b'), 'http://a.com/\0b'],
+    [Buffer.from([0x68, 0x3a, 0xed, 0xa0, 0x80, 0x78]), 'h:\ufffd'], // a lone surrogate (WTF-8 bytes)
+    [Buffer.from([0x66, 0x74, 0x70, 0x3a, 0x2f, 0x2f, 0xc3, 0x28, 0xff, 0xfe]), 'ftp://\ufffd('], // invalid UTF-8
+    [enc('http://b.com/\r'), 'http://b.com/'], // CR LF: the CR goes with the line end
+    [enc('gopher://c.com/\rx'), 'gopher://c.com/\rx'], // a lone CR stays in its line
+    [enc(''), ''],
+    [enc('\u2028<URL:\u0085>'), '\u2028<URL:\u0085>'],
+    [enc('http://h.com/' + 'a/'.repeat(5 << 20)), 'http://h.com/a/a/'], // a 10 MB line
+    [enc('news:' + '%'.repeat(1000)), 'news:%%%'],
+  ];
+  const stdin = Buffer.concat(lines.flatMap(([b]) => [b, Buffer.from('\n')]));
+  for (const cmd of ['parse', 'normalize', 'lint', 'explain']) {
+    const r = spawnSync(process.execPath, [BIN, cmd, '--json'], { input: stdin, maxBuffer: 1 << 30 });
+    assert.ok(r.status === 0 || r.status === 1, `${cmd}: exit ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+    const out = r.stdout.toString('utf8');
+    assert.ok(out.endsWith('\n'), cmd);
+    const rows = out
+      .slice(0, -1)
+      .split('\n')
+      .map((l) => JSON.parse(l) as { input: string });
+    assert.equal(rows.length, lines.length, `${cmd}: ${rows.length} rows for ${lines.length} lines`);
+    rows.forEach((row, i) =>
+      assert.ok(row.input.startsWith(lines[i][1]), `${cmd} row ${i}: ${row.input.slice(0, 40)}`),
+    );
+  }
+});

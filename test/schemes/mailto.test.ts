@@ -339,3 +339,16 @@ test('property (seed 1738): a special inside an atom is reported at its offset',
 test('property (seed 1738): on noise after mailto: / <URL:mailto: / MAILTO:, parse, fields and explain never throw; offsets are in the input', () => {
   assertNoiseSafe(['mailto:', '<URL:mailto:', 'MAILTO:'], explain);
 });
+
+// Found by the property of test/properties/build.test.ts (issue 17): the "#" of a fragment right
+// where the addr-spec stops short was taken for a character the scanner had reported, and the
+// error was dropped, so "mailto:a#f" was valid where "mailto:a" is not.
+eachRow(
+  'RFC 822 6.1: a fragment after an addr-spec that stops short does not hide the error',
+  [
+    ['mailto:a#f', 'invalid-addr-spec@8'],
+    ['mailto:a@#f', 'invalid-addr-spec@9'],
+    ['mailto:a@b.c#f', ''],
+  ] as const,
+  ([href, want]) => assert.equal(codes(parse(href)), want),
+);

@@ -275,3 +275,18 @@ test('property (seed 1738): any text round-trips through build and parse (reserv
 test('property (seed 1738): on noise after mid: / cid: / <URL:mid:, parse, fields and explain never throw; offsets are in the input', () => {
   assertNoiseSafe(['mid:', 'cid:', '<URL:mid:'], explain);
 });
+
+// Found by the property of test/properties/build.test.ts (issue 17): "mid:#f" was valid, yet
+// build() rightly refuses its empty message-id; the "#" was taken for a character the scanner
+// had reported, and the addr-spec error dropped.
+eachRow(
+  'RFC 822 6.1: a fragment after an empty or short id does not hide the error',
+  [
+    ['mid:#f', 'draft-only@0 invalid-message-id@4'],
+    ['mid:a#f', 'draft-only@0 invalid-message-id@5'],
+    ['mid:a@b/#f', 'draft-only@0 mid-content-id@7 invalid-content-id@8'],
+    ['cid:#f', 'draft-only@0 invalid-content-id@4'],
+    ['cid:a@b#f', 'draft-only@0'],
+  ] as const,
+  ([href, want]) => assert.equal(codes(parse(href)), want),
+);

@@ -145,9 +145,12 @@ function applyOrders(screen: Screen, data: Uint8Array, from: number, address: nu
         const stop = addressAt(i + 1, 'EUA');
         let n = (stop - a + size) % size;
         if (n === 0) n = size;
+        // One pass for the whole order: isInput() per position searches back for the field
+        // attribute each time, which made a record of EUA orders quadratic in the buffer size.
+        const input = screen.inputMap();
         for (let k = 0; k < n; k++) {
           const p = (a + k) % size;
-          if (screen.isInput(p)) screen.chars[p] = 0;
+          if (input[p] === 1) screen.chars[p] = 0;
         }
         a = stop;
         i += 3;
@@ -252,7 +255,10 @@ export function applyRecord(screen: Screen, record: Uint8Array): Applied {
       result.reply = screen.readModified(AID.NONE);
       return result;
     case 'EAU':
-      for (let p = 0; p < screen.size; p++) if (screen.isInput(p)) screen.chars[p] = 0;
+      {
+        const input = screen.inputMap();
+        for (let p = 0; p < screen.size; p++) if (input[p] === 1) screen.chars[p] = 0;
+      }
       screen.resetModified();
       screen.cursor = screen.nextInput(screen.size - 1);
       screen.locked = false;

@@ -105,6 +105,24 @@ export class Screen {
     return fa < 0 || (this.attrs[fa] & FA.PROTECTED) === 0;
   }
 
+  /**
+   * Where an operator may type, for every position at once (1: isInput() is true), in one pass
+   * over the buffer instead of one search for the governing attribute per position: a position
+   * is governed by the nearest field attribute before it, wrapping (GA23-0059 "Fields").
+   */
+  inputMap(): Uint8Array {
+    const map = new Uint8Array(this.size);
+    const first = this.attrs.findIndex((a) => a >= 0);
+    if (first < 0) return map.fill(1);
+    let fa = first;
+    for (let k = 1; k <= this.size; k++) {
+      const p = (first + k) % this.size;
+      if (this.attrs[p] >= 0) fa = p;
+      else if ((this.attrs[fa] & FA.PROTECTED) === 0) map[p] = 1;
+    }
+    return map;
+  }
+
   /** The fields in buffer order (GA23-0059 "Fields": each runs from after its attribute to the next attribute). */
   fields(): Field[] {
     const at: number[] = [];

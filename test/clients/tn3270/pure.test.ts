@@ -345,6 +345,43 @@ for (const [name, rec] of garbageRows) {
   });
 }
 
+test('GA23-0059 Fields: inputMap() agrees with isInput() at every position, whatever record built the screen (seed 1738)', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+      const s = formScreen();
+      try {
+        applyRecord(s, Uint8Array.from([0xf1, 0x00, ...bytes]));
+      } catch (e) {
+        assert.ok(isProtocolError(e), String(e));
+      }
+      const map = s.inputMap();
+      for (let p = 0; p < s.size; p++) assert.equal(map[p] === 1, s.isInput(p), `position ${p}`);
+    }),
+    { seed: 1738, numRuns: 300 },
+  );
+  const blank = new Screen();
+  assert.ok(blank.inputMap().every((b) => b === 1)); // unformatted: every position takes input
+});
+
+test('fuzz (issue 17): EUA and EAU find the input positions in one pass, not one search per position', () => {
+  // The fuzzer's input: a write of EUA orders (0x12, each to address 0x4040 = 0), which searched
+  // back for the field attribute at every position of the buffer: 24 x 80 searches of up to
+  // 24 x 80 steps per order, so a record of 256 KB of them held the client for an hour.
+  const s = formScreen();
+  let searches = 0;
+  s.attributeOf = (address: number) => {
+    searches++;
+    return Screen.prototype.attributeOf.call(s, address);
+  };
+  const eua = Array.from({ length: 200 }, () => [0x12, 0x40, 0x40]).flat();
+  applyRecord(s, Uint8Array.from([0xf1, 0x00, ...eua]));
+  applyRecord(s, Uint8Array.of(0x6f)); // EAU
+  assert.ok(searches <= 4, `${searches} searches for a field attribute`);
+  const row0 = s.screenText().split('\n')[0];
+  assert.equal(row0.slice(0, 6), ' Name:'); // the protected field is kept
+  assert.ok(!row0.includes('ab'), row0); // the input field is erased
+});
+
 test('GA23-0059: any record either applies or is a protocol-error, never another exception', () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 300 }), fc.boolean(), (bytes, write) => {
