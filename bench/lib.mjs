@@ -45,6 +45,9 @@ export const median = (a) => {
   return s[s.length >> 1];
 };
 
+/** The rates of every round of the last measure(), by name (for min-max columns). */
+export const lastRounds = {};
+
 /** Medians of ROUNDS interleaved rounds (after one warm-up) for each named function. */
 export function measure(peers, items) {
   const results = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
@@ -52,5 +55,6 @@ export function measure(peers, items) {
   for (let r = 0; r < ROUNDS; r++) {
     for (const [name, fn] of Object.entries(peers)) results[name].push(timeOnce(fn, items));
   }
+  for (const [k, v] of Object.entries(results)) lastRounds[k] = v;
   return Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v)]));
 }

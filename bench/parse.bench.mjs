@@ -10,7 +10,7 @@ import { parse as locatorParse } from '../dist/index.js';
 import fastUri from 'fast-uri';
 import UrlParse from 'url-parse';
 import whatwgUrl from 'whatwg-url';
-import { ROUNDS, MIN_MS, measure, corpusFiles, corpusLines } from './lib.mjs';
+import { ROUNDS, MIN_MS, measure, lastRounds, corpusFiles, corpusLines } from './lib.mjs';
 
 /** The summed lengths of a fields record's strings (arrays and nested records included). */
 function fieldsWeight(v) {
@@ -84,6 +84,7 @@ for (const file of files) {
       lines: lines.length,
       parser: name,
       'URLs/s': Math.round(m),
+      'min-max': `${Math.round(Math.min(...lastRounds[name]))}-${Math.round(Math.max(...lastRounds[name]))}`,
       'vs node URL': (m / base).toFixed(2) + 'x',
       'share of limit': ((100 * m) / limit).toFixed(1) + '%',
     });

@@ -13,7 +13,7 @@
 // cache nothing but what they computed (RFC 1738 3.1 defines the parts; 2.2 the decoding).
 
 import type { Diagnostic } from './errors.js';
-import { decodeText, describeValue, type Charset } from './percent.js';
+import { decodeSlice, decodeText, describeValue, type Charset } from './percent.js';
 import type { SchemeSyntax } from './scheme.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
@@ -168,7 +168,7 @@ export class Url {
   get user(): string | null {
     if (this.#userStart < 0) return null;
     const end = this.#passwordStart >= 0 ? this.#passwordStart - 1 : this.#hostStart - 1;
-    return decodeText(this.href, { strict: false }, this.#userStart, end);
+    return decodeSlice(this.#href, this.#userStart, end);
   }
 
   /** The password, raw; null when absent, "" when present but empty (RFC 1738 3.1). */
@@ -180,7 +180,7 @@ export class Url {
   /** The password, decoded as UTF-8 (RFC 1738 3.1, 2.2). */
   get password(): string | null {
     if (this.#passwordStart < 0) return null;
-    return decodeText(this.href, { strict: false }, this.#passwordStart, this.#hostStart - 1);
+    return decodeSlice(this.#href, this.#passwordStart, this.#hostStart - 1);
   }
 
   /** The host as written (RFC 1738 3.1); null without a "//" login. */

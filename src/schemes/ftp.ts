@@ -97,13 +97,15 @@ export interface FtpPath {
 
 /** Reads segments and typecode of the url-path of a parsed URL; no path gives no segments. */
 export function readFtpPath(url: Url, withType = true): FtpPath {
-  const r = pathRange(url);
-  if (r === null) return { segments: [], ftptype: null };
-  const semi = withType ? typeSuffixAt(url.href, r.start, r.end) : -1;
-  const fpathEnd = semi >= 0 ? semi : r.end;
-  const segments = textSegments(url, r.start, fpathEnd);
+  const start = url.pathStart;
+  if (start < 0) return { segments: [], ftptype: null };
+  const end = url.bodyEnd;
+  // No ";" in the path (the scanner noted none): no ";type=" to look for.
+  const semi = withType && url.mayContain(SEMICOLON) ? typeSuffixAt(url.href, start, end) : -1;
+  const fpathEnd = semi >= 0 ? semi : end;
+  const segments = textSegments(url, start, fpathEnd);
   // The typecode is literal (no escapes in ftptype), so it is read raw: "%41" is not "a".
-  const ftptype = semi >= 0 ? url.href.slice(semi + 6, r.end).toLowerCase() : null;
+  const ftptype = semi >= 0 ? url.href.slice(semi + 6, end).toLowerCase() : null;
   return { segments, ftptype };
 }
 

@@ -2,19 +2,38 @@
 // fields, refused with an `invalid-field` LocatorError).
 
 import type { Url } from '../core/url.js';
-import { decodeText } from '../core/percent.js';
+import { decodeLenient, decodeSlice } from '../core/percent.js';
 import { LocatorError } from '../core/errors.js';
 import { INVALID_FIELD } from './codes.js';
-import { type Range, splitRanges } from './ranges.js';
+import type { Range } from './ranges.js';
 
 /** Decodes a range of href as UTF-8 text (RFC 1738 2.2). */
 export function text(url: Url, r: Range): string {
-  return decodeText(url.href, { strict: false }, r.start, r.end);
+  return decodeSlice(url.href, r.start, r.end);
 }
 
-/** The segments of href[start, end) between `sep` characters ("/" by default), each decoded. */
+/**
+ * The segments of href[start, end) between `sep` characters ("/" by default), each decoded
+ * (RFC 1738 2.2, 3.2.2, 3.3).
+ * Speed (issue 16): one pass that cuts the segments and notes whether each holds a "%": a
+ * segment without one is its slice, with no range object, no `.map` closure and no second
+ * look for "%" (these were most of the schemes' fields() in the profile of parse()).
+ */
 export function textSegments(url: Url, start: number, end: number, sep = 47): string[] {
-  return splitRanges(url.href, start, end, sep).map((r) => text(url, r));
+  const h = url.href;
+  const out: string[] = [];
+  let s = start;
+  let escaped = false;
+  for (let i = start; i < end; i++) {
+    const c = h.charCodeAt(i);
+    if (c === sep) {
+      out.push(escaped ? decodeLenient(h, s, i) : h.slice(s, i));
+      s = i + 1;
+      escaped = false;
+    } else if (c === 37) escaped = true;
+  }
+  out.push(escaped ? decodeLenient(h, s, end) : h.slice(s, end));
+  return out;
 }
 
 /** Refuses a build() input with an `invalid-field` LocatorError. */

@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import {
   decode,
   decodeText,
+  decodeLenient,
+  decodeSlice,
   encode,
   EncodeSet,
   UCHAR_SET,
@@ -105,5 +107,53 @@ test('property (seed 1738): decodeText(encode(text)) gives the text back (UTF-8)
       assert.ok(/^[A-Za-z0-9$\-_.+!*'(),%]*$/.test(e), e);
     }),
     { seed: 1738, numRuns: 1000 },
+  );
+});
+
+// The ASCII fast path of the lenient decoder (issue 16) must give what the octet way gives:
+// decodeText(s, { strict: false }) through decode() and the UTF-8 decoder.
+const viaOctets = (s: string, start: number, end: number) =>
+  new TextDecoder('utf-8', { ignoreBOM: true }).decode(decode(s, { strict: false }, start, end));
+
+eachRow(
+  'RFC 1738 2.2: decodeLenient and decodeSlice agree with the octet decoding (ASCII fast path and its fallbacks)',
+  [
+    ['plain', 0, 5, 'plain'],
+    ['a%20b', 0, 5, 'a b'],
+    ['x/a%2Fb%7e/y', 2, 10, 'a/b~'],
+    ['%41%42%43', 0, 9, 'ABC'],
+    ['100%', 0, 4, '100%'],
+    ['%4', 0, 2, '%4'],
+    ['%g1%41', 0, 6, '%g1A'],
+    ['a%41b', 0, 3, 'a%4'],
+    ['%00', 0, 3, '\0'],
+    ['J%C3%BCrgen', 0, 11, 'J\u00fcrgen'],
+    ['J%FCrgen', 0, 8, 'J\ufffdrgen'],
+    ['%41\u00e9%42', 0, 7, 'A\u00e9B'],
+    ['%41\ud800', 0, 4, 'A\ufffd'],
+    ['%41%F0%9F%98%80', 0, 15, 'A\u{1f600}'],
+  ] as const,
+  ([s, start, end, w]) => {
+    assert.equal(decodeLenient(s, start, end), w);
+    assert.equal(decodeSlice(s, start, end), w);
+    assert.equal(decodeText(s, { strict: false }, start, end), w);
+    assert.equal(viaOctets(s, start, end), w);
+  },
+);
+
+test('property: decodeLenient equals the octet decoding on any text with escapes', () => {
+  const piece = fc.oneof(
+    fc.constantFrom('%', '%4', '%41', '%7f', '%80', '%C3%BC', '%e2%82%ac', '%zz', '/', 'a', '\u00e9', '\ud83d\ude00'),
+    fc.string({ maxLength: 3 }),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+      const s = parts.join('');
+      assert.equal(decodeLenient(s, 0, s.length), viaOctets(s, 0, s.length));
+      const mid = s.length >> 1;
+      // Without a "%", decodeText (and so decodeSlice) returns the slice as it stands.
+      assert.equal(decodeSlice(s, mid, s.length), decodeText(s, { strict: false }, mid, s.length));
+    }),
+    { seed: 1738, numRuns: 500 },
   );
 });
