@@ -6,33 +6,20 @@
 // ratio of 2 workers to 1, and the peak resident set of each run (constant memory: it must not
 // grow with BATCH_LINES). The machines are shared and noisy: read the medians and ratios.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, openSync, closeSync, rmSync, mkdtempSync } from 'node:fs';
+import { openSync, closeSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { parseRow } from '../dist/cli/parse.js';
 import { normalizeRow } from '../dist/cli/normalize.js';
-import { SMOKE, median, corpusFiles, corpusLines } from './lib.mjs';
+import { SMOKE, median, corpusFiles, corpusLines, writeCorpusFile } from './lib.mjs';
 
 const LINES = Number(process.env.BATCH_LINES ?? (SMOKE ? 2000 : 1_000_000));
 const ROUNDS = Number(process.env.BATCH_ROUNDS ?? (SMOKE ? 1 : 3));
-const corpus = corpusFiles().flatMap((f) => corpusLines(f));
 
 const dir = mkdtempSync(join(tmpdir(), 'locator-batch-'));
 const file = join(dir, 'input.txt');
-{
-  const w = createWriteStream(file);
-  let chunk = [];
-  for (let i = 0; i < LINES; i++) {
-    chunk.push(corpus[i % corpus.length]);
-    if (chunk.length === 10000 || i === LINES - 1) {
-      if (!w.write(chunk.join('\n') + '\n')) await once(w, 'drain');
-      chunk = [];
-    }
-  }
-  w.end();
-  await once(w, 'finish');
-}
+await writeCorpusFile(file, LINES);
+const corpus = corpusFiles().flatMap((f) => corpusLines(f));
 
 function runCli(args) {
   const input = openSync(file, 'r');

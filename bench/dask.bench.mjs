@@ -6,34 +6,20 @@
 // cluster's start-up is counted) and the ratio of 2 workers to 1. Needs /usr/bin/python3 with
 // Debian's python3-distributed. The machines are shared and noisy: read the medians and ratios.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, rmSync, mkdtempSync, openSync, closeSync } from 'node:fs';
+import { rmSync, mkdtempSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { SMOKE, median, corpusFiles, corpusLines } from './lib.mjs';
+import { SMOKE, median, writeCorpusFile } from './lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LINES = Number(process.env.DASK_LINES ?? (SMOKE ? 2000 : 1_000_000));
 const ROUNDS = Number(process.env.DASK_ROUNDS ?? (SMOKE ? 1 : 3));
 const BLOCK = process.env.DASK_BLOCKSIZE ?? (SMOKE ? '16KiB' : '8MiB');
-const corpus = corpusFiles().flatMap((f) => corpusLines(f));
 
 const dir = mkdtempSync(join(tmpdir(), 'locator-dask-bench-'));
 const file = join(dir, 'input.txt');
-{
-  const w = createWriteStream(file);
-  let chunk = [];
-  for (let i = 0; i < LINES; i++) {
-    chunk.push(corpus[i % corpus.length]);
-    if (chunk.length === 10000 || i === LINES - 1) {
-      if (!w.write(chunk.join('\n') + '\n')) await once(w, 'drain');
-      chunk = [];
-    }
-  }
-  w.end();
-  await once(w, 'finish');
-}
+await writeCorpusFile(file, LINES);
 
 function timeDask(workers) {
   const t0 = process.hrtime.bigint();

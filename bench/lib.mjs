@@ -58,3 +58,21 @@ export function measure(peers, items) {
   for (const [k, v] of Object.entries(results)) lastRounds[k] = v;
   return Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v)]));
 }
+
+/** Writes `lines` lines to `file`: the lines of every corpus file, repeated as often as needed. */
+export async function writeCorpusFile(file, lines) {
+  const { createWriteStream } = await import('node:fs');
+  const { once } = await import('node:events');
+  const corpus = corpusFiles().flatMap((f) => corpusLines(f));
+  const w = createWriteStream(file);
+  let chunk = [];
+  for (let i = 0; i < lines; i++) {
+    chunk.push(corpus[i % corpus.length]);
+    if (chunk.length === 10000 || i === lines - 1) {
+      if (!w.write(chunk.join('\n') + '\n')) await once(w, 'drain');
+      chunk = [];
+    }
+  }
+  w.end();
+  await once(w, 'finish');
+}

@@ -76,6 +76,22 @@ const plainPath = (raw: string | null, clean: boolean) => (raw === null ? null :
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * The key that tells whether two URLs designate the same object (RFC 1738 2.1-3): the normal
+ * form without the fragment (a fragment is not part of the URL's object), or, for a URL whose
+ * normal form cannot be made, the URL as written without its fragment. open()'s redirect loop
+ * finds loops by it, and the link checker finds duplicates by it.
+ */
+export function objectKey(u: Url): string {
+  try {
+    const n = normalize(u);
+    const hash = n.indexOf('#');
+    return hash < 0 ? n : n.slice(0, hash);
+  } catch {
+    return u.withoutFragment;
+  }
+}
+
+/**
  * The normal form of a URL (RFC 1738 2.1, 2.2, 3.1 and the scheme sections; see the top of
  * this file and each scheme entry's `normal`): two URLs with the same normal form denote the same object.
  * Idempotent: normalize(normalize(x)) === normalize(x). A `URL:` prefix and `<...>` wrapper are

@@ -12,7 +12,7 @@ import { Url, expectUrl } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
 import { lint } from '../lint.js';
-import { normalize } from '../normalize.js';
+import { objectKey } from '../normalize.js';
 import { extractStream, type ExtractOptions, type TextSource } from '../extract/index.js';
 import type { TranscriptLine } from '../clients/types.js';
 import type { CheckStatus, ProbeOptions, ProbeResult } from '../clients/probe/types.js';
@@ -138,17 +138,6 @@ interface Task {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The key duplicates are found by: the normal form without the fragment (RFC 1738 2.1, 3). */
-function keyOf(u: Url): string {
-  try {
-    const n = normalize(u);
-    const hash = n.indexOf('#');
-    return hash < 0 ? n : n.slice(0, hash);
-  } catch {
-    return u.withoutFragment;
-  }
-}
 
 /** A wake-up signal: wait() resolves at the next fire(). */
 class Signal {
@@ -286,7 +275,7 @@ class Engine {
       });
       return;
     }
-    const key = keyOf(u);
+    const key = objectKey(u);
     let task = this.tasks.get(key);
     const duplicate = task !== undefined;
     if (task === undefined) {
@@ -334,7 +323,7 @@ class Engine {
     const seen = new Set<string>();
     for (const link of links) {
       const c = tryParse(link);
-      const key = c instanceof Url ? keyOf(c) : link;
+      const key = c instanceof Url ? objectKey(c) : link;
       if (seen.has(key)) continue;
       seen.add(key);
       // Links to another server are checked, not followed (home): `recursive` stays on the same server.

@@ -12,7 +12,7 @@
 import { parse, entryOf } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, diagnostic } from '../core/errors.js';
-import { normalize } from '../normalize.js';
+import { objectKey } from '../normalize.js';
 import { redactUrl } from '../redact.js';
 import {
   assertAllowed,
@@ -61,17 +61,6 @@ function envOf(options: OpenOptions): Record<string, string | undefined> {
 function clientOf(u: Url): (() => Promise<ClientModule>) | null {
   const own = entryOf(u)?.client as (() => Promise<ClientModule>) | undefined;
   return own ?? BUILTIN_CLIENTS[u.scheme] ?? null;
-}
-
-/** The key a chain's URLs are compared by: the normal form without the fragment (RFC 1738 2.1-3). */
-function loopKey(u: Url): string {
-  try {
-    const n = normalize(u);
-    const hash = n.indexOf('#');
-    return hash < 0 ? n : n.slice(0, hash);
-  } catch {
-    return u.withoutFragment;
-  }
 }
 
 /**
@@ -128,7 +117,7 @@ export async function followChain<T extends object>(
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
 
   let current = first;
-  const seen = new Set<string>([loopKey(first)]);
+  const seen = new Set<string>([objectKey(first)]);
   let hops = 0;
   let cross = 0;
   for (;;) {
@@ -144,7 +133,7 @@ export async function followChain<T extends object>(
     }
     note({ direction: 'info', text: `${reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
     assertRedirectAllowed(current, next, hops, cross, policy);
-    const key = loopKey(next);
+    const key = objectKey(next);
     if (seen.has(key)) {
       throw new PolicyError(
         diagnostic(

@@ -275,8 +275,12 @@ async function listing(
   return { meta: m, body: streamOf(s, next, options) };
 }
 
-/** news:* (RFC 1738 3.6: "all available newsgroups"): LIST ACTIVE (RFC 3977 7.6.3), LIST for an RFC 977 server. */
-async function allGroups(s: NntpSession, url: Url, options: OpenOptions): Promise<Resource> {
+/**
+ * Starts the list of every group (RFC 1738 3.6 news:*): LIST ACTIVE (RFC 3977 7.6.3), or LIST
+ * when an RFC 977 server does not know the keyword (500/501); any reply but 215 is an
+ * NntpReplyError. The list's lines follow on the session (`lineReader()`).
+ */
+export async function listActive(s: NntpSession): Promise<void> {
   let cmd = 'LIST ACTIVE';
   let r = await s.command(cmd);
   if (r.code === 500 || r.code === 501) {
@@ -284,6 +288,11 @@ async function allGroups(s: NntpSession, url: Url, options: OpenOptions): Promis
     r = await s.command(cmd);
   }
   if (r.code !== 215) throw new NntpReplyError(r, cmd);
+}
+
+/** news:* (RFC 1738 3.6: "all available newsgroups"): LIST ACTIVE (RFC 3977 7.6.3), LIST for an RFC 977 server. */
+async function allGroups(s: NntpSession, url: Url, options: OpenOptions): Promise<Resource> {
+  await listActive(s);
   const lines = s.lineReader();
   const next = async (): Promise<Uint8Array | null> => {
     for (;;) {

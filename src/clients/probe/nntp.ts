@@ -8,7 +8,7 @@ import { NOT_FOUND } from '../types.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { NntpSession } from '../nntp/session.js';
 import { NntpReplyError } from '../nntp/errors.js';
-import { assertArgument, credentialsFor, selectGroup, serverOf } from '../nntp/client.js';
+import { assertArgument, credentialsFor, listActive, selectGroup, serverOf } from '../nntp/client.js';
 import { decodeText } from '../nntp/parser.js';
 import { result } from './result.js';
 import type { ProbeOptions, ProbeResult } from './types.js';
@@ -30,13 +30,7 @@ async function group(s: NntpSession, name: string): Promise<ProbeResult> {
 
 /** news:* (RFC 1738 3.6): LIST ACTIVE (RFC 3977 7.6.3), LIST for an RFC 977 server; its first line. */
 async function anyGroup(s: NntpSession): Promise<ProbeResult> {
-  let cmd = 'LIST ACTIVE';
-  let r = await s.command(cmd);
-  if (r.code === 500 || r.code === 501) {
-    cmd = 'LIST';
-    r = await s.command(cmd);
-  }
-  if (r.code !== 215) throw new NntpReplyError(r, cmd);
+  await listActive(s);
   const next = s.lineReader();
   let first: string | null = null;
   while (first === null) {
