@@ -18,6 +18,7 @@ test('every command name loads the command of that name, in the order --help lis
     'send',
     'serve',
     'connect',
+    'check',
   ]);
   for (const name of COMMAND_NAMES) assert.equal((await loadCommand(name))?.name, name);
   assert.deepEqual(
