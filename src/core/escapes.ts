@@ -3,7 +3,7 @@
 // with upper-case hex digits, and which raw characters are encoded.
 
 import { CHAR_CLASS, UNRESERVED, RESERVED, HEX } from './charclass.js';
-import { hexValue } from './percent.js';
+import { hexValue, FLAT_EVERY, flattened } from './percent.js';
 
 const HEX_UPPER = '0123456789ABCDEF';
 
@@ -79,10 +79,18 @@ export function normalizeEscapes(
   end = s.length,
 ): string {
   let out = '';
+  // Long outputs are built in flat parts (FLAT_EVERY, src/core/percent.ts): memory linear in the output.
+  let done: string[] | null = null;
+  let pieces = 0;
   let run = start;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (RAW_OK[c] === 1) continue;
+    if (++pieces === FLAT_EVERY) {
+      (done ??= []).push(flattened(out));
+      out = '';
+      pieces = 0;
+    }
     if (c === 37 && i + 2 < end && isHex(s.charCodeAt(i + 1)) && isHex(s.charCodeAt(i + 2))) {
       const h = s.charCodeAt(i + 1);
       const l = s.charCodeAt(i + 2);
@@ -109,5 +117,5 @@ export function normalizeEscapes(
     run = i + 1;
   }
   if (run === start) return start === 0 && end === s.length ? s : s.slice(start, end);
-  return out + s.slice(run, end);
+  return (done === null ? out : done.join('') + out) + s.slice(run, end);
 }

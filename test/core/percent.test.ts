@@ -14,7 +14,9 @@ import {
   USER_SET,
   SEGMENT_SET,
   HSEGMENT_SET,
+  FLAT_EVERY,
 } from '../../src/core/percent.js';
+import { normalizeEscapes } from '../../src/core/escapes.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { eachRow } from '../helpers.js';
 import { RESERVED, UNRESERVED } from '../../src/core/charclass.js';
@@ -156,4 +158,17 @@ test('property: decodeLenient equals the octet decoding on any text with escapes
     }),
     { seed: 1738, numRuns: 500 },
   );
+});
+
+test('RFC 1738 2.2: outputs of many escapes (built in flat parts, FLAT_EVERY) equal the escapes written one by one', () => {
+  // Across several FLAT_EVERY boundaries, with runs of plain characters, escapes already in
+  // normal form, and escapes to change, so that every kind of piece falls on a boundary.
+  const units = ['{', '%7e', '%7E', 'a', '%zz', 'é', '%41', '/'];
+  // No unit changes meaning beside another, so the whole equals its units normalized one by one.
+  const pieces = Array.from({ length: FLAT_EVERY * 5 + 17 }, (_, i) => units[(i * 7) % units.length]);
+  assert.equal(normalizeEscapes(pieces.join('')), pieces.map((u) => normalizeEscapes(u)).join(''));
+  const octets = new Uint8Array(FLAT_EVERY * 3 + 5).map((_, i) => (i * 37) & 255);
+  let expected = '';
+  for (const b of octets) expected += encode(new Uint8Array([b]), UCHAR_SET);
+  assert.equal(encode(octets, UCHAR_SET), expected);
 });
