@@ -253,7 +253,9 @@ export const checkCommand: Command = {
     '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
     '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
     '               --timeout MS (default 10000), --nntp-server, --allow-port, --refuse-private as',
-    '               for fetch; --dns-server HOST[:PORT] (repeatable) for the mailto lookups. Exit 0',
+    '               for fetch; --dns-server HOST[:PORT] (repeatable) for the mailto lookups;',
+    '               --smtp-probe also asks the mail exchanger RCPT TO (no message is sent), at',
+    '               --smtp-server HOST[:PORT] when given (default: the best MX, port 25). Exit 0',
     '               when every URL is ok or redirected, 1 when any is not.',
   ],
   options: {
@@ -271,6 +273,8 @@ export const checkCommand: Command = {
     unordered: { type: 'boolean' },
     'nntp-server': { type: 'string' },
     'dns-server': { type: 'string', multiple: true },
+    'smtp-probe': { type: 'boolean' },
+    'smtp-server': { type: 'string' },
     'allow-port': { type: 'string', multiple: true },
     'refuse-private': { type: 'boolean' },
   },
@@ -290,6 +294,8 @@ export const checkCommand: Command = {
       newsServer: values['nntp-server'] as string | undefined,
       dnsServers:
         values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
+      smtpProbe: values['smtp-probe'] === true ? true : undefined,
+      smtpServer: values['smtp-server'] as string | undefined,
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
     };
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];

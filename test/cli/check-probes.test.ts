@@ -140,3 +140,17 @@ test('check with the real probes: every scheme ok or broken as its server says, 
   );
   assert.equal(r.code, 1);
 });
+
+test('check --smtp-probe: RCPT TO at the mail server (OpenSMTPD, 127.0.0.1:2525), never without the option', async () => {
+  const args = ['--json', '--retries', '0', '--dns-server', `127.0.0.1:${server.port}`];
+  const url = 'mailto:tester@example.test';
+  const plain = await run(['check', ...args, url]);
+  const quiet = JSON.parse(plain.out) as { status: string; reason: string };
+  assert.equal(quiet.status, 'ok', plain.err);
+  assert.doesNotMatch(quiet.reason, /RCPT|250/, 'no SMTP without --smtp-probe');
+  const asked = await run(['check', ...args, '--smtp-probe', '--smtp-server', '127.0.0.1:2525', url]);
+  const rec = JSON.parse(asked.out) as { status: string; reason: string; reply: string | null };
+  assert.equal(rec.status, 'ok', asked.err);
+  assert.equal(rec.reply, '250');
+  assert.equal(asked.code, 0);
+});
