@@ -83,7 +83,9 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     end--;
   }
   // "URL:" is the prefix only when a "scheme:" follows it; otherwise "url" is the scheme itself.
-  if (
+  // A prefix written twice ("<URL:URL:ftp://h/>") is removed twice: removing one would leave an
+  // href that starts with a prefix, and that href would parse to another URL (found by fuzzing).
+  while (
     end - start >= 4 &&
     (input.charCodeAt(start) | 32) === 117 &&
     (input.charCodeAt(start + 1) | 32) === 114 &&

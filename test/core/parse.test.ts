@@ -119,6 +119,15 @@ const ROWS: Array<[string, string, string, string]> = [
     'RFC 1738 appendix ("URL:" is a prefix only before a scheme)',
   ],
   ['URL:url:foo', 'url | - | - | - | - | - | -', 'unknown-scheme@4', 'RFC 1738 appendix'],
+  // A prefix written twice is removed twice, so that href parses back to the same URL (found by fuzzing).
+  ['<URL:URL:ftp://h.com/>', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
+  ['URL:URL:ftp://h.com/', 'ftp | - | - | h.com | - |  | -', '', 'RFC 1738 appendix'],
+  [
+    '<URL:URL:ftpftp://myname@host.dom/etc/motd>',
+    'ftpftp | myname | - | host.dom | - | etc/motd | -',
+    'unknown-scheme@9',
+    'RFC 1738 appendix',
+  ],
   ['<ftp://h.com/#f>', 'ftp | - | - | h.com | - |  | f', '', 'RFC 1738 appendix'],
   [
     '<URL:http://h.com/a b>',
