@@ -6,12 +6,12 @@
 // and cancel) cannot pass this file: the lead runs it once the real probes are merged.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
+import { dnsmasq } from '../clients/probe/common.js';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -29,48 +29,13 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
   });
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-/** A dnsmasq on a free loopback port with the records of the mailto links below. */
-async function dns(): Promise<{ port: number; proc: ChildProcess }> {
-  for (let port = 25300 + (process.pid % 500); ; port++) {
-    if (await listening(port)) continue;
-    const proc = spawn(
-      '/usr/sbin/dnsmasq',
-      [
-        '--no-daemon',
-        `--port=${port}`,
-        '--listen-address=127.0.0.1',
-        '--bind-interfaces',
-        '--no-resolv',
-        '--no-hosts',
-        '--local=/test/',
-        '--mx-host=example.test,mail.example.test,10',
-        '--host-record=mail.example.test,127.0.0.1',
-        '--host-record=nomx.test,127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    for (let i = 0; i < 50; i++) {
-      if (proc.exitCode !== null) break;
-      if (await listening(port)) return { port, proc };
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    proc.kill();
-  }
-}
-
-const server = await dns();
-after(() => server.proc.kill());
+// A dnsmasq with the records of the mailto links below.
+const server = await dnsmasq([
+  '--mx-host=example.test,mail.example.test,10',
+  '--host-record=mail.example.test,127.0.0.1',
+  '--host-record=nomx.test,127.0.0.1',
+]);
+after(() => server.stop());
 
 // [URL, status, what the reason must hold]
 const LINKS: [string, string, RegExp][] = [

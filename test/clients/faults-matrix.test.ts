@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { open, send } from '../../src/clients/index.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { fakeLifecycle } from './fake-lifecycle.js';
+import { closedPort } from './probe/common.js';
 import { ROOT } from '../helpers.js';
 
 type Fault = 'stall' | 'close' | 'reset' | 'endless-line' | 'endless-reply' | 'garbage';
@@ -53,6 +54,14 @@ const readBody = async (port: number, url: string, extra: object = {}) => {
   const reader = r.body.getReader();
   for (;;) if ((await reader.read()).done) return;
 };
+
+/** send() of a short message through the relay at `port`. */
+const sendThrough = (port: number) =>
+  send(
+    'mailto:someone@example.org',
+    { from: 'me@example.org', subject: 'x', body: 'hi\n' },
+    { smtp: `127.0.0.1:${port}`, timeout: TIMEOUT, env: {} },
+  );
 
 const nntpAnswer = (line: string): string | undefined => {
   if (/^CAPABILITIES/i.test(line)) return '101 list\r\nVERSION 2\r\nREADER\r\nOVER\r\n.\r\n';
@@ -143,16 +152,7 @@ const CLIENTS: Client[] = [
     answer: smtpAnswer,
     replyHead: '',
     replyLine: '220-hello\r\n',
-    run: (port) =>
-      send(
-        'mailto:someone@example.org',
-        { from: 'me@example.org', subject: 'x', body: 'hi\n' },
-        {
-          smtp: `127.0.0.1:${port}`,
-          timeout: TIMEOUT,
-          env: {},
-        },
-      ),
+    run: sendThrough,
   },
   {
     name: 'smtp (MAIL FROM)',
@@ -161,16 +161,7 @@ const CLIENTS: Client[] = [
     answer: smtpAnswer,
     replyHead: '',
     replyLine: '250-ok\r\n',
-    run: (port) =>
-      send(
-        'mailto:someone@example.org',
-        { from: 'me@example.org', subject: 'x', body: 'hi\n' },
-        {
-          smtp: `127.0.0.1:${port}`,
-          timeout: TIMEOUT,
-          env: {},
-        },
-      ),
+    run: sendThrough,
   },
   {
     name: 'wais (the Init response)',
@@ -261,15 +252,6 @@ const EXPECTED: Record<Fault, string[]> = {
   'endless-reply': ['protocol-error', 'too-large', 'line-too-long'],
   garbage: ['protocol-error', 'connection-closed', 'timeout', 'wais-diagnostic'],
 };
-
-/** A closed port: bound and released, so nothing listens there. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 for (const client of CLIENTS) {
   test(`faults: ${client.name}: connection refused is connect-failed`, async () => {

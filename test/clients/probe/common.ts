@@ -1,6 +1,7 @@
 // Helpers of the probe tests (issue 18): a port nobody listens on, a TCP server that counts the
 // connections made to it (to show a refused probe connects to nothing), and the probe options.
 import net from 'node:net';
+import { spawn } from 'node:child_process';
 import type { ProbeOptions } from '../../../src/clients/probe/types.js';
 
 /** The options every probe test starts from: no gateway, a time limit, the transcript kept. */
@@ -33,3 +34,36 @@ export async function countingServer(): Promise<{ port: number; count: () => num
 /** The lines sent, in order, from a probe's transcript. */
 export const sent = (t: Array<{ direction: string; text: string }>) =>
   t.filter((l) => l.direction === 'send').map((l) => l.text);
+
+/**
+ * A dnsmasq on a free loopback port, authoritative for .test (an unknown name there is NXDOMAIN),
+ * with the records given as dnsmasq options (`--mx-host=...`, `--host-record=...`). Resolves once
+ * it says "started"; `stop()` ends it.
+ */
+export async function dnsmasq(records: string[]): Promise<{ server: string; port: number; stop: () => void }> {
+  const port = await closedPort();
+  const dns = spawn(
+    '/usr/sbin/dnsmasq',
+    [
+      '--no-daemon',
+      `--port=${port}`,
+      '--listen-address=127.0.0.1',
+      '--bind-interfaces',
+      '--no-resolv',
+      '--no-hosts',
+      '--local=/test/',
+      ...records,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  // dnsmasq says "started" on standard error once it listens.
+  await new Promise<void>((resolve, reject) => {
+    let text = '';
+    dns.stderr!.on('data', (c: Buffer) => {
+      text += c.toString();
+      if (/started/.test(text)) resolve();
+    });
+    dns.on('exit', (code) => reject(new Error(`dnsmasq exited (${code}): ${text}`)));
+  });
+  return { server: `127.0.0.1:${port}`, port, stop: () => dns.kill('SIGTERM') };
+}

@@ -3,50 +3,26 @@
 // test/servers/smtp.sh (127.0.0.1:2525, which takes mail for example.test and relays nothing).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { probe, explainProbe } from '../../../src/clients/index.js';
 import { eachRow, serversDir } from '../../helpers.js';
-import { OPTS, closedPort, sent } from './common.js';
+import { OPTS, closedPort, dnsmasq, sent } from './common.js';
 
 serversDir();
-let dns: ChildProcess;
+let dns: Awaited<ReturnType<typeof dnsmasq>>;
 let server = '';
 
 before(async () => {
-  const port = await closedPort();
-  server = `127.0.0.1:${port}`;
-  dns = spawn(
-    '/usr/sbin/dnsmasq',
-    [
-      '--no-daemon',
-      `--port=${port}`,
-      '--listen-address=127.0.0.1',
-      '--bind-interfaces',
-      '--no-resolv',
-      '--no-hosts',
-      '--local=/test/', // authoritative for .test: an unknown name is NXDOMAIN
-      '--mx-host=example.test,mail.example.test,10',
-      '--host-record=mail.example.test,127.0.0.1',
-      '--host-record=nomx.test,127.0.0.1',
-      '--host-record=v6only.test,::1',
-      '--mx-host=nullmx.test,.,0',
-      '--txt-record=nodata.test,"no address here"',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  // dnsmasq says "started" on standard error once it listens.
-  await new Promise<void>((resolve, reject) => {
-    let text = '';
-    dns.stderr!.on('data', (c: Buffer) => {
-      text += c.toString();
-      if (/started/.test(text)) resolve();
-    });
-    dns.on('exit', (code) => reject(new Error(`dnsmasq exited (${code}): ${text}`)));
-  });
+  dns = await dnsmasq([
+    '--mx-host=example.test,mail.example.test,10',
+    '--host-record=mail.example.test,127.0.0.1',
+    '--host-record=nomx.test,127.0.0.1',
+    '--host-record=v6only.test,::1',
+    '--mx-host=nullmx.test,.,0',
+    '--txt-record=nodata.test,"no address here"',
+  ]);
+  server = dns.server;
 });
-after(() => {
-  dns.kill('SIGTERM');
-});
+after(() => dns.stop());
 
 const D = () => ({ ...OPTS, dnsServers: [server] });
 
