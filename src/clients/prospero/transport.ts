@@ -122,15 +122,27 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
       if (peerThrough >= parts.length) send(ackPacket(cid, reply.through));
       else for (const p of packetsOf(cid, parts, reply.through).slice(peerThrough)) send(p);
     };
-    const arm = () => {
+    /**
+     * When the last retry was due, or the last progress: the next retry is due a wait after it,
+     * not after the moment a late timer fired, so that a loaded machine keeps the schedule of
+     * retransmitTimes() instead of drifting later at every retry.
+     */
+    let base = Date.now();
+    const arm = (from = Date.now()) => {
       timer?.clear();
+      base = from;
       const now = Date.now();
-      const next = Math.min(now + Math.max(wait, serverWait), deadline);
-      timer = startTimer(Math.max(1, next - now), onTimer);
+      const retry = base + Math.max(wait, serverWait);
+      // A timer armed for the deadline ends the exchange when it fires, even if the clock reads a
+      // millisecond short of it (timers may fire early against Date.now()'s rounding): otherwise
+      // one more retransmission would go out at the limit.
+      const atDeadline = retry >= deadline;
+      const next = atDeadline ? deadline : retry;
+      timer = startTimer(Math.max(1, next - now), () => onTimer(atDeadline, next));
     };
-    const onTimer = () => {
+    const onTimer = (atDeadline: boolean, due: number) => {
       if (done || ending) return;
-      if (Date.now() >= deadline) {
+      if (atDeadline || Date.now() >= deadline) {
         const got = reply.total === null ? `${reply.through} packets` : `${reply.through} of ${reply.total} packets`;
         finish(
           new LocatorError(
@@ -145,7 +157,7 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
       note(`ARDP: no progress in ${Math.round(Math.max(wait, serverWait))} ms, sending again (cid ${cid})`);
       sendOutstanding();
       wait = backoff(wait);
-      arm();
+      arm(due);
     };
     const onPacket = (p: ArdpPacket) => {
       if (p.receivedThrough !== null) {

@@ -197,16 +197,20 @@ test('ARDP: flag bit 7 (please acknowledge) gets an acknowledgement, packet numb
 });
 
 test('ARDP: a server that never answers: a typed timeout within the limit, after retransmissions', async () => {
+  // A limit of 1600 ms puts the retries 200 ms or more apart (200, 600, 1400 ms), so that a
+  // timer delayed by a loaded machine still lands in its own slot; with 400 ms (50, 150, 350) CI
+  // once saw a retry fall after the limit.
   await withServer({ silent: true }, async (s) => {
     const t0 = Date.now();
-    const e = await rejects(open(url(s, '/pros/unix'), { ...OPTS, timeout: 400 }));
+    const e = await rejects(open(url(s, '/pros/unix'), { ...OPTS, timeout: 1600 }));
     const took = Date.now() - t0;
     assert.equal(e.code, 'timeout');
-    assert.match(e.message, /did not answer in time \(400 ms of silence, 3 retransmissions/);
-    assert.ok(took >= 390 && took < 1500, `took ${took} ms`);
-    // the request, then one datagram at each time of the schedule: 50, 150, 350 ms
+    assert.match(e.message, /did not answer in time \(1600 ms of silence, 3 retransmissions/);
+    assert.ok(took >= 1590 && took < 3000, `took ${took} ms`);
+    // the request, then one datagram at each time of the schedule
+    assert.deepEqual(retransmitTimes(1600), [200, 600, 1400]);
     assert.deepEqual(retransmitTimes(400), [50, 150, 350]);
-    assert.equal(s.datagrams.length, 1 + retransmitTimes(400).length);
+    assert.equal(s.datagrams.length, 1 + retransmitTimes(1600).length);
   });
 });
 
