@@ -3,8 +3,9 @@
 // block's output text. The row functions are the ones the one-process loop runs.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSchemes } from './schemes.js';
+import { safeJson, safeText } from './safe-text.js';
 import type { LocatorError } from '../core/errors.js';
-import { runBlock, type BatchSetup, type Row } from './batch.js';
+import { decodeBlock, runBlock, spareBuffer, type BatchSetup, type Row } from './batch.js';
 import { parseRow, type ParseCommandOptions } from './parse.js';
 import { normalizeRow, type NormalizeCommandOptions } from './normalize.js';
 
@@ -14,20 +15,30 @@ const ROWS: Record<BatchSetup['kind'], (input: string) => Row> = {
   normalize: (input) => normalizeRow(input, setup.opts as unknown as NormalizeCommandOptions),
 };
 const row = ROWS[setup.kind];
+// What main.ts's escaping stream would do to each line (batch.ts writes past it).
+const escape = setup.escape === 'json' ? safeJson : setup.escape === 'text' ? (l: string) => safeText(l) : null;
 
 // The main thread loaded these modules already (a failure there is a usage error before any
 // worker starts); a failure here is unexpected and stops the command. Loaded at the first block.
 let loaded: Promise<LocatorError | null> | undefined;
 
-parentPort!.on('message', async (m: { seq: number; block: string }) => {
+const NOTHING = new Uint8Array(0);
+
+parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare: ArrayBuffer }) => {
+  if ('spare' in m) {
+    spareBuffer(m.spare);
+    return;
+  }
   const error = await (loaded ??= loadSchemes(setup.modules, process.cwd()));
   if (error !== null) {
-    parentPort!.postMessage({ seq: m.seq, out: '', err: '', status: 1, fatal: error.message });
+    parentPort!.postMessage({ seq: m.seq, out: NOTHING, err: '', status: 1, fatal: error.message });
     return;
   }
   try {
-    parentPort!.postMessage({ seq: m.seq, ...runBlock(m.block, row) });
+    const r = runBlock(decodeBlock(m.block), row, escape);
+    // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they are.
+    parentPort!.postMessage({ seq: m.seq, ...r }, [r.out.buffer as ArrayBuffer]);
   } catch (e) {
-    parentPort!.postMessage({ seq: m.seq, out: '', err: '', status: 1, fatal: String(e) });
+    parentPort!.postMessage({ seq: m.seq, out: NOTHING, err: '', status: 1, fatal: String(e) });
   }
 });

@@ -1,14 +1,19 @@
 // Batch mode over worker threads (issue 16): `--jobs N` spreads the lines of standard input over N
 // workers (node:worker_threads) and prints their rows in input order, in constant memory.
 //
-// The main thread does no per-line work: it cuts the input into blocks of whole lines (at the
-// last LF of about BLOCK_CHARS characters), posts each block to a worker as one string (one
-// structured clone per block, not per line), and writes the blocks' output text in order. A
-// worker splits its block into lines exactly as inputs() does (LF ends a line, a CR right before
-// it is trimmed, a lone CR stays) and runs the command's row function on each, the same function
-// the one-process loop runs, so that the output with N workers is the output with one, byte for
-// byte. Memory is bounded: at most IN_FLIGHT blocks per worker are out (posted and not yet
-// written); reading stops until the oldest is written, and writing waits for 'drain'.
+// The main thread does no per-line and no per-character work: it reads standard input as bytes,
+// cuts it into blocks of whole lines (at the last LF byte of about BLOCK_BYTES bytes; 0x0A never
+// occurs inside a UTF-8 sequence, so a block decodes alone as it would in the stream), transfers
+// each block to a worker (moved, not copied), and writes the blocks' output bytes in order,
+// again moved from the worker. A worker decodes its block, splits it into lines exactly as
+// inputs() does (LF ends a line, a CR right before it is trimmed, a lone CR stays), runs the
+// command's row function on each - the same function the one-process loop runs, so that the
+// output with N workers is the output with one, byte for byte - and encodes the output text.
+// An earlier version posted strings both ways: the main thread then decoded the input, copied
+// every block into each message, and copied and encoded the output (several times the input),
+// and 2 workers gave only 1.03x of 1 on a quiet 2-core machine (bench/RESULTS.md, Batch).
+// Memory is bounded: at most IN_FLIGHT blocks per worker are out (posted and not yet written);
+// reading stops until the oldest is written, and writing waits for 'drain'.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -16,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { Output, inputs } from './io.js';
 import { UsageError } from './command.js';
+import { escapingTarget } from './safe-text.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
 export interface Row {
@@ -34,22 +40,30 @@ export interface BatchSetup {
   opts: Record<string, unknown>;
   /** The scheme modules (--scheme, LOCATOR_SCHEMES) as file: URLs, loaded by each worker first. */
   modules: string[];
+  /**
+   * Set by runWorkers() when standard output is an escaping() stream: the workers escape each
+   * output line as it would (safeJson() or safeText()), and the bytes go past it.
+   */
+  escape?: 'json' | 'text';
 }
 
 /** A block's result, as a worker posts it. */
-interface BlockResult {
+export interface BlockResult {
   seq: number;
-  out: string;
+  /** The output text in UTF-8, its buffer transferred. */
+  out: Uint8Array;
   err: string;
   status: number;
   /** Set when the worker failed outside any one line's row (a bug): the command stops. */
   fatal?: string;
+  /** The worker it came from (set by the main thread). */
+  from?: number;
 }
 
-// About 64K characters per block: large enough that the cost of a message (a few microseconds)
-// is small beside the block's work, small enough that 2 workers x IN_FLIGHT blocks stay a few
-// megabytes (a single longer line makes a longer block: the one-process loop holds it too).
-const BLOCK_CHARS = 1 << 16;
+// About 64 KiB per block: large enough that the cost of a message (a few microseconds) is small
+// beside the block's work, small enough that 2 workers x IN_FLIGHT blocks stay a few megabytes
+// (a single longer line makes a longer block: the one-process loop holds it too).
+const BLOCK_BYTES = 1 << 16;
 // Two blocks per worker: one it works on, one waiting, so a worker never idles while the main
 // thread writes.
 const IN_FLIGHT = 2;
@@ -94,18 +108,93 @@ export function blockLines(block: string): string[] {
   return lines;
 }
 
-/** Runs `row` on each line of `block`: the output text, the standard error text, the status. */
-export function runBlock(block: string, row: (input: string) => Row): { out: string; err: string; status: number } {
-  let out = '';
+/**
+ * The output of a block as UTF-8 bytes, written in pieces of about PIECE characters into a buffer
+ * that is kept from block to block. Not one string for the block's output: that string (a rope of
+ * every row) would be flattened into one large object (a block's output is several hundred KB)
+ * and then encoded, which on the test VM spent a fifth of a worker's time copying into fresh
+ * pages and taking their page faults (perf, bench/RESULTS.md Batch).
+ */
+class ByteSink {
+  #buf = new Uint8Array(1 << 20);
+  #at = 0;
+  #pending = '';
+  static readonly #encoder = new TextEncoder();
+  static readonly #PIECE = 1 << 13;
+  add(text: string): void {
+    this.#pending += text;
+    if (this.#pending.length >= ByteSink.#PIECE) this.#flush();
+  }
+  #flush(): void {
+    const s = this.#pending;
+    this.#pending = '';
+    // At most 3 bytes per UTF-16 unit (a surrogate pair, 2 units, makes 4 bytes).
+    if (this.#at + 3 * s.length > this.#buf.length) {
+      const bigger = new Uint8Array(Math.max(2 * this.#buf.length, this.#at + 3 * s.length));
+      bigger.set(this.#buf.subarray(0, this.#at));
+      this.#buf = bigger;
+    }
+    this.#at += ByteSink.#encoder.encodeInto(s, this.#buf.subarray(this.#at)).written;
+  }
+  /**
+   * The bytes written since the last take(), in a buffer of their own (to be transferred): a
+   * spare one the main thread gave back when it fits, else a new one.
+   */
+  take(): Uint8Array {
+    if (this.#pending !== '') this.#flush();
+    const n = this.#at;
+    this.#at = 0;
+    const i = this.#spare.findIndex((b) => b.byteLength >= n);
+    if (i < 0) return this.#buf.slice(0, n);
+    const out = new Uint8Array(this.#spare[i], 0, n);
+    this.#spare.splice(i, 1);
+    out.set(this.#buf.subarray(0, n));
+    return out;
+  }
+  #spare: ArrayBuffer[] = [];
+  /**
+   * A buffer of an earlier take(), written out and handed back by the main thread. Reusing it
+   * saves allocating fresh memory for every block's output: each new buffer of a few hundred KB
+   * is fresh pages, and their page faults were a tenth of a worker's time on the test VM.
+   */
+  spare(b: ArrayBuffer): void {
+    if (this.#spare.length < 4) this.#spare.push(b);
+  }
+}
+
+const sink = new ByteSink();
+
+/** Gives a worker back an output buffer it made (see ByteSink.spare()). */
+export function spareBuffer(b: ArrayBuffer): void {
+  sink.spare(b);
+}
+
+/**
+ * Runs `row` on each line of `block`: the output as UTF-8 bytes in a buffer of its own, the
+ * standard error text, the status (0, or 1 when some row had status 1).
+ */
+export function runBlock(
+  block: string,
+  row: (input: string) => Row,
+  escape: ((line: string) => string) | null = null,
+): { out: Uint8Array; err: string; status: number } {
   let err = '';
   let status = 0;
   for (const input of blockLines(block)) {
     const r = row(input);
-    for (const l of r.lines) out += l + '\n';
+    for (const l of r.lines) sink.add((escape === null ? l : escape(l)) + '\n');
     err += r.err;
     if (r.status !== 0) status = 1;
   }
-  return { out, err, status };
+  return { out: sink.take(), err, status };
+}
+
+/**
+ * A block of input bytes as the stream's UTF-8 decoding gives it (setEncoding('utf8') in
+ * inputs()): malformed sequences become U+FFFD and a byte order mark is kept, as there.
+ */
+export function decodeBlock(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /**
@@ -149,8 +238,17 @@ export async function runWorkers(
   jobs: number,
   setup: BatchSetup,
 ): Promise<number> {
-  const out = new Output(stdout);
+  // Standard output through the escaping stream of main.ts: the workers escape their lines the
+  // same way, and their bytes are written to the stream under it. Through the escaping stream,
+  // the main thread would decode, scan and encode every byte of output again (several times the
+  // input): with it, 2 workers ran at 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
+  const target = escapingTarget(stdout);
+  if (target !== null) {
+    setup = { ...setup, escape: target.json ? 'json' : 'text' };
+    stdout = target.out;
+  }
   const workers: Worker[] = [];
+  const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
   const busy: number[] = [];
   const done = new Map<number, BlockResult>();
   let status = 0;
@@ -174,6 +272,7 @@ export async function runWorkers(
     w.on('message', (m: BlockResult) => {
       busy[index]--;
       if (m.fatal !== undefined) fail(new Error(m.fatal));
+      m.from = index;
       done.set(m.seq, m);
       signal();
     });
@@ -191,13 +290,25 @@ export async function runWorkers(
       done.delete(written);
       written++;
       if (r.status !== 0) status = 1;
-      if (r.out !== '') await out.text(r.out);
+      if (r.out.byteLength > 0) {
+        const bytes = r.out;
+        const from = workers[r.from!];
+        // Once written, the buffer goes back to its worker for a later block (ByteSink.spare()):
+        // only for a stream on a file descriptor, which keeps no reference to a written chunk (a
+        // stream in memory may keep it, and a buffer moved away reads as empty).
+        const ok = recycle
+          ? stdout.write(bytes, (e) => {
+              if (!e) from.postMessage({ spare: bytes.buffer }, [bytes.buffer as ArrayBuffer]);
+            })
+          : stdout.write(bytes);
+        if (!ok) await new Promise<void>((res) => stdout.once('drain', res));
+      }
       if (r.err !== '') stderr.write(r.err);
     }
   };
   const waitForResult = () => new Promise<void>((res) => (wake = res));
 
-  const post = async (block: string): Promise<void> => {
+  const post = async (block: Uint8Array): Promise<void> => {
     // Bounded: wait while every worker has IN_FLIGHT blocks out, or while the results not yet
     // written (held for order) would exceed the same bound.
     for (;;) {
@@ -209,28 +320,49 @@ export async function runWorkers(
     let best = 0;
     for (let k = 1; k < jobs; k++) if (busy[k] < busy[best]) best = k;
     busy[best]++;
-    workers[best].postMessage({ seq: posted++, block });
+    workers[best].postMessage({ seq: posted++, block }, [block.buffer as ArrayBuffer]);
   };
 
   try {
-    stdin.setEncoding('utf8');
-    let carry = '';
-    for await (const chunk of stdin as AsyncIterable<string>) {
-      carry = carry === '' ? chunk : carry + chunk;
-      if (carry.length < BLOCK_CHARS) continue;
-      const lf = carry.lastIndexOf('\n');
-      if (lf < 0) continue; // one long line: it waits for its LF, as in inputs()
-      const block = lf === carry.length - 1 ? carry : carry.slice(0, lf + 1);
-      carry = lf === carry.length - 1 ? '' : carry.slice(lf + 1);
+    // The pieces read since the last block: whole chunks, and the tail of the chunk that ended it.
+    let pieces: Buffer[] = [];
+    let held = 0;
+    /** The pieces and `upTo` bytes of `last`, copied into one buffer of its own (to transfer). */
+    const take = (last: Buffer | null, upTo: number): Uint8Array => {
+      const block = new Uint8Array(held + upTo);
+      let at = 0;
+      for (const p of pieces) {
+        block.set(p, at);
+        at += p.byteLength;
+      }
+      if (last !== null) block.set(last.subarray(0, upTo), at);
+      return block;
+    };
+    for await (const chunk of stdin as AsyncIterable<Buffer>) {
+      if (held + chunk.byteLength < BLOCK_BYTES) {
+        pieces.push(chunk);
+        held += chunk.byteLength;
+        continue;
+      }
+      const lf = chunk.lastIndexOf(10);
+      if (lf < 0) {
+        // No line ends in this chunk: it waits for its LF, as in inputs().
+        pieces.push(chunk);
+        held += chunk.byteLength;
+        continue;
+      }
+      const block = take(chunk, lf + 1);
+      const rest = chunk.subarray(lf + 1);
+      pieces = rest.byteLength > 0 ? [rest] : [];
+      held = rest.byteLength;
       await post(block);
     }
-    if (carry !== '') await post(carry);
+    if (held > 0) await post(take(null, 0));
     while (written < posted) {
       if (failed !== null) throw failed;
       await drain();
       if (written < posted) await waitForResult();
     }
-    await out.flush();
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -71,5 +71,18 @@ export function escaping(out: Writable, json: boolean): Writable {
     },
   });
   t.pipe(out);
+  ESCAPING.set(t, { out, json });
   return t;
+}
+
+const ESCAPING = new WeakMap<Writable, { out: Writable; json: boolean }>();
+
+/**
+ * The stream an escaping() stream writes to, and whether it escapes as safeJson() (else as
+ * safeText()); null for any other stream. Batch workers (batch.ts) escape their own output with
+ * the same function, line by line, and write past the escaping stream: the escapes are of single
+ * characters, so where the text is cut makes no difference.
+ */
+export function escapingTarget(s: Writable): { out: Writable; json: boolean } | null {
+  return ESCAPING.get(s) ?? null;
 }

@@ -98,3 +98,36 @@ test('blockLines(): the lines of a block as inputs() reads them (LF ends a line,
   assert.deepEqual(blockLines('a\rb\n'), ['a\rb']);
   assert.deepEqual(blockLines('\n'), ['']);
 });
+
+test('--jobs 2 reads bytes: malformed UTF-8, a byte order mark and multi-byte characters come out as with --jobs 1', () => {
+  // The workers decode blocks cut at LF bytes (batch.ts); the one-process loop decodes the stream.
+  // Both must replace the same malformed sequences with U+FFFD and keep the BOM in the first line.
+  const lines: Buffer[] = [Buffer.from('\uFEFFhttp://bom.example/\n')];
+  const odd = [
+    Buffer.from([0x68, 0x74, 0x74, 0x70, 0x3a, 0x2f, 0x2f, 0x61, 0x2f, 0xff, 0x0a]), // http://a/<FF>
+    Buffer.from([0x68, 0x74, 0x74, 0x70, 0x3a, 0x2f, 0x2f, 0x62, 0x2f, 0xe2, 0x82, 0x0a]), // truncated €
+    Buffer.from('ftp://h/caf\u00e9/\u20ac/\u{1F600};type=a\n'),
+    Buffer.from([0xed, 0xa0, 0x80, 0x0a]), // an encoded surrogate: malformed in UTF-8
+  ];
+  for (let i = 0; i < 16000; i++)
+    lines.push(i % 7 === 0 ? odd[(i / 7) % odd.length] : Buffer.from(`gopher://h${i}/0/\u00e9${i}\n`));
+  const input = Buffer.concat(lines);
+  assert.ok(input.byteLength > 4 * 65536, 'several blocks');
+  const runBytes = (jobs: string) => {
+    const r = spawnSync(process.execPath, [BIN, 'parse', '--json', '--jobs', jobs], { input, maxBuffer: 1 << 30 });
+    return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  };
+  const one = runBytes('1');
+  const two = runBytes('2');
+  assert.equal(two.code, one.code, two.err);
+  assert.equal(two.out, one.out);
+  assert.equal(two.err, one.err);
+  const inputs = one.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l).input as string);
+  assert.equal(inputs.length, 16001);
+  assert.equal(inputs[0], '\uFEFFhttp://bom.example/');
+  assert.equal(inputs[1], 'http://a/\uFFFD');
+  assert.ok(inputs.includes('ftp://h/caf\u00e9/\u20ac/\u{1F600};type=a'));
+});
