@@ -5,7 +5,7 @@
 // process (no I/O: the file's lines in memory). Prints lines/s (median of BATCH_ROUNDS runs), the
 // ratio of 2 workers to 1, and the peak resident set of each run (constant memory: it must not
 // grow with BATCH_LINES). The machines are shared and noisy: read the medians and ratios.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { openSync, closeSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,35 @@ function runLoop(row) {
   return inProcessLines.length / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
+// The ceiling: the row loop in one process, then in two processes at once (nothing shared),
+// over the same lines. Their summed rate over the single one is what two cores give this work
+// on this machine; 2 workers cannot do better than that.
+const CEILING_LINES = Math.min(LINES, 1_000_000);
+function rowLoopProcess(command) {
+  return new Promise((res, rej) => {
+    const child = spawn(
+      process.execPath,
+      [new URL('./rowloop-child.mjs', import.meta.url).pathname, file, command, String(CEILING_LINES)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => (code === 0 ? res(JSON.parse(out).rate) : rej(new Error(`rowloop-child: ${code}`))));
+  });
+}
+async function ceiling(command) {
+  const one = [];
+  const two = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    one.push(await rowLoopProcess(command));
+    const [a, b] = await Promise.all([rowLoopProcess(command), rowLoopProcess(command)]);
+    two.push(a + b);
+  }
+  return { one: median(one), two: median(two) };
+}
+
 const rows = [];
 const ROWS = {
   parse: (l) => parseRow(l, { json: true, trim: false, showSecrets: false }),
@@ -67,6 +96,7 @@ for (const command of ['parse', 'normalize']) {
     rss.w1.push(m.rss);
   }
   const one = median(res.w1);
+  const ceil = await ceiling(command);
   rows.push({
     command,
     how: 'row loop, one process, no I/O',
@@ -87,6 +117,13 @@ for (const command of ['parse', 'normalize']) {
       'peak RSS MB': (Math.max(...rss[key]) / 1024).toFixed(0),
     });
   }
+  rows.push({
+    command,
+    how: `ceiling: row loop, 2 processes at once / 1 (${CEILING_LINES} lines each)`,
+    'lines/s': Math.round(ceil.two),
+    'vs 1 worker': (ceil.two / ceil.one).toFixed(2) + 'x of 1 process',
+    'peak RSS MB': '',
+  });
 }
 rmSync(dir, { recursive: true, force: true });
 
