@@ -73,7 +73,9 @@ const IN_FLIGHT = 2;
  * parallelism). Absent: 1, the one-process loop. The default stays 1 because a worker costs a
  * start-up (tens of milliseconds and a V8 heap each), which most batch inputs - a few lines in a
  * pipeline - never pay back, and because a command that takes every core uninvited competes with
- * the pipeline around it; 2 workers give about 1.8x on 2 cores for long inputs (bench/RESULTS.md).
+ * the pipeline around it. For long inputs 2 workers gave 1.35-1.44x the lines/s of 1 worker and
+ * 1.75-2.3x of `--jobs 1` on the 2-vCPU test VM, where two independent processes gain 1.7-2.2x
+ * (bench/RESULTS.md, Batch).
  */
 export function jobsOption(v: unknown): number {
   if (v === undefined) return 1;
