@@ -35,7 +35,7 @@ parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare
     return;
   }
   try {
-    const r = runBlock(decodeBlock(m.block), row, escape);
+    const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true);
     // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they are.
     parentPort!.postMessage({ seq: m.seq, ...r }, [r.out.buffer as ArrayBuffer]);
   } catch (e) {

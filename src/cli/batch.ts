@@ -45,6 +45,12 @@ export interface BatchSetup {
    * output line as it would (safeJson() or safeText()), and the bytes go past it.
    */
   escape?: 'json' | 'text';
+  /**
+   * Set by runWorkers() when standard error is the same stream as standard output (parse writes
+   * both to standard output): a row's error text goes into the output right after its lines, as
+   * in the one-process loop, escaped the same way.
+   */
+  errToOut?: boolean;
 }
 
 /** A block's result, as a worker posts it. */
@@ -179,13 +185,17 @@ export function runBlock(
   block: string,
   row: (input: string) => Row,
   escape: ((line: string) => string) | null = null,
+  errToOut = false,
 ): { out: Uint8Array; err: string; status: number } {
   let err = '';
   let status = 0;
   for (const input of blockLines(block)) {
     const r = row(input);
     for (const l of r.lines) sink.add((escape === null ? l : escape(l)) + '\n');
-    err += r.err;
+    if (r.err !== '') {
+      if (errToOut) sink.add(escape === null ? r.err : escape(r.err));
+      else err += r.err;
+    }
     if (r.status !== 0) status = 1;
   }
   return { out: sink.take(), err, status };
@@ -214,9 +224,9 @@ export async function runRows(
   setup: BatchSetup,
   row: (input: string) => Row,
 ): Promise<number> {
-  const out = new Output(stdout);
   let status = 0;
   if (jobs <= 1 || args.length > 0) {
+    const out = new Output(stdout);
     for await (const input of inputs(args, stdin)) {
       const r = row(input);
       if (r.status !== 0) status = 1;
@@ -246,9 +256,9 @@ export async function runWorkers(
   // input): with it, 2 workers ran at 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
   const target = escapingTarget(stdout);
   if (target !== null) {
-    setup = { ...setup, escape: target.json ? 'json' : 'text' };
+    setup = { ...setup, escape: target.json ? 'json' : 'text', errToOut: stderr === stdout };
     stdout = target.out;
-  }
+  } else if (stderr === stdout) setup = { ...setup, errToOut: true };
   const workers: Worker[] = [];
   const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
   const busy: number[] = [];

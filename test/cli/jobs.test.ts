@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, shared } from '../helpers.js';
-import { blockLines, jobsOption } from '../../src/cli/batch.js';
+import { blockLines, jobsOption, runBlock } from '../../src/cli/batch.js';
+import { safeJson } from '../../src/cli/safe-text.js';
 import { UsageError } from '../../src/cli/command.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -130,4 +131,19 @@ test('--jobs 2 reads bytes: malformed UTF-8, a byte order mark and multi-byte ch
   assert.equal(inputs[0], '\uFEFFhttp://bom.example/');
   assert.equal(inputs[1], 'http://a/\uFFFD');
   assert.ok(inputs.includes('ftp://h/caf\u00e9/\u20ac/\u{1F600};type=a'));
+});
+
+test('runBlock(): output as UTF-8 bytes, escaped like main.ts; error text after its row when both go to one stream', () => {
+  const row = (input: string) => ({
+    lines: [`<${input}>`],
+    err: input === 'b' ? 'E\u202e\n' : '',
+    status: input === 'b' ? 1 : 0,
+  });
+  const apart = runBlock('a\nb\nc\u00e9\n', row, safeJson);
+  assert.equal(Buffer.from(apart.out).toString('utf8'), '<a>\n<b>\n<c\u00e9>\n');
+  assert.equal(apart.err, 'E\u202e\n'); // standard error is escaped by its own stream in main.ts
+  assert.equal(apart.status, 1);
+  const together = runBlock('a\nb\nc\n', row, safeJson, true);
+  assert.equal(Buffer.from(together.out).toString('utf8'), '<a>\n<b>\nE\\u202e\n<c>\n');
+  assert.equal(together.err, '');
 });
