@@ -7,6 +7,7 @@
 // bytes whatever the output, and testable), and in JSON output as the \uXXXX escape JSON already
 // allows, so that a terminal showing the JSON is safe too. fetch's data is never altered.
 import { Transform, type Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 
 /**
  * The characters shown escaped: C0 controls (but LF, which ends the lines of the output), DEL,
@@ -63,11 +64,19 @@ export function safeJson(text: string): string {
  * split. Every command's standard output and error go through one (main.ts), except fetch's data.
  */
 export function escaping(out: Writable, json: boolean): Writable {
+  // Bytes are decoded as a stream: a UTF-8 sequence cut between two chunks is joined, not
+  // replaced by U+FFFD in each (chunk.toString() would).
+  const decoder = new StringDecoder('utf8');
+  const escape = (s: string) => (json ? safeJson(s) : safeText(s));
   const t = new Transform({
     decodeStrings: false,
     transform(chunk: Buffer | string, _enc, done) {
-      const s = typeof chunk === 'string' ? chunk : chunk.toString();
-      done(null, json ? safeJson(s) : safeText(s));
+      const s = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+      done(null, s === '' ? undefined : escape(s));
+    },
+    flush(done) {
+      const rest = decoder.end();
+      done(null, rest === '' ? undefined : escape(rest));
     },
   });
   t.pipe(out);

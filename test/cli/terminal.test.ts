@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ROOT } from '../helpers.js';
-import { safeText, safeJson } from '../../src/cli/safe-text.js';
+import { safeText, safeJson, escaping } from '../../src/cli/safe-text.js';
+import { PassThrough } from 'node:stream';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 function run(args: string[], stdin = '') {
@@ -139,4 +140,17 @@ test('fetch writes the data unaltered, control characters and all', () => {
   const r = spawnSync(process.execPath, [BIN, 'fetch', `file://${file}`]);
   assert.equal(r.status, 0, r.stderr.toString());
   assert.deepEqual(r.stdout, bytes);
+});
+
+test('escaping(): bytes are decoded as a stream, so a UTF-8 sequence cut between two writes stays one character', async () => {
+  const sink = new PassThrough();
+  const got: Buffer[] = [];
+  sink.on('data', (d: Buffer) => got.push(d));
+  const t = escaping(sink, false);
+  const euro = Buffer.from('a\u20ac\u202e\n'); // "a", the euro sign (3 bytes), a bidi override
+  t.write(euro.subarray(0, 2));
+  t.write(euro.subarray(2));
+  t.end(Buffer.from([0xe2])); // a sequence the input never finishes: one U+FFFD at the end
+  await new Promise((r) => sink.on('end', r));
+  assert.equal(Buffer.concat(got).toString('utf8'), 'a\u20ac\\u202e\n\ufffd');
 });
