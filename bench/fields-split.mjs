@@ -4,20 +4,12 @@
 // fields walked as bench/parse.bench.mjs walks them, beside Node's URL; URLs/s, median of 7
 // rounds of 300 ms, ratio to Node's URL. A diagnostic, not part of `npm run bench`.
 import { parse } from '../dist/index.js';
+import { fieldsWeight } from './lib.mjs';
 import { readFileSync } from 'node:fs';
 const file = process.argv[2] ?? 'kasztp.txt';
 const lines = readFileSync(new URL('../../shared/corpus/' + file, import.meta.url), 'utf8')
   .split('\n')
   .filter(Boolean);
-function fw(v) {
-  if (typeof v === 'string') return v.length;
-  if (typeof v === 'number') return 1;
-  if (v === null || typeof v !== 'object') return 0;
-  let n = 0;
-  if (Array.isArray(v)) for (const x of v) n += fw(x);
-  else for (const k in v) n += fw(v[k]);
-  return n;
-}
 const peers = {
   parseOnly: (s) => {
     try {
@@ -38,7 +30,7 @@ const peers = {
   parseFields: (s) => {
     try {
       const u = parse(s);
-      return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fw(u.fields);
+      return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fieldsWeight(u.fields);
     } catch {
       return 0;
     }

@@ -76,3 +76,15 @@ export async function writeCorpusFile(file, lines) {
   w.end();
   await once(w, 'finish');
 }
+
+/** The summed lengths of a fields record's strings (arrays and nested records included): how
+ * the parse benchmarks read every typed field. */
+export function fieldsWeight(v) {
+  if (typeof v === 'string') return v.length;
+  if (typeof v === 'number') return 1;
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) for (const x of v) n += fieldsWeight(x);
+  else for (const k in v) n += fieldsWeight(v[k]);
+  return n;
+}

@@ -10,18 +10,7 @@ import { parse as locatorParse } from '../dist/index.js';
 import fastUri from 'fast-uri';
 import UrlParse from 'url-parse';
 import whatwgUrl from 'whatwg-url';
-import { ROUNDS, MIN_MS, measure, lastRounds, corpusFiles, corpusLines } from './lib.mjs';
-
-/** The summed lengths of a fields record's strings (arrays and nested records included). */
-function fieldsWeight(v) {
-  if (typeof v === 'string') return v.length;
-  if (typeof v === 'number') return 1;
-  if (v === null || typeof v !== 'object') return 0;
-  let n = 0;
-  if (Array.isArray(v)) for (const x of v) n += fieldsWeight(x);
-  else for (const k in v) n += fieldsWeight(v[k]);
-  return n;
-}
+import { ROUNDS, MIN_MS, measure, lastRounds, corpusFiles, corpusLines, fieldsWeight } from './lib.mjs';
 
 // The limit: each char code once, looked up in a 64K table, nothing else.
 const TABLE = new Uint8Array(65536).fill(1, 33, 127);
