@@ -3,7 +3,7 @@
 // block's output text. The row functions are the ones the one-process loop runs.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSchemes } from './schemes.js';
-import { safeJson, safeText } from './safe-text.js';
+import { escaper } from './safe-text.js';
 import type { LocatorError } from '../core/errors.js';
 import { decodeBlock, runBlock, spareBuffer, type BatchSetup, type Row } from './batch.js';
 import { parseRow, type ParseCommandOptions } from './parse.js';
@@ -16,7 +16,7 @@ const ROWS: Record<BatchSetup['kind'], (input: string) => Row> = {
 };
 const row = ROWS[setup.kind];
 // What main.ts's escaping stream would do to each line (batch.ts writes past it).
-const escape = setup.escape === 'json' ? safeJson : setup.escape === 'text' ? (l: string) => safeText(l) : null;
+const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
 
 // The main thread loaded these modules already (a failure there is a usage error before any
 // worker starts); a failure here is unexpected and stops the command. Loaded at the first block.

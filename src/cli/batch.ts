@@ -54,7 +54,7 @@ export interface BatchSetup {
 }
 
 /** A block's result, as a worker posts it. */
-export interface BlockResult {
+interface BlockResult {
   seq: number;
   /** The output text in UTF-8, its buffer transferred. */
   out: Uint8Array;
@@ -127,6 +127,8 @@ class ByteSink {
   #buf = new Uint8Array(1 << 20);
   #at = 0;
   #pending = '';
+  /** Buffers of earlier take()s, written out and handed back by the main thread (spare()). */
+  #spare: ArrayBuffer[] = [];
   static readonly #encoder = new TextEncoder();
   static readonly #PIECE = 1 << 13;
   add(text: string): void {
@@ -159,7 +161,6 @@ class ByteSink {
     out.set(this.#buf.subarray(0, n));
     return out;
   }
-  #spare: ArrayBuffer[] = [];
   /**
    * A buffer of an earlier take(), written out and handed back by the main thread. Reusing it
    * saves allocating fresh memory for every block's output: each new buffer of a few hundred KB

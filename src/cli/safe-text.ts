@@ -67,7 +67,7 @@ export function escaping(out: Writable, json: boolean): Writable {
   // Bytes are decoded as a stream: a UTF-8 sequence cut between two chunks is joined, not
   // replaced by U+FFFD in each (chunk.toString() would).
   const decoder = new StringDecoder('utf8');
-  const escape = (s: string) => (json ? safeJson(s) : safeText(s));
+  const escape = escaper(json);
   const t = new Transform({
     decodeStrings: false,
     transform(chunk: Buffer | string, _enc, done) {
@@ -82,6 +82,11 @@ export function escaping(out: Writable, json: boolean): Writable {
   t.pipe(out);
   ESCAPING.set(t, { out, json });
   return t;
+}
+
+/** What an escaping() stream does to its text: safeJson(), or safeText() keeping line breaks. */
+export function escaper(json: boolean): (text: string) => string {
+  return json ? safeJson : (text) => safeText(text);
 }
 
 const ESCAPING = new WeakMap<Writable, { out: Writable; json: boolean }>();

@@ -127,12 +127,10 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
      * not after the moment a late timer fired, so that a loaded machine keeps the schedule of
      * retransmitTimes() instead of drifting later at every retry.
      */
-    let base = Date.now();
     const arm = (from = Date.now()) => {
       timer?.clear();
-      base = from;
       const now = Date.now();
-      const retry = base + Math.max(wait, serverWait);
+      const retry = from + Math.max(wait, serverWait);
       // A timer armed for the deadline ends the exchange when it fires, even if the clock reads a
       // millisecond short of it (timers may fire early against Date.now()'s rounding): otherwise
       // one more retransmission would go out at the limit.
