@@ -15,8 +15,6 @@ const ROWS: Record<BatchSetup['kind'], (input: string) => Row> = {
   normalize: (input) => normalizeRow(input, setup.opts as unknown as NormalizeCommandOptions),
 };
 const row = ROWS[setup.kind];
-// What main.ts's escaping stream would do to each line (batch.ts writes past it).
-const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
 
 // The main thread loaded these modules already (a failure there is a usage error before any
 // worker starts); a failure here is unexpected and stops the command. Loaded at the first block.
@@ -35,6 +33,9 @@ parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare
     return;
   }
   try {
+    // What main.ts's escaping stream would do to each line (batch.ts writes past it). Chosen here,
+    // not when the module loads: a module's top level only declares (test/bundle.test.ts).
+    const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
     const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true);
     // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they are.
     parentPort!.postMessage({ seq: m.seq, ...r }, [r.out.buffer as ArrayBuffer]);
