@@ -3,7 +3,7 @@
 // in one run. For resolve, each corpus line becomes one partial form (in turn: an absolute path,
 // a relative path, "../" and a path, "./" and the last segment with the search, a net path, a
 // query) resolved against a base of the same scheme (the first line's host, with a deep path),
-// the way a page's links are; Node's `new URL(rel, base)` resolves the same strings (by the WHATWG URL Standard,
+// the way a page's links are (and against two bases in turn, which resolve() cannot keep); Node's `new URL(rel, base)` resolves the same strings (by the WHATWG URL Standard,
 // so the results differ in places: this compares speed, not answers). For normalize, each line
 // as it is, beside `new URL(line).href` (Node's own normalization). Prints partials/s or URLs/s
 // (median of the rounds) and the ratio to Node. The machines are shared and noisy: read the
@@ -71,12 +71,19 @@ for (const file of FILES) {
   if (base === null || refs.length === 0) continue;
   const baseUrl = parse(base);
   const baseURL = new URL(base);
+  // resolve() keeps the last base it read (src/resolve.ts); two bases in turn read the base on
+  // every call, as for links that each come with their own base.
+  const base2 = base.replace('/a/b/c/d.html?q=1', '/x/y/z.html');
+  let turn = 0;
+  let turnNode = 0;
   const peers = {
     'locator resolve (RFC 1808)': (r) => resolve(base, r).length,
     'locator resolve (RFC 3986)': (r) => resolve(base, r, { rfc: 3986 }).length,
     'locator resolve, parsed base': (r) => resolve(baseUrl, r).length,
     'node new URL(rel, base)': (r) => new URL(r, base).href.length,
     'node new URL(rel, URL)': (r) => new URL(r, baseURL).href.length,
+    'locator resolve, two bases in turn': (r) => resolve((turn ^= 1) === 1 ? base : base2, r).length,
+    'node new URL(rel, base), two bases in turn': (r) => new URL(r, (turnNode ^= 1) === 1 ? base : base2).href.length,
   };
   for (const m of measure(peers, refs, 'node new URL(rel, base)')) {
     rows.push({

@@ -13,7 +13,7 @@
 // relativize.ts (the reverse).
 
 import { LocatorError, defineCode } from './core/errors.js';
-import { parse, entryOf } from './schemes/registry.js';
+import { parse, entryOf, schemeTable } from './schemes/registry.js';
 import { expectString } from './core/percent.js';
 import { Url, expectUrl } from './core/url.js';
 import { checkLogin } from './core/host.js';
@@ -196,6 +196,19 @@ function resolveDraft(b: Parts, r: Parts): string {
   return out + removeDotSegmentsDraft(merged) + frag;
 }
 
+// Speed (issue 16): the links of one page are resolved against the same base, one after the
+// other, so the last base read (its record and its components under the last rules) is kept and
+// reused when the next call gives the same base: the same string (compared by value) or the same
+// record. Both are immutable, and split() of the base depends on nothing but the text and the
+// rules, so the answer is the one a fresh read gives; a string is read with the registry's
+// table, so a registration since (a new table) reads it again. Measured: see bench/RESULTS.md
+// ("resolve with the base kept").
+let memoBase: string | Url | null = null;
+let memoTable: unknown = null;
+let memoRules: Rules | null = null;
+let memoUrl: Url | null = null;
+let memoParts: Parts | null = null;
+
 /**
  * Resolves a partial form against a base URL and returns the absolute URL (RFC 1808 4 by
  * default; RFC 3986 5.2 with `{ rfc: 3986 }`; the October 1993 draft's partial form rules with
@@ -219,8 +232,21 @@ export function resolve(base: string | Url, partial: string, options?: ResolveOp
     if (r.scheme < 0) throw new LocatorError(NO_BASE, r.start, undefined, { input: partial });
     return rules === 3986 ? resolve3986(r, r, true) : partial.slice(r.start, r.end);
   }
-  const bu = readBase(base);
-  const b = split(bu.href, rules, false);
+  let bu: Url;
+  let b: Parts;
+  const table = schemeTable();
+  if (base === memoBase && rules === memoRules && table === memoTable && memoUrl !== null && memoParts !== null) {
+    bu = memoUrl;
+    b = memoParts;
+  } else {
+    bu = readBase(base);
+    b = split(bu.href, rules, false);
+    memoBase = base;
+    memoRules = rules;
+    memoTable = table;
+    memoUrl = bu;
+    memoParts = b;
+  }
 
   // RFC 1738 2.3: a relative link needs a hierarchical structure to be based on. An empty or
   // fragment-only reference is not a relative link (RFC 1808 4 step 5, RFC 3986 5.2.2), except

@@ -573,3 +573,66 @@ test('RFC 1738 3.1: net_loc errors of a partial form point into it', () => {
   assert.deepEqual(at('//[::1]:80/p'), null);
   assert.deepEqual(at('//h:/p'), null);
 });
+
+test('property (seed 1738): the kept base (issue 16) never changes an answer: bases, rules and partials interleaved give what a fresh read of the base gives', () => {
+  const bases = [
+    'http://a/b/c/d;p?q',
+    'ftp://h.example/pub/x/y.txt;type=i',
+    'file:///usr/share/doc/index.html',
+    'HTTP://a/b/c/d;p?q#frag',
+  ];
+  const partials = ['g', '../g', './g;x?y', '?y', ';x', '#s', '//g/h', '/g', '..', '', 'g?y#s', 'http:g'];
+  const rulesList = [1808, 3986, 'draft-1993-10'] as const;
+  const call = fc.record({
+    base: fc.integer({ min: 0, max: bases.length - 1 }),
+    rules: fc.integer({ min: 0, max: 2 }),
+    partial: fc.integer({ min: 0, max: partials.length - 1 }),
+    // the same text as another string object, or as a record
+    as: fc.constantFrom('string', 'copy', 'record'),
+  });
+  const answer = (f: () => string) => {
+    try {
+      return f();
+    } catch (e) {
+      return e instanceof LocatorError ? `error ${e.code} ${e.offset}` : `throw ${String(e)}`;
+    }
+  };
+  const records = bases.map((b) => parse(b));
+  fc.assert(
+    fc.property(fc.array(call, { minLength: 2, maxLength: 30 }), (calls) => {
+      // A record parsed for one call alone is never the kept one: the base is read afresh.
+      const fresh = calls.map((c) =>
+        answer(() => resolve(parse(bases[c.base]), partials[c.partial], { rfc: rulesList[c.rules] })),
+      );
+      calls.forEach((c, i) => {
+        const rfc = rulesList[c.rules];
+        const text = bases[c.base];
+        const base = c.as === 'record' ? records[c.base] : c.as === 'copy' ? (' ' + text).slice(1) : text;
+        assert.equal(
+          answer(() => resolve(base, partials[c.partial], { rfc })),
+          fresh[i],
+          `${text} + ${partials[c.partial]} (${rfc})`,
+        );
+      });
+    }),
+    { seed: 1738, numRuns: 300 },
+  );
+});
+
+test('the kept base (issue 16) is read again after a registration: a string base follows the registry as it is now', async () => {
+  const { registerScheme, unregisterScheme } = await import('../src/schemes/registry.js');
+  const base = 'x-kept://h/a/b';
+  // Unregistered, with a "//" login: hierarchical (RFC 1738 2.3).
+  assert.equal(resolve(base, 'c'), 'x-kept://h/a/c');
+  registerScheme({ name: 'x-kept', defaultPort: null, syntax: 'internet', status: 'later', hierarchical: false });
+  try {
+    assert.throws(
+      () => resolve(base, 'c'),
+      (e: unknown) => e instanceof LocatorError && e.code === 'non-hierarchical-base',
+    );
+    assert.equal(resolve(base, '/c'), 'x-kept://h/c');
+  } finally {
+    unregisterScheme('x-kept');
+  }
+  assert.equal(resolve(base, 'c'), 'x-kept://h/a/c');
+});
