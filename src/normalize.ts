@@ -99,37 +99,61 @@ export function objectKey(u: Url): string {
  */
 export function normalize(url: string | Url, options?: ParseOptions): string {
   expectUrl(url, 'normalize: the URL');
-  const u = typeof url === 'string' ? parse(url, options) : url;
+  return normalForm(typeof url === 'string' ? parse(url, options) : url, true);
+}
+
+/**
+ * normalize() of a record (RFC 1738 2.1, 2.2, 3.1). @internal `shortcut` false always builds the
+ * string, for the test that the shortcut (`href` itself when nothing changes) gives the same.
+ */
+export function normalForm(u: Url, shortcut: boolean): string {
   const rule = entryOf(u)?.normal;
   const h = u.href;
   const clean = isClean(u);
-  let out = u.scheme + ':';
+  // Speed (issue 16): each component's normal form is made first and compared with the same
+  // component as written; when none changed (the usual URL: clean, lower case, no default port),
+  // the normal form is `href` itself, and no new string is built. `same` follows that.
+  let same = shortcut && clean && h.startsWith(u.scheme);
+  const fragment = u.fragment;
+  if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
-    out += '//';
     const user = u.rawUser;
-    if (user !== null) {
-      out += esc(user, clean);
-      const password = u.rawPassword;
-      if (password !== null) out += ':' + esc(password, clean);
-      out += '@';
-    }
-    let host = normalizeHost(u.host ?? '');
+    const password = user === null ? null : u.rawPassword;
+    const rawHost = u.host ?? '';
+    // A host of lower-case letters, digits, "." and "-" only (as the scanner noted) is its own
+    // normal form; any other goes through normalizeHost().
+    let host = shortcut && u.hostIsPlain() ? rawHost : normalizeHost(rawHost);
     if (rule?.host) host = rule.host(host);
-    out += host;
+    if (host !== rawHost) same = false;
     // The port as digits, never through a number: 3.1 port = digits, of any length.
     const digits = u.portDigits;
     const defaultPort = u.spec?.defaultPort ?? null;
-    if (digits !== null && (defaultPort === null || digits !== String(defaultPort))) out += ':' + digits;
-    const path = rule?.path ? rule.path(u.path, clean) : plainPath(u.path, clean);
+    const keepPort = digits !== null && (defaultPort === null || digits !== String(defaultPort));
+    if (u.portStart >= 0 && (!keepPort || digits.length !== u.loginEnd - u.portStart)) same = false;
+    const rawPath = u.path;
+    const path = rule?.path ? rule.path(rawPath, clean) : plainPath(rawPath, clean);
+    if (path !== rawPath) same = false;
+    if (same) return h;
+    let out = u.scheme + '://';
+    if (user !== null) {
+      out += esc(user, clean);
+      if (password !== null) out += ':' + esc(password, clean);
+      out += '@';
+    }
+    out += host;
+    if (keepPort) out += ':' + digits;
     if (path !== null) out += '/' + path;
-  } else {
-    out += rule?.part
-      ? rule.part(u.schemePart, clean)
-      : clean
-        ? u.schemePart
-        : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
+    if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
+    return out;
   }
-  const fragment = u.fragment;
+  const rawPart = u.schemePart;
+  const part = rule?.part
+    ? rule.part(rawPart, clean)
+    : clean
+      ? rawPart
+      : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
+  if (same && part === rawPart) return h;
+  let out = u.scheme + ':' + part;
   if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
   return out;
 }

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, tryParse, shared, eachRow } from './helpers.js';
-import { normalize, normalizeUrl, equivalent, toSafe, toDisplay } from '../src/normalize.js';
+import { normalize, normalizeUrl, normalForm, equivalent, toSafe, toDisplay } from '../src/normalize.js';
 import { normalizeEscapes } from '../src/core/escapes.js';
 import { listSchemes } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
@@ -384,4 +384,49 @@ test('RFC 1738 3.4.1: a trailing empty search is not sent, so gopher://h/0x%09 e
   assert.equal(equivalent('gopher://h.com/0x%09', 'gopher://h.com/0x'), true);
   assert.equal(normalize('gopher://h.com/7x%09%09+'), 'gopher://h.com/7x%09%09+', 'not when a Gopher+ string follows');
   assert.equal(equivalent('gopher://h.com/7x%09a', 'gopher://h.com/7x'), false);
+});
+
+test('the shortcut (issue 16): href itself when no component changes, the same string as building it, on every corpus line and on generated URLs', () => {
+  let kept = 0;
+  let built = 0;
+  for (const file of ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt']) {
+    for (const line of shared('corpus/' + file).split('\n')) {
+      if (line === '') continue;
+      const u = tryParse(line);
+      if (u instanceof LocatorError) continue;
+      let expected: string;
+      try {
+        expected = normalForm(u, false);
+      } catch (e) {
+        assert.throws(() => normalForm(u, true), { message: (e as Error).message }, line);
+        continue;
+      }
+      const got = normalForm(u, true);
+      assert.equal(got, expected, line);
+      if (got === u.href) kept++;
+      else built++;
+    }
+  }
+  // Hosts the scanner's note must send the long way (RFC 1738 3.1, 2.2).
+  for (const [input, normal] of [
+    ['http://h_\u00c9/', 'http://h_%C3%89/'],
+    ['http://u:P@Ho/', 'http://u:P@ho/'],
+    ['ftp://a@B@c/', 'ftp://a@B@c/'],
+    ['http://[FE80::1]/', 'http://[fe80::1]/'],
+    ['http://a..b/', 'http://a..b/'],
+    ['http://EXAMPLE.com:0080/', 'http://example.com/'],
+  ]) {
+    assert.equal(normalize(input), normal, input);
+    assert.equal(normalForm(parse(input), false), normal, input);
+  }
+  // Both ways are taken: most corpus URLs are already in normal form, some are not.
+  assert.ok(kept > 100_000 && built > 1_000, `kept ${kept}, built ${built}`);
+  fc.assert(
+    fc.property(anyUrl, (s) => {
+      const u = tryParse(s);
+      if (u instanceof LocatorError) return;
+      assert.equal(normalForm(u, true), normalForm(u, false));
+    }),
+    { seed: 1738, numRuns: 3000 },
+  );
 });

@@ -7,11 +7,13 @@ import { badChar, describe } from './chars.js';
 import { note, noted, type Findings } from './violations.js';
 
 // The fast host check of the scanner: one flag per UTF-16 code unit (code units of 128 and
-// above are 0): 1 letter, 2 digit, 3 ".", 4 "-", 0 anything else.
+// above are 0): 1 lower-case letter, 5 upper-case letter, 2 digit, 3 ".", 4 "-", 0 anything else.
+// Upper case has its own flag so that the scanner can note it (Url.hostIsPlain()) at no cost for
+// the usual lower-case host.
 export const HOST_FLAGS = /* @__PURE__ */ (() => {
   const t = new Uint8Array(65536);
   for (let c = 0; c < 128; c++) {
-    if ((CHAR_CLASS[c] & ALPHA) !== 0) t[c] = 1;
+    if ((CHAR_CLASS[c] & ALPHA) !== 0) t[c] = c <= 90 ? 5 : 1;
     else if ((CHAR_CLASS[c] & DIGIT) !== 0) t[c] = 2;
   }
   t[46] = 3;

@@ -25,7 +25,7 @@ import { USER_SET } from './percent.js';
 import { RESERVED_NAMES, type Report, type SchemeSyntax, type SchemeTable } from './scheme.js';
 import { note, noted, listed, type Findings } from './violations.js';
 import { BODY_CLASS, LONG_BODY, badChar, checkXchars, describe, hex, scanOctets } from './chars.js';
-import { RESERVED_BIT, Url } from './url.js';
+import { RESERVED_BIT, HOST_NOT_PLAIN_BIT, Url } from './url.js';
 import { HOST_FLAGS, readHost, readLiteral, readPort, portError } from './host.js';
 
 const USER_ALLOWED = USER_SET.allowed;
@@ -172,6 +172,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     let colon = -1;
     let hs = loginStart;
     let odd = false; // something the fast host check cannot judge: readHost() says what
+    let hostUpper = false; // an upper-case letter after the last "@" (see HOST_NOT_PLAIN_BIT)
     let allDigits = true;
     let labelStart = hs;
     let prev = 46;
@@ -189,6 +190,12 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
         prev = c;
         continue;
       }
+      if (f === 5) {
+        allDigits = false;
+        hostUpper = true;
+        prev = c;
+        continue;
+      }
       if (c === 47 || c === 35) break;
       if (c === 64) {
         at = j;
@@ -196,6 +203,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
         colon = -1;
         hostLast = -1;
         odd = false;
+        hostUpper = false;
         allDigits = true;
         labelStart = hs;
         prev = 46;
@@ -217,6 +225,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       prev = c;
     }
     loginEnd = j;
+    if (hostUpper || odd) list.seen |= HOST_NOT_PLAIN_BIT;
     if (at >= 0) {
       userStart = loginStart;
       // user [ ":" password ] "@": within both, ":", "@" and "/" must be encoded (RFC 1738 3.1).

@@ -27,6 +27,14 @@ export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
   return t;
 })();
 
+/**
+ * The bit of the scanner's notes (beside the RESERVED_BIT ones) for a host that may hold more
+ * than lower-case letters, digits, "." and "-": an upper-case letter or any other character after
+ * the login's last "@" (a port that is not digits counts too), or a label the fast check could not
+ * judge. Without it the host is its own normal form (RFC 1738 3.1).
+ */
+export const HOST_NOT_PLAIN_BIT = 0x40;
+
 /** Offsets of one component in `href`: [start, end), or null when absent. */
 export type Span = readonly [number, number] | null;
 
@@ -90,7 +98,7 @@ export class Url {
     bodyEnd: number,
     fragmentStart: number,
     violations: Diagnostic[] | null,
-    reservedSeen = 0x3f,
+    reservedSeen = 0x7f,
   ) {
     this.#href = href;
     this.#scheme = scheme;
@@ -247,6 +255,15 @@ export class Url {
   mayContain(c: number): boolean {
     const bit = c < 128 ? RESERVED_BIT[c] : 0;
     return bit === 0 || (this.#reservedSeen & bit) !== 0;
+  }
+
+  /**
+   * True when the host surely holds only lower-case letters, digits, "." and "-" (so it is its
+   * own normal form: RFC 1738 3.1), as the scanner noted on its way; false when it may hold
+   * more. @internal
+   */
+  hostIsPlain(): boolean {
+    return (this.#reservedSeen & HOST_NOT_PLAIN_BIT) === 0;
   }
 
   /** Offset in href where the host starts, or -1 when there is no "//" login. */
