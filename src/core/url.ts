@@ -35,6 +35,27 @@ export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
  */
 export const HOST_NOT_PLAIN_BIT = 0x40;
 
+/**
+ * Freezes an object and every object and array in it that is not frozen yet, so that a record's
+ * fields (of a registered scheme too) cannot be changed through any of their parts: the record is
+ * immutable (contract `fields`). An object that is frozen already is taken as its author froze
+ * it (a scheme module freezes what it shares between records), and not walked again.
+ */
+function deepFreeze<T extends object>(o: T): T {
+  if (Array.isArray(o)) {
+    for (let i = 0; i < o.length; i++) {
+      const v: unknown = o[i];
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v);
+    }
+  } else {
+    for (const k in o) {
+      const v: unknown = o[k];
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v);
+    }
+  }
+  return Object.freeze(o);
+}
+
 /** Offsets of one component in `href`: [start, end), or null when absent. */
 export type Span = readonly [number, number] | null;
 
@@ -115,6 +136,12 @@ export class Url {
     this.#pathStart = pathStart;
     this.#bodyEnd = bodyEnd;
     this.#fragmentStart = fragmentStart;
+    // The record is immutable: its list of violations and each of them too (made only for a URL
+    // with findings, so a clean URL pays nothing).
+    if (violations !== null) {
+      for (let i = 0; i < violations.length; i++) Object.freeze(violations[i]);
+      Object.freeze(violations);
+    }
     this.#violations = violations;
     this.#reservedSeen = reservedSeen;
   }
@@ -310,7 +337,7 @@ export class Url {
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {
       const spec = this.#spec;
-      this.#fields = Object.freeze(
+      this.#fields = deepFreeze(
         spec?.fields ? (spec.fields(this) as Record<string, unknown>) : { schemePart: this.schemePart },
       );
     }

@@ -18,7 +18,7 @@ import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
 import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
-import { stringField, stringListField, textSegments } from './read.js';
+import { NONE, stringField, stringListField, textSegments } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { violationNotes } from './notes.js';
 
@@ -113,7 +113,7 @@ function fields(url: Url): Record<string, unknown> {
   // Speed (issue 16): offsets, not parts(): no range objects per URL, and no look for "?" when
   // the scanner saw none in the path (mayContain).
   const start = url.pathStart;
-  if (start < 0) return { hpath: null, segments: [], search: null, keywords: [] };
+  if (start < 0) return { hpath: null, segments: NONE, search: null, keywords: NONE };
   const h = url.href;
   const end = url.bodyEnd;
   let q = end;
@@ -123,7 +123,7 @@ function fields(url: Url): Record<string, unknown> {
     hpath: h.slice(start, q),
     segments: textSegments(url, start, q),
     search: q === end ? null : h.slice(q + 1, end),
-    keywords: q === end ? [] : textSegments(url, q + 1, end, 43),
+    keywords: q === end ? NONE : textSegments(url, q + 1, end, 43),
   };
 }
 

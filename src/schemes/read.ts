@@ -7,6 +7,12 @@ import { LocatorError } from '../core/errors.js';
 import { INVALID_FIELD } from './codes.js';
 import type { Range } from './ranges.js';
 
+/**
+ * The empty list of a record's fields (no segments, no keywords), one frozen array shared by
+ * all records: nothing to make or freeze per URL (Url's fields are frozen whole).
+ */
+export const NONE: readonly string[] = Object.freeze([]);
+
 /** Decodes a range of href as UTF-8 text (RFC 1738 2.2). */
 export function text(url: Url, r: Range): string {
   return decodeSlice(url.href, r.start, r.end);

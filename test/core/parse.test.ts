@@ -251,6 +251,65 @@ test('the record cannot be changed', () => {
   assert.ok(Object.isFrozen(u.violations));
 });
 
+test('the record cannot be changed through any part: fields (their lists too) and violations, of every scheme', async () => {
+  const { registerScheme, unregisterScheme } = await import('../../src/schemes/registry.js');
+  /** The paths of the objects reachable from `v` that are not frozen. */
+  const unfrozen = (v: unknown, path: string, out: string[]): string[] => {
+    if (typeof v === 'object' && v !== null) {
+      if (!Object.isFrozen(v)) out.push(path);
+      for (const [k, x] of Object.entries(v)) unfrozen(x, `${path}.${k}`, out);
+    }
+    return out;
+  };
+  const urls = [
+    'http://h.com/a/b?x+y',
+    'https://h.com/',
+    'http://h.com/a b', // with violations
+    'ftp://u@h.com/a/b;type=i',
+    'gopher://h.com/1x%09y%09+',
+    'gopher://h.com/1x%09y%09!a b',
+    'mailto:a@b.com',
+    'news:<a@b.com>',
+    'nntp://h.com/g/1',
+    'telnet://u@h.com/',
+    'wais://h.com/db?q',
+    'wais://h.com/db/TEXT/path',
+    'file:///a/b',
+    'prospero://h.com/x;a=b',
+    'prospero://h.com/x%00v;a',
+    'mid:a@b/c@d',
+    'cid:x@y',
+    'afs://cell/a/b',
+    'x-unknown:part',
+  ];
+  registerScheme({
+    name: 'x-nested',
+    defaultPort: null,
+    syntax: 'opaque',
+    status: 'later',
+    fields: (u: { schemePart: string }) => ({ parts: u.schemePart.split(','), meta: { list: [{ n: 1 }] } }),
+  } as never);
+  try {
+    for (const s of [...urls, 'x-nested:a,b']) {
+      const u = parse(s);
+      assert.deepEqual(unfrozen(u.fields, 'fields', []), [], s);
+      assert.deepEqual(unfrozen(u.violations, 'violations', []), [], s);
+    }
+    const u = parse('http://h.com/a b?x+y');
+    assert.ok(u.violations.length > 0);
+    const before = JSON.stringify([u.fields, u.violations, u.valid]);
+    assert.throws(() => (u.fields.segments as string[]).push('evil'), TypeError);
+    assert.throws(() => (u.fields.keywords as string[]).pop(), TypeError);
+    assert.throws(() => (u.violations as unknown[]).push({ severity: 'error' }), TypeError);
+    assert.throws(() => {
+      (u.violations[0] as { severity: string }).severity = 'warning';
+    }, TypeError);
+    assert.equal(JSON.stringify([u.fields, u.violations, u.valid]), before);
+  } finally {
+    unregisterScheme('x-nested');
+  }
+});
+
 test('parse and tryParse of a non-string are a TypeError naming the argument (API misuse), not a finding', () => {
   for (const v of [undefined, null, 42, {}, ['http://a.com/']]) {
     assert.throws(
