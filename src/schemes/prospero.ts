@@ -232,10 +232,10 @@ function decodeParts(url: Url, p: ProsperoParts): ProsperoFields {
 
 /** RFC 1738 3.11: hsoname (the decoded ppath), fields, and the draft's version and attributes. */
 function fields(url: Url): Record<string, unknown> {
-  const f = decodeParts(url, readParts(url));
-  Object.freeze(f.fields);
-  if (f.attributes !== null) Object.freeze(f.attributes);
-  return { ...f };
+  // Url freezes the record's fields whole (their lists and the fields object too). Speed (issue
+  // 16): the object decodeParts() made, not a spread copy of it (the copy and its freeze were
+  // half the time of a Prospero URL's fields).
+  return decodeParts(url, readParts(url)) as unknown as Record<string, unknown>;
 }
 
 /**
