@@ -27,7 +27,11 @@ export interface SchemeSyntax {
   readonly emptyHost?: boolean;
   /** Scheme rules beyond the generic syntax; offsets are into the input as given. */
   validate?(url: Url, report: Report): void;
-  /** The decoded scheme-specific fields (contract `fields`). */
+  /**
+   * The decoded scheme-specific fields (contract `fields`). The record freezes what this returns,
+   * and every plain object and array in it, on first use; other objects (class instances, typed
+   * arrays) are left as they are.
+   */
   fields?(url: Url): object;
 }
 

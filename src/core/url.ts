@@ -36,24 +36,35 @@ export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
 export const HOST_NOT_PLAIN_BIT = 0x40;
 
 /**
- * Freezes an object and every object and array in it that is not frozen yet, so that a record's
- * fields (of a registered scheme too) cannot be changed through any of their parts: the record is
- * immutable (contract `fields`). An object that is frozen already is taken as its author froze
- * it (a scheme module freezes what it shares between records), and not walked again.
+ * Freezes a record's fields and every plain object and array in them that is not frozen yet, so
+ * that the fields (of a registered scheme too) cannot be changed through any of their parts: the
+ * record is immutable (contract `fields`). Each object is frozen before its children are walked,
+ * so a cycle ends where it started. An object that is frozen already is taken as its author froze
+ * it (a scheme module freezes what it shares between records) and not walked again. Objects that
+ * are not plain (class instances, typed arrays, maps, dates) are a registered scheme's own: they
+ * are left as they are (a typed array cannot be frozen), and their insides are not walked.
  */
 function deepFreeze<T extends object>(o: T): T {
+  Object.freeze(o);
   if (Array.isArray(o)) {
     for (let i = 0; i < o.length; i++) {
       const v: unknown = o[i];
-      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v);
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && isPlain(v)) deepFreeze(v);
     }
-  } else {
+  } else if (isPlain(o)) {
     for (const k in o) {
       const v: unknown = o[k];
-      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v);
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && isPlain(v)) deepFreeze(v);
     }
   }
-  return Object.freeze(o);
+  return o;
+}
+
+/** An array, or an object whose prototype is Object.prototype or null. */
+function isPlain(v: object): boolean {
+  if (Array.isArray(v)) return true;
+  const p: unknown = Object.getPrototypeOf(v);
+  return p === Object.prototype || p === null;
 }
 
 /** Offsets of one component in `href`: [start, end), or null when absent. */

@@ -310,6 +310,40 @@ test('the record cannot be changed through any part: fields (their lists too) an
   }
 });
 
+test("a registered scheme's fields that are not plain data: a cycle, a typed array, a class instance are read without an error", async () => {
+  const { registerScheme, unregisterScheme } = await import('../../src/schemes/registry.js');
+  class Box {
+    items = [1];
+  }
+  registerScheme({
+    name: 'x-odd',
+    defaultPort: null,
+    syntax: 'opaque',
+    status: 'later',
+    fields: () => {
+      const a: Record<string, unknown> = { list: [{ n: 1 }] };
+      a.self = { parent: a };
+      return { a, bytes: new Uint8Array([1, 2]), box: new Box() };
+    },
+  } as never);
+  try {
+    const f = parse('x-odd:z').fields as {
+      a: { list: object[]; self: { parent: unknown } };
+      bytes: Uint8Array;
+      box: Box;
+    };
+    // The plain parts, the cycle included, are frozen; the cycle ends where it started.
+    assert.ok(Object.isFrozen(f) && Object.isFrozen(f.a) && Object.isFrozen(f.a.list) && Object.isFrozen(f.a.list[0]));
+    assert.ok(Object.isFrozen(f.a.self));
+    assert.equal(f.a.self.parent, f.a);
+    // A typed array cannot be frozen and a class instance is its scheme's own: both are left as they are.
+    assert.deepEqual([...f.bytes], [1, 2]);
+    assert.ok(!Object.isFrozen(f.box.items));
+  } finally {
+    unregisterScheme('x-odd');
+  }
+});
+
 test('parse and tryParse of a non-string are a TypeError naming the argument (API misuse), not a finding', () => {
   for (const v of [undefined, null, 42, {}, ['http://a.com/']]) {
     assert.throws(
