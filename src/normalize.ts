@@ -117,8 +117,6 @@ export function normalForm(u: Url, shortcut: boolean): string {
   const fragment = u.fragment;
   if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
-    const user = u.rawUser;
-    const password = user === null ? null : u.rawPassword;
     const rawHost = u.host ?? '';
     // A host of lower-case letters, digits, "." and "-" only (as the scanner noted) is its own
     // normal form; any other goes through normalizeHost().
@@ -135,7 +133,9 @@ export function normalForm(u: Url, shortcut: boolean): string {
     if (path !== rawPath) same = false;
     if (same) return h;
     let out = u.scheme + '://';
+    const user = u.rawUser;
     if (user !== null) {
+      const password = u.rawPassword;
       out += esc(user, clean);
       if (password !== null) out += ':' + esc(password, clean);
       out += '@';

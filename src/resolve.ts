@@ -202,12 +202,8 @@ function resolveDraft(b: Parts, r: Parts): string {
 // record. Both are immutable, and split() of the base depends on nothing but the text and the
 // rules, so the answer is the one a fresh read gives; a string is read with the registry's
 // table, so a registration since (a new table) reads it again. Measured: see bench/RESULTS.md
-// ("resolve with the base kept").
-let memoBase: string | Url | null = null;
-let memoTable: unknown = null;
-let memoRules: Rules | null = null;
-let memoUrl: Url | null = null;
-let memoParts: Parts | null = null;
+// (Round 4, "resolve(): the base kept").
+let kept: { base: string | Url; rules: Rules; table: unknown; url: Url; parts: Parts } | null = null;
 
 /**
  * Resolves a partial form against a base URL and returns the absolute URL (RFC 1808 4 by
@@ -232,21 +228,13 @@ export function resolve(base: string | Url, partial: string, options?: ResolveOp
     if (r.scheme < 0) throw new LocatorError(NO_BASE, r.start, undefined, { input: partial });
     return rules === 3986 ? resolve3986(r, r, true) : partial.slice(r.start, r.end);
   }
-  let bu: Url;
-  let b: Parts;
   const table = schemeTable();
-  if (base === memoBase && rules === memoRules && table === memoTable && memoUrl !== null && memoParts !== null) {
-    bu = memoUrl;
-    b = memoParts;
-  } else {
-    bu = readBase(base);
-    b = split(bu.href, rules, false);
-    memoBase = base;
-    memoRules = rules;
-    memoTable = table;
-    memoUrl = bu;
-    memoParts = b;
+  if (kept === null || kept.base !== base || kept.rules !== rules || kept.table !== table) {
+    const url = readBase(base);
+    kept = { base, rules, table, url, parts: split(url.href, rules, false) };
   }
+  const bu = kept.url;
+  const b = kept.parts;
 
   // RFC 1738 2.3: a relative link needs a hierarchical structure to be based on. An empty or
   // fragment-only reference is not a relative link (RFC 1808 4 step 5, RFC 3986 5.2.2), except

@@ -46,18 +46,14 @@ export const HOST_NOT_PLAIN_BIT = 0x40;
  */
 function deepFreeze<T extends object>(o: T): T {
   Object.freeze(o);
-  if (Array.isArray(o)) {
-    for (let i = 0; i < o.length; i++) {
-      const v: unknown = o[i];
-      if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && isPlain(v)) deepFreeze(v);
-    }
-  } else if (isPlain(o)) {
-    for (const k in o) {
-      const v: unknown = o[k];
-      if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && isPlain(v)) deepFreeze(v);
-    }
-  }
+  if (Array.isArray(o)) for (let i = 0; i < o.length; i++) freezePart(o[i]);
+  else if (isPlain(o)) for (const k in o) freezePart(o[k]);
   return o;
+}
+
+/** deepFreeze() of a value in the fields that is a plain object or array not frozen yet. */
+function freezePart(v: unknown): void {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v) && isPlain(v)) deepFreeze(v);
 }
 
 /** An array, or an object whose prototype is Object.prototype or null. */

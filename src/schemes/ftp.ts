@@ -154,9 +154,10 @@ function validate(url: Url, report: Report): void {
 function fields(url: Url): Record<string, unknown> {
   const { segments, ftptype } = readFtpPath(url);
   const n = segments.length;
+  // The record freezes the fields whole, these lists too.
   return {
-    segments: Object.freeze(segments),
-    cwd: Object.freeze(segments.slice(0, Math.max(0, n - 1))),
+    segments,
+    cwd: segments.slice(0, Math.max(0, n - 1)),
     name: n === 0 ? null : segments[n - 1],
     ftptype,
   };
