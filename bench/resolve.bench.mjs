@@ -3,8 +3,9 @@
 // in one run. For resolve, each corpus line becomes one partial form (in turn: an absolute path,
 // a relative path, "../" and a path, "./" and the last segment with the search, a net path, a
 // query) resolved against a base of the same scheme (the first line's host, with a deep path),
-// the way a page's links are (and against two bases in turn, which resolve() cannot keep); Node's `new URL(rel, base)` resolves the same strings (by the WHATWG URL Standard,
-// so the results differ in places: this compares speed, not answers). For normalize, each line
+// the way a page's links are (and against two bases in turn, which resolve() cannot keep);
+// Node's `new URL(rel, base)` resolves the same strings (by the WHATWG URL Standard, so the
+// results differ in places: this compares speed, not answers). For normalize, each line
 // as it is, beside `new URL(line).href` (Node's own normalization). Prints partials/s or URLs/s
 // (median of the rounds) and the ratio to Node. The machines are shared and noisy: read the
 // medians and ratios, not single timings.
