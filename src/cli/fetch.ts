@@ -122,6 +122,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     env: io.env,
     newsServer: values['nntp-server'] as string | undefined,
     user: values.user as string | undefined,
+    netrcHosts:
+      values['netrc-host'] === undefined ? undefined : ([] as string[]).concat(values['netrc-host'] as string[]),
     limit: positive('limit', values.limit),
     gateway: values['no-gateway'] === true ? false : undefined,
     // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11), which this command's policy
@@ -468,9 +470,14 @@ export const fetchCommand: Command = {
     '               set (RFC 1738 3.6: a news URL names no server; port 119 by default).',
     '  --limit N       (fetch) A news group listing shows only its last N articles.',
     '  --user NAME     (fetch) The NNTP user name, sent (AUTHINFO USER) only when the server asks',
-    '               for authentication; without it, the netrc entry of the host ($HOME/.netrc).',
+    '               for authentication; without it, the netrc entry of the host ($HOME/.netrc):',
+    "               only the URL's own host's machine entry (for news:, the news server's),",
+    '               never the default entry, and none after a redirect to another host.',
     '  --password PW   (fetch) The password for --user (visible to other local users: prefer',
-    '               --password-stdin, or ~/.netrc).',
+    '               --password-stdin, or ~/.netrc). --user and --password go to the host of',
+    '               the URL only, never to another host a redirect leads to.',
+    '  --netrc-host HOST  (fetch) Repeatable. The hosts whose netrc entries may be used: the',
+    '               machine entry of a host named, or else the default entry; none for another.',
   ],
   options: {
     output: { type: 'string', short: 'o' },
@@ -494,6 +501,7 @@ export const fetchCommand: Command = {
     limit: { type: 'string' },
     user: { type: 'string' },
     password: { type: 'string' },
+    'netrc-host': { type: 'string', multiple: true },
   },
   run: (args, values, io) => run(args, values, io),
 };

@@ -86,6 +86,11 @@ export async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Re
   return (await load()).open(u, opts);
 }
 
+/** The host of a URL as credentials are matched to it: without case or IPv6 brackets; null for none. */
+function hostOf(u: Url): string | null {
+  return u.host === null ? null : u.host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
 /** What a chain of redirects went through: filled in by followChain() as it goes, so a caller that catches its error still has it. */
 export interface Chain {
   /** Each URL that redirected, in order (passwords hidden). */
@@ -101,7 +106,9 @@ export interface Chain {
  * `maxCrossSchemeRedirects` of them to another scheme (http and https count as one), never to a
  * file URL, never back to a URL of the chain (compared by normal form), the policy asked before
  * each hop. `hop` gets the options with the policy set and `transcript` made a callback (or
- * false). `chain` is filled in as the loop goes.
+ * false); for a URL on another host than the first, without `user` and `password` and with
+ * `netrcHosts` [] unless the caller gave it (the caller's credentials are for its URL's host).
+ * `chain` is filled in as the loop goes.
  */
 export async function followChain<T extends object>(
   first: Url,
@@ -115,13 +122,22 @@ export async function followChain<T extends object>(
   chain.transcript = lines;
   const note = onLine ?? (() => {});
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
+  // The caller's credentials are for the host of the URL it gave: a hop to another host goes
+  // without the user and password options, and with no netrc entry the caller did not name.
+  const elsewhere: OpenOptions = {
+    ...opts,
+    user: undefined,
+    password: undefined,
+    netrcHosts: options.netrcHosts ?? [],
+  };
+  const home = hostOf(first);
 
   let current = first;
   const seen = new Set<string>([objectKey(first)]);
   let hops = 0;
   let cross = 0;
   for (;;) {
-    const r = await hop(current, opts);
+    const r = await hop(current, hostOf(current) === home ? opts : elsewhere);
     if ((r as Partial<Redirect>).redirect === undefined) return r as T;
     const { redirect: next, reason } = r as Redirect;
     if (options.followRedirects === false) {

@@ -42,7 +42,11 @@ export interface OpenOptions {
   env?: Record<string, string | undefined>;
   /** Record the protocol exchange in meta.transcript, and/or pass each line to a callback. */
   transcript?: boolean | ((line: TranscriptLine) => void);
-  /** FTP: asked for the password when the URL gives a user but none (RFC 1738 3.2.1). */
+  /**
+   * FTP: asked for the password when the URL gives a user but none (RFC 1738 3.2.1); NNTP: the
+   * password of `user`. For the host of the URL given to open() only: a redirect or Prospero
+   * hop to another host goes without it (as without `user`).
+   */
   password?: string | (() => Promise<string>);
   /**
    * FTP TYPE A (text) transfers: `local` (default) hands the text over with local line ends,
@@ -69,16 +73,28 @@ export interface OpenOptions {
   newsServer?: string;
   /**
    * NNTP: the user name sent with AUTHINFO USER, and only when the server asks for
-   * authentication (480, RFC 4643 2.3); the password is `password`. Without it, the entry of
-   * `netrc` for the server's host is used.
+   * authentication (480, RFC 4643 2.3); the password is `password`, or else this user's entry in
+   * `netrc` (within `netrcHosts`). Without it, the netrc entry for the server's host is used
+   * (within `netrcHosts`). For the host of the URL given to open() only: a redirect or Prospero
+   * hop to another host goes without it.
    */
   user?: string;
   /**
    * NNTP: the netrc file whose entry for the server's host gives the user name and password
-   * (read only when the server asks for authentication); default `$HOME/.netrc` from `env`;
-   * false for none.
+   * (read only when the server asks for authentication, and only when `netrcHosts` lets an entry
+   * be used); default `$HOME/.netrc` from `env`; false for none.
    */
   netrc?: string | false;
+  /**
+   * NNTP: the hosts whose netrc entries may be used: for a host listed, its `machine` entry, or
+   * else the `default` entry; for any other host, none. An empty array: no netrc entry at all.
+   * When absent, only the `machine` entry of the host of the URL given to open() (for a news:
+   * URL, the news server of NNTPSERVER or `newsServer`), never the `default` entry, and none for
+   * a host reached by a redirect or Prospero hop to another host. Hosts compare without case
+   * (an IPv6 literal with or without its brackets). A server that fetches URLs others name (a
+   * gateway, a link checker) passes `netrc: false`, or the hosts its operator named here.
+   */
+  netrcHosts?: string[];
   /**
    * A group listing (news:<group>, nntp://host/group): only the last `limit` article numbers
    * of the group (a positive whole number); default all.

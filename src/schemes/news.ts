@@ -352,7 +352,7 @@ export function sessionSteps(): { steps: string[]; notes: string[] } {
     notes: [
       'the client reads the server greeting (200 or 201) before it sends anything (RFC 3977 5.1; RFC 977 2.4.3)',
       'CAPABILITIES (RFC 3977 5.2) is read when the server offers it; an RFC 977 server answers 500 and gets MODE READER (RFC 2980 2.3), whose 5xx answer is ignored',
-      'AUTHINFO USER and AUTHINFO PASS (RFC 4643 2.3) are sent only when the server answers 480 to a command and a user name and password are configured (an option, or ~/.netrc for the host); CAPABILITIES is then asked again (RFC 4643 2.3.1) and the command sent again',
+      'AUTHINFO USER and AUTHINFO PASS (RFC 4643 2.3) are sent only when the server answers 480 to a command and a user name and password are configured for that server (an option, or the ~/.netrc machine entry of the host the user gave: never the default entry unless netrcHosts names the host); CAPABILITIES is then asked again (RFC 4643 2.3.1) and the command sent again',
     ],
   };
 }
@@ -372,7 +372,7 @@ export function groupListing(group: string): { steps: string[]; notes: string[] 
     ],
     notes: [
       'a group is shown as the list of its articles, oldest first: the reply to GROUP ("211 <count> <low> <high> <group>") gives the article numbers, and OVER (RFC 3977 8.3) the subject, author, date and size of each; with a limit of N articles, <low> is <high>-N+1',
-      'an RFC 977 server has no overview command: the reader then asks HEAD for each article number (RFC 977 3.1.2), skipping numbers with no article (423)',
+      'an RFC 977 server has no overview command: the reader then asks HEAD for each article number (RFC 977 3.1.2), skipping numbers with no article (423): for the last 1000 numbers at most unless a limit is given, and no more once <count> articles have come',
     ],
   };
 }

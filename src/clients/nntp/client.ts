@@ -38,7 +38,7 @@ import {
   type OverviewEntry,
 } from './parser.js';
 import { NntpReplyError, NntpSession, type Credentials } from './session.js';
-import { netrcEntry, parseNetrc } from './netrc.js';
+import { netrcEntry, netrcHost, parseNetrc } from './netrc.js';
 
 export { NntpReplyError } from './session.js';
 export { NNTP_REPLY, NNTP_NO_SERVER, NNTP_AUTH_REQUIRED } from './errors.js';
@@ -52,6 +52,12 @@ export const ARTICLE_TYPE = 'message/rfc822';
 
 const utf8 = new TextEncoder();
 const HEADER_LIMIT = 1024 * 1024;
+
+/**
+ * A group listing from a server with no overview asks HEAD for the last this many article
+ * numbers at most, when no `limit` is given (one round trip each).
+ */
+export const HEAD_WINDOW = 1000;
 
 function envOf(options: OpenOptions): Record<string, string | undefined> {
   return options.env ?? process.env;
@@ -77,16 +83,44 @@ export function serverOf(url: Url, options: OpenOptions): { host: string; port: 
   );
 }
 
+/** The netrcHosts option, checked: undefined, or an array of host names. */
+function netrcHostsOption(options: OpenOptions): readonly string[] | undefined {
+  const v = options.netrcHosts;
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((h) => typeof h !== 'string')) {
+    throw new TypeError(`netrcHosts must be an array of host names, not ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Which netrc entries may answer for the server `host`, or null for none: without netrcHosts,
+ * only the "machine" entry of `host` itself, the server of the URL given to open() (open()
+ * passes netrcHosts [] to a hop to another host); with it, the "machine" entry, or else the
+ * "default" one, of a host it lists, and nothing for another. So the "default" entry goes only
+ * to a host the user named, as curl sends it only to the host it was asked for.
+ */
+function netrcUse(host: string, options: OpenOptions): { useDefault: boolean } | null {
+  if (options.netrc === false) return null;
+  const hosts = netrcHostsOption(options);
+  if (hosts === undefined) return { useDefault: false };
+  return hosts.some((h) => netrcHost(h) === netrcHost(host)) ? { useDefault: true } : null;
+}
+
 /**
  * The credentials for AUTHINFO (RFC 4643 2.3), looked up only when the server asks: the user
  * option with the password option (a string or a prompt) or that user's netrc password; else the
- * netrc entry for the host. Null when none are configured.
+ * netrc entry for the host. Null when none are configured. The netrc file is read only when an
+ * entry of it may be used (netrcUse()). The user and password options are the caller's for the
+ * host of the URL it gave: open() leaves them out of a hop to another host.
  */
 export function credentialsFor(host: string, options: OpenOptions): () => Promise<Credentials | null> {
+  const use = netrcUse(host, options);
   return async () => {
     let entries: ReturnType<typeof parseNetrc> = [];
     const env = envOf(options);
-    const file = options.netrc === false ? null : (options.netrc ?? (env.HOME ? join(env.HOME, '.netrc') : null));
+    const file =
+      use === null || options.netrc === false ? null : (options.netrc ?? (env.HOME ? join(env.HOME, '.netrc') : null));
     if (file !== null) {
       try {
         entries = parseNetrc(readFileSync(file, 'utf8'));
@@ -97,12 +131,12 @@ export function credentialsFor(host: string, options: OpenOptions): () => Promis
     if (options.user !== undefined) {
       const p = options.password;
       if (typeof p === 'string') return { user: options.user, password: p };
-      const e = netrcEntry(entries, host, options.user);
+      const e = netrcEntry(entries, host, options.user, use ?? undefined);
       if (e?.password != null) return { user: options.user, password: e.password };
       if (typeof p === 'function') return { user: options.user, password: await p() };
       return null;
     }
-    const e = netrcEntry(entries, host);
+    const e = netrcEntry(entries, host, undefined, use ?? undefined);
     if (e === null || e.login === null || e.password === null) return null;
     return { user: e.login, password: e.password };
   };
@@ -219,8 +253,9 @@ export async function selectGroup(
 /**
  * A group listing (news:<group>, nntp://host/group): GROUP, then the overview of the articles
  * (RFC 3977 8.3 OVER, or RFC 2980 2.8 XOVER when the server offers no CAPABILITIES), oldest
- * first; a server with neither answers HEAD for each article number instead (RFC 3977 6.2.2).
- * With `limit`, only the last `limit` article numbers are asked for.
+ * first; a server with neither answers HEAD for each article number instead (RFC 3977 6.2.2),
+ * for the last HEAD_WINDOW numbers at most, until `count` articles have come. With `limit`, only
+ * the last `limit` article numbers are asked for.
  */
 async function listing(
   s: NntpSession,
@@ -258,14 +293,29 @@ async function listing(
     if (r.code === 420 || r.code === 423) return { meta: m, body: streamOf(s, async () => null, options) };
     if (!(overCmd === 'XOVER' && (r.code === 500 || r.code === 501))) throw new NntpReplyError(r, cmd);
   }
-  let n = lo;
+  // No overview: one HEAD per article number (RFC 3977 6.2.2). The marks of 211 only bound the
+  // numbers (6.1.1: numbers between them may have no article), so a server announcing
+  // "211 3 1 1000000000000" and answering 423 would get a trillion HEADs. As a newsreader that
+  // fetches only the newest headers of a big group, ask only the last `limit` numbers, or the
+  // last HEAD_WINDOW when no limit is given; and stop once `count` articles have come, since the
+  // count is "at least the actual number of articles available" (6.1.1).
+  const most = BigInt(HEAD_WINDOW);
+  let n = limit !== null || high - lo + 1n <= most ? lo : high - most + 1n;
+  if (n > lo) {
+    s.conn.note(
+      'info',
+      `no overview: HEAD for the last ${HEAD_WINDOW} article numbers only (${n}-${high} of ${low}-${high}; the limit option asks for more)`,
+    );
+  }
+  let found = 0n;
   const next = async (): Promise<Uint8Array | null> => {
-    while (n <= high) {
+    while (n <= high && found < count) {
       const num = n++;
       const cmd = `HEAD ${num}`;
       const r = await s.command(cmd);
       if (r.code === 423) continue;
       if (r.code !== 221) throw new NntpReplyError(r, cmd);
+      found++;
       const headers = parseHeaders(await s.readTextBlock(HEADER_LIMIT));
       const e = entryFromHeaders(String(num), headers);
       return utf8.encode(overviewListingLine(e, urlOf(e)));

@@ -1,6 +1,7 @@
 // The netrc file (the format of BSD ftp(1) and curl): "machine <host> login <user> password
 // <password>" entries, and one "default" entry for any other host. Pure: the caller reads the
-// file. Used for NNTP AUTHINFO (RFC 4643 2.3) when the server asks and no user is given.
+// file. Used for NNTP AUTHINFO (RFC 4643 2.3) when the server asks, and only for the hosts the
+// user named (client.ts credentialsFor(), the netrcHosts option).
 
 export interface NetrcEntry {
   /** The host, or null for the "default" entry. */
@@ -64,17 +65,26 @@ export function parseNetrc(text: string): NetrcEntry[] {
   return entries;
 }
 
+/** A host as netrc entries compare it: case-insensitive, the brackets of an IPv6 literal ignored. */
+export function netrcHost(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
 /**
- * The entry for `host` (case-insensitive; brackets of an IPv6 literal ignored): its "machine"
- * entry, else the "default" one, else null. With `login`, only an entry for that user.
+ * The entry for `host` (compared by netrcHost()): its "machine" entry, else the "default" one
+ * (unless `useDefault` is false), else null. With `login`, only an entry for that user.
  */
-export function netrcEntry(entries: NetrcEntry[], host: string, login?: string): NetrcEntry | null {
-  const bare = (h: string) => h.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const want = bare(host);
+export function netrcEntry(
+  entries: NetrcEntry[],
+  host: string,
+  login?: string,
+  { useDefault = true }: { useDefault?: boolean } = {},
+): NetrcEntry | null {
+  const want = netrcHost(host);
   const fits = (e: NetrcEntry) => login === undefined || e.login === login;
   return (
-    entries.find((e) => e.machine !== null && bare(e.machine) === want && fits(e)) ??
-    entries.find((e) => e.machine === null && fits(e)) ??
+    entries.find((e) => e.machine !== null && netrcHost(e.machine) === want && fits(e)) ??
+    (useDefault ? entries.find((e) => e.machine === null && fits(e)) : undefined) ??
     null
   );
 }

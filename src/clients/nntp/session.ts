@@ -173,7 +173,7 @@ export class NntpSession {
       throw new NntpReplyError(
         asked,
         command,
-        `the NNTP server asks for authentication (${asked.code} ${JSON.stringify(asked.text)} to ${JSON.stringify(command)}), and no user name and password are configured: give them (the user and password options, locator fetch --user and --password-stdin) or put the host in ~/.netrc (RFC 4643 2.3)`,
+        `the NNTP server asks for authentication (${asked.code} ${JSON.stringify(asked.text)} to ${JSON.stringify(command)}), and no user name and password are configured for this server: give them (the user and password options, locator fetch --user and --password-stdin), or put a "machine" entry for the host in ~/.netrc, or name the host in netrcHosts (locator fetch --netrc-host) to let its entry or the "default" one be used; a redirect to another host carries none (RFC 4643 2.3)`,
         NNTP_AUTH_REQUIRED,
       );
     }

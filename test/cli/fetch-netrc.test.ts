@@ -1,0 +1,100 @@
+// `locator fetch` and ~/.netrc: the "default" entry goes to no server unless --netrc-host names
+// it. The built CLI against a recording NNTP fake on 127.0.0.1 that answers 480 until AUTHINFO
+// PASS; HOME is a temporary folder whose .netrc has a "default" entry and one for another host.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
+import { nntpFake, type NntpFake } from '../clients/nntp/fakes.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'main.js');
+const home = mkdtempSync(join(tmpdir(), 'locator-netrc-'));
+writeFileSync(
+  join(home, '.netrc'),
+  'machine news.other.example login other password OTHER-SECRET\ndefault login dflt password DEFAULT-SECRET\n',
+);
+after(() => rmSync(home, { recursive: true, force: true }));
+
+function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: home } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
+    p.stdin.end();
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** A server that answers 480 to GROUP and ARTICLE until AUTHINFO PASS, and accepts any password. */
+function authServer(): Promise<NntpFake> {
+  let authed = false;
+  return nntpFake('200 fake ready\r\n', (c, s) => {
+    if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
+    else if (c.startsWith('ARTICLE'))
+      s.write(authed ? '220 1 <a@b> x\r\nSubject: x\r\n\r\nbody\r\n.\r\n' : '480 auth\r\n');
+    else if (c.startsWith('AUTHINFO USER ')) s.write('381 password please\r\n');
+    else if (c.startsWith('AUTHINFO PASS ')) {
+      authed = true;
+      s.write('281 welcome\r\n');
+    } else return;
+    return true;
+  });
+}
+
+const authLines = (fake: NntpFake) => fake.commands.flat().filter((c) => c.startsWith('AUTHINFO'));
+
+test('fetch nntp://127.0.0.1:PORT/...: the netrc "default" entry is not sent (nntp-auth-required, exit 2)', async () => {
+  const fake = await authServer();
+  try {
+    const r = await run(['fetch', `nntp://127.0.0.1:${fake.port}/g.x/1`]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /nntp-auth-required/);
+    assert.deepEqual(authLines(fake), []);
+    assert.ok(!r.err.includes('DEFAULT-SECRET'));
+  } finally {
+    await fake.close();
+  }
+});
+
+test('fetch --netrc-host 127.0.0.1: that host may get the "default" entry; --netrc-host of another host: none', async () => {
+  const fake = await authServer();
+  try {
+    const r = await run(['fetch', '--netrc-host', '127.0.0.1', `nntp://127.0.0.1:${fake.port}/g.x/1`]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'Subject: x\r\n\r\nbody\r\n');
+    assert.deepEqual(authLines(fake), ['AUTHINFO USER dflt', 'AUTHINFO PASS DEFAULT-SECRET']);
+  } finally {
+    await fake.close();
+  }
+  const other = await authServer();
+  try {
+    const r = await run([
+      'fetch',
+      '--netrc-host',
+      'news.other.example',
+      '--netrc-host',
+      'example.org',
+      `nntp://127.0.0.1:${other.port}/g.x/1`,
+    ]);
+    assert.equal(r.code, 2, r.err);
+    assert.deepEqual(authLines(other), []);
+  } finally {
+    await other.close();
+  }
+});
+
+test('fetch --help says which netrc entries are used (--netrc-host)', async () => {
+  const r = await run(['fetch', '--help']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /--netrc-host HOST/);
+  assert.match(r.out, /never the default entry/);
+});
