@@ -114,6 +114,8 @@ export class FakeFtp {
   track(socket: net.Socket): void {
     this.sockets.add(socket);
     this.#open++;
+    // A reset by the client is a fault some tests cause on purpose; what the client saw is
+    // asserted on the client's side, and allClosed() checks that the socket went away.
     socket.on('error', () => {});
     socket.once('close', () => {
       this.#open--;
