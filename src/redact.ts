@@ -39,8 +39,9 @@ function userinfoSpans(text: string, scan: Scan): Span[] {
     const r = userinfoAt(text, i, text.length, scan);
     if (r.span !== null) out.push(r.span);
     // A "//" before the "@" is inside this user info; one before the stop, with no "@", would
-    // stop there too: the next search starts after either (one pass over the text).
-    i = r.at >= 0 ? r.at : r.stop - 2;
+    // stop there too: the next search starts right after the "@" (a "//" may follow it at once,
+    // as in "//u:p@//v:w@h"), or at the stop (one pass over the text).
+    i = r.at >= 0 ? r.at - 1 : r.stop - 2;
   }
   return out;
 }

@@ -104,6 +104,39 @@ export function rowTests<T>(
   }
 }
 
+/** The process runs as root (uid 0), as CI does. */
+export const IS_ROOT = process.getuid?.() === 0;
+const SKIP_ROOT = process.env.LOCATOR_SKIP_ROOT === '1';
+let rootOnlyTests = 0;
+
+/**
+ * The options of a test that cannot run without root (rlogin: rlogind answers only a reserved
+ * source port, RFC 1282, which only root binds; its .rhosts trusts root). Such a test is never
+ * skipped in silence: not root, it is skipped with the reason in its skip message, and the
+ * file's rootGate() test fails, so that a run that is not root (a CI machine set up wrong)
+ * cannot pass without testing rlogin, unless LOCATOR_SKIP_ROOT=1 asks for the skip on purpose.
+ */
+export function rootOnly(why: string): { skip: string | false } {
+  rootOnlyTests++;
+  if (IS_ROOT) return { skip: false };
+  const how = SKIP_ROOT ? 'skipped on request, LOCATOR_SKIP_ROOT=1' : 'a failure: see the "needs root" test';
+  return { skip: `NOT RUN: not root (uid ${process.getuid?.()}): ${why} (${how})` };
+}
+
+/**
+ * The test that makes the rootOnly() tests of a file fail loudly when they cannot run: it fails
+ * when the process is not root, unless LOCATOR_SKIP_ROOT=1 (then it says how many were skipped).
+ */
+export function rootGate(what: string): void {
+  test(`${what}: the tests that need root run (root, as CI runs; or LOCATOR_SKIP_ROOT=1 to skip them)`, (t) => {
+    if (IS_ROOT) return;
+    const msg = `${rootOnlyTests} ${what} tests cannot run: this process is not root (uid ${process.getuid?.()})`;
+    if (!SKIP_ROOT)
+      assert.fail(`${msg}: run the tests as root, as CI does, or set LOCATOR_SKIP_ROOT=1 to skip them on purpose`);
+    t.diagnostic(`${msg}: skipped on request (LOCATOR_SKIP_ROOT=1)`);
+  });
+}
+
 /** How `eachRow` names a row: its input (shown as JSON) and, when rows differ in it, its section. */
 export interface RowLabel<R> {
   /** The row's input; by default a tuple's first element, an object's `input`, or the row itself. */

@@ -366,7 +366,7 @@ test('the codes cite RFC 1738 6, whose text says what each guards against', () =
 
 // Properties: lint flags a CR or LF exactly where explain() shows the client sending one.
 
-const SEED = { seed: 1738, numRuns: 300 };
+const SEEDED = { seed: 1738, numRuns: 300 };
 const text = fc.string({
   unit: fc.constantFrom('a', 'b', '/', ' ', '%', '\r', '\n', '\0', '\t', 'é', ':', '@'),
   maxLength: 12,
@@ -389,7 +389,7 @@ test('property: an ftp segment or user is flagged iff it holds CR, LF or NUL, an
       const steps = explain(url).steps.join('\n');
       assert.equal(/<CR>|<LF>/.test(steps), sent.some(breaks), href);
     }),
-    SEED,
+    SEEDED,
   );
 });
 
@@ -412,7 +412,7 @@ test('property: a gopher selector and search are flagged iff they hold CR, LF or
         );
       },
     ),
-    SEED,
+    SEEDED,
   );
 });
 
@@ -425,7 +425,7 @@ test('property: a mailto address is flagged for each CR, LF and NUL; an nntp gro
       const explained = explain(href).steps.find((x) => x.startsWith('RCPT TO:')) ?? '';
       assert.equal(/<CR>|<LF>/.test(explained), breaks(local), href);
     }),
-    SEED,
+    SEEDED,
   );
   fc.assert(
     fc.property(
@@ -436,7 +436,7 @@ test('property: a mailto address is flagged for each CR, LF and NUL; an nntp gro
         assert.equal(delimiterOctets(lint(href)), n, href);
       },
     ),
-    SEED,
+    SEEDED,
   );
 });
 

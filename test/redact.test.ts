@@ -16,6 +16,7 @@ import {
   partialPasswordSpans,
   redactPartial,
   secretForms,
+  starSpans,
   maskSecrets,
   maskValue,
 } from '../src/redact.js';
@@ -70,6 +71,138 @@ test('passwordSpans and redactedOffset: where the password was, and where offset
   assert.equal(input.slice(26, 28), '25');
   assert.equal(shown.slice(redactedOffset(spans, 26), redactedOffset(spans, 26) + 2), '25');
   assert.equal(shown.slice(redactedOffset(spans, 30), redactedOffset(spans, 30) + 3), '%0D');
+});
+
+// Offsets at the edges of a password (RFC 1738 6; errors.ts: offsets count the input): the last
+// character of the password lands on the mask's start, the "@" right after it on the "@" of the
+// redacted text, and every later offset shifts by the difference in length. Rows: spans, an
+// offset of the input, where it lands in the redacted text, why.
+const SHOWN = '<URL:ftp://u:secret@h.com:25/a%0D>'; // password [13, 19); redacted: '<URL:ftp://u:****@h.com:25/a%0D>'
+const OFFSET_ROWS: Array<[ReadonlyArray<readonly [number, number]>, number, number, string]> = [
+  [[[13, 19]], 0, 0, 'before the password: unchanged'],
+  [[[13, 19]], 12, 12, 'the ":" just before the password'],
+  [[[13, 19]], 13, 13, 'the first character of the password: the start of the mask'],
+  [[[13, 19]], 18, 13, 'the last character of the password: the start of the mask'],
+  [[[13, 19]], 19, 17, 'exactly at the end of the password: the "@", after the mask'],
+  [[[13, 19]], 20, 18, 'one after the end: shifted by 4 - 6'],
+  [[[13, 19]], SHOWN.length, SHOWN.length - 2, 'the end of the input: the end of the redacted text'],
+  // two spans, as if two URLs in one line: ":ab@ :c@" -> ":****@ :****@"
+  [
+    [
+      [1, 3],
+      [6, 7],
+    ],
+    3,
+    5,
+    'the end of the first (2 characters): after its mask',
+  ],
+  [
+    [
+      [1, 3],
+      [6, 7],
+    ],
+    6,
+    8,
+    'the start of the second: its mask, after the first shift',
+  ],
+  [
+    [
+      [1, 3],
+      [6, 7],
+    ],
+    7,
+    12,
+    'the end of the second (1 character): shifted by both',
+  ],
+  [
+    [
+      [1, 3],
+      [6, 7],
+    ],
+    8,
+    13,
+    'after both',
+  ],
+  [[[1, 3]], 2, 1, 'inside a span: the start of its mask'],
+  [[], 5, 5, 'no span: unchanged'],
+];
+
+eachRow(
+  'RFC 1738 6: redactedOffset: an offset at the edges of a password',
+  OFFSET_ROWS,
+  ([spans, offset, expected, why]) => {
+    assert.equal(redactedOffset(spans, offset), expected, why);
+  },
+  { input: ([spans, offset]) => [spans, offset], section: (row) => row[3] },
+);
+
+test('redactedOffset lands on the same character in the redacted text, at every offset of the input', () => {
+  const spans = passwordSpans(SHOWN);
+  const shown = redactUrl(SHOWN);
+  assert.deepEqual(spans, [[13, 19]]);
+  for (let o = 0; o <= SHOWN.length; o++) {
+    const at = redactedOffset(spans, o);
+    if (o >= 13 && o < 19) assert.equal(at, 13, `offset ${o} in the password`);
+    else if (o < 13) assert.equal(shown.slice(0, at), SHOWN.slice(0, o), `offset ${o}: the text before it`);
+    else assert.equal(shown.slice(at), SHOWN.slice(o), `offset ${o}: the text from there on`);
+  }
+});
+
+// The scans at their edges (redactText on free text, redactUrl on a line no parse reads, an
+// opaque scheme's "//" login): what ends a URL, an empty password, a "//" right after the "@"
+// or right where a user info stopped. Rows: input, the redacted text, why.
+const SCAN_ROWS: Array<[string, string, string]> = [
+  [
+    'see ftp://u:@h/ and news://u:@h/x',
+    'see ftp://u:@h/ and news://u:@h/x',
+    'RFC 1738 3.1: an empty password is no span',
+  ],
+  ['at ftp://host y:z@w', 'at ftp://host y:z@w', 'appendix: white space ends the URL, "y:z@" is no login'],
+  ['ftp://a\x7fb:c@h', 'ftp://a\x7fb:c@h', 'appendix: DEL ends the URL as a control does'],
+  ['a://u:p@x//v:w@h', 'a://u:****@x//v:****@h', 'a "//" two after the "@": a second login'],
+  ['ftp://u:p@//v:w@h', 'ftp://u:****@//v:****@h', 'a "//" right after the "@": a second login'],
+  ['see http://a//u:p@h', 'see http://a//u:****@h', 'a "//" where the first user info stopped'],
+];
+
+eachRow(
+  'RFC 1738 6: redactText scans free text to the edges of each login',
+  SCAN_ROWS,
+  ([input, expected, why]) => {
+    assert.equal(redactText(input), expected, why);
+  },
+  { section: (row) => row[2] },
+);
+
+const LINE_ROWS: Array<[string, string, string]> = [
+  ['news://u:@h.com/x', 'news://u:@h.com/x', 'an opaque scheme\'s "//" login with an empty password: no span'],
+  ['ftp://u:@h.com:x/', 'ftp://u:@h.com:x/', 'unparsable, an empty password: no span'],
+  [
+    'ftp://u:p/q@h\x7fr@s',
+    'ftp://u:****@h\x7fr@s',
+    'unparsable: DEL ends the line scan, the "@" after it is not the login\'s',
+  ],
+  ['ftp://u:p/q@h r@s', 'ftp://u:****@h r@s', 'unparsable: white space ends the line scan'],
+];
+
+eachRow(
+  'RFC 1738 6: redactUrl: a line no parse reads, at the edges of its scan',
+  LINE_ROWS,
+  ([input, expected, why]) => {
+    assert.equal(redactUrl(input), expected, why);
+  },
+  { section: (row) => row[2] },
+);
+
+test('starSpans: one "*" for each character of a span, so columns stay put', () => {
+  assert.equal(starSpans('ftp://u:secret@h/', [[8, 14]]), 'ftp://u:******@h/');
+  assert.equal(
+    starSpans(':ab@ :c@', [
+      [1, 3],
+      [6, 7],
+    ]),
+    ':**@ :*@',
+  );
+  assert.equal(starSpans('abc', []), 'abc');
 });
 
 test('redactText: given secrets (longest first) and every //user:password@ in free text', () => {

@@ -8,10 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT, rootGate, rootOnly } from '../helpers.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-const isRoot = process.getuid?.() === 0;
 
 function runAsync(args: string[], input: string) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
@@ -26,9 +25,10 @@ function runAsync(args: string[], input: string) {
 }
 
 // rlogind accepts only a reserved source port (RFC 1282), which needs root: CI runs as root.
+rootGate('locator connect rlogin');
 test(
   'locator connect rlogin://tester@127.0.0.1:5513/: logs in as tester, runs a command, exits 0',
-  { skip: !isRoot && 'rlogin needs a reserved port (root)' },
+  rootOnly('rlogind answers only a reserved source port (RFC 1282), which only root can bind'),
   async () => {
     const r = await runAsync(
       ['connect', '--idle', '3000', 'rlogin://tester@127.0.0.1:5513/'],

@@ -108,6 +108,71 @@ for (const name of documents) {
   });
 }
 
+// The expected matches were first written by the extractor, then checked by hand against the
+// RFC 1738 appendix and docs/extract.md (test/fixtures/extract/README.md). This reading keeps
+// them checked apart from the extractor: for each match, the line and column of its start, its
+// form from its first characters, and its URL as the appendix says to read a wrapper (the "<",
+// "URL:" and ">" removed, every white space ignored) with the two shapes docs/extract.md adds (a
+// page footer and header inside a wrapper, the "> " of quoted mail at the start of a line), and,
+// for each line break right after a hyphen, the alternative without it.
+
+/** The 1-based line and column of `offset` (LF, CR LF, a lone CR end a line; UTF-16 columns). */
+function lineColumn(text: string, offset: number): [number, number] {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = text[i];
+    if (c === '\r' && text[i + 1] === '\n' && i + 1 < offset) i++;
+    if (c === '\r' || c === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return [line, offset - lineStart + 1];
+}
+
+/** A line of a page's footer or header in the fixtures (RFC and draft layout). */
+const PAGE_LINE = /^\s*(Berners-Lee\b.*(\[Page \d+\]|\d+)\s*$|Internet\sDraft\s{3,}|RFC\s(XXXX|\d+)\s{3,})/u;
+
+/** The URL, its alternatives and form of a match's text, read by the appendix's rules. */
+function readByHand(matchText: string): { url: string; alternatives: string[]; form: string } {
+  const form = matchText.startsWith('<URL:') ? 'prefixed' : matchText.startsWith('<') ? 'bracketed' : 'bare';
+  if (form !== 'bare') assert.ok(matchText.endsWith('>'), `a wrapper ends with ">": ${matchText}`);
+  const inner =
+    form === 'prefixed' ? matchText.slice(5, -1) : form === 'bracketed' ? matchText.slice(1, -1) : matchText;
+  const pieces = inner
+    .split(/\r\n|\r|\n/)
+    .filter((l) => !PAGE_LINE.test(l))
+    .map((l, k) => (k === 0 ? l : l.replace(/^\s*(>[ \u00a0]?)*/u, '')).replace(/\s+/gu, ''));
+  const alternatives: string[] = [];
+  for (let k = 0; k + 1 < pieces.length; k++)
+    if (pieces[k].endsWith('-') && pieces[k + 1] !== '')
+      alternatives.push(
+        pieces
+          .slice(0, k + 1)
+          .join('')
+          .slice(0, -1) + pieces.slice(k + 1).join(''),
+      );
+  return { url: pieces.join(''), alternatives, form };
+}
+
+for (const name of documents) {
+  test(`fixture ${name}: each expected match reads back by the appendix's rules, apart from the extractor`, () => {
+    const text = fixture(`extract/${name}.txt`);
+    const expected = JSON.parse(fixture(`extract/${name}.expected.json`)) as {
+      matches: Array<Match & { text: string }>;
+    };
+    for (const m of expected.matches) {
+      const where = `${name} ${m.line}:${m.column}`;
+      assert.equal(text.slice(m.start, m.end), m.text, where);
+      assert.deepEqual(lineColumn(text, m.start), [m.line, m.column], where);
+      const read = readByHand(m.text);
+      assert.deepEqual([read.form, read.url, read.alternatives], [m.form, m.url, m.alternatives], where);
+      if (m.form === 'bare') assert.doesNotMatch(m.text, /\s/u, `${where}: a bare URL holds no white space`);
+    }
+  });
+}
+
 test('fixture mail-crlf really has CR LF line ends; line numbers count each CR LF once', () => {
   const text = fixture('extract/mail-crlf.txt');
   assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text));

@@ -29,9 +29,10 @@ async function start(over: Overrides | Handler = {}, greeting?: string | null): 
 /** After each test: every socket of the fake closed by the client, none left in this process. */
 afterEach(async () => {
   if (fake === null) return;
-  const closed = await fake.allClosed();
-  await fake.stop();
+  const f = fake;
   fake = null;
+  const closed = await f.allClosed();
+  await f.stop(); // fails the test when the fake's handler threw
   assert.ok(closed, 'the client closed every connection');
   assert.equal(await socketsSettle(BASE), BASE, 'no TCP socket left open');
 });
@@ -285,6 +286,19 @@ test('fault: a reply cut in the middle (the server closes mid-line) -> connectio
   });
   const e = await failure(open(f.url('hello.txt'), quiet), 'connection-closed');
   assert.match(e.message, /USER anonymous/);
+});
+
+test('the fake itself: a handler that throws makes stop() fail, so the test using the fake fails', async () => {
+  const f = await FakeFtp.start({
+    handle: standard(FILES, {
+      CWD: () => {
+        throw new Error('a broken handler');
+      },
+    }),
+  });
+  await failure(open(f.url('pub/a.bin'), quiet), 'timeout'); // CWD is never answered
+  assert.ok(await f.allClosed());
+  await assert.rejects(f.stop(), /handler of "CWD pub" threw: Error: a broken handler/);
 });
 
 test('fault: a greeting cut in the middle -> connection-closed', async () => {

@@ -58,6 +58,8 @@ export class FakeFtp {
   readonly sessions: FakeSession[] = [];
   readonly sockets = new Set<net.Socket>();
   readonly listeners = new Set<net.Server>();
+  /** What the handler threw, one per command; stop() fails when there is any. */
+  readonly errors: Error[] = [];
   #open = 0;
   #onIdle: Array<() => void> = [];
 
@@ -86,7 +88,13 @@ export class FakeFtp {
           const sp = line.indexOf(' ');
           const verb = (sp < 0 ? line : line.slice(0, sp)).toUpperCase();
           const arg = sp < 0 ? '' : line.slice(sp + 1);
-          chain = chain.then(() => handle(verb, arg, s)).catch(() => {});
+          // A handler that throws is a broken test, not a fault of the client: it is kept, the
+          // next commands are still answered, and stop() fails with it.
+          chain = chain
+            .then(() => handle(verb, arg, s))
+            .catch((e: unknown) => {
+              fake.errors.push(new Error(`the fake's handler of ${JSON.stringify(line)} threw: ${e}`, { cause: e }));
+            });
         }
       });
     });
@@ -106,6 +114,8 @@ export class FakeFtp {
   track(socket: net.Socket): void {
     this.sockets.add(socket);
     this.#open++;
+    // A reset by the client is a fault some tests cause on purpose; what the client saw is
+    // asserted on the client's side, and allClosed() checks that the socket went away.
     socket.on('error', () => {});
     socket.once('close', () => {
       this.#open--;
@@ -134,11 +144,17 @@ export class FakeFtp {
     });
   }
 
-  /** Closes the listeners and any socket left. */
+  /**
+   * Closes the listeners and any socket left; then fails, so that the test using the fake fails,
+   * when its handler threw (errors).
+   */
   async stop(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     for (const l of this.listeners) l.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.errors.length === 1) throw this.errors[0];
+    if (this.errors.length > 1)
+      throw new AggregateError(this.errors, `the fake's handler threw ${this.errors.length} times`);
   }
 
   /** The commands of the first session. */

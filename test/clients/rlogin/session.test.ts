@@ -11,13 +11,12 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parse, ROOT, serversDir } from '../../helpers.js';
+import { IS_ROOT as isRoot, parse, ROOT, rootGate, rootOnly, serversDir } from '../../helpers.js';
 import { fakeServer } from '../gopher/fakes.js';
 import { outputReader } from '../session-helpers.js';
 
 const AT = 'rlogin://tester@127.0.0.1:5513';
 const enc = (s: string) => new TextEncoder().encode(s);
-const isRoot = process.getuid?.() === 0;
 /**
  * The compiled src/ as a child process of another user can read it: as root, the checkout may sit
  * where the user nobody cannot enter (/root, a 0700 folder), so a copy goes to a world-readable
@@ -31,11 +30,14 @@ function readableBuild(): string {
   execFileSync('chmod', ['-R', 'a+rX', dir]);
   return join(dir, 'src');
 }
+/** Why the tests that log in to rlogind need root. */
+const RESERVED = 'rlogind answers only a reserved source port (RFC 1282), which only root can bind';
+rootGate('rlogin session');
 const code = (c: string) => (e: unknown) => e instanceof LocatorError && e.code === c;
 
 test(
   'RFC 1282: rlogind trusts root on a reserved port; a command runs; "exit" ends the session',
-  { skip: !isRoot && 'needs root (a reserved source port)' },
+  rootOnly(RESERVED),
   async () => {
     serversDir();
     const lines: string[] = [];
@@ -69,7 +71,7 @@ test(
 
 test(
   'RFC 1282: a client user rlogind does not trust gets the password prompt; the typed password is not in the transcript',
-  { skip: !isRoot && 'needs root' },
+  rootOnly(RESERVED),
   async () => {
     const s = await connectSession(parse(AT), { localUser: 'nobody', transcript: true });
     const out = outputReader(s);
@@ -88,7 +90,7 @@ test(
 
 test(
   'RFC 1282: rlogind resets a client on an unreserved port without a word: connection-closed',
-  { skip: !isRoot && 'needs root' },
+  rootOnly(RESERVED),
   async () => {
     await assert.rejects(
       connectSession(parse(AT), { localUser: 'root', reservedPorts: { first: 40513, last: 40513 } }),
@@ -119,7 +121,7 @@ test('RFC 1282: without root no reserved port can be bound: rlogin-reserved-port
   );
 });
 
-test('RFC 1282: a reserved port in use is skipped for the next one', { skip: !isRoot && 'needs root' }, async () => {
+test('RFC 1282: a reserved port in use is skipped for the next one', rootOnly(RESERVED), async () => {
   const { createServer } = await import('node:net');
   const blocker = createServer();
   await new Promise<void>((r) => blocker.listen(1023, '0.0.0.0', r));
@@ -146,7 +148,7 @@ test('RFC 1282: a reserved port in use is skipped for the next one', { skip: !is
 
 test(
   "RFC 1282: a refusal message instead of the NUL is rlogin-refused, with the server's words",
-  { skip: !isRoot && 'needs root' },
+  rootOnly(RESERVED),
   async () => {
     const fake = await fakeServer((sock) => {
       sock.end('\x01Permission denied.\n');
@@ -164,28 +166,24 @@ test(
   },
 );
 
-test(
-  'a server that never answers the handshake: timeout, socket released',
-  { skip: !isRoot && 'needs root' },
-  async () => {
-    const fake = await fakeServer(() => true);
-    try {
-      const t0 = Date.now();
-      await assert.rejects(
-        connectSession(parse(`rlogin://127.0.0.1:${fake.port}`), { localUser: 'me', timeout: 300 }),
-        code('timeout'),
-      );
-      assert.ok(Date.now() - t0 < 2000);
-      await fake.allClosed();
-    } finally {
-      await fake.close();
-    }
-  },
-);
+test('a server that never answers the handshake: timeout, socket released', rootOnly(RESERVED), async () => {
+  const fake = await fakeServer(() => true);
+  try {
+    const t0 = Date.now();
+    await assert.rejects(
+      connectSession(parse(`rlogin://127.0.0.1:${fake.port}`), { localUser: 'me', timeout: 300 }),
+      code('timeout'),
+    );
+    assert.ok(Date.now() - t0 < 2000);
+    await fake.allClosed();
+  } finally {
+    await fake.close();
+  }
+});
 
 test(
   'a connection reset in the middle of a session: output errors and closed rejects with connection-closed',
-  { skip: !isRoot && 'needs root' },
+  rootOnly(RESERVED),
   async () => {
     const fake = await fakeServer((sock, got) => {
       if (!got.endsWith('\0')) return false;
@@ -205,7 +203,7 @@ test(
   },
 );
 
-test('an abort ends the session: closed rejects with aborted', { skip: !isRoot && 'needs root' }, async () => {
+test('an abort ends the session: closed rejects with aborted', rootOnly(RESERVED), async () => {
   const fake = await fakeServer((sock) => {
     sock.write('\0');
     return true;

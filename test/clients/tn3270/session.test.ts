@@ -11,6 +11,7 @@ import { encodeAddress } from '../../../src/clients/tn3270/screen.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { parse, serversDir } from '../../helpers.js';
 import { outputReader } from '../session-helpers.js';
+import { queryReplyFields, usableArea } from './query-reply.js';
 
 const code = (c: string) => (e: unknown) => e instanceof LocatorError && e.code === c;
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -198,6 +199,57 @@ for (const [key, aid] of [
     }
   });
 }
+
+/**
+ * The 3270 records in what a client sent (RFC 1576: each ends with IAC EOR; RFC 854: IAC IAC is
+ * a data 0xFF, option commands and subnegotiations are no data).
+ */
+function recordsOf(sent: string): Uint8Array[] {
+  const b = Buffer.from(sent, 'latin1');
+  const out: Uint8Array[] = [];
+  let cur: number[] = [];
+  for (let i = 0; i < b.length; i++) {
+    if (b[i] !== 255) {
+      cur.push(b[i]);
+      continue;
+    }
+    const cmd = b[++i];
+    if (cmd === 255) cur.push(255);
+    else if (cmd === 239) {
+      out.push(Uint8Array.from(cur));
+      cur = [];
+    } else if (cmd === 250) {
+      while (i < b.length && !(b[i] === 255 && b[i + 1] === 240)) i++;
+      i++;
+    } else if (cmd >= 251 && cmd <= 254) i++;
+  }
+  return out;
+}
+
+test('RFC 1576, GA23-0059: the client answers Read Partition Query with its 24x80 Usable Area, on the wire', async () => {
+  const QUERY = Buffer.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0xff, 0x02, 0xff, 0xef]); // WSF RPQ, IAC doubled
+  const f = await fake3270(QUERY);
+  try {
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${f.port}`), { transcript: true });
+    const deadline = Date.now() + 2000;
+    while (recordsOf(f.received[0]).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const records = recordsOf(f.received[0]);
+    assert.equal(records.length, 1, 'one inbound record: the Query Reply');
+    const fields = queryReplyFields(records[0]);
+    assert.deepEqual(
+      fields.map((x) => x.qcode),
+      [0x80, 0x81],
+    );
+    const u = usableArea(fields[1]);
+    assert.deepEqual([u.width, u.height, u.bufsz], [80, 24, 1920], 'IBM-3278-2: 80 cells wide, 24 high');
+    assert.deepEqual([s.screen.cols, s.screen.rows], [u.width, u.height]);
+    s.close();
+    await s.closed;
+    await f.allClosed();
+  } finally {
+    await f.close();
+  }
+});
 
 test('RFC 1576: sendBreak (ATTN) sends IAC BREAK', async () => {
   const f = await fake3270(FORM);
