@@ -26,30 +26,15 @@ export function isUnsafeCodePoint(c: number): boolean {
   return false;
 }
 
-function unit(c: number): string {
-  return `\\u${c.toString(16).padStart(4, '0')}`;
-}
-
 /**
- * A global regular expression that matches one unsafe character (RFC 1738 2.2; UAX #9 2.1-2.2),
- * leaving out the characters of `keep` (line breaks and TAB, where the output has lines).
+ * One unsafe character (UNSAFE_RANGES; RFC 1738 2.2, UAX #9 2.1-2.2), for `String.replace`
+ * (global: not for `test`, whose lastIndex it would keep).
  */
-export function unsafeTextPattern(keep = ''): RegExp {
-  const kept = new Set([...keep].map((ch) => ch.charCodeAt(0)));
-  const parts: string[] = [];
-  for (const [lo, hi] of UNSAFE_RANGES) {
-    let start = -1;
-    for (let c = lo; c <= hi + 1; c++) {
-      const inside = c <= hi && !kept.has(c);
-      if (inside && start < 0) start = c;
-      if (!inside && start >= 0) {
-        parts.push(start === c - 1 ? unit(start) : `${unit(start)}-${unit(c - 1)}`);
-        start = -1;
-      }
-    }
-  }
-  return new RegExp(`[${parts.join('')}]`, 'g');
-}
+export const UNSAFE_TEXT = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same but TAB, LF and CR, for text whose lines and tabs are kept (a page's `<pre>`). */
+export const UNSAFE_TEXT_BUT_BREAKS =
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The name of a character as Unicode writes it, "U+202E" (The Unicode Standard, Appendix A). */
 export function codePointName(ch: string): string {

@@ -4,7 +4,7 @@
 // names, article headers, selectors) can never open a tag or an attribute.
 
 import { createHash } from 'node:crypto';
-import { codePointName, unsafeTextPattern } from '../unsafe-text.js';
+import { UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../unsafe-text.js';
 
 /** A fragment of HTML that is already safe to send (built by markup`` or by a renderer). */
 export class Html {
@@ -16,9 +16,6 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** The characters of remote text shown by name (src/unsafe-text.ts): all but TAB, LF and CR. */
-const UNSAFE = unsafeTextPattern('\t\n\r');
-
 /**
  * Text as HTML (HTML 4.01 5.3.2, the five characters that can end text or an attribute value).
  * Every other character that must not act on what shows the page is shown by its name, as
@@ -28,7 +25,9 @@ const UNSAFE = unsafeTextPattern('\t\n\r');
  * (src/unsafe-text.ts). The one escaper of remote text: every renderer goes through it.
  */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]).replace(UNSAFE, (c) => `&lt;${codePointName(c)}&gt;`);
+  return text
+    .replace(/[&<>"']/g, (c) => ESCAPES[c])
+    .replace(UNSAFE_TEXT_BUT_BREAKS, (c) => `&lt;${codePointName(c)}&gt;`);
 }
 
 /**

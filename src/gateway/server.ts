@@ -19,7 +19,7 @@ import { LocatorError, defineCode } from '../core/errors.js';
 import { build, explain } from '../build.js';
 import { redactUrl } from '../redact.js';
 import { classifyAddress } from '../lint/address.js';
-import { unsafeTextPattern } from '../unsafe-text.js';
+import { UNSAFE_TEXT } from '../unsafe-text.js';
 import type { Policy } from '../policy.js';
 import { open } from '../clients/open.js';
 import { readMenu } from '../clients/gopher/menu.js';
@@ -1123,13 +1123,11 @@ export function fileNameOf(url: Url): string {
   // Controls and bidi formatting characters (src/unsafe-text.ts) would reorder the name a
   // browser shows for the file: "invoice\u202Efdp.exe" as "invoiceexe.pdf".
   const clean = last
-    .replace(UNSAFE_IN_NAMES, '_')
+    .replace(UNSAFE_TEXT, '_')
     .replace(/["\\/]/g, '_')
     .replace(/^\.+/, '');
   return clean === '' ? 'download' : clean.slice(0, 200);
 }
-
-const UNSAFE_IN_NAMES = unsafeTextPattern();
 
 function decodeURIComponentSafe(s: string): string {
   try {
