@@ -818,7 +818,11 @@ function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: U
 
 function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: string): void {
   const to = ctx.link(url);
-  const location = to.startsWith('/') ? cfg.origin + to : to;
+  // To the origin the browser asked (localhost:8080 and 127.0.0.1:8080 are different sites: a
+  // redirect from one to the other would be a cross-site request, refused).
+  const host = (headerOf(res.req, 'host') ?? '').toLowerCase();
+  const origin = cfg.hosts.has(host) && host.includes(':') ? `http://${host}` : cfg.origin;
+  const location = to.startsWith('/') ? origin + to : to;
   res.statusCode = 303;
   commonHeaders(res, cfg);
   res.setHeader('Location', location);

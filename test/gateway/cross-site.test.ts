@@ -189,3 +189,20 @@ test('cross-site: a proxy request (absolute URL) from a client that names no sit
   assert.equal(img.status, 403);
   assert.equal(target.connections, before + 1);
 });
+
+test('cross-site: a redirect stays on the host name the browser used (localhost and 127.0.0.1 are different sites)', async () => {
+  const url = `/?url=${encodeURIComponent(`gopher://127.0.0.1:${target.port}/7/find`)}&search=words`;
+  const r = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.request(
+      { host: gw.host, port: gw.port, path: url, headers: { host: `localhost:${gw.port}` }, agent: false },
+      (res) => {
+        res.resume();
+        resolve(res);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(r.statusCode, 303);
+  assert.ok(String(r.headers.location).startsWith(`http://localhost:${gw.port}/?url=`), r.headers.location);
+});
