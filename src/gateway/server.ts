@@ -1035,9 +1035,12 @@ async function serveMail(
  * gateway act (cross-site request forgery): send mail, or send answers to a Gopher+ form.
  */
 async function ownForm(req: IncomingMessage, cfg: Config, what: string, consequence: string) {
-  const origin = req.headers.origin;
+  const origin = headerOf(req, 'origin')?.toLowerCase();
+  // The origin the browser addressed: the gateway's own (bound to loopback, the Host is one of
+  // its names, targetOf), under whichever of its names the page was opened.
+  const own = `http://${(headerOf(req, 'host') ?? '').toLowerCase()}`;
   const form = await readForm(req);
-  if ((origin !== undefined && origin !== cfg.origin) || form.get('token') !== cfg.formToken) {
+  if ((origin !== undefined && origin !== cfg.origin && origin !== own) || form.get('token') !== cfg.formToken) {
     throw new LocatorError(
       GATEWAY_REFUSED,
       -1,

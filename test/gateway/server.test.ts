@@ -468,6 +468,14 @@ test('RFC 1738 3.4.5: a Gopher+ +ASK form is an HTML form; its submission is the
     assert.equal(sent.status, 200);
     assert.match(sent.text, /<pre class="text">Thank you\r?\n<\/pre>/);
     assert.equal(f.received.at(-1), '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\n.\r\n');
+    // The page opened as localhost:PORT posts with that Origin: the gateway's own too.
+    const named = await post(`questions=3&a0=Bob&a1=red&a2=x&token=${token}`, {
+      host: `localhost:${g.port}`,
+      origin: `http://localhost:${g.port}`,
+      'sec-fetch-site': 'same-origin',
+    });
+    assert.equal(named.status, 200);
+    assert.equal(f.received.at(-1), '/form\t+\t1\r\n+-1\r\nBob\r\nred\r\nx\r\n.\r\n');
   } finally {
     await g.close();
     await f.close();
