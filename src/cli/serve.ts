@@ -29,11 +29,21 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     requestTimeout: whole('request-timeout', values['request-timeout'], 1),
     maxBytes: whole('max-bytes', values['max-bytes'], 1),
     maxPerClient: whole('max-per-client', values['max-per-client'], 1),
+    maxConnections: whole('max-connections', values['max-connections'], 1),
+    idleTimeout: whole('idle-timeout', values['idle-timeout'], 1),
+    headersTimeout: whole('headers-timeout', values['headers-timeout'], 1),
+    receiveTimeout: whole('receive-timeout', values['receive-timeout'], 1),
     allowPrivate: values['allow-private'] === true,
     allowPorts: allow,
     allowLocalFiles: values['allow-files'] === true,
     openProxy: values['open-proxy'] === true,
     http: values.http === true,
+    // ~/.netrc only for the hosts named here: a URL from a request names any host it likes.
+    netrcHosts: ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
+      if (typeof h !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(h))
+        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
+      return h.toLowerCase();
+    }),
     email: (values.email as string | undefined) ?? io.env.LOCATOR_EMAIL ?? io.env.EMAIL,
     // The mail form of mailto: pages is off unless a relay is named here (never from SMTP_RELAY
     // alone: a gateway that sends mail is a decision of whoever starts it).
@@ -88,6 +98,11 @@ export const serveCommand: Command = {
     '  --open-proxy         answer proxy requests from other machines too',
     '  --http               retrieve http: URLs too (default: link to them)',
     '  --timeout MS, --request-timeout MS, --max-bytes N, --max-per-client N   limits',
+    '  --headers-timeout MS  time a client may take to send its headers (default 10000); then 408',
+    '  --receive-timeout MS  time a client may take to send a whole request (default 30000)',
+    '  --idle-timeout MS  close a connection with no request in progress after MS (default 5000)',
+    '  --max-connections N  connections at once (default 64); past it, the longest idle one is closed',
+    "  --netrc-host HOST    the operator's ~/.netrc may be used for this host (repeatable; default none)",
     '  --smtp HOST:PORT     mailto: pages get a form that sends through this relay (default: no form)',
     "  --smtp-ca FILE       the CA certificates (PEM) to trust for the relay's STARTTLS",
     '  --quiet              no request log on standard error',
@@ -101,6 +116,11 @@ export const serveCommand: Command = {
     'request-timeout': { type: 'string' },
     'max-bytes': { type: 'string' },
     'max-per-client': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    'headers-timeout': { type: 'string' },
+    'receive-timeout': { type: 'string' },
+    'netrc-host': { type: 'string', multiple: true },
     'allow-private': { type: 'boolean' },
     'allow-port': { type: 'string', multiple: true },
     'allow-files': { type: 'boolean' },

@@ -4,6 +4,7 @@
 // names, article headers, selectors) can never open a tag or an attribute.
 
 import { createHash } from 'node:crypto';
+import { UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../unsafe-text.js';
 
 /** A fragment of HTML that is already safe to send (built by markup`` or by a renderer). */
 export class Html {
@@ -17,13 +18,16 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /**
  * Text as HTML (HTML 4.01 5.3.2, the five characters that can end text or an attribute value).
- * C0 and C1 controls other than TAB, LF and CR are shown as U+FFFD: a remote server's menu must
- * not put characters into the page that a text browser would send to the terminal.
+ * Every other character that must not act on what shows the page is shown by its name, as
+ * `<U+202E>`: C0 and C1 controls other than TAB, LF and CR (a text browser would send them to
+ * the terminal), and the bidirectional formatting characters (a menu entry
+ * "invoice\u202Efdp.exe" would read "invoiceexe.pdf"), the same set the CLI escapes
+ * (src/unsafe-text.ts). The one escaper of remote text: every renderer goes through it.
  */
 export function esc(text: string): string {
   return text
     .replace(/[&<>"']/g, (c) => ESCAPES[c])
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD');
+    .replace(UNSAFE_TEXT_BUT_BREAKS, (c) => `&lt;${codePointName(c)}&gt;`);
 }
 
 /**
@@ -127,7 +131,7 @@ export function pageStart(f: PageFrame): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${f.title} - locator gateway</title>
 <style>${new Html(STYLE)}</style>
 </head>

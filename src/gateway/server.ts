@@ -19,6 +19,7 @@ import { LocatorError, defineCode } from '../core/errors.js';
 import { build, explain } from '../build.js';
 import { redactUrl } from '../redact.js';
 import { classifyAddress } from '../lint/address.js';
+import { UNSAFE_TEXT } from '../unsafe-text.js';
 import type { Policy } from '../policy.js';
 import { open } from '../clients/open.js';
 import { readMenu } from '../clients/gopher/menu.js';
@@ -69,8 +70,19 @@ export interface GatewayOptions {
   maxBytes?: number;
   /** Requests one client address may have in progress at once (default 4); more get 429. */
   maxPerClient?: number;
-  /** Connections open at once, all clients together (default 64). */
+  /**
+   * Connections open at once, all clients together (default 64). When a new one would pass it,
+   * the connection that has waited longest without a request in progress (idle, or still
+   * sending its headers) is closed to make room; a connection being answered is never closed
+   * for that, and the new one is refused only when every one is being answered.
+   */
   maxConnections?: number;
+  /** Milliseconds a connection may stay open with no request in progress: none yet, or between two (default 5000). */
+  idleTimeout?: number;
+  /** Milliseconds a client may take to send a request's headers, from its first octet (default 10000); then 408 and closed. */
+  headersTimeout?: number;
+  /** Milliseconds a client may take to send a whole request, headers and body, from its first octet (default 30000). */
+  receiveTimeout?: number;
   /**
    * Allow URLs that name loopback and private addresses when bound to an interface other than
    * loopback (default false: refused there, as for any server that fetches URLs for others).
@@ -95,6 +107,12 @@ export interface GatewayOptions {
   smtpCa?: string | Buffer;
   /** One line per request (method, URL with passwords hidden, status). */
   log?: (line: string) => void;
+  /**
+   * Hosts whose entries of the operator's ~/.netrc (the `default` entry included) the clients may
+   * use for URLs the gateway is asked to open (default none: a URL from a request never gets the
+   * operator's credentials; `locator serve --netrc-host HOST`).
+   */
+  netrcHosts?: string[];
 }
 
 /** A running gateway. */
@@ -146,6 +164,7 @@ interface Config {
   log: ((line: string) => void) | undefined;
   policy: Policy;
   loopback: boolean;
+  netrcHosts: string[];
   /** The gateway's own origin, "http://127.0.0.1:8080". */
   origin: string;
   /** Host header values accepted for the gateway's own pages when bound to loopback. */
@@ -164,14 +183,22 @@ function isLoopbackAddress(a: string): boolean {
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 });
-  const sockets = new Set<Socket>();
+  const limits: Limits = {
+    idle: options.idleTimeout ?? 5_000,
+    headers: options.headersTimeout ?? 10_000,
+    receive: options.receiveTimeout ?? 30_000,
+    max: options.maxConnections ?? 64,
+  };
+  // Node's own headersTimeout and requestTimeout are checked by a timer that starts only when the
+  // HTTP server itself listens; this one never does (the front below listens and hands it the
+  // connections), so the front keeps the times itself (Connections).
+  const server = createServer({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: limits.idle });
+  const conns = new Connections(limits);
   const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    acceptConnection(server, s);
+    const c = conns.add(s);
+    if (c !== null) acceptConnection(server, s, conns, c);
   });
-  front.maxConnections = options.maxConnections ?? 64;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => conns.request(req, res));
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject);
     front.listen(options.port ?? 8080, host, () => {
@@ -196,6 +223,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
     log: options.log,
+    netrcHosts: [...(options.netrcHosts ?? [])],
     policy: {
       allowPorts: options.allowPorts ?? [],
       refusePrivateAddresses: !loopback && options.allowPrivate !== true,
@@ -256,16 +284,161 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     url: origin,
     host: addr.address,
     port: addr.port,
-    close: () => closeServer(front, server, sockets),
+    close: () => closeServer(front, server, conns),
   };
 }
 
-function closeServer(front: NetServer, server: Server, sockets: Set<Socket>): Promise<void> {
+function closeServer(front: NetServer, server: Server, conns: Connections): Promise<void> {
   return new Promise((resolve) => {
     front.close(() => resolve());
     server.close(() => {}); // never listened itself: it only parses the front's connections
-    for (const s of sockets) s.destroy();
+    conns.closeAll();
   });
+}
+
+interface Limits {
+  /** Milliseconds with no request in progress. */
+  idle: number;
+  /** Milliseconds from a request's first octet to the end of its headers. */
+  headers: number;
+  /** Milliseconds from a request's first octet to the end of its body. */
+  receive: number;
+  /** Connections at once. */
+  max: number;
+}
+
+/**
+ * What a connection is doing: `idle` (no request in progress: none yet, or between two), `head`
+ * (a request's headers are arriving), `body` (its body is), `busy` (it is being answered).
+ */
+type Phase = 'idle' | 'head' | 'body' | 'busy';
+
+interface Conn {
+  sock: Socket;
+  phase: Phase;
+  /** When the phase began (Date.now()): the connection idle or in its headers longest goes first. */
+  since: number;
+  /** When the request being received began (its first octet). */
+  started: number;
+  /** Requests of this connection being answered (more than one when pipelined). */
+  answering: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const REQUEST_TIMEOUT_REPLY = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
+
+/**
+ * The gateway's connections and their times (RFC 9112 9.5: a server "SHOULD" close idle
+ * connections; RFC 9110 15.5.9: 408 when the client took too long to send its request). A
+ * connection is closed after `idle` ms with no request in progress, answered 408 and closed when
+ * a request's headers take more than `headers` ms or the whole request more than `receive` ms
+ * from its first octet. At most `max` connections: a new one past it closes the connection that
+ * has been idle or in its headers longest (a few sockets that send nothing or one octet a second
+ * cannot lock other clients out), and is refused only when every connection is being answered
+ * (their number per client is bounded by maxPerClient).
+ */
+class Connections {
+  private readonly all = new Map<Socket, Conn>();
+  constructor(private readonly limits: Limits) {}
+
+  /** A new connection, or null when it was refused (every other one is being answered). */
+  add(sock: Socket): Conn | null {
+    // A socket reset before the HTTP server has it would otherwise throw its 'error'.
+    sock.on('error', () => {});
+    if (this.all.size >= this.limits.max && !this.closeOldestWaiting()) {
+      sock.destroy();
+      return null;
+    }
+    const c: Conn = { sock, phase: 'idle', since: Date.now(), started: 0, answering: 0, timer: undefined };
+    this.all.set(sock, c);
+    sock.on('close', () => {
+      clearTimeout(c.timer);
+      this.all.delete(sock);
+    });
+    this.enter(c, 'idle');
+    return c;
+  }
+
+  /** Octets arrived on the connection: the first of a request starts its clocks. */
+  data(c: Conn): void {
+    if (c.phase !== 'idle') return;
+    c.started = Date.now();
+    this.enter(c, 'head');
+  }
+
+  /** The HTTP server has a request's headers: its body, if any, is timed; then it is answered. */
+  request(req: IncomingMessage, res: ServerResponse): void {
+    const c = this.all.get(req.socket);
+    if (c === undefined) return;
+    c.answering++;
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !req.complete) {
+      this.enter(c, 'body');
+      req.once('end', () => {
+        if (c.phase === 'body') this.enter(c, 'busy');
+      });
+    } else this.enter(c, 'busy');
+    res.once('close', () => {
+      c.answering--;
+      if (c.answering <= 0 && !c.sock.destroyed) {
+        c.answering = 0;
+        this.enter(c, 'idle');
+      }
+    });
+  }
+
+  private enter(c: Conn, phase: Phase): void {
+    clearTimeout(c.timer);
+    c.timer = undefined;
+    c.phase = phase;
+    c.since = Date.now();
+    if (phase === 'busy') return;
+    const left =
+      phase === 'idle'
+        ? this.limits.idle
+        : Math.min(phase === 'head' ? this.limits.headers : Infinity, c.started + this.limits.receive - c.since);
+    c.timer = setTimeout(() => this.expire(c), Math.max(0, left));
+    c.timer.unref();
+  }
+
+  private expire(c: Conn): void {
+    if (c.phase === 'idle') {
+      c.sock.destroy();
+      return;
+    }
+    if (c.phase === 'busy') return;
+    // The request took too long to arrive: 408 (RFC 9110 15.5.9), and the connection closed.
+    const s = c.sock;
+    const kill = setTimeout(() => s.destroy(), 1000);
+    kill.unref();
+    if (s.writable) s.end(REQUEST_TIMEOUT_REPLY, () => s.destroy());
+    else s.destroy();
+  }
+
+  /** Closes the connection idle or in its headers longest; false when every one is being answered. */
+  private closeOldestWaiting(): boolean {
+    let oldest: Conn | null = null;
+    for (const c of this.all.values()) {
+      if (
+        (c.phase === 'idle' || c.phase === 'head') &&
+        !c.sock.destroyed &&
+        (oldest === null || c.since < oldest.since)
+      )
+        oldest = c;
+    }
+    if (oldest === null) return false;
+    clearTimeout(oldest.timer);
+    this.all.delete(oldest.sock);
+    oldest.sock.destroy();
+    return true;
+  }
+
+  closeAll(): void {
+    for (const c of this.all.values()) {
+      clearTimeout(c.timer);
+      c.sock.destroy();
+    }
+  }
 }
 
 /** The proxy requests whose request line was rewritten (acceptConnection), by connection. */
@@ -281,9 +454,10 @@ const OPAQUE_PROXY_TARGET = new WeakMap<Socket, string>();
  * proxy request it was (same checks, same rendering). A request line split across packets is left
  * as it is (Node's 400); later requests on the connection are not rewritten.
  */
-function acceptConnection(server: Server, sock: Socket): void {
+function acceptConnection(server: Server, sock: Socket, conns: Connections, c: Conn): void {
   sock.once('data', (chunk: Buffer) => {
     sock.pause();
+    conns.data(c);
     const head = chunk.toString('latin1', 0, Math.min(chunk.length, MAX_TARGET + 64));
     const m = /^([A-Z]+) ([A-Za-z][A-Za-z0-9+.-]*:(?!\/\/)[^ \r\n]*) (HTTP\/1\.[01])\r?\n/.exec(head);
     let out = chunk;
@@ -294,6 +468,8 @@ function acceptConnection(server: Server, sock: Socket): void {
     }
     sock.unshift(out);
     server.emit('connection', sock);
+    // Every chunk after the first: the start of a later request on the connection starts its clocks.
+    sock.on('data', () => conns.data(c));
     sock.resume();
   });
   sock.resume();
@@ -304,7 +480,10 @@ function acceptConnection(server: Server, sock: Socket): void {
 
 function commonHeaders(res: ServerResponse, cfg: Config): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // The gateway's own pages name themselves as the referrer of their links (an older browser
+  // without Fetch Metadata tells the gateway that way that a request is its own), and no other
+  // site learns their addresses (which may hold a password).
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(cfg.origin));
@@ -451,6 +630,92 @@ function targetOf(req: IncomingMessage, cfg: Config): Target | null {
   return { raw: raw.trim(), proxy: false, params };
 }
 
+/** One value of a request header (the first, when a client sent it twice). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Why a request for a URL is taken to come from a page of another site, which the gateway does
+ * not serve (docs/gateway.md, "Requests from other sites"), or null when it may be served. Any
+ * page can make a browser send a GET to the gateway (`<img src>`, a link, a form, `fetch` with
+ * `no-cors`) and, through it, write a line to any port the policy allows and time the answer:
+ * so the browser's own account of where a request comes from decides.
+ *
+ * - Fetch Metadata (W3C Fetch Metadata Request Headers 2): `Sec-Fetch-Site: same-origin` (the
+ *   gateway's own pages) and `none` (typed in the address bar, a bookmark) are served;
+ *   `cross-site` and `same-site` (a page on another port of the same host is same-site) are not.
+ * - A browser that sends no Fetch Metadata (older ones; any browser for an address that is not
+ *   loopback and not https, which is not "potentially trustworthy"): an `Origin` other than the
+ *   gateway's own, or an http(s) `Referer` from another origin, is refused. The gateway's pages
+ *   send `Referrer-Policy: same-origin`, so the browser names them as the referrer of their links.
+ * - A request with none of these headers from a client that calls itself a browser
+ *   (`User-Agent: Mozilla/...`: every current browser) is refused: a page can make an older
+ *   browser send one (`<img referrerpolicy="no-referrer">`). Other clients (curl, wget, Lynx,
+ *   scripts) send none of these headers and are served: no web page can drive them.
+ * - A proxy request (an absolute URL in the request line) is one that no web page can make a
+ *   browser send to a server it does not use as its proxy; a browser that uses the gateway as its
+ *   proxy marks a page's requests to other sites, and those are refused unless they are
+ *   navigations.
+ *
+ * The home page (no URL) is served to any request: it retrieves nothing.
+ */
+function crossSiteRefusal(req: IncomingMessage, target: Target): string | null {
+  const site = headerOf(req, 'sec-fetch-site')?.toLowerCase();
+  const mode = headerOf(req, 'sec-fetch-mode')?.toLowerCase();
+  if (target.proxy) {
+    if ((site === 'cross-site' || site === 'same-site') && mode !== 'navigate')
+      return `the browser says a page of another site asked for it (Sec-Fetch-Site: ${site}, Sec-Fetch-Mode: ${mode ?? 'none'})`;
+    return null;
+  }
+  if (site !== undefined) {
+    if (site === 'same-origin' || site === 'none') return null;
+    return `the browser says a page of another site asked for it (Sec-Fetch-Site: ${site})`;
+  }
+  const own = `http://${(headerOf(req, 'host') ?? '').toLowerCase()}`;
+  const origin = headerOf(req, 'origin');
+  if (origin !== undefined) {
+    return origin.toLowerCase() === own ? null : `it comes from a page of another origin (Origin: ${origin})`;
+  }
+  const referer = headerOf(req, 'referer');
+  if (referer !== undefined && /^https?:/i.test(referer)) {
+    const from = /^https?:\/\/[^/?#]*/i.exec(referer)?.[0].toLowerCase();
+    return from === own ? null : `it comes from a page of another origin (Referer: ${from ?? referer})`;
+  }
+  if (/^Mozilla\//.test(headerOf(req, 'user-agent') ?? '')) {
+    return 'a browser sent it without saying where it comes from (no Sec-Fetch-Site, Origin or Referer), as a page of another site can make it do';
+  }
+  return null;
+}
+
+/**
+ * The answer to a request refused by crossSiteRefusal: 403 with nothing retrieved, at once (no
+ * timing to learn from), and a link to the same URL, which the user may follow: a link of the
+ * gateway's own page is a same-origin request.
+ */
+function sendCrossSiteRefusal(res: ServerResponse, cfg: Config, target: Target, why: string): void {
+  const shown = redactUrl(target.raw);
+  const e = new LocatorError(
+    GATEWAY_REFUSED,
+    -1,
+    `the gateway does not open URLs for pages of other sites: ${why} (nothing was retrieved)`,
+  );
+  cfg.log?.(`error 403 ${e.code} ${shown} (from another site)`);
+  const link = target.proxy
+    ? ''
+    : markup`<p>To open it yourself: <a href="${'/?' + target.params.toString()}">${shown}</a></p>\n`;
+  sendPage(
+    res,
+    cfg,
+    403,
+    page(
+      { title: 'Error 403', url: shown, base: cfg.origin, kind: 'error' },
+      markup`<h1>Error 403: ${e.code}</h1>\n<p>URL: <code>${shown}</code></p>\n<p role="alert">${e.detail}</p>\n${link}${errorBlock(e)}`,
+    ),
+  );
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   let size = 0;
   const parts: Buffer[] = [];
@@ -496,7 +761,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     return;
   }
   if (target === null) {
+    req.resume();
     sendPage(res, cfg, 200, homePage(cfg));
+    return;
+  }
+  const foreign = crossSiteRefusal(req, target);
+  if (foreign !== null) {
+    sendCrossSiteRefusal(res, cfg, target, foreign);
     return;
   }
   const parsed = tryParse(target.raw);
@@ -547,7 +818,11 @@ function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: U
 
 function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: string): void {
   const to = ctx.link(url);
-  const location = to.startsWith('/') ? cfg.origin + to : to;
+  // To the origin the browser asked (localhost:8080 and 127.0.0.1:8080 are different sites: a
+  // redirect from one to the other would be a cross-site request, refused).
+  const host = (headerOf(res.req, 'host') ?? '').toLowerCase();
+  const origin = cfg.hosts.has(host) && host.includes(':') ? `http://${host}` : cfg.origin;
+  const location = to.startsWith('/') ? origin + to : to;
   res.statusCode = 303;
   commonHeaders(res, cfg);
   res.setHeader('Location', location);
@@ -652,6 +927,9 @@ async function serveUrl(
       return;
     }
   }
+  // A POST to a page that is no form: its body is not read, and is let go (its connection's
+  // receive clock stops when it has all arrived).
+  req.resume();
   let r: Resource;
   try {
     r = await open(url, openOptions(cfg, signal));
@@ -691,7 +969,18 @@ function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
     // this gateway as gopher_proxy would otherwise make it call itself.
     gateway: false,
     email: cfg.email,
+    // The operator's ~/.netrc is not for URLs that requests name (any page can name one): only
+    // the hosts the operator listed may get its entries.
+    ...(cfg.netrcHosts.length === 0 ? { netrc: false as const } : netrcHostsOption(cfg.netrcHosts)),
   };
+}
+
+/**
+ * The clients' option that limits ~/.netrc to some hosts. Not in OpenOptions on every branch yet:
+ * cast until it is.
+ */
+function netrcHostsOption(hosts: string[]): Partial<GopherOpenOptions> {
+  return { netrcHosts: [...hosts] } as Partial<GopherOpenOptions>;
 }
 
 /**
@@ -746,9 +1035,12 @@ async function serveMail(
  * gateway act (cross-site request forgery): send mail, or send answers to a Gopher+ form.
  */
 async function ownForm(req: IncomingMessage, cfg: Config, what: string, consequence: string) {
-  const origin = req.headers.origin;
+  const origin = headerOf(req, 'origin')?.toLowerCase();
+  // The origin the browser addressed: the gateway's own (bound to loopback, the Host is one of
+  // its names, targetOf), under whichever of its names the page was opened.
+  const own = `http://${(headerOf(req, 'host') ?? '').toLowerCase()}`;
   const form = await readForm(req);
-  if ((origin !== undefined && origin !== cfg.origin) || form.get('token') !== cfg.formToken) {
+  if ((origin !== undefined && origin !== cfg.origin && origin !== own) || form.get('token') !== cfg.formToken) {
     throw new LocatorError(
       GATEWAY_REFUSED,
       -1,
@@ -835,7 +1127,12 @@ export function fileNameOf(url: Url): string {
       .filter((s) => s !== '')
       .pop() ?? '',
   );
-  const clean = last.replace(/[\u0000-\u001f\u007f"\\/]/g, '_').replace(/^\.+/, '');
+  // Controls and bidi formatting characters (src/unsafe-text.ts) would reorder the name a
+  // browser shows for the file: "invoice\u202Efdp.exe" as "invoiceexe.pdf".
+  const clean = last
+    .replace(UNSAFE_TEXT, '_')
+    .replace(/["\\/]/g, '_')
+    .replace(/^\.+/, '');
   return clean === '' ? 'download' : clean.slice(0, 200);
 }
 

@@ -64,6 +64,24 @@ test('locator serve: options', () => {
     assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
 });
 
+test("locator serve: the client limits and --netrc-host (the operator's ~/.netrc for no other host)", () => {
+  const o = serveOptions(
+    {
+      'idle-timeout': '2000',
+      'headers-timeout': '3000',
+      'receive-timeout': '4000',
+      'max-connections': '16',
+      'netrc-host': ['News.Example.ORG', '127.0.0.1'],
+    },
+    io(),
+  );
+  assert.deepEqual([o.idleTimeout, o.headersTimeout, o.receiveTimeout, o.maxConnections], [2000, 3000, 4000, 16]);
+  assert.deepEqual(o.netrcHosts, ['news.example.org', '127.0.0.1']);
+  assert.deepEqual(serveOptions({}, io()).netrcHosts, []);
+  for (const bad of [{ 'idle-timeout': '0' }, { 'max-connections': 'x' }, { 'netrc-host': ['a b'] }])
+    assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
+});
+
 test('locator serve takes no URL arguments (usage error, status 2)', async () => {
   const child = spawn(process.execPath, [BIN, 'serve', 'gopher://h/'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));

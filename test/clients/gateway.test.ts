@@ -1,7 +1,10 @@
-// Gateway configuration from the environment (RFC 1738 4; the libwww/lynx/curl convention).
+// Gateway configuration from the environment (RFC 1738 4; the libwww/lynx/curl convention), and
+// open() through a gateway, shown by a recording one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { gatewayFromEnv, gatewayFor, bypasses } from '../../src/clients/gateway.js';
+import { open } from '../../src/clients/index.js';
 
 test('<scheme>_proxy: lower case wins over upper case; every scheme may have one', () => {
   const g = gatewayFromEnv({
@@ -34,4 +37,33 @@ test('no_proxy: names, .suffixes, ports ignored, and *', () => {
   assert.equal(gatewayFor('ftp', 'ftp.example.org', cfg), null);
   assert.equal(gatewayFor('ftp', 'ftp.other.net', cfg), 'http://p/');
   assert.equal(gatewayFor('gopher', 'ftp.other.net', cfg), null);
+});
+
+test('RFC 1738 4: open() through a gateway sends the whole URL in the request line to it, and returns its answer', async () => {
+  // A recording HTTP gateway: it answers every request with a text that no Gopher server has.
+  const lines: string[] = [];
+  const server = net.createServer((s) => {
+    let got = '';
+    s.on('error', () => {});
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+      if (!got.includes('\r\n\r\n')) return;
+      lines.push(got.slice(0, got.indexOf('\r\n')));
+      s.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nanswered by the gateway\n');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  try {
+    // gopher.invalid resolves nowhere (RFC 2606 2): only the gateway can answer for it.
+    const r = await open('gopher://gopher.invalid/0/hello.txt', {
+      gateway: { proxies: { gopher: `http://127.0.0.1:${port}/` }, noProxy: [] },
+      timeout: 5000,
+    });
+    assert.equal(await new Response(r.body).text(), 'answered by the gateway\n');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /^GET gopher:\/\/gopher\.invalid\/0\/hello\.txt HTTP\/1\.[01]$/);
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
 });

@@ -11,11 +11,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { fakeServer } from '../clients/gopher/fakes.js';
 import { ROOT, serversDir } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -166,5 +169,85 @@ test('the core runs in a browser: the package root bundled by esbuild parses and
     assert.deepEqual(got.found, ['ftp://ftp.example.test/pub/file.txt', 'news:comp.lang.misc']);
   } finally {
     await core.close();
+  }
+});
+
+/** An HTTP server of "another site" on `host` (port 0): every path is `html`. */
+async function siteOn(host: string, html: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_req, res) => {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(html);
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, host, r));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    origin: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+test('cross-site: a page of another origin cannot make the gateway write to a port (img, iframe, fetch, form, navigation)', async () => {
+  // The port a page would like to reach (a Redis on 6380 in docs/gateway.md): it records every line.
+  const target = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    socket.end('iok\t\t\t0\r\n.\r\n');
+    return true;
+  });
+  const log: string[] = [];
+  const g = await startGateway({ port: 0, timeout: 5000, log: (l) => log.push(l) });
+  const victim = `${g.url}/?url=${encodeURIComponent(`gopher://127.0.0.1:${target.port}/1FLUSHALL`)}`;
+  const attack = `<!DOCTYPE html><title>another site</title>
+<img src="${victim}&n=1">
+<img referrerpolicy="no-referrer" src="${victim}&n=2">
+<iframe src="${victim}&n=3"></iframe>
+<form id="f" method="get" action="${g.url}/" target="sink"><input name="url" value="gopher://127.0.0.1:${target.port}/1FLUSHALL"></form>
+<iframe name="sink"></iframe>
+<script>
+fetch(${JSON.stringify(victim + '&n=4')}, { mode: 'no-cors' }).catch(() => {});
+document.getElementById('f').submit();
+</script>`;
+  const navigate = `<!DOCTYPE html><title>another site</title><script>location.href = ${JSON.stringify(victim + '&n=5')};</script>`;
+  // 127.0.0.2 is another site; another port of 127.0.0.1 is the same site (ports do not count).
+  const crossSite = await siteOn('127.0.0.2', attack);
+  const sameSite = await siteOn('127.0.0.1', attack);
+  const mover = await siteOn('127.0.0.2', navigate);
+  const p = await browser.newPage();
+  try {
+    for (const site of [crossSite, sameSite]) {
+      const before = log.length;
+      await p.goto(`${site.origin}/`);
+      // Wait (bounded) until the gateway has refused the page's five requests.
+      for (let i = 0; i < 50 && log.slice(before).filter((l) => l.includes('from another site')).length < 5; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const refused = log.slice(before).filter((l) => l.includes('from another site'));
+      assert.ok(
+        refused.length >= 5,
+        `the gateway saw the requests of ${site.origin}: ${log.slice(before).join(' | ')}`,
+      );
+    }
+    await p.goto(`${mover.origin}/`);
+    await p.waitForURL(/n=5/);
+    assert.equal(await p.locator('h1').textContent(), 'Error 403: gateway-refused');
+    assert.equal(target.connections, 0, `the port got: ${JSON.stringify(target.received)}`);
+    // The same URL typed in the address bar (Sec-Fetch-Site: none) is opened: the port was reachable.
+    const typed = await p.goto(victim);
+    assert.equal(typed?.status(), 200);
+    assert.deepEqual(target.received, ['FLUSHALL\r\n']);
+  } finally {
+    await p.close();
+    await crossSite.close();
+    await sameSite.close();
+    await mover.close();
+    await g.close();
+    await target.close();
   }
 });

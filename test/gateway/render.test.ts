@@ -96,14 +96,24 @@ const HOSTILE = [
   'a\u0007bell\u001b[31mred',
 ];
 
-test('HTML 4.01 5.3.2: esc() escapes the five characters that end text or an attribute, and controls become U+FFFD', () => {
+test('HTML 4.01 5.3.2: esc() escapes the five characters that end text or an attribute; controls and bidi formatting are shown by name', () => {
   const rows: Array<[string, string]> = [
     ['<b>', '&lt;b&gt;'],
     ['"x"', '&quot;x&quot;'],
     ["'", '&#39;'],
     ['a&b', 'a&amp;b'],
-    ['\u0000\u001b\u007f\u0085', '\uFFFD\uFFFD\uFFFD\uFFFD'],
+    ['\u0000\u001b\u007f\u0085', '&lt;U+0000&gt;&lt;U+001B&gt;&lt;U+007F&gt;&lt;U+0085&gt;'],
     ['tab\tline\nend\r', 'tab\tline\nend\r'],
+    // UAX #9 2.1-2.2: every bidirectional formatting character, the same set the CLI escapes.
+    ...[0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].map(
+      (c): [string, string] => [
+        `a${String.fromCharCode(c)}b`,
+        `a&lt;U+${c.toString(16).toUpperCase().padStart(4, '0')}&gt;b`,
+      ],
+    ),
+    ['invoice\u202Efdp.exe', 'invoice&lt;U+202E&gt;fdp.exe'],
+    // Letters of right-to-left scripts and other non-ASCII text are not formatting characters.
+    ['\u05D0\u0627 é 漢', '\u05D0\u0627 é 漢'],
   ];
   for (const [input, want] of rows) assert.equal(esc(input), want, JSON.stringify(input));
 });
@@ -165,7 +175,60 @@ test('RFC 1436 3.8: a hostile menu is rendered escaped, its "URL:" javascript: s
   assert.match(out, /href="\/\?url=javascript%3Aalert\(document.cookie\)"/);
   assert.match(out, /no port <small>\(a menu line has four/);
   assert.match(out, /href="\/\?url=gopher%3A%2F%2F127.0.0.1%2F0%2Fform%2509%2509%3F">Form item<\/a> <small>\(form\)/);
-  assert.match(out, /\uFFFD\[31mred/); // the escape character of a terminal sequence is gone
+  // The escape character of a terminal sequence is shown by name, never sent.
+  assert.match(out, /a&lt;U\+0007&gt;bell&lt;U\+001B&gt;\[31mred/);
+});
+
+/** The name that a right-to-left override would show reversed: "invoiceexe.pdf" on screen. */
+const RLO_NAME = 'invoice\u202Efdp.exe';
+const RLO_SHOWN = 'invoice&lt;U+202E&gt;fdp.exe';
+
+/** No bidi formatting character reaches the page: each is shown by name. */
+function assertNoBidi(out: string): void {
+  assert.doesNotMatch(out, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u);
+  assert.ok(out.includes(RLO_SHOWN), out);
+}
+
+test('UAX #9: a menu entry with a right-to-left override is shown with the override named, not applied', async () => {
+  const menu = `0${RLO_NAME}\t/${RLO_NAME}\t127.0.0.1\t70\r\ni${RLO_NAME}\t\t\t0\r\n3${RLO_NAME}\t\t\t0\r\n.\r\n`;
+  const out = await collect((sink) => renderMenu(items(menu), ctx, sink));
+  assertSafe(out);
+  assertNoBidi(out);
+  assert.equal(out.split(RLO_SHOWN).length - 1, 3, 'link, info line and error line');
+});
+
+test('UAX #9: an FTP listing name with a right-to-left override is shown with the override named', async () => {
+  const out = await collect((sink) =>
+    renderFtpListing('ftp://127.0.0.1:2121/pub/', lines(body(`${RLO_NAME}\r\nplain\u2067x\u2069.txt\r\n`)), ctx, sink),
+  );
+  assertSafe(out);
+  assertNoBidi(out);
+  assert.ok(out.includes('plain&lt;U+2067&gt;x&lt;U+2069&gt;.txt'));
+});
+
+test('UAX #9: news overview subjects and senders with bidi formatting are shown with it named', async () => {
+  const sample = `1\t${RLO_NAME}\tEve \u202Bx\u202C <eve@example.test>\tMon, 21 Nov 1994 10:00:00 GMT\t12\tnews:a@example.test\n`;
+  const out = await collect((sink) => renderNewsOverview(lines(body(sample)), ctx, sink));
+  assertSafe(out);
+  assertNoBidi(out);
+  assert.ok(out.includes('Eve &lt;U+202B&gt;x&lt;U+202C&gt; &lt;eve@example.test&gt;'));
+});
+
+test('UAX #9: an article header and body, WAIS headlines and text with bidi formatting', async () => {
+  const article = await collect((sink) =>
+    renderArticle(
+      lines(body(`Subject: ${RLO_NAME}\nFrom: a@b\n\nbody ${RLO_NAME}\n`))[Symbol.asyncIterator](),
+      ctx,
+      sink,
+    ),
+  );
+  assertNoBidi(article);
+  const wais = await collect((sink) =>
+    renderWaisHeadlines(lines(body(`10\t5\tTEXT\t${RLO_NAME}\twais://h/db/TEXT/1\n`)), ctx, sink),
+  );
+  assertNoBidi(wais);
+  const text = await collect((sink) => renderText(body(`a ${RLO_NAME}\n`), sink));
+  assertNoBidi(text);
 });
 
 test('RFC 1436 3.8: an empty menu says so', async () => {

@@ -8,7 +8,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { startGateway, statusFor, type Gateway } from '../../src/gateway/index.js';
 import { open } from '../../src/clients/index.js';
@@ -136,6 +137,50 @@ test('RFC 1436 3.8: a binary item is downloaded with its type and file name, byt
   assert.equal(r.headers['content-disposition'], `attachment; filename="data.bin"; filename*=UTF-8''data.bin`);
   assert.match(String(r.headers['content-security-policy']), /sandbox/);
   assert.deepEqual(r.body, pyFile('files/data.bin'));
+});
+
+/** The SHA-256 of a response body and how many times each octet value occurs in it, read as it arrives. */
+function digestOf(
+  g: Gateway,
+  path: string,
+): Promise<{ status: number; sha256: string; counts: number[]; size: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: g.host, port: g.port, path, agent: false }, (res) => {
+      const hash = createHash('sha256');
+      const counts = new Array<number>(256).fill(0);
+      let size = 0;
+      res.on('data', (d: Buffer) => {
+        hash.update(d);
+        size += d.length;
+        for (const b of d) counts[b]++;
+      });
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, sha256: hash.digest('hex'), counts, size }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('binary pass-through: random octets from pygopherd and vsftpd (all 256 values) arrive unchanged, by SHA-256', async () => {
+  const cases: Array<[string, string, string]> = [
+    [`${PY}/9/big.bin`, join(TS, 'gopher', 'big.sha256'), join(TS, 'gopher', 'root', 'big.bin')],
+    [`${FTP}/pub/big.bin`, join(TS, 'ftp', 'big.sha256'), join(ftpRoot, 'pub', 'big.bin')],
+  ];
+  for (const [url, sumFile, file] of cases) {
+    const want = readFileSync(sumFile, 'utf8').trim();
+    for (const path of [`/?url=${encodeURIComponent(url)}`, url]) {
+      const got = await digestOf(gw, path);
+      assert.equal(got.status, 200, path);
+      assert.equal(got.size, statSync(file).size, path);
+      assert.equal(got.sha256, want, path);
+      assert.deepEqual(
+        got.counts.flatMap((n, b) => (n === 0 ? [b] : [])),
+        [],
+        `octet values missing from ${path}`,
+      );
+    }
+  }
 });
 
 test('"Download the original" of a text item: the bytes as an attachment', async () => {
@@ -278,9 +323,22 @@ test('RFC 1945 5.1.2: a proxy request for a document or file passes it on as it 
   assert.equal(f.body.toString(), readFileSync(join(ftpRoot, 'hello.txt'), 'utf8').replace(/\r\n/g, '\n'));
 });
 
-test("RFC 1738 4: locator's own open() reaches gopher through the gateway (gopher_proxy)", async () => {
-  const r = await open(`${PY}/0/hello.txt`, { gateway: { proxies: { gopher: `${gw.url}/` }, noProxy: [] } });
-  assert.deepEqual(Buffer.from(await new Response(r.body).arrayBuffer()), pyFile('hello.txt'));
+test("RFC 1738 4: locator's own open() reaches gopher through the gateway (gopher_proxy): the gateway's log shows the request", async () => {
+  const log: string[] = [];
+  const g = await startGateway({ port: 0, timeout: 10_000, log: (l) => log.push(l) });
+  try {
+    const r = await open(`${PY}/0/hello.txt`, { gateway: { proxies: { gopher: `${g.url}/` }, noProxy: [] } });
+    assert.deepEqual(Buffer.from(await new Response(r.body).arrayBuffer()), pyFile('hello.txt'));
+    assert.deepEqual(log, [`GET ${PY}/0/hello.txt 200`]);
+  } finally {
+    await g.close();
+  }
+  // The gateway stopped, the same open() fails, though pygopherd still answers directly.
+  const via = { gateway: { proxies: { gopher: `${g.url}/` }, noProxy: [] } };
+  const failed = await open(`${PY}/0/hello.txt`, via).catch((e: LocatorError) => e);
+  assert.ok(failed instanceof LocatorError, 'open() went through the stopped gateway');
+  const direct = await open(`${PY}/0/hello.txt`, { gateway: false });
+  assert.deepEqual(Buffer.from(await new Response(direct.body).arrayBuffer()), pyFile('hello.txt'));
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -410,6 +468,14 @@ test('RFC 1738 3.4.5: a Gopher+ +ASK form is an HTML form; its submission is the
     assert.equal(sent.status, 200);
     assert.match(sent.text, /<pre class="text">Thank you\r?\n<\/pre>/);
     assert.equal(f.received.at(-1), '/form\t+\t1\r\n+-1\r\nAda\r\nblue\r\ns3cret\r\n.\r\n');
+    // The page opened as localhost:PORT posts with that Origin: the gateway's own too.
+    const named = await post(`questions=3&a0=Bob&a1=red&a2=x&token=${token}`, {
+      host: `localhost:${g.port}`,
+      origin: `http://localhost:${g.port}`,
+      'sec-fetch-site': 'same-origin',
+    });
+    assert.equal(named.status, 200);
+    assert.equal(f.received.at(-1), '/form\t+\t1\r\n+-1\r\nBob\r\nred\r\nx\r\n.\r\n');
   } finally {
     await g.close();
     await f.close();
@@ -470,13 +536,103 @@ test('limits: a stalled server ends in a timeout page (504); a client with too m
   }
 });
 
-test('limits: an object past maxBytes is cut, never passed on whole', async () => {
+test('limits: an object whose size is over maxBytes before anything is sent is a 502 page, too-large, with none of its octets', async () => {
   const g = await startGateway({ port: 0, timeout: 5000, maxBytes: 1000 });
+  // One write of 1500 octets: the first chunk the gateway reads is already over the limit.
+  const one = await fakeServer((socket) => {
+    socket.end(Buffer.alloc(1500, 0x41));
+    return true;
+  });
   try {
-    const r = await request(g, `/?url=${encodeURIComponent(`${PY}/9/files/data.bin`)}`).catch((e: Error) => e);
-    if (r instanceof Error) assert.match(r.message, /aborted|socket hang up|ECONNRESET|terminated/i);
-    else assert.ok(r.body.length < 4096, `got ${r.body.length} octets`);
+    for (const url of [`gopher://127.0.0.1:${one.port}/9/blob`, `${FTP}/pub/big.bin`]) {
+      const r = await request(g, `/?url=${encodeURIComponent(url)}`);
+      assert.equal(r.status, 502, url);
+      assertPage(r);
+      assert.match(r.text, /<dt>Code<\/dt><dd><code>too-large<\/code><\/dd>/, url);
+      assert.doesNotMatch(r.text, /AAAA/, 'no octet of the object');
+    }
   } finally {
     await g.close();
+    await one.close();
+  }
+});
+
+test('limits: an object that passes maxBytes during the transfer: its first octets, then the connection cut (never completed)', async () => {
+  const g = await startGateway({ port: 0, timeout: 5000, maxBytes: 1000 });
+  const first = Buffer.alloc(600, 0x61);
+  let more!: () => void;
+  const sendMore = new Promise<void>((r) => (more = r));
+  // 600 octets; the rest (600 more: 1200 in all) only once the browser side has the first 600.
+  const split = await fakeServer((socket) => {
+    socket.write(first);
+    void sendMore.then(() => socket.end(Buffer.alloc(600, 0x62)));
+    return true;
+  });
+  try {
+    const got = await new Promise<{ status: number; type: string; body: Buffer; complete: boolean; error: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          {
+            host: g.host,
+            port: g.port,
+            path: `/?url=${encodeURIComponent(`gopher://127.0.0.1:${split.port}/9/blob`)}`,
+            agent: false,
+          },
+          (res) => {
+            const parts: Buffer[] = [];
+            let n = 0;
+            let error = '';
+            res.on('data', (d: Buffer) => {
+              parts.push(d);
+              n += d.length;
+              if (n >= first.length) more();
+            });
+            res.on('error', (e) => (error = e.message));
+            res.on('close', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                type: String(res.headers['content-type']),
+                body: Buffer.concat(parts),
+                complete: res.complete,
+                error,
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    assert.equal(got.status, 200);
+    assert.equal(got.type, 'application/octet-stream');
+    assert.deepEqual(got.body, first, 'exactly the octets before the limit');
+    assert.equal(got.complete, false, 'the transfer is cut, not completed');
+    assert.match(got.error, /aborted/);
+  } finally {
+    await g.close();
+    await split.close();
+  }
+});
+
+test('UAX #9: a menu entry "invoice<RLO>fdp.exe" shows its override by name; the download name has none', async () => {
+  const fake = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    if (received.startsWith('/9')) socket.end('MZ binary');
+    else socket.end(`9invoice\u202Efdp.exe\t/9/invoice\u202Efdp.exe\t127.0.0.1\t70\r\n.\r\n`);
+    return true;
+  });
+  try {
+    const menu = await page(`gopher://127.0.0.1:${fake.port}/1/`);
+    assert.equal(menu.status, 200);
+    assert.match(menu.text, />invoice&lt;U\+202E&gt;fdp\.exe<\/a>/);
+    assert.doesNotMatch(menu.text, /\u202E/);
+    const file = await page(`gopher://127.0.0.1:${fake.port}/9/invoice%E2%80%AEfdp.exe`);
+    assert.equal(file.status, 200);
+    assert.equal(
+      file.headers['content-disposition'],
+      `attachment; filename="invoice_fdp.exe"; filename*=UTF-8''invoice_fdp.exe`,
+    );
+  } finally {
+    await fake.close();
   }
 });

@@ -1,0 +1,206 @@
+// The gateway's limits on its clients, by the clock, with raw sockets (docs/gateway.md, "Limits"):
+// a client that sends its headers one octet at a time is answered 408 and cut at the headers
+// time; a body that dribbles is cut at the receive time; a connection that sends nothing is
+// closed at the idle time; and a full set of connections that send nothing or one octet does not
+// lock a real client out. The times are set short for the test; the margins are wide (the
+// machine is shared), and every wait is bounded.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import http from 'node:http';
+import { startGateway } from '../../src/gateway/index.js';
+
+/** A raw connection to the gateway that records what it got and when it was closed. */
+interface Raw {
+  sock: net.Socket;
+  got: string;
+  /** Milliseconds from the connection to the end of it (FIN or reset), or null while open. */
+  closedAfter: number | null;
+  closed: Promise<void>;
+}
+
+function connect(port: number): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const sock = net.connect(port, '127.0.0.1');
+    let done!: () => void;
+    const raw: Raw = { sock, got: '', closedAfter: null, closed: new Promise((r) => (done = r)) };
+    const end = () => {
+      if (raw.closedAfter === null) raw.closedAfter = Date.now() - t0;
+      done();
+    };
+    sock.on('data', (d) => (raw.got += d.toString('latin1')));
+    sock.on('end', end);
+    sock.on('close', end);
+    sock.on('error', end);
+    sock.once('connect', () => resolve(raw));
+    sock.once('error', reject);
+  });
+}
+
+/** Resolves when the connection ends, or after `ms` (whichever comes first). */
+async function endedWithin(raw: Raw, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([raw.closed, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
+/** Writes `text` one octet every `every` ms until the connection ends or the text is out. */
+function dribble(raw: Raw, text: string, every: number): () => void {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (raw.closedAfter !== null || i >= text.length || raw.sock.destroyed) return clearInterval(timer);
+    raw.sock.write(text[i++]);
+  }, every);
+  return () => clearInterval(timer);
+}
+
+function get(port: number, path: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, agent: false, timeout: 10_000 }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const SLOW_HEADERS = `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(400)}`;
+
+test('RFC 9110 15.5.9: headers sent one octet at a time are answered 408 and cut at the headers time', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 1500, idleTimeout: 60_000 });
+  const raw = await connect(g.port);
+  const stop = dribble(raw, SLOW_HEADERS, 100);
+  try {
+    await endedWithin(raw, 8000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 8 s');
+    assert.ok(raw.closedAfter! >= 1400, `cut after ${raw.closedAfter} ms, before the headers time`);
+    assert.ok(raw.closedAfter! < 4500, `cut after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 408 /);
+  } finally {
+    stop();
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('the default headers time is 10 s: a one-octet-a-second client is not left connected past it', async () => {
+  const g = await startGateway({ port: 0 });
+  const raw = await connect(g.port);
+  const stop = dribble(raw, SLOW_HEADERS, 1000);
+  try {
+    await endedWithin(raw, 14_000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 14 s');
+    assert.ok(raw.closedAfter! >= 9900 && raw.closedAfter! < 13_000, `cut after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 408 /);
+  } finally {
+    stop();
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9110 15.5.9: a form whose body dribbles is cut at the receive time (headers on time)', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 1000, receiveTimeout: 2000, idleTimeout: 60_000 });
+  const raw = await connect(g.port);
+  const target = `/?url=${encodeURIComponent('gopher://127.0.0.1:1/1form%09%09?')}`;
+  raw.sock.write(
+    `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 400\r\n\r\n`,
+  );
+  const stop = dribble(raw, 'a'.repeat(400), 100);
+  try {
+    await endedWithin(raw, 8000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 8 s');
+    assert.ok(raw.closedAfter! >= 1900 && raw.closedAfter! < 5000, `cut after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 408 /);
+  } finally {
+    stop();
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9112 9.5: a connection that sends nothing is closed at the idle time; so is one idle after its answer', async () => {
+  const g = await startGateway({ port: 0, idleTimeout: 1000 });
+  const silent = await connect(g.port);
+  const kept = await connect(g.port);
+  try {
+    kept.sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`);
+    await Promise.all([endedWithin(silent, 6000), endedWithin(kept, 6000)]);
+    assert.notEqual(silent.closedAfter, null, 'a silent connection still open after 6 s');
+    assert.ok(silent.closedAfter! >= 900 && silent.closedAfter! < 4000, `closed after ${silent.closedAfter} ms`);
+    assert.equal(silent.got, '', 'nothing is written to a connection that asked nothing');
+    assert.match(kept.got, /^HTTP\/1\.1 200 /);
+    assert.notEqual(kept.closedAfter, null, 'a kept-alive connection still open after 6 s');
+  } finally {
+    silent.sock.destroy();
+    kept.sock.destroy();
+    await g.close();
+  }
+});
+
+test('connection cap: 64 connections that send nothing or one octet do not lock a real client out', async () => {
+  const g = await startGateway({ port: 0, idleTimeout: 60_000, headersTimeout: 60_000, receiveTimeout: 60_000 });
+  const flood: Raw[] = [];
+  try {
+    for (let i = 0; i < 64; i++) {
+      const r = await connect(g.port);
+      if (i % 2 === 1) r.sock.write('G');
+      flood.push(r);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    for (let round = 0; round < 3; round++) {
+      const page = await get(g.port, '/');
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<h1>locator gateway<\/h1>/);
+    }
+    const closed = flood.filter((r) => r.closedAfter !== null).length;
+    assert.ok(closed >= 1 && closed <= 3, `${closed} of the waiting connections were closed to make room`);
+    // The oldest go first: the first one opened (it sent nothing) is among them.
+    assert.notEqual(flood[0].closedAfter, null);
+  } finally {
+    for (const r of flood) r.sock.destroy();
+    await g.close();
+  }
+});
+
+test('connection cap: a connection being answered is never closed to make room; past the cap with all busy, the new one is refused', async () => {
+  // A gopher server that never answers: each request through the gateway stays in progress.
+  const held = new Set<net.Socket>();
+  const stall = net.createServer((s) => {
+    held.add(s);
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+  const port = (stall.address() as net.AddressInfo).port;
+  const g = await startGateway({ port: 0, maxConnections: 2, timeout: 5000, idleTimeout: 60_000 });
+  const busy: Raw[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      const r = await connect(g.port);
+      r.sock.write(
+        `GET /?url=${encodeURIComponent(`gopher://127.0.0.1:${port}/0x${i}`)} HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`,
+      );
+      busy.push(r);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const extra = await connect(g.port).catch(() => null);
+    if (extra !== null) await endedWithin(extra, 3000);
+    assert.ok(extra === null || extra.closedAfter !== null, 'the connection past the cap was refused');
+    assert.deepEqual(
+      busy.map((r) => r.closedAfter),
+      [null, null],
+      'the requests in progress kept their connections',
+    );
+  } finally {
+    for (const r of busy) r.sock.destroy();
+    await g.close();
+    for (const s of held) s.destroy();
+    await new Promise<void>((r) => stall.close(() => r()));
+  }
+});
