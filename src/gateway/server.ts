@@ -971,16 +971,8 @@ function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
     email: cfg.email,
     // The operator's ~/.netrc is not for URLs that requests name (any page can name one): only
     // the hosts the operator listed may get its entries.
-    ...(cfg.netrcHosts.length === 0 ? { netrc: false as const } : netrcHostsOption(cfg.netrcHosts)),
+    ...(cfg.netrcHosts.length === 0 ? { netrc: false as const } : { netrcHosts: [...cfg.netrcHosts] }),
   };
-}
-
-/**
- * The clients' option that limits ~/.netrc to some hosts. Not in OpenOptions on every branch yet:
- * cast until it is.
- */
-function netrcHostsOption(hosts: string[]): Partial<GopherOpenOptions> {
-  return { netrcHosts: [...hosts] } as Partial<GopherOpenOptions>;
 }
 
 /**
