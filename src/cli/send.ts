@@ -12,6 +12,7 @@ import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../redact.js';
 import { safeText } from './safe-text.js';
+import { authSecrets } from '../clients/smtp/secrets.js';
 
 /** The most a body read from standard input or a file may hold (the message stays in memory). */
 export const MAX_BODY = 32 * 1024 * 1024;
@@ -75,7 +76,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
         '--smtp-user needs the password in SMTP_PASSWORD (or, with --body-file, typed at the prompt on a terminal)',
       );
     }
-    secrets.push(password);
+    // Every form a relay may echo: plain, base64, the AUTH PLAIN token (secrets.ts).
+    secrets.push(...authSecrets(user, password));
   }
   let ca: Buffer | undefined;
   if (values['smtp-ca'] !== undefined) {

@@ -159,7 +159,8 @@ export class Connection {
     this.writeTimeout = checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
-    this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
+    // Longest first: a form that holds a shorter one (a token, the password) is masked whole.
+    this.#secrets = (options.secrets ?? []).filter((s) => s !== '').sort((a, b) => b.length - a.length);
     this.#onAbort = () => this.close(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (feed !== undefined) {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ROOT, serversDir } from '../helpers.js';
+import { echoing, haveRelayCert, relay as fakeRelay } from '../clients/smtp/relay.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -183,3 +184,39 @@ for (const [args, message] of USAGE) {
     assert.match(r.err, message);
   });
 }
+
+test('RFC 4954 4: a relay that echoes the AUTH line and password in 334 and 535: no form of the password in -v, --json or the message', async (t) => {
+  if (!haveRelayCert()) {
+    t.skip('no test certificate (test/servers/smtp.sh)');
+    return;
+  }
+  const password = 'pa"ss-wörd-9137';
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const forms = [
+    password,
+    JSON.stringify(password).slice(1, -1),
+    b64(password),
+    b64(`\0tester\0${password}`),
+    b64(`tester:${password}`).slice(12, 24),
+  ];
+  for (const mech of ['PLAIN', 'LOGIN'] as const) {
+    const relay = await fakeRelay(echoing('tester', mech, 'in 334 and 535'));
+    try {
+      const args = ['send', '-v', '--json', '--smtp', `127.0.0.1:${relay.port}`, '--smtp-ca'];
+      args.push(join(serversDir(), 'smtp', 'ca.pem'), '--smtp-user', 'tester', '--starttls', 'required');
+      args.push('--from', 'a@example.test', '--body-file', '/dev/null', 'mailto:tester@example.test');
+      const r = await run(args, '', { SMTP_PASSWORD: password });
+      assert.equal(r.code, 3, r.err);
+      const j = JSON.parse(r.out);
+      assert.equal(j.error.replyCode, 535);
+      assert.ok(relay.lines.some((l) => l.includes(b64(password)) || l.includes(b64(`\0tester\0${password}`))));
+      assert.match(r.err, /\*\*\*\*/);
+      for (const f of forms) {
+        assert.ok(!r.err.includes(f), `${JSON.stringify(f)} in -v output:\n${r.err}`);
+        assert.ok(!r.out.includes(f), `${JSON.stringify(f)} in --json output:\n${r.out}`);
+      }
+    } finally {
+      await relay.close();
+    }
+  }
+});

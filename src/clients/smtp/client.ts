@@ -32,6 +32,7 @@ import {
 } from './message.js';
 import { parseEhlo, queueId, type SmtpReply } from './reply.js';
 import { SmtpSession } from './session.js';
+import { authSecrets } from './secrets.js';
 
 /** The environment variable that names the relay, `host` or `host:port` (port 25 when none). */
 export const RELAY_ENV = 'SMTP_RELAY';
@@ -166,12 +167,11 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
   const { lines, onLine } = transcriptRecorder(options.transcript);
   // The password is settled (asked for) before any connection, so that the transcript hides
   // every form of it from the first line on.
-  const secrets: string[] = [];
+  let secrets: string[] = [];
   let password = '';
   if (options.user !== undefined) {
     password = typeof options.password === 'function' ? await options.password() : (options.password ?? '');
-    const enc = new TextEncoder();
-    secrets.push(password, base64(enc.encode(password)), base64(enc.encode(`\0${options.user}\0${password}`)));
+    secrets = authSecrets(options.user, password);
   }
   const session = await SmtpSession.connect(relay.host, relay.port, {
     signal: options.signal,
@@ -197,7 +197,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
         throw new LocatorError(
           STARTTLS_UNAVAILABLE,
           -1,
-          `the SMTP server answered ${r.code} ${JSON.stringify(r.texts.join(' '))} to STARTTLS, which was required (RFC 3207 4)`,
+          `the SMTP server answered ${r.code} ${JSON.stringify(session.conn.redact(r.texts.join(' ')))} to STARTTLS, which was required (RFC 3207 4)`,
         );
       }
     }

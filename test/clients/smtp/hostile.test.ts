@@ -5,110 +5,12 @@
 // or transcript line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import tls from 'node:tls';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { send, SmtpReplyError } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
-import { serversDir } from '../../helpers.js';
-
-/** What a script can do with the connection it answers. */
-interface Io {
-  /** Writes to the current socket (the TLS one after startTls). */
-  write(text: string): void;
-  /** Answers 220 and moves the session to TLS (RFC 3207), with the test servers' certificate. */
-  startTls(): void;
-  /** Stops reading: what the client sends next stays in the buffers. */
-  stopReading(): void;
-  /** True while the session runs in DATA mode (set by the script). */
-  inData: boolean;
-}
-
-interface Relay {
-  port: number;
-  /** Every line received, without CR LF (DATA lines included). */
-  lines: string[];
-  close(): Promise<void>;
-}
-
-/** A fake relay: greets with 220, then gives each line to `script`. */
-async function relay(script: (line: string, io: Io) => void): Promise<Relay> {
-  const r: Relay = { port: 0, lines: [], close: async () => {} };
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((raw) => {
-    sockets.add(raw);
-    raw.on('error', () => {});
-    raw.on('close', () => sockets.delete(raw));
-    let current: net.Socket = raw;
-    let buf = '';
-    const onData = (d: Buffer) => {
-      buf += d.toString('latin1');
-      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        r.lines.push(line);
-        script(line, io);
-      }
-    };
-    const io: Io = {
-      write: (t) => void current.write(t),
-      startTls: () => {
-        raw.off('data', onData);
-        raw.write('220 2.0.0 ready to start TLS\r\n');
-        const dir = join(serversDir(), 'smtp');
-        const secure = new tls.TLSSocket(raw, {
-          isServer: true,
-          key: readFileSync(join(dir, 'key.pem')),
-          cert: readFileSync(join(dir, 'ca.pem')),
-        });
-        secure.on('error', () => {});
-        sockets.add(secure);
-        current = secure;
-        secure.on('data', onData);
-      },
-      stopReading: () => {
-        current.off('data', onData);
-        current.pause();
-        if (current !== raw) raw.pause();
-      },
-      inData: false,
-    };
-    raw.on('data', onData);
-    raw.write('220 fake.test ESMTP\r\n');
-  });
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  r.port = (server.address() as net.AddressInfo).port;
-  r.close = () =>
-    new Promise((res) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => res());
-    });
-  return r;
-}
-
-/** Answers like a server that takes everything; `ext` are the EHLO keywords. */
-function polite(line: string, io: Io, ext: string[]): boolean {
-  if (io.inData) {
-    if (line === '.') {
-      io.inData = false;
-      io.write('250 2.0.0 queued\r\n');
-    }
-    return true;
-  }
-  const verb = line.split(/[ :]/)[0].toUpperCase();
-  if (verb === 'EHLO') {
-    const all = ['fake.test', ...ext];
-    io.write(all.map((e, i) => `250${i === all.length - 1 ? ' ' : '-'}${e}\r\n`).join(''));
-  } else if (verb === 'MAIL' || verb === 'RCPT') io.write('250 2.1.0 Ok\r\n');
-  else if (verb === 'QUIT') io.write('221 2.0.0 Bye\r\n');
-  else return false;
-  return true;
-}
+import { base64 } from '../../../src/clients/smtp/message.js';
+import { echoing, haveRelayCert, polite, relay, relayCa } from './relay.js';
 
 const URL = 'mailto:tester@example.test';
-const CA = () => readFileSync(join(serversDir(), 'smtp', 'ca.pem'));
-const haveCert = () => existsSync(join(serversDir(), 'smtp', 'key.pem'));
 
 /** Settles `p` or says it did not within `ms` (the test fails instead of hanging). */
 async function settle(p: Promise<unknown>, ms: number): Promise<{ value?: unknown; error?: unknown; ms: number }> {
@@ -131,7 +33,7 @@ async function settle(p: Promise<unknown>, ms: number): Promise<{ value?: unknow
 // that makes no progress, as it bounds silence on a read.
 for (const overTls of [false, true]) {
   test(`RFC 5321 4.5.3.2.5: a relay that stops reading mid-DATA${overTls ? ' (after STARTTLS)' : ''}: timeout, settled in bounded time`, async (t) => {
-    if (overTls && !haveCert()) {
+    if (overTls && !haveRelayCert()) {
       t.skip('no test certificate (test/servers/smtp.sh)');
       return;
     }
@@ -151,7 +53,7 @@ for (const overTls of [false, true]) {
         send(
           URL,
           { from: 'a@example.test', subject: 'big', body },
-          { smtp: `127.0.0.1:${r.port}`, timeout: 1500, ca: CA(), starttls: overTls ? 'required' : 'never' },
+          { smtp: `127.0.0.1:${r.port}`, timeout: 1500, ca: relayCa(), starttls: overTls ? 'required' : 'never' },
         ),
         12_000,
       );
@@ -159,6 +61,64 @@ for (const overTls of [false, true]) {
       assert.equal(out.error.code, 'timeout');
       assert.match(out.error.message, /took none of the data sent for 1500 ms/);
       assert.ok(out.ms < 10_000, `${out.ms} ms`);
+    } finally {
+      await r.close();
+    }
+  });
+}
+
+const USER = 'tester';
+/** A password with a '"' (JSON-escaped in messages that quote a reply) and a non-ASCII letter. */
+const PASSWORD = 'pa"ss-wörd-9137';
+const b64 = (s: string) => base64(new TextEncoder().encode(s));
+/** Every form of PASSWORD that must not be shown. */
+const FORMS = [
+  PASSWORD,
+  JSON.stringify(PASSWORD).slice(1, -1),
+  b64(PASSWORD),
+  b64(`\0${USER}\0${PASSWORD}`),
+  // The password base64-encoded inside other text, at an offset that is not a multiple of 3.
+  b64(`${USER}:${PASSWORD}`).slice(12, 24),
+];
+
+// mechanism | where the server echoes                      -- RFC 4954 4, RFC 4616 2
+const ECHOES: Array<['PLAIN' | 'LOGIN', 'in 535' | 'in 334 and 535' | 'as garbage', string]> = [
+  ['PLAIN', 'in 535', 'smtp-reply'],
+  ['PLAIN', 'in 334 and 535', 'smtp-reply'],
+  ['LOGIN', 'in 535', 'smtp-reply'],
+  ['LOGIN', 'in 334 and 535', 'smtp-reply'],
+  ['PLAIN', 'as garbage', 'protocol-error'],
+];
+for (const [mech, how, code] of ECHOES) {
+  test(`RFC 4954 4: AUTH ${mech}, a server that echoes the credentials ${how}: no form of the password in the error or the transcript`, async () => {
+    const r = await relay(echoing(USER, mech, how));
+    try {
+      const transcript: string[] = [];
+      const out = await settle(
+        send(
+          URL,
+          { from: 'a@example.test', body: 'x\n' },
+          {
+            smtp: `127.0.0.1:${r.port}`,
+            timeout: 5000,
+            starttls: 'never',
+            authWithoutTls: true,
+            authMechanism: mech,
+            user: USER,
+            password: PASSWORD,
+            transcript: (l) => transcript.push(l.text),
+          },
+        ),
+        10_000,
+      );
+      const e = out.error;
+      assert.ok(e instanceof LocatorError, String(e));
+      assert.equal(e.code, code);
+      // The server did receive the secret and did echo it (else the test shows nothing).
+      assert.ok(r.lines.some((l) => l.includes(b64(PASSWORD)) || l.includes(b64(`\0${USER}\0${PASSWORD}`))));
+      const shown = [e.message, e instanceof SmtpReplyError ? e.replyText : '', ...transcript].join('\n');
+      assert.match(shown, /\*\*\*\*/);
+      for (const f of FORMS) assert.ok(!shown.includes(f), `${JSON.stringify(f)} shown in:\n${shown}`);
     } finally {
       await r.close();
     }
