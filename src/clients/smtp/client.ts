@@ -25,6 +25,7 @@ import {
   assertNoLineBreak,
   base64,
   checkAddress,
+  checkCommandLength,
   composeMessage,
   dotStuff,
   parseMailbox,
@@ -149,7 +150,10 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     );
   }
   const relay = parseRelay(relayText);
-  if (options.clientName !== undefined) assertNoLineBreak('the EHLO name', options.clientName);
+  if (options.clientName !== undefined) {
+    assertNoLineBreak('the EHLO name', options.clientName);
+    checkCommandLength('the EHLO name', `EHLO ${options.clientName}`);
+  }
   if (options.user !== undefined) assertNoLineBreak('the user name', options.user);
   const messageId = message.messageId ?? newMessageId(from.address);
   const composed = composeMessage({

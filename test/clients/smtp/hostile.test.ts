@@ -124,3 +124,74 @@ for (const [mech, how, code] of ECHOES) {
     }
   });
 }
+
+// what | the call | code                                          -- RFC 5321 4.5.3.1, RFC 5322 3.2.5
+const BEFORE_CONNECTING: Array<{
+  section: string;
+  what: string;
+  url: string;
+  msg: object;
+  opts: object;
+  code: string;
+}> = [
+  {
+    section: 'RFC 5321 4.5.3.1.3',
+    what: 'a 543-octet RCPT line',
+    url: `mailto:${'r'.repeat(500)}@example.test`,
+    msg: {},
+    opts: {},
+    code: 'smtp-too-long',
+  },
+  {
+    section: 'RFC 5321 4.5.3.1.1',
+    what: 'a 65-octet local-part of the sender',
+    url: URL,
+    msg: { from: `${'s'.repeat(65)}@example.test` },
+    opts: {},
+    code: 'smtp-too-long',
+  },
+  {
+    section: 'RFC 5321 4.5.3.1.4',
+    what: 'an EHLO line of 513 octets',
+    url: URL,
+    msg: {},
+    opts: { clientName: 'h'.repeat(506) },
+    code: 'smtp-too-long',
+  },
+  {
+    section: 'RFC 5322 3.2.5',
+    what: 'ESC in the Subject',
+    url: URL,
+    msg: { subject: 'a\u001b[2J' },
+    opts: {},
+    code: 'smtp-control-character',
+  },
+  {
+    section: 'RFC 5322 3.2.5',
+    what: 'BEL in the sender name',
+    url: URL,
+    msg: { from: 'Bell\u0007 <b@example.test>' },
+    opts: {},
+    code: 'smtp-control-character',
+  },
+];
+for (const row of BEFORE_CONNECTING) {
+  test(`${row.section}: ${row.what} is refused (${row.code}) before connecting`, async () => {
+    const r = await relay(() => {});
+    let connected = false;
+    try {
+      await assert.rejects(
+        send(
+          row.url,
+          { from: 'a@example.test', body: 'x\n', ...row.msg },
+          { smtp: `127.0.0.1:${r.port}`, timeout: 2000, ...row.opts },
+        ),
+        (e: unknown) => e instanceof LocatorError && e.code === row.code,
+      );
+      connected = r.lines.length > 0;
+    } finally {
+      await r.close();
+    }
+    assert.equal(connected, false);
+  });
+}
