@@ -259,7 +259,8 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     return {
       recipient: to,
       relay: `${relay.host}:${relay.port}`,
-      reply: { code: final.code, enhanced: final.enhanced, text: final.texts.join('\n') },
+      // A server may quote the client's secrets in any reply: hidden here too.
+      reply: { code: final.code, enhanced: final.enhanced, text: session.conn.redact(final.texts.join('\n')) },
       queueId: queueId(final),
       messageId,
       size: composed.length,

@@ -195,3 +195,41 @@ for (const row of BEFORE_CONNECTING) {
     assert.equal(connected, false);
   });
 }
+
+test('RFC 4954 4: a relay that accepts AUTH and quotes the password in its final 250: the result hides it', async () => {
+  const r = await relay((line, io) => {
+    if (io.inData) {
+      if (line === '.') {
+        io.inData = false;
+        io.write(`250 2.0.0 queued for ${PASSWORD} (${b64(PASSWORD)})\r\n`);
+      }
+      return;
+    }
+    if (line.startsWith('AUTH PLAIN')) io.write('235 2.7.0 ok\r\n');
+    else if (line === 'DATA') {
+      io.inData = true;
+      io.write('354 go\r\n');
+    } else if (!polite(line, io, ['AUTH PLAIN'])) io.write('502 5.5.1 no\r\n');
+  });
+  try {
+    const transcript: string[] = [];
+    const res = await send(
+      URL,
+      { from: 'a@example.test', body: 'x\n' },
+      {
+        smtp: `127.0.0.1:${r.port}`,
+        timeout: 5000,
+        starttls: 'never',
+        authWithoutTls: true,
+        user: USER,
+        password: PASSWORD,
+        transcript: (l) => transcript.push(l.text),
+      },
+    );
+    assert.equal(res.reply.code, 250);
+    assert.equal(res.reply.text, '2.0.0 queued for **** (****)');
+    for (const f of FORMS) assert.ok(!transcript.join('\n').includes(f));
+  } finally {
+    await r.close();
+  }
+});
