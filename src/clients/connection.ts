@@ -137,6 +137,9 @@ export class Connection {
   #lastData = 0;
   /** During drain(): where each chunk goes, synchronously, as it is read. */
   #drainTo: ((chunk: Buffer) => void) | null = null;
+  /** Writes by send() not yet completed, and the clock that bounds their wait. */
+  #unsent = 0;
+  #sendClock: Timer | null = null;
   /** What drain()'s writer threw (an output error), passed on to drain()'s caller as it is. */
   #drainFailure: unknown = null;
   readonly #onAbort: () => void;
@@ -370,6 +373,35 @@ export class Connection {
   }
 
   /**
+   * Sends bytes without waiting (an interactive session's keys and negotiation), under the same
+   * clock as write(): while any of them waits to go out, `timeout` ms without a write completing
+   * closes the connection with `timeout`, and a failure reaches the reader through the one close
+   * path. `shown`, when given, goes to the transcript.
+   */
+  send(data: Uint8Array, shown?: string): void {
+    if (this.#error !== null || this.socket.destroyed) return;
+    if (shown !== undefined) this.note('send', shown);
+    this.#unsent++;
+    this.#sendClock ??= startTimer(this.writeTimeout, () => this.#sendStalled());
+    this.socket.write(data, () => {
+      this.#unsent--;
+      this.#sendClock?.clear();
+      this.#sendClock = this.#unsent > 0 ? startTimer(this.writeTimeout, () => this.#sendStalled()) : null;
+    });
+  }
+
+  #sendStalled(): void {
+    this.#sendClock = null;
+    this.close(
+      new LocatorError(
+        TIMEOUT,
+        -1,
+        `the server took none of the data sent for ${this.writeTimeout} ms (${this.socket.writableLength} octets not sent)`,
+      ),
+    );
+  }
+
+  /**
    * The next chunk of data, or null at the end of the stream. Fails with the close error, or
    * with `timeout` after `timeout` ms of silence (which also closes the connection).
    */
@@ -503,6 +535,8 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#timer?.clear();
     this.#timer = null;
+    this.#sendClock?.clear();
+    this.#sendClock = null;
     if (this.#silence !== null) clearTimeout(this.#silence);
     this.#silence = null;
     if (!this.socket.destroyed) this.socket.destroy();

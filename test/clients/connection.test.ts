@@ -368,3 +368,47 @@ test('write: an interactive readTimeout (Infinity) leaves the write bounded by t
     await s.close();
   }
 });
+
+test('send: writes not waited for are bounded too: a peer that never reads closes the connection with timeout, and the reader sees it', async () => {
+  const s = await deaf();
+  try {
+    const c = await Connection.connect('127.0.0.1', s.port, { timeout: 400, readTimeout: Infinity });
+    const key = new Uint8Array(64 * 1024);
+    // An interactive session that keeps sending (keys, a paste) to a server that reads nothing.
+    for (let i = 0; i < 1024; i++) c.send(key);
+    const started = Date.now();
+    const outcome = await Promise.race([
+      c.read().then(
+        () => 'read',
+        (e: unknown) => e,
+      ),
+      sleep(10_000).then(() => 'still waiting'),
+    ]);
+    assert.ok(outcome instanceof LocatorError, `the read settled as ${String(outcome)}`);
+    assert.equal(outcome.code, 'timeout');
+    assert.ok(Date.now() - started < 8000);
+    assert.ok(c.socket.destroyed);
+  } finally {
+    await s.close();
+  }
+});
+
+test('send: a peer that reads everything: no timeout, every octet arrives, no clock left running', async () => {
+  let got = 0;
+  const s = net.createServer((sock) => {
+    sock.on('error', () => {});
+    sock.on('data', (d: Buffer) => (got += d.length));
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  try {
+    const c = await Connection.connect('127.0.0.1', (s.address() as AddressInfo).port, { timeout: 300 });
+    for (let i = 0; i < 64; i++) c.send(new Uint8Array(16 * 1024));
+    for (let i = 0; i < 100 && got < 64 * 16 * 1024; i++) await sleep(20);
+    assert.equal(got, 64 * 16 * 1024);
+    await sleep(400); // past the timeout: nothing fires once all is sent
+    assert.equal(c.done, false);
+    c.close();
+  } finally {
+    await new Promise((r) => s.close(r));
+  }
+});
