@@ -203,9 +203,9 @@ const MAX_PLAIN_WORD = 60;
 
 /**
  * True when text must go as RFC 2047 encoded words: not ASCII, a word (or a run of white space
- * with the word after it) too long to fold within
- * 78 octets (RFC 5322 2.1.1: folding happens only at white space, so only encoded words can cut
- * it), or something a decoder would take for an encoded word ("=?").
+ * with the word after it) too long to fold within 78 octets (RFC 5322 2.1.1: folding happens
+ * only at white space, so only encoded words can cut it), or something a decoder would take for
+ * an encoded word ("=?").
  */
 function needsWords(text: string): boolean {
   if (!isAscii(text) || text.includes('=?')) return true;

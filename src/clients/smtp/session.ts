@@ -67,9 +67,10 @@ export class SmtpSession {
   }
 
   /**
-   * A parser's error about `input` with every secret hidden: the parser quotes the start of a
-   * line that is not a reply, which may be an echoed password cut short, so it is run again
-   * over the text with the secrets masked and that error is given instead.
+   * A parser's error about `input` with every secret hidden. The parser quotes up to 80
+   * characters of a line that is not a reply, and an echoed token cut there would no longer
+   * match its masked form: so the parse is run again over the text with the secrets masked, and
+   * that error is given instead.
    */
   #redacted(e: LocatorError, input: Uint8Array): LocatorError {
     const text = Buffer.from(input).toString('utf8');
