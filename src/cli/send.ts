@@ -3,7 +3,7 @@
 // Nothing is sent when a value would break a line (an encoded CR LF in the URL, a CR in the
 // subject): the library refuses before connecting.
 
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import type { TranscriptLine } from '../clients/types.js';
@@ -12,9 +12,12 @@ import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../redact.js';
 import { safeText } from './safe-text.js';
+import { authSecrets } from '../clients/smtp/secrets.js';
 
 /** The most a body read from standard input or a file may hold (the message stays in memory). */
 export const MAX_BODY = 32 * 1024 * 1024;
+/** Octets per read of --body-file. */
+const READ_PIECE = 1024 * 1024;
 
 function timeoutArg(v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -28,11 +31,28 @@ function timeoutArg(v: unknown): number | undefined {
   return n;
 }
 
+/**
+ * The body, read piece by piece and stopped as soon as it passes MAX_BODY (a usage error, exit
+ * 2): a file with no end (/dev/zero, a FIFO) costs at most MAX_BODY octets and one more read.
+ */
 async function readBody(io: Io, file: string | undefined): Promise<Buffer> {
   if (file !== undefined) {
-    const b = await readFile(file);
-    if (b.length > MAX_BODY) throw new UsageError(`--body-file is larger than ${MAX_BODY} octets`);
-    return b;
+    const fh = await open(file, 'r');
+    try {
+      const parts: Buffer[] = [];
+      let n = 0;
+      for (;;) {
+        const piece = Buffer.allocUnsafe(Math.min(READ_PIECE, MAX_BODY + 1 - n));
+        const { bytesRead } = await fh.read(piece, 0, piece.length, null);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+        if (n > MAX_BODY) throw new UsageError(`--body-file is larger than ${MAX_BODY} octets`);
+        parts.push(piece.subarray(0, bytesRead));
+      }
+      return Buffer.concat(parts, n);
+    } finally {
+      await fh.close();
+    }
   }
   const parts: Buffer[] = [];
   let n = 0;
@@ -75,7 +95,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
         '--smtp-user needs the password in SMTP_PASSWORD (or, with --body-file, typed at the prompt on a terminal)',
       );
     }
-    secrets.push(password);
+    // Every form a relay may echo: plain, base64, the AUTH PLAIN token (secrets.ts).
+    secrets.push(...authSecrets(user, password));
   }
   let ca: Buffer | undefined;
   if (values['smtp-ca'] !== undefined) {
@@ -179,7 +200,7 @@ export const sendCommand: Command = {
     '  --smtp HOST[:PORT]  (send) The SMTP relay (default: $SMTP_RELAY; port 25 when none).',
     '  --from ADDR     (send) The sender, "user@host" or "Name <user@host>" (default: $EMAIL).',
     '  --subject S     (send) The Subject (any text; encoded as RFC 2047 words when not ASCII).',
-    '  --body-file FILE  (send) The body from FILE instead of standard input.',
+    '  --body-file FILE  (send) The body from FILE instead of standard input (at most 32 MiB: exit 2).',
     '  --starttls MODE  (send) auto (default: when offered), required (fail without TLS), never.',
     '  --smtp-ca FILE  (send) Check the relay certificate against the PEM authorities in FILE.',
     '  --smtp-user USER  (send) AUTH PLAIN/LOGIN as USER (only over TLS); the password comes from',

@@ -61,6 +61,8 @@ export function startTimer(ms: number, fn: () => void): Timer {
   };
 }
 const HIGH_WATER = 4;
+/** Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock. */
+const WRITE_PIECE = 256 * 1024;
 const READ_SIZE = 256 * 1024;
 /** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
 const POOL_MAX = 4;
@@ -118,7 +120,10 @@ export interface ConnectOptions {
 
 export class Connection {
   readonly socket: net.Socket;
+  /** Milliseconds of silence allowed on a read (`readTimeout`, else `timeout`). */
   readonly timeout: number;
+  /** Milliseconds a write may wait without any of it going out (`timeout`). */
+  readonly writeTimeout: number;
   #queue: Buffer[] = [];
   #ended = false;
   #error: LocatorError | null = null;
@@ -132,6 +137,9 @@ export class Connection {
   #lastData = 0;
   /** During drain(): where each chunk goes, synchronously, as it is read. */
   #drainTo: ((chunk: Buffer) => void) | null = null;
+  /** Writes by send() not yet completed, and the clock that bounds their wait. */
+  #unsent = 0;
+  #sendClock: Timer | null = null;
   /** What drain()'s writer threw (an output error), passed on to drain()'s caller as it is. */
   #drainFailure: unknown = null;
   readonly #onAbort: () => void;
@@ -151,9 +159,11 @@ export class Connection {
       options.readTimeout !== undefined
         ? checkTimeout(options.readTimeout, 'readTimeout')
         : checkTimeout(options.timeout);
+    this.writeTimeout = checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
-    this.#secrets = (options.secrets ?? []).filter((s) => s !== '');
+    // Longest first: a form that holds a shorter one (a token, the password) is masked whole.
+    this.#secrets = (options.secrets ?? []).filter((s) => s !== '').sort((a, b) => b.length - a.length);
     this.#onAbort = () => this.close(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
     options.signal?.addEventListener('abort', this.#onAbort, { once: true });
     if (feed !== undefined) {
@@ -301,18 +311,94 @@ export class Connection {
     this.#transcript?.({ direction, text: this.redact(text) });
   }
 
-  /** Sends bytes; `shown` is the transcript text (default: the bytes as text, line ends cut). */
+  /**
+   * Sends bytes; `shown` is the transcript text (default: the bytes as text, line ends cut).
+   * Resolves once the socket has handed every octet to the system. A write is cut into pieces of
+   * WRITE_PIECE octets (views, no copy), and the clock of `timeout` ms restarts each time a piece
+   * goes out: a peer that stops reading (its window full, the system's buffer full) leaves the
+   * write waiting, and after `timeout` ms without progress the connection is closed with
+   * `timeout`, as for silence on a read. The timeout is the `timeout` option, not `readTimeout`
+   * (an interactive session that waits for ever on the user still bounds a stuck write).
+   */
   async write(data: string | Uint8Array, shown?: string): Promise<void> {
     if (this.#error) throw this.#error;
     if (this.#transcript) {
       const text = shown ?? (typeof data === 'string' ? data.replace(/\r?\n$/, '') : `<${data.length} octets>`);
       this.note('send', text);
     }
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const limit = this.writeTimeout;
     await new Promise<void>((resolve, reject) => {
-      this.socket.write(data, (e) =>
-        e ? reject(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`)) : resolve(),
-      );
+      let at = 0;
+      let settled = false;
+      const settle = (e: LocatorError | null) => {
+        if (settled) return;
+        settled = true;
+        timer.clear();
+        if (e === null) resolve();
+        else reject(e);
+      };
+      const stalled = () => {
+        const e = new LocatorError(
+          TIMEOUT,
+          -1,
+          `the server took none of the data sent for ${limit} ms (${bytes.length - at} octets not sent)`,
+        );
+        this.close(e);
+        settle(this.#error ?? e);
+      };
+      let timer = startTimer(limit, stalled);
+      // One piece at a time: pieces written together would go out in one writev, whose callbacks
+      // all come at its end, and the clock could not see the progress in between.
+      const next = () => {
+        const piece = bytes.subarray(at, at + WRITE_PIECE);
+        at += piece.length;
+        this.socket.write(piece, (e) => {
+          if (e) {
+            settle(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`));
+            return;
+          }
+          if (at >= bytes.length) {
+            settle(null);
+            return;
+          }
+          // A piece went out: the peer is reading, and the clock starts again.
+          timer.clear();
+          timer = startTimer(limit, stalled);
+          next();
+        });
+      };
+      next();
     });
+  }
+
+  /**
+   * Sends bytes without waiting (an interactive session's keys and negotiation), under the same
+   * clock as write(): while any of them waits to go out, `timeout` ms without a write completing
+   * closes the connection with `timeout`, and a failure reaches the reader through the one close
+   * path. `shown`, when given, goes to the transcript.
+   */
+  send(data: Uint8Array, shown?: string): void {
+    if (this.#error !== null || this.socket.destroyed) return;
+    if (shown !== undefined) this.note('send', shown);
+    this.#unsent++;
+    this.#sendClock ??= startTimer(this.writeTimeout, () => this.#sendStalled());
+    this.socket.write(data, () => {
+      this.#unsent--;
+      this.#sendClock?.clear();
+      this.#sendClock = this.#unsent > 0 ? startTimer(this.writeTimeout, () => this.#sendStalled()) : null;
+    });
+  }
+
+  #sendStalled(): void {
+    this.#sendClock = null;
+    this.close(
+      new LocatorError(
+        TIMEOUT,
+        -1,
+        `the server took none of the data sent for ${this.writeTimeout} ms (${this.socket.writableLength} octets not sent)`,
+      ),
+    );
   }
 
   /**
@@ -449,6 +535,8 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     this.#timer?.clear();
     this.#timer = null;
+    this.#sendClock?.clear();
+    this.#sendClock = null;
     if (this.#silence !== null) clearTimeout(this.#silence);
     this.#silence = null;
     if (!this.socket.destroyed) this.socket.destroy();

@@ -11,22 +11,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ROOT, serversDir } from '../helpers.js';
+import { echoing, haveRelayCert, relay as fakeRelay } from '../clients/smtp/relay.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 
+/** Runs the built CLI; `node` are options for node itself; killed after `limit` ms (code null). */
 function run(
   args: string[],
   stdin: string,
   env: Record<string, string> = {},
+  { node = [] as string[], limit = 60_000 } = {},
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env } });
+    const p = spawn(process.execPath, [...node, BIN, ...args], { env: { PATH: process.env.PATH, ...env } });
     let out = '';
     let err = '';
+    const timer = setTimeout(() => p.kill('SIGKILL'), limit);
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
+    p.stdin.on('error', () => {});
     p.stdin.end(stdin);
-    p.on('close', (code) => resolve({ code, out, err }));
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
   });
 }
 
@@ -183,3 +191,74 @@ for (const [args, message] of USAGE) {
     assert.match(r.err, message);
   });
 }
+
+test('RFC 4954 4: a relay that echoes the AUTH line and password in 334 and 535: no form of the password in -v, --json or the message', async (t) => {
+  if (!haveRelayCert()) {
+    t.skip('no test certificate (test/servers/smtp.sh)');
+    return;
+  }
+  const password = 'pa"ss-wörd-9137';
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const forms = [
+    password,
+    JSON.stringify(password).slice(1, -1),
+    b64(password),
+    b64(`\0tester\0${password}`),
+    b64(`tester:${password}`).slice(12, 24),
+  ];
+  for (const mech of ['PLAIN', 'LOGIN'] as const) {
+    const relay = await fakeRelay(echoing('tester', mech, 'in 334 and 535'));
+    try {
+      const args = ['send', '-v', '--json', '--smtp', `127.0.0.1:${relay.port}`, '--smtp-ca'];
+      args.push(join(serversDir(), 'smtp', 'ca.pem'), '--smtp-user', 'tester', '--starttls', 'required');
+      args.push('--from', 'a@example.test', '--body-file', '/dev/null', 'mailto:tester@example.test');
+      const r = await run(args, '', { SMTP_PASSWORD: password });
+      assert.equal(r.code, 3, r.err);
+      const j = JSON.parse(r.out);
+      assert.equal(j.error.replyCode, 535);
+      assert.ok(relay.lines.some((l) => l.includes(b64(password)) || l.includes(b64(`\0tester\0${password}`))));
+      assert.match(r.err, /\*\*\*\*/);
+      for (const f of forms) {
+        assert.ok(!r.err.includes(f), `${JSON.stringify(f)} in -v output:\n${r.err}`);
+        assert.ok(!r.out.includes(f), `${JSON.stringify(f)} in --json output:\n${r.out}`);
+      }
+    } finally {
+      await relay.close();
+    }
+  }
+});
+
+test('--body-file /dev/zero: refused once past the 32 MiB limit (exit 2), without reading on, memory bounded', async () => {
+  let connections = 0;
+  const server = createServer((s) => {
+    connections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    const args = ['send', '--smtp', `127.0.0.1:${port}`, '--from', 'a@example.test', '--body-file', '/dev/zero'];
+    // The child reports its peak resident set when it exits (a --require preload).
+    const dir = mkdtempSync(join(tmpdir(), 'locator-send-'));
+    const preload = join(dir, 'peak.cjs');
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('fs').writeSync(2, `peak-rss ${process.resourceUsage().maxRSS}\\n`));\n",
+    );
+    const r = await run(
+      [...args, 'mailto:tester@example.test'],
+      '',
+      {},
+      { node: ['--require', preload], limit: 20_000 },
+    );
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--body-file is larger than 33554432 octets/);
+    const peakKiB = Number(/peak-rss (\d+)/.exec(r.err)?.[1]);
+    // Before: the whole file was read first (13.7 GB in 60 s); the limit is 32 MiB, and the
+    // process needs about 60 MiB of its own: 256 MiB is a generous bound.
+    assert.ok(peakKiB > 0 && peakKiB < 256 * 1024, `peak RSS ${peakKiB} KiB`);
+    assert.equal(connections, 0);
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+});

@@ -280,3 +280,135 @@ test('directChunks: pipe() applies the byte limit (too-large closes the source) 
   assert.equal(passed, 8, 'the chunk over the limit is not written');
   assert.deepEqual(cancelled, [tooLarge]);
 });
+
+/** A peer that accepts and never reads (its socket paused): what is sent fills the buffers and stays. */
+function deaf(): Promise<{ port: number; peers: net.Socket[]; close: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    const peers: net.Socket[] = [];
+    const s = net.createServer((sock) => {
+      sock.pause();
+      sock.on('error', () => {});
+      peers.push(sock);
+    });
+    s.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (s.address() as AddressInfo).port,
+        peers,
+        close: () =>
+          new Promise((r) => {
+            for (const p of peers) p.destroy();
+            s.close(() => r());
+          }),
+      }),
+    );
+  });
+}
+
+test('write: a peer that never reads makes a large write fail with timeout, the connection closed', async () => {
+  const s = await deaf();
+  try {
+    const c = await Connection.connect('127.0.0.1', s.port, { timeout: 400 });
+    // 64 MiB: far more than the two ends' socket buffers hold on loopback.
+    const data = new Uint8Array(64 * 1024 * 1024);
+    const started = Date.now();
+    const outcome = await Promise.race([
+      c.write(data).then(
+        () => 'written',
+        (e: unknown) => e,
+      ),
+      sleep(10_000).then(() => 'still waiting'),
+    ]);
+    assert.ok(outcome instanceof LocatorError, `the write settled as ${String(outcome)}`);
+    assert.equal(outcome.code, 'timeout');
+    assert.match(outcome.message, /took none of the data sent for 400 ms \([0-9]+ octets not sent\)/);
+    assert.ok(Date.now() - started < 8000);
+    assert.ok(c.socket.destroyed);
+    await assert.rejects(c.read(), (e: unknown) => e === outcome);
+    await assert.rejects(c.write('more\r\n'), (e: unknown) => e === outcome);
+  } finally {
+    await s.close();
+  }
+});
+
+test('write: the clock counts a stall, not the whole write: a slow reader that keeps reading gets all of it', async () => {
+  const got = { n: 0 };
+  const s = net.createServer((sock) => {
+    sock.on('error', () => {});
+    // Stops for 300 ms after each 2 MiB read: the pauses add up to more than the 1500 ms timeout.
+    let mark = 0;
+    sock.on('data', (d: Buffer) => {
+      got.n += d.length;
+      if (got.n - mark < 2 * 1024 * 1024) return;
+      mark = got.n;
+      sock.pause();
+      setTimeout(() => sock.resume(), 300);
+    });
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  try {
+    const c = await Connection.connect('127.0.0.1', (s.address() as AddressInfo).port, { timeout: 1500 });
+    const size = 16 * 1024 * 1024;
+    await c.write(new Uint8Array(size));
+    c.end();
+    for (let i = 0; i < 200 && got.n < size; i++) await sleep(20);
+    assert.equal(got.n, size);
+  } finally {
+    await new Promise((r) => s.close(r));
+  }
+});
+
+test('write: an interactive readTimeout (Infinity) leaves the write bounded by timeout', async () => {
+  const s = await deaf();
+  try {
+    const c = await Connection.connect('127.0.0.1', s.port, { timeout: 300, readTimeout: Infinity });
+    assert.equal(c.timeout, Infinity);
+    assert.equal(c.writeTimeout, 300);
+    await assert.rejects(c.write(new Uint8Array(64 * 1024 * 1024)), { code: 'timeout' });
+  } finally {
+    await s.close();
+  }
+});
+
+test('send: writes not waited for are bounded too: a peer that never reads closes the connection with timeout, and the reader sees it', async () => {
+  const s = await deaf();
+  try {
+    const c = await Connection.connect('127.0.0.1', s.port, { timeout: 400, readTimeout: Infinity });
+    const key = new Uint8Array(64 * 1024);
+    // An interactive session that keeps sending (keys, a paste) to a server that reads nothing.
+    for (let i = 0; i < 1024; i++) c.send(key);
+    const started = Date.now();
+    const outcome = await Promise.race([
+      c.read().then(
+        () => 'read',
+        (e: unknown) => e,
+      ),
+      sleep(10_000).then(() => 'still waiting'),
+    ]);
+    assert.ok(outcome instanceof LocatorError, `the read settled as ${String(outcome)}`);
+    assert.equal(outcome.code, 'timeout');
+    assert.ok(Date.now() - started < 8000);
+    assert.ok(c.socket.destroyed);
+  } finally {
+    await s.close();
+  }
+});
+
+test('send: a peer that reads everything: no timeout, every octet arrives, no clock left running', async () => {
+  let got = 0;
+  const s = net.createServer((sock) => {
+    sock.on('error', () => {});
+    sock.on('data', (d: Buffer) => (got += d.length));
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  try {
+    const c = await Connection.connect('127.0.0.1', (s.address() as AddressInfo).port, { timeout: 300 });
+    for (let i = 0; i < 64; i++) c.send(new Uint8Array(16 * 1024));
+    for (let i = 0; i < 100 && got < 64 * 16 * 1024; i++) await sleep(20);
+    assert.equal(got, 64 * 16 * 1024);
+    await sleep(400); // past the timeout: nothing fires once all is sent
+    assert.equal(c.done, false);
+    c.close();
+  } finally {
+    await new Promise((r) => s.close(r));
+  }
+});

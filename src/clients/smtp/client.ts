@@ -25,6 +25,7 @@ import {
   assertNoLineBreak,
   base64,
   checkAddress,
+  checkCommandLength,
   composeMessage,
   dotStuff,
   parseMailbox,
@@ -32,6 +33,7 @@ import {
 } from './message.js';
 import { parseEhlo, queueId, type SmtpReply } from './reply.js';
 import { SmtpSession } from './session.js';
+import { authSecrets } from './secrets.js';
 
 /** The environment variable that names the relay, `host` or `host:port` (port 25 when none). */
 export const RELAY_ENV = 'SMTP_RELAY';
@@ -148,7 +150,10 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     );
   }
   const relay = parseRelay(relayText);
-  if (options.clientName !== undefined) assertNoLineBreak('the EHLO name', options.clientName);
+  if (options.clientName !== undefined) {
+    assertNoLineBreak('the EHLO name', options.clientName);
+    checkCommandLength('the EHLO name', `EHLO ${options.clientName}`);
+  }
   if (options.user !== undefined) assertNoLineBreak('the user name', options.user);
   const messageId = message.messageId ?? newMessageId(from.address);
   const composed = composeMessage({
@@ -166,12 +171,11 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
   const { lines, onLine } = transcriptRecorder(options.transcript);
   // The password is settled (asked for) before any connection, so that the transcript hides
   // every form of it from the first line on.
-  const secrets: string[] = [];
+  let secrets: string[] = [];
   let password = '';
   if (options.user !== undefined) {
     password = typeof options.password === 'function' ? await options.password() : (options.password ?? '');
-    const enc = new TextEncoder();
-    secrets.push(password, base64(enc.encode(password)), base64(enc.encode(`\0${options.user}\0${password}`)));
+    secrets = authSecrets(options.user, password);
   }
   const session = await SmtpSession.connect(relay.host, relay.port, {
     signal: options.signal,
@@ -197,7 +201,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
         throw new LocatorError(
           STARTTLS_UNAVAILABLE,
           -1,
-          `the SMTP server answered ${r.code} ${JSON.stringify(r.texts.join(' '))} to STARTTLS, which was required (RFC 3207 4)`,
+          `the SMTP server answered ${r.code} ${JSON.stringify(session.conn.redact(r.texts.join(' ')))} to STARTTLS, which was required (RFC 3207 4)`,
         );
       }
     }
@@ -255,7 +259,8 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     return {
       recipient: to,
       relay: `${relay.host}:${relay.port}`,
-      reply: { code: final.code, enhanced: final.enhanced, text: final.texts.join('\n') },
+      // A server may quote the client's secrets in any reply: hidden here too.
+      reply: { code: final.code, enhanced: final.enhanced, text: session.conn.redact(final.texts.join('\n')) },
       queueId: queueId(final),
       messageId,
       size: composed.length,

@@ -20,6 +20,22 @@ export const SMTP_LINE_BREAK = defineCode(
   'policy',
 );
 
+export const SMTP_CONTROL = defineCode(
+  'smtp-control-character',
+  'error',
+  'RFC 5322 3.2.5',
+  'a header field value holds a control character (C0 other than TAB, DEL, or C1), which a mail reader may act on; it is refused, not sent',
+  'policy',
+);
+
+export const SMTP_TOO_LONG = defineCode(
+  'smtp-too-long',
+  'error',
+  'RFC 5321 4.5.3.1',
+  'a value is longer than SMTP allows: local-part 64 octets, domain 255, path 256, command line 512 (RFC 5321 4.5.3.1), a header line 998 (RFC 5322 2.1.1)',
+  'syntax',
+);
+
 export const INVALID_MAILBOX = defineCode(
   'invalid-mailbox',
   'error',

@@ -7,7 +7,7 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { checkAddrSpec } from '../../schemes/mailto.js';
-import { BODY_NOT_UTF8, INVALID_MAILBOX, SMTP_LINE_BREAK } from './errors.js';
+import { BODY_NOT_UTF8, INVALID_MAILBOX, SMTP_CONTROL, SMTP_LINE_BREAK, SMTP_TOO_LONG } from './errors.js';
 
 /** What the user gives: everything of the message but the recipient, which the URL gives. */
 export interface MailMessage {
@@ -49,9 +49,59 @@ export function assertNoLineBreak(what: string, value: string): void {
   }
 }
 
+/**
+ * Refuses a header field value that holds a control character (RFC 5322 3.2.5: unstructured text
+ * is VCHAR and WSP; RFC 2047 5 keeps controls out of encoded words too): C0 other than TAB, DEL,
+ * and C1 (U+0080-U+009F). ESC or BEL in a Subject would reach the reader's terminal. CR, LF and
+ * NUL are `smtp-line-break` (assertNoLineBreak), checked first.
+ */
+export function assertNoControl(field: string, value: string): void {
+  assertNoLineBreak(`the ${field}`, value);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 32 && c !== 9) || (c >= 0x7f && c <= 0x9f)) {
+      throw new LocatorError(
+        SMTP_CONTROL,
+        -1,
+        `the ${field} holds the control character U+${c.toString(16).toUpperCase().padStart(4, '0')} at character ${i} (RFC 5322 3.2.5): refused; nothing was sent`,
+      );
+    }
+  }
+}
+
+/** RFC 5321 4.5.3.1.1-3: the longest local-part, domain and path (with its "<" ">"), in octets. */
+export const MAX_LOCAL_PART = 64;
+export const MAX_DOMAIN = 255;
+export const MAX_PATH = 256;
+/** RFC 5321 4.5.3.1.4: the longest command line, CR LF included. */
+export const MAX_COMMAND_LINE = 512;
+
+function tooLong(what: string, octets: number, limit: number, section: string): LocatorError {
+  return new LocatorError(
+    SMTP_TOO_LONG,
+    -1,
+    `${what} is ${octets} octets, longer than the ${limit} that ${section} allows; nothing was sent`,
+  );
+}
+
+/** Refuses a command line (without its CR LF) longer than RFC 5321 4.5.3.1.4 allows. */
+export function checkCommandLength(what: string, line: string): void {
+  const n = enc.encode(line).length + 2;
+  if (n > MAX_COMMAND_LINE)
+    throw tooLong(`${what} (the command line, CR LF included)`, n, MAX_COMMAND_LINE, 'RFC 5321 4.5.3.1.4');
+}
+
 /** Checks an addr-spec (RFC 5322 3.4.1 / RFC 822 6.1) given as plain text, not as a URL. */
 export function checkAddress(what: string, address: string): void {
   assertNoLineBreak(what, address);
+  // RFC 5321 4.5.3.1: the sizes of the parts, before the grammar (a long value is not scanned).
+  const at = address.lastIndexOf('@');
+  const local = enc.encode(at < 0 ? address : address.slice(0, at)).length;
+  const domain = at < 0 ? 0 : enc.encode(address.slice(at + 1)).length;
+  if (local > MAX_LOCAL_PART) throw tooLong(`the local-part of ${what}`, local, MAX_LOCAL_PART, 'RFC 5321 4.5.3.1.1');
+  if (domain > MAX_DOMAIN) throw tooLong(`the domain of ${what}`, domain, MAX_DOMAIN, 'RFC 5321 4.5.3.1.2');
+  const path = enc.encode(`<${address}>`).length;
+  if (path > MAX_PATH) throw tooLong(`the path of ${what}`, path, MAX_PATH, 'RFC 5321 4.5.3.1.3');
   // checkAddrSpec reads "%XX" as an escape: a literal "%" is given to it as "%25".
   const asUrl = address.split('%').join('%25');
   const problem = checkAddrSpec(asUrl, 0, asUrl.length);
@@ -69,7 +119,7 @@ export function checkAddress(what: string, address: string): void {
  * (a quoted string or words, any Unicode). Throws `invalid-mailbox` or `smtp-line-break`.
  */
 export function parseMailbox(text: string): Mailbox {
-  assertNoLineBreak('the sender', text);
+  assertNoControl('sender', text);
   const t = text.trim();
   let name: string | null = null;
   let address = t;
@@ -100,10 +150,11 @@ function isPhrase(s: string): boolean {
  * never inside one (RFC 2047 5 (3)), joined by spaces (where headerField folds; a decoder drops
  * the white space between adjacent encoded words, RFC 2047 6.2). Each word carries at most 36
  * octets, 60 characters, so that a folded line holding one stays within 76 characters (RFC 2047
- * 2), "Subject: " included. ASCII text is returned as it is.
+ * 2), "Subject: " included. ASCII text is returned as it is, unless `force` (a word too long to
+ * fold, text that looks like an encoded word).
  */
-export function encodeWords(text: string): string {
-  if (isAscii(text)) return text;
+export function encodeWords(text: string, force = false): string {
+  if (!force && isAscii(text)) return text;
   const words: string[] = [];
   let chunk: number[] = [];
   for (const ch of text) {
@@ -139,12 +190,28 @@ export function base64(b: Uint8Array): string {
 /** A mailbox as a header field writes it (RFC 5322 3.4): the name as a phrase, quoted or encoded. */
 export function formatMailbox(m: Mailbox): string {
   if (m.name === null) return m.address;
-  const name = !isAscii(m.name)
-    ? encodeWords(m.name)
+  const name = needsWords(m.name)
+    ? encodeWords(m.name, true)
     : isPhrase(m.name)
       ? m.name
       : `"${m.name.replace(/(["\\])/g, '\\$1')}"`;
   return `${name} <${m.address}>`;
+}
+
+/** The longest run of non-blank text kept as it is in a header field; a longer one is encoded. */
+const MAX_PLAIN_WORD = 60;
+
+/**
+ * True when text must go as RFC 2047 encoded words: not ASCII, a word (or a run of white space
+ * with the word after it) too long to fold within 78 octets (RFC 5322 2.1.1: folding happens
+ * only at white space, so only encoded words can cut it), or something a decoder would take for
+ * an encoded word ("=?").
+ */
+function needsWords(text: string): boolean {
+  if (!isAscii(text) || text.includes('=?')) return true;
+  // A run of white space and the word after it is what folding cannot cut.
+  for (const piece of text.match(/[ \t]*[^ \t]*/g) ?? []) if (piece.length > MAX_PLAIN_WORD) return true;
+  return false;
 }
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -161,24 +228,33 @@ export function formatDate(d: Date): string {
 }
 
 /**
- * One header field, folded at spaces so that lines stay within 76 characters where the value
- * allows it (RFC 5322 2.1.1 asks for 78; RFC 2047 2 for 76 where encoded words stand; 2.2.3:
- * folding is CR LF before white space). The value must already be ASCII (encoded words) and
- * hold no CR or LF.
+ * One header field, folded so that lines stay within 76 characters where the value allows it
+ * (RFC 5322 2.1.1 asks for 78; RFC 2047 2 for 76 where encoded words stand; 2.2.3: folding is CR
+ * LF before white space). The value is cut into pieces, each a run of white space and the word
+ * after it; a fold goes only before a piece, so every folded line holds a word (RFC 5322 3.2.2:
+ * a line of white space alone is not allowed); white space at the very end stays on the last
+ * line. The value must already be ASCII (encoded words) and hold no CR or LF.
  */
 export function headerField(name: string, value: string): string {
-  const words = value.split(' ');
+  const pieces = value.match(/[ \t]*[^ \t]+|[ \t]+$/g) ?? [];
   let line = `${name}:`;
   let out = '';
-  for (const w of words) {
-    if (line.length + 1 + w.length > 76 && line.length > name.length + 1) {
+  let words = false;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = i === 0 ? ' ' + pieces[i] : pieces[i];
+    const word = /[^ \t]/.test(piece);
+    if (word && words && line.length + piece.length > 76) {
       out += line + CRLF;
       line = '';
     }
-    line += ' ' + w;
+    line += piece;
+    words ||= word;
   }
   return out + line + CRLF;
 }
+
+/** RFC 5322 2.1.1: the longest line of a message, CR LF not counted. */
+const MAX_LINE = 998;
 
 /** The body as lines (without their ends): LF, CR LF and a lone CR each end a line. */
 function splitLines(body: Uint8Array): Uint8Array[] {
@@ -283,8 +359,12 @@ export interface Composition {
  */
 export function composeMessage(c: Composition): Uint8Array {
   assertNoLineBreak('the recipient', c.to);
-  if (c.subject !== undefined) assertNoLineBreak('the subject', c.subject);
+  if (c.subject !== undefined) assertNoControl('Subject', c.subject);
+  if (c.from.name !== null) assertNoControl('sender', c.from.name);
   assertNoLineBreak('the Message-ID', c.messageId);
+  if (c.messageId.length > MAX_LINE - 'Message-ID: '.length) {
+    throw tooLong('the Message-ID', c.messageId.length, MAX_LINE - 'Message-ID: '.length, 'RFC 5322 2.1.1');
+  }
   if (!/^<[\x21-\x3d\x3f-\x7e]+@[\x21-\x3d\x3f-\x7e]+>$/.test(c.messageId)) {
     throw new LocatorError(
       INVALID_MAILBOX,
@@ -295,7 +375,8 @@ export function composeMessage(c: Composition): Uint8Array {
   const body = prepareBody(c.body);
   let head =
     headerField('Date', formatDate(c.date)) + headerField('From', formatMailbox(c.from)) + headerField('To', c.to);
-  if (c.subject !== undefined && c.subject !== '') head += headerField('Subject', encodeWords(c.subject));
+  if (c.subject !== undefined && c.subject !== '')
+    head += headerField('Subject', encodeWords(c.subject, needsWords(c.subject)));
   head += headerField('Message-ID', c.messageId);
   if (body.encoding === 'quoted-printable') {
     head +=
@@ -306,6 +387,10 @@ export function composeMessage(c: Composition): Uint8Array {
       'Content-Transfer-Encoding: quoted-printable' +
       CRLF;
   }
+  // RFC 5322 2.1.1: no line over 998 octets (the folding above keeps them within 78; a To
+  // address within RFC 5321's 256 octets fits) - checked, so that nothing longer is ever sent.
+  for (const l of head.split(CRLF))
+    if (l.length > MAX_LINE) throw tooLong('a header line', l.length, MAX_LINE, 'RFC 5322 2.1.1');
   const h = enc.encode(head + CRLF);
   const out = new Uint8Array(h.length + body.octets.length);
   out.set(h);

@@ -55,7 +55,7 @@ export class SmtpSession {
       try {
         parsed = parseReplies(input);
       } catch (e) {
-        throw this.#fail(e as LocatorError);
+        throw this.#fail(this.#redacted(e as LocatorError, input));
       }
       this.#rest = parsed.rest;
       for (const r of parsed.replies) {
@@ -64,6 +64,24 @@ export class SmtpSession {
       }
     }
     return this.#pending.shift()!;
+  }
+
+  /**
+   * A parser's error about `input` with every secret hidden. The parser quotes up to 80
+   * characters of a line that is not a reply, and an echoed token cut there would no longer
+   * match its masked form: so the parse is run again over the text with the secrets masked, and
+   * that error is given instead.
+   */
+  #redacted(e: LocatorError, input: Uint8Array): LocatorError {
+    const text = Buffer.from(input).toString('utf8');
+    const masked = this.conn.redact(text);
+    if (masked === text) return e;
+    try {
+      parseReplies(Buffer.from(masked, 'utf8'));
+    } catch (again) {
+      if (again instanceof LocatorError) return again;
+    }
+    return new LocatorError(e.code, e.offset, 'the SMTP server sent a line that is not a reply (RFC 5321 4.2)');
   }
 
   #fail(e: LocatorError): LocatorError {
@@ -96,7 +114,11 @@ export class SmtpSession {
 
   /** The error for a reply the session cannot go on from. */
   fail(reply: SmtpReply, message?: string): SmtpReplyError {
-    return new SmtpReplyError(reply, this.last, message);
+    // A server may quote what the client sent (an AUTH token, the password): hidden here, so
+    // that neither the error's message nor its replyText holds a secret (RFC 4954 4).
+    const hide = (t: string) => this.conn.redact(t);
+    const shown: SmtpReply = { ...reply, lines: reply.lines.map(hide), texts: reply.texts.map(hide) };
+    return new SmtpReplyError(shown, this.last, message === undefined ? undefined : hide(message));
   }
 
   /**

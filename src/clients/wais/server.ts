@@ -16,7 +16,8 @@
 //   text) in a SearchResponse; bytes that are not a WAIS message close the connection.
 //
 // The folder is listed on every request (no index); a file is read again only when its size or
-// modification time changed. Every connection has an idle timeout.
+// modification time changed. Every connection has an idle timeout, and back-pressure: no request
+// is read or answered while an answer waits for the client to take it (see serve()).
 
 import net from 'node:net';
 import { readdir, readFile, lstat } from 'node:fs/promises';
@@ -50,7 +51,10 @@ export interface WaisServerOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
-  /** Milliseconds a connection may stay silent (default 60000). */
+  /**
+   * Milliseconds a connection may stay silent, and a client may leave an answer unread, before
+   * it is disconnected (default 60000).
+   */
   idleTimeout?: number;
   /** Called for each request handled (a log line), if given. */
   log?: (line: string) => void;
@@ -60,11 +64,15 @@ export interface WaisServer {
   port: number;
   host: string;
   database: string;
+  /** Octets written and not yet taken by the clients, over all connections (monitoring, tests). */
+  bufferedBytes(): number;
   close(): Promise<void>;
 }
 
 /** The largest APDU the server reads from a client. */
 const MAX_REQUEST = 1024 * 1024;
+/** Unanswered input past which a connection is not read while a request is being answered. */
+const INPUT_HIGH = 64 * 1024;
 /** The largest piece of text sent in one answer (the InitResponse's Maximum-Record-Size). */
 const MAX_PIECE = 100000;
 
@@ -355,6 +363,36 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
     return null;
   }
 
+  /**
+   * Resolves true once the client has taken what was written ('drain'), false when the
+   * connection closes first; a client that takes nothing for `idle` ms is disconnected.
+   */
+  function drained(socket: net.Socket): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        socket.off('drain', onDrain);
+        socket.off('close', onClose);
+        resolve(ok);
+      };
+      const onDrain = () => done(true);
+      const onClose = () => done(false);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        done(false);
+      }, idle);
+      socket.once('drain', onDrain);
+      socket.once('close', onClose);
+    });
+  }
+
+  // Back-pressure: a client that sends requests and does not read the answers must not make the
+  // server queue answers without bound. While an answer waits to go out (socket.write returned
+  // false), no other request is answered and the socket is not read (paused), so the client's
+  // requests wait in its own buffers; while a request is being answered, input beyond
+  // INPUT_HIGH stops reading too. What the server holds per connection is then at most one
+  // answer (100000 octets and the framing) over the socket's high-water mark, and INPUT_HIGH
+  // plus one read of input.
   async function serve(socket: net.Socket): Promise<void> {
     let buf: Buffer = Buffer.alloc(0);
     let busy = false;
@@ -375,8 +413,13 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
           const msg = new Uint8Array(HEADER_LENGTH + out.length);
           msg.set(encodeHeader(out.length, h.serverName.slice(0, 10)), 0);
           msg.set(out, HEADER_LENGTH);
-          socket.write(msg);
+          if (!socket.write(msg)) {
+            socket.pause();
+            if (!(await drained(socket))) return;
+          }
         }
+        // Every whole request is answered: read on.
+        if (!socket.destroyed) socket.resume();
       } catch {
         socket.destroy();
       } finally {
@@ -389,6 +432,7 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
         socket.destroy();
         return;
       }
+      if (busy && buf.length >= INPUT_HIGH) socket.pause(); // pump() resumes when it has used it
       void pump();
     });
     socket.on('end', () => socket.end());
@@ -406,6 +450,11 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
     port,
     host,
     database,
+    bufferedBytes: () => {
+      let n = 0;
+      for (const s of sockets) n += s.writableLength;
+      return n;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

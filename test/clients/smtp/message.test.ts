@@ -278,3 +278,115 @@ const STUFF: Array<[string, string]> = [
 eachRow('RFC 5321 4.5.2: dot-stuffing', STUFF, ([input, want]) => {
   assert.equal(text(dotStuff(bytes(input))), want);
 });
+
+/** The header lines of a composed message (CR LF cut), up to the empty line. */
+function headerLines(m: Uint8Array): string[] {
+  const t = text(m);
+  return t.slice(0, t.indexOf('\r\n\r\n')).split('\r\n');
+}
+
+/** The Subject as a reader decodes it: unfolded (RFC 5322 2.2.3), encoded words decoded (RFC 2047 6). */
+function readSubject(lines: string[]): string {
+  const i = lines.findIndex((l) => l.startsWith('Subject:'));
+  let v = lines[i].slice('Subject: '.length);
+  for (let j = i + 1; j < lines.length && /^[ \t]/.test(lines[j]); j++) v += lines[j];
+  return v
+    .replace(/\?=[ \t]+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?B\?([A-Za-z0-9+/=]*)\?=/g, (_, b: string) => `\u0000${b}\u0000`)
+    .replace(/\u0000([^\u0000]*)\u0000/g, (_, b: string) => b)
+    .split('?==?')
+    .join('')
+    .replace(/\u0000/g, '');
+}
+
+const compose = (subject: string, fromName: string | null = null) =>
+  composeMessage({
+    to: 'tester@example.test',
+    from: { name: fromName, address: 'sender@example.test' },
+    subject,
+    body: 'x\n',
+    date: new Date('2026-11-23T21:40:00Z'),
+    messageId: '<id1@example.test>',
+  });
+
+// section | subject | what the header lines must be                -- RFC 5322 2.1.1, 2.2.3, 3.2.2
+const FOLDS: Array<{ section: string; input: string }> = [
+  { section: 'RFC 5322 2.1.1', input: 'x'.repeat(2009) }, // one word of 2,009 octets
+  { section: 'RFC 5322 2.1.1', input: `see ${'y'.repeat(300)} and ${'z'.repeat(70)}` },
+  { section: 'RFC 5322 3.2.2', input: `a${' '.repeat(200)}b` }, // a run of blanks longer than a line
+  { section: 'RFC 5322 3.2.2', input: `word ${'w '.repeat(60)}${' '.repeat(150)}` }, // blanks at the end
+  { section: 'RFC 5322 3.2.2', input: ' '.repeat(120) },
+  { section: 'RFC 2047 5', input: 'looks =?UTF-8?B?eA==?= encoded' }, // not left for a decoder to read
+  { section: 'RFC 2047 2', input: 'Grüße '.repeat(80) },
+];
+eachRow('Subject folded within 78 octets, no blank line, the text kept', FOLDS, ({ input }) => {
+  const lines = headerLines(compose(input));
+  for (const l of lines) {
+    assert.ok(Buffer.byteLength(l) <= 78, `${Buffer.byteLength(l)} octets: ${JSON.stringify(l.slice(0, 90))}`);
+    assert.ok(/[^ \t]/.test(l), `a line of white space only: ${JSON.stringify(l)}`);
+  }
+  const subject = lines.slice(lines.findIndex((l) => l.startsWith('Subject:')));
+  const got = readSubject(subject).replace(/^ /, '');
+  if (/=\?UTF-8\?B\?/.test(subject.join(''))) {
+    // Encoded words: decode them and compare the text exactly.
+    const decoded = subject
+      .join('')
+      .slice('Subject: '.length)
+      .match(/=\?UTF-8\?B\?[A-Za-z0-9+/=]*\?=/g)!
+      .map((w) => Buffer.from(w.slice(10, -2), 'base64'));
+    assert.equal(Buffer.concat(decoded).toString('utf8'), input);
+  } else assert.equal(got, input);
+});
+
+// section | field | value | the offset named                    -- RFC 5322 3.2.5 (VCHAR, WSP)
+const CONTROLS: Array<{ section: string; input: string; field: 'Subject' | 'sender'; at: number }> = [
+  { section: 'RFC 5322 3.2.5', input: 'hi\u001b[31m red', field: 'Subject', at: 2 },
+  { section: 'RFC 5322 3.2.5', input: 'ring\u0007', field: 'Subject', at: 4 },
+  { section: 'RFC 5322 3.2.5', input: 'del\u007f', field: 'Subject', at: 3 },
+  { section: 'RFC 5322 3.2.5', input: 'c1 \u009b', field: 'Subject', at: 3 },
+  { section: 'RFC 5322 3.4', input: 'Bad\u001bName', field: 'sender', at: 3 },
+];
+eachRow('a control character in a header field is refused, naming the field and the offset', CONTROLS, (row) => {
+  assert.throws(
+    () => (row.field === 'Subject' ? compose(row.input) : compose('s', row.input)),
+    (e: unknown) =>
+      e instanceof LocatorError &&
+      e.code === 'smtp-control-character' &&
+      e.message.includes(`the ${row.field} holds`) &&
+      e.message.includes(`at character ${row.at}`),
+  );
+});
+
+test('RFC 5322 3.2.5: TAB is white space and is kept; a sender text with ESC is refused by parseMailbox', () => {
+  assert.match(headerLines(compose('a\tb')).join('\n'), /^Subject: a\tb$/m);
+  assert.throws(() => parseMailbox('Eve\u001b]0;x\u0007 <e@example.test>'), { code: 'smtp-control-character' });
+});
+
+// section | address | code                                         -- RFC 5321 4.5.3.1
+const LIMITS: Array<{ section: string; input: string; code: string | null }> = [
+  { section: 'RFC 5321 4.5.3.1.1', input: `${'l'.repeat(64)}@example.test`, code: null },
+  { section: 'RFC 5321 4.5.3.1.1', input: `${'l'.repeat(65)}@example.test`, code: 'smtp-too-long' },
+  {
+    section: 'RFC 5321 4.5.3.1.2',
+    input: `a@${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.${'g'.repeat(74)}`,
+    code: 'smtp-too-long',
+  }, // 257 octets
+  {
+    section: 'RFC 5321 4.5.3.1.3',
+    input: `${'l'.repeat(64)}@${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(62)}`,
+    code: 'smtp-too-long',
+  }, // path 257
+  {
+    section: 'RFC 5321 4.5.3.1.3',
+    input: `${'l'.repeat(64)}@${'d'.repeat(63)}.${'e'.repeat(63)}.${'f'.repeat(61)}`,
+    code: null,
+  }, // path 256
+];
+eachRow('address sizes', LIMITS, ({ input, code }) => {
+  if (code === null) assert.doesNotThrow(() => parseMailbox(input));
+  else
+    assert.throws(
+      () => parseMailbox(input),
+      (e: unknown) => e instanceof LocatorError && e.code === code && /octets/.test(e.message),
+    );
+});

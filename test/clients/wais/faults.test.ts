@@ -7,6 +7,12 @@ import assert from 'node:assert/strict';
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { open } from '../../../src/clients/index.js';
 import { startWaisServer } from '../../../src/clients/wais/server.js';
+import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { initRequest, message, retrievalRequest } from '../../../src/clients/wais/client.js';
+import { encodeInitRequest, encodeSearchRequest, encodeVarint } from '../../../src/clients/wais/apdu.js';
 import { rejects } from '../../helpers.js';
 import { DOCS_DIR, messages, whole } from './captures.js';
 
@@ -152,6 +158,47 @@ test('server: a silent connection is closed after the idle timeout', async () =>
     await new Promise<void>((r) => sock.on('close', () => r()));
     assert.ok(Date.now() - t0 < 3000);
   } finally {
+    await s.close();
+  }
+});
+
+test('server: a client that pipelines retrievals and never reads: the answers queued stay bounded, others are served, it is cut after the idle timeout', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-wais-'));
+  writeFileSync(join(dir, 'big.txt'), 'ferret '.repeat(30_000)); // 210000 octets
+  copyFileSync(join(DOCS_DIR, 'ferrets.txt'), join(dir, 'ferrets.txt'));
+  const s = await startWaisServer({ dir, database: 'demo', idleTimeout: 1500 });
+  const hog = connect(s.port, '127.0.0.1');
+  hog.on('error', () => {});
+  hog.pause(); // never reads
+  try {
+    await new Promise<void>((r) => hog.once('connect', () => r()));
+    // 2000 retrievals of 100000 octets each: 200 MB of answers, for 0.2 MB of requests.
+    const id = [3, ...encodeVarint(Buffer.byteLength('0 210000 big.txt')), ...Buffer.from('0 210000 big.txt')];
+    const one = Buffer.from(
+      message(encodeSearchRequest(retrievalRequest('demo', Uint8Array.from(id), 'TEXT', 0, 100000))),
+    );
+    hog.write(Buffer.from(message(encodeInitRequest(initRequest()))));
+    hog.write(Buffer.concat(Array.from({ length: 2000 }, () => one)));
+    let peak = 0;
+    for (let i = 0; i < 20; i++) {
+      await sleep(50);
+      peak = Math.max(peak, s.bufferedBytes());
+    }
+    // Meanwhile another client is served.
+    const r = await open(`wais://127.0.0.1:${s.port}/demo?ferret`, { gateway: false, timeout: 5000 });
+    assert.match(Buffer.from(await new Response(r.body).arrayBuffer()).toString(), /ferrets/);
+    peak = Math.max(peak, s.bufferedBytes());
+    // At most one answer over the high-water mark (before: every answer, 200 MB).
+    assert.ok(peak > 0 && peak < 1024 * 1024, `${peak} octets queued`);
+    // The server closes the connection that leaves its answer unread (nothing queued is left).
+    let closed = false;
+    for (let i = 0; i < 160 && !closed; i++) {
+      await sleep(50);
+      closed = s.bufferedBytes() === 0;
+    }
+    assert.ok(closed, 'the client that does not read is disconnected');
+  } finally {
+    hog.destroy();
     await s.close();
   }
 });
