@@ -168,7 +168,8 @@ export class SessionCore {
     if (this.#done || data.length === 0) return;
     this.bytesOut += data.length;
     if (shown !== undefined) this.conn.note('send', shown);
-    if (!this.conn.socket.destroyed) this.conn.socket.write(data, () => {});
+    // Connection.send: a write the server takes none of for the timeout ends the session (timeout).
+    this.conn.send(data);
   }
 
   /** Shows `data` (e.g. a redraw after a key) in order with what the server sent. */

@@ -24,7 +24,8 @@ export interface OpenOptions {
   /** Cancels the transfer; the stream errors with `aborted`. */
   signal?: AbortSignal;
   /**
-   * Milliseconds of silence allowed on any one wait (connect, reply, data, a FIFO's writer):
+   * Milliseconds of silence allowed on any one wait (connect, reply, data, a FIFO's writer), and
+   * of a write the server takes none of (a peer that stops reading):
    * a positive number, `Infinity` for no limit; default 30000. 0, a negative number or NaN is
    * a RangeError, a non-number a TypeError (the same for every client).
    */

@@ -168,7 +168,7 @@ export class TelnetSession implements InteractiveSession {
     if (this.#done || this.#conn.socket.destroyed) return;
     if (shown !== undefined) this.#note('send', shown);
     this.#sent += bytes.length;
-    this.#conn.socket.write(bytes);
+    this.#conn.send(bytes); // a write the server takes none of for the timeout ends the session
     if (this.#conn.socket.writableLength > MAX_UNSENT) {
       this.#fail(
         new LocatorError(

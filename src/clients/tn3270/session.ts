@@ -69,7 +69,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
   let out = 0;
   const raw = (b: Uint8Array) => {
     out += b.length;
-    if (!conn.socket.destroyed) conn.socket.write(b, () => {});
+    conn.send(b); // a write the host takes none of for the timeout ends the session (timeout)
   };
   let records = 0;
   let status = '';
