@@ -67,6 +67,12 @@ export interface CheckOptions extends ProbeOptions {
   probe?: ProbeFunction;
   /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
   children?: ChildLister;
+  /**
+   * The hosts whose netrc entries (the `default` entry included) a probe may use (`--netrc-host`).
+   * The URLs checked come from documents, menus and listings, not from the user: without this,
+   * no netrc entry is read at all (`netrc: false`), so no password goes to a server a document names.
+   */
+  netrcHosts?: string[];
 }
 
 /** The report on one occurrence of a URL. */
@@ -137,6 +143,24 @@ interface Task {
   outcome: Promise<{ r: ProbeResult; attempts: number }>;
 }
 
+/**
+ * The probe options with the netrc rule of check: `netrc: false` unless `netrcHosts` names hosts,
+ * whose entries only may then be used (RFC 1738 3.2.1 leaves the user and password to the URL;
+ * a password the URL does not give is the operator's, for the hosts the operator names).
+ */
+function credentialsOnlyFor(options: ProbeOptions & { netrcHosts?: string[] }): ProbeOptions {
+  const hosts = options.netrcHosts;
+  if (hosts === undefined || hosts.length === 0) {
+    const { netrcHosts: _none, ...rest } = options;
+    return { ...rest, netrc: false };
+  }
+  if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || h === '')) {
+    throw new RangeError('check: netrcHosts must be an array of host names');
+  }
+  // `netrcHosts` is an option of open() (the netrc entries of those hosts only); typed here as well.
+  return { ...options, netrcHosts: [...hosts] } as ProbeOptions;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A wake-up signal: wait() resolves at the next fire(). */
@@ -153,7 +177,7 @@ class Signal {
 }
 
 class Engine {
-  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children'>>;
+  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children' | 'netrcHosts'>>;
   readonly probeOptions: ProbeOptions;
   readonly extractOptions: ExtractOptions | undefined;
   readonly limiter: HostLimiter;
@@ -198,11 +222,19 @@ class Engine {
       order: order ?? 'input',
       window: whole('window', window, DEFAULTS.window, 1),
     };
-    this.probeOptions = probeOptions;
+    this.probeOptions = credentialsOnlyFor(probeOptions);
     this.extractOptions = extract;
     this.limiter = new HostLimiter(this.o.concurrency, this.o.perHost, this.o.delay);
     this.probe = probe ?? null;
     this.children = children ?? listChildren;
+  }
+
+  /** The probe options for a URL: no netrc at all unless its host is one of netrcHosts. */
+  optionsFor(u: Url): ProbeOptions {
+    const hosts = (this.probeOptions as { netrcHosts?: string[] }).netrcHosts;
+    if (hosts === undefined) return this.probeOptions;
+    const host = (u.host ?? '').toLowerCase();
+    return hosts.some((h) => h.toLowerCase() === host) ? this.probeOptions : { ...this.probeOptions, netrc: false };
   }
 
   async probeFunction(): Promise<ProbeFunction> {
@@ -216,7 +248,7 @@ class Engine {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
-      const r = await this.limiter.run(host, () => probe(u, this.probeOptions));
+      const r = await this.limiter.run(host, () => probe(u, this.optionsFor(u)));
       const retry = r.temporary && (r.status === 'broken' || r.status === 'unreachable');
       if (!retry || attempt > this.o.retries) return { r, attempts: attempt };
       await sleep(this.o.retryDelay * 2 ** (attempt - 1));

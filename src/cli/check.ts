@@ -249,6 +249,9 @@ export const checkCommand: Command = {
     '  --html FILE  (check) Also write an HTML report page to FILE.',
     '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
     '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
+    '  --netrc-host HOST (check) Let the probes use ~/.netrc entries (the default entry included)',
+    '               for HOST only; repeatable. Without it check reads no netrc entry at all: the',
+    '               URLs come from documents, and their servers get no password of yours.',
     '               check takes arguments that parse as URLs as URLs, others as files ("-" or none:',
     '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
     '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
@@ -277,9 +280,15 @@ export const checkCommand: Command = {
     'smtp-server': { type: 'string' },
     'allow-port': { type: 'string', multiple: true },
     'refuse-private': { type: 'boolean' },
+    'netrc-host': { type: 'string', multiple: true },
   },
   run: (args, values, io) => {
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
+    const netrcHosts = ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
+      if (typeof h !== 'string' || !/^[^\s/@:]+$/.test(h))
+        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
+      return h;
+    });
     const options: CheckOptions = {
       concurrency: whole('concurrency', values.concurrency, 1),
       perHost: whole('per-host', values['per-host'], 1),
@@ -297,6 +306,7 @@ export const checkCommand: Command = {
       smtpProbe: values['smtp-probe'] === true ? true : undefined,
       smtpServer: values['smtp-server'] as string | undefined,
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
+      netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,
     };
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
     return runCheck(

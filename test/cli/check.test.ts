@@ -11,15 +11,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
+import { nntpFake } from '../clients/nntp/fakes.js';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = mkdtempSync(join(tmpdir(), 'locator-check-'));
 writeFileSync(join(DIR, 'present.txt'), 'here\n');
 
-function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  args: string[],
+  stdin = '',
+  home = '/nonexistent',
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: home } });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -240,5 +245,37 @@ test('check usage: a bad option value or an unreadable file exits 2', async () =
     const r = await run(['check', ...args]);
     assert.equal(r.code, 2, args.join(' '));
     assert.equal(r.out, '');
+  }
+});
+
+test('check reads no ~/.netrc entry unless --netrc-host names the host: no AUTHINFO PASS to a server a URL names', async () => {
+  // A news server that asks every client for authentication (480, RFC 4643 2.3) and records what it gets.
+  const fake = await nntpFake('200 fake news\r\n', (line, socket) => {
+    if (line.startsWith('GROUP ')) socket.write('480 authentication required\r\n');
+    else if (line.startsWith('AUTHINFO USER')) socket.write('381 password please\r\n');
+    else if (line.startsWith('AUTHINFO PASS')) socket.write('281 welcome\r\n');
+    else return false;
+    return true;
+  });
+  const home = mkdtempSync(join(tmpdir(), 'locator-check-home-'));
+  writeFileSync(join(home, '.netrc'), 'default login operator password hunter2\n', { mode: 0o600 });
+  try {
+    const url = `nntp://127.0.0.1:${fake.port}/local.test/1`;
+    const r = await run(['check', '--retries', '0', url], '', home);
+    const sent = fake.commands.flat();
+    assert.ok(!sent.some((c) => c.startsWith('AUTHINFO')), sent.join(' | '));
+    assert.ok(sent.includes('GROUP local.test'), sent.join(' | '));
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^broken nntp:\/\/127\.0\.0\.1:[0-9]+\/local\.test\/1 \(/);
+    assert.ok(!r.out.includes('hunter2') && !r.err.includes('hunter2'));
+    // --netrc-host for another host: still nothing read.
+    await run(['check', '--retries', '0', '--netrc-host', 'news.example', url], '', home);
+    assert.ok(!fake.commands.flat().some((c) => c.startsWith('AUTHINFO')), fake.commands.flat().join(' | '));
+    // --netrc-host naming the host: its entry is used (here the default entry), the password not shown.
+    const named = await run(['check', '--retries', '0', '--netrc-host', '127.0.0.1', url], '', home);
+    assert.ok(fake.commands.flat().includes('AUTHINFO PASS hunter2'), fake.commands.flat().join(' | '));
+    assert.ok(!named.out.includes('hunter2') && !named.err.includes('hunter2'));
+  } finally {
+    await fake.close();
   }
 });
