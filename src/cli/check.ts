@@ -63,6 +63,41 @@ export function shown(r: CheckResult, showSecrets: boolean): CheckResult {
   };
 }
 
+/**
+ * Characters XML 1.0 does not allow (section 2.2, Char: U+FFFE, U+FFFF, a lone surrogate) and the
+ * C0 controls it does allow (TAB, LF, CR: a parser turns them into spaces in an attribute value).
+ */
+const NOT_XML = /[\t\n\r\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A value of a report, shown on one line and in characters that XML 1.0 allows: control
+ * characters (LF and CR included) and bidi formatting characters as safeText() shows them
+ * (`\xHH`, `\uHHHH`), and U+FFFE, U+FFFF and lone surrogates as `\uHHHH`. A URL or a server's
+ * reply can hold any of them (a multi-line reply, a URL given with a LF); the report shows them,
+ * never acts on them: no row of the text report is split in two, no JUnit or HTML file is not XML.
+ */
+export function reportText(s: string): string {
+  const t = safeText(s, false);
+  NOT_XML.lastIndex = 0;
+  if (!NOT_XML.test(t)) return t;
+  return t.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A result with every text of it made one line of XML 1.0 characters (reportText()). */
+export function reportResult(r: CheckResult): CheckResult {
+  return {
+    ...r,
+    url: reportText(r.url),
+    reason: reportText(r.reason),
+    ...(r.code !== undefined ? { code: reportText(r.code) } : {}),
+    ...(r.reply !== undefined ? { reply: reportText(r.reply) } : {}),
+    redirects: r.redirects.map(reportText),
+    where: r.where === null ? null : { ...r.where, file: reportText(r.where.file) },
+    parent: r.parent === null ? null : reportText(r.parent),
+    notes: r.notes.map(reportText),
+  };
+}
+
 /** Where a result was found, as text: FILE:LINE:COLUMN, "in PARENT" for a link of a menu or listing, or "". */
 export function whereText(r: CheckResult): string {
   if (r.where !== null) return `${r.where.file}:${r.where.line}:${r.where.column}`;
@@ -71,7 +106,8 @@ export function whereText(r: CheckResult): string {
 }
 
 /** One line of the text report: `[FILE:LINE:COLUMN: ]STATUS URL (REASON)[ -> redirect ...][ in PARENT]`. */
-export function textLine(r: CheckResult): string {
+export function textLine(result: CheckResult): string {
+  const r = reportResult(result);
   const head = r.where !== null ? `${r.where.file}:${r.where.line}:${r.where.column}: ` : '';
   let line = `${head}${r.status} ${r.url} (${r.reason})`;
   for (const to of r.redirects) line += ` -> ${to}`;
@@ -110,10 +146,12 @@ function tally(results: readonly CheckResult[]): Record<CheckStatus, number> {
 /** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
 export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
   const counts = tally(results);
-  const rows: Html[] = results.map(
-    (r) =>
-      markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`,
-  );
+  const rows: Html[] = results
+    .map(reportResult)
+    .map(
+      (r) =>
+        markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`,
+    );
   return markup`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -147,7 +185,7 @@ ${rows}</tbody>
 export function junitReport(results: readonly CheckResult[], seconds: number): string {
   const failures = results.filter((r) => r.status === 'broken' || r.status === 'invalid' || r.status === 'refused');
   const errors = results.filter((r) => r.status === 'unreachable');
-  const cases = results.map((r) => {
+  const cases = results.map(reportResult).map((r) => {
     const name = `${r.url}`;
     const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
     const at = whereText(r);

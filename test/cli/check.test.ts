@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
 import { nntpFake } from '../clients/nntp/fakes.js';
+import { FakeFtp, standard } from '../clients/ftp/fakes.js';
+import net from 'node:net';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -277,5 +279,88 @@ test('check reads no ~/.netrc entry unless --netrc-host names the host: no AUTHI
     assert.ok(!named.out.includes('hunter2') && !named.err.includes('hunter2'));
   } finally {
     await fake.close();
+  }
+});
+
+/** The characters XML 1.0 allows (section 2.2, Char). */
+const XML_CHARS = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+
+test('check: a URL holding LF is one row of the report, its LF shown as \\x0a (no forged row)', async () => {
+  const url = 'gopher://127.0.0.1:1/0a\nok gopher://forged.example/ (fake)';
+  const r = await run(['check', '--retries', '0', url]);
+  assert.equal(r.code, 1);
+  const lines = r.out.split('\n');
+  assert.deepEqual(lines.length, 2, r.out); // one row and the final line end
+  assert.ok(lines[0].startsWith('invalid gopher://127.0.0.1:1/0a\\x0aok gopher://forged.example/ (fake) ('), r.out);
+  assert.ok(!/^ok /m.test(r.out), r.out);
+  const j = await run(['check', '--retries', '0', '--json', url]);
+  assert.equal((JSON.parse(j.out) as { url: string }).url, url);
+});
+
+test('check: a multi-line FTP reply is one row, its line ends shown escaped', async () => {
+  const fake = await FakeFtp.start({
+    handle: standard(
+      { 'dir/': '' },
+      {
+        SIZE: (_v, _a, s) =>
+          s.write('550-No such file.\r\nok ftp://forged.example/file (fake)\r\n\x1b[2J\r\n550 End.\r\n'),
+      },
+    ),
+  });
+  try {
+    const r = await run(['check', '--retries', '0', fake.url('missing.txt')]);
+    assert.equal(r.code, 1, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.out);
+    assert.match(lines[0], /^broken ftp:\/\/127\.0\.0\.1:[0-9]+\/missing\.txt \(550 No such file\./);
+    assert.ok(lines[0].includes('\\x0aok ftp://forged.example/file (fake)'), lines[0]);
+    assert.ok(!r.out.includes('\x1b') && !r.out.includes('\r'), JSON.stringify(r.out));
+  } finally {
+    await fake.stop();
+  }
+});
+
+test('check --junit and --html: a reply holding U+FFFE, U+FFFF and controls, a URL holding LF: XML 1.0 characters only, shown escaped', async () => {
+  // A Gopher server whose menus are one error item (RFC 1436 3.8, type 3) with characters XML 1.0 does not allow.
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', () =>
+      socket.end(Buffer.from('3gone \uffff\ufffe\x01\x0b here\terror\terror.host\t1\r\n.\r\n', 'utf8')),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const html = join(DIR, 'xml-report.html');
+  const junit = join(DIR, 'xml-report.xml');
+  try {
+    const r = await run([
+      'check',
+      '--retries',
+      '0',
+      '--html',
+      html,
+      '--junit',
+      junit,
+      `gopher://127.0.0.1:${port}/1/`,
+      'gopher://127.0.0.1:1/0a\nb\ufffec',
+    ]);
+    assert.equal(r.code, 1, r.err);
+    for (const file of [junit, html]) {
+      const text = readFileSync(file, 'utf8');
+      const bad = [...text].filter((ch) => !XML_CHARS.test(ch) || (ch < ' ' && ch !== '\n'));
+      assert.deepEqual(
+        bad.map((ch) => ch.codePointAt(0)),
+        [],
+        file,
+      );
+      assert.ok(text.includes('gone \\uffff\\ufffe\\x01\\x0b here'), text);
+      assert.ok(text.includes('gopher://127.0.0.1:1/0a\\x0ab\\ufffec'), text);
+    }
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
