@@ -39,6 +39,12 @@ function timeoutArg(v: unknown): number {
   return n as number;
 }
 
+/** --deadline MS|none: undefined when not given (check()'s default: 4 times --timeout). */
+function deadlineArg(v: unknown): number | undefined {
+  if (v === 'none') return Infinity;
+  return whole('deadline', v, 1);
+}
+
 /** The default --timeout of check, in milliseconds (open()'s is 30000: a checker waits less). */
 export const DEFAULT_TIMEOUT = 10000;
 
@@ -281,9 +287,14 @@ export const checkCommand: Command = {
     '  --delay MS   (check) Milliseconds between the starts of two probes to one server (default 0).',
     '  --retries N  (check) Tries again after a temporary failure (a 4xx reply, a timeout), with',
     '               a wait of 1 s doubled each time (default 1).',
+    '  --deadline MS (check) Milliseconds a probe, or the reading of a menu or listing, may take',
+    '               in all, however slowly the server trickles (--timeout bounds each silence only);',
+    '               default 4 times --timeout, none with --timeout none; past it: unreachable.',
     '  --recursive  (check) Also check the links of Gopher menus and FTP directories, following',
     '               those on the same server; --max-depth N levels (default 3), at most',
-    '               --max-urls N URLs in all (default 1000).',
+    '               --max-urls N URLs in all (default 1000): a menu or listing is read only until',
+    '               the limit is reached (then its connection is closed), and at most 1 MiB and',
+    '               10000 links of each.',
     '  --html FILE  (check) Also write an HTML report page to FILE.',
     '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
     '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
@@ -308,6 +319,7 @@ export const checkCommand: Command = {
     delay: { type: 'string' },
     retries: { type: 'string' },
     timeout: { type: 'string' },
+    deadline: { type: 'string' },
     recursive: { type: 'boolean' },
     'max-depth': { type: 'string' },
     'max-urls': { type: 'string' },
@@ -337,6 +349,7 @@ export const checkCommand: Command = {
       maxUrls: whole('max-urls', values['max-urls'], 1),
       order: values.unordered === true ? 'completion' : 'input',
       timeout: timeoutArg(values.timeout),
+      deadline: deadlineArg(values.deadline),
       env: io.env,
       newsServer: values['nntp-server'] as string | undefined,
       dnsServers:
