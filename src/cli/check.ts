@@ -2,15 +2,19 @@
 // files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
-import { createReadStream } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
 import type { CheckStatus } from '../clients/probe/types.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { redactText, redactUrl } from '../redact.js';
-import { markup, type Html } from '../gateway/html.js';
+import { markup } from '../gateway/html.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
@@ -149,15 +153,16 @@ function tally(results: readonly CheckResult[]): Record<CheckStatus, number> {
   return counts;
 }
 
-/** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
-export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
-  const counts = tally(results);
-  const rows: Html[] = results
-    .map(reportResult)
-    .map(
-      (r) =>
-        markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`,
-    );
+/** One row of the HTML report (every value escaped, shown as reportText() shows it). */
+export function htmlRow(result: CheckResult): string {
+  const r = reportResult(result);
+  return markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`
+    .value;
+}
+
+/** The HTML report up to its rows: the summary of `counts`. */
+export function htmlHead(counts: Record<CheckStatus, number>, title = 'locator check'): string {
+  const total = STATUSES.reduce((n, s) => n + counts[s], 0);
   return markup`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -173,41 +178,94 @@ tr.ok td:first-child, tr.redirected td:first-child { color: #060; }
 </head>
 <body>
 <h1>${title}</h1>
-<p id="summary">${results.length} URLs: ${STATUSES.filter((s) => counts[s] > 0).map((s, i) => markup`${i > 0 ? ', ' : ''}<span class="${s}">${s} ${counts[s]}</span>`)}</p>
+<p id="summary">${total} URLs: ${STATUSES.filter((s) => counts[s] > 0).map((s, i) => markup`${i > 0 ? ', ' : ''}<span class="${s}">${s} ${counts[s]}</span>`)}</p>
 <table>
 <thead><tr><th>status</th><th>URL</th><th>reason</th><th>found at</th></tr></thead>
 <tbody>
-${rows}</tbody>
-</table>
-</body>
-</html>
 `.value;
 }
+
+const HTML_TAIL = '</tbody>\n</table>\n</body>\n</html>\n';
+
+/** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
+export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
+  return htmlHead(tally(results), title) + results.map(htmlRow).join('') + HTML_TAIL;
+}
+
+/** One testcase of the JUnit report. */
+export function junitCase(result: CheckResult): string {
+  const r = reportResult(result);
+  const name = `${r.url}`;
+  const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
+  const at = whereText(r);
+  const inner = !failing(r.status)
+    ? markup``
+    : r.status === 'unreachable'
+      ? markup`<error type="${r.status}" message="${r.reason}">${at}</error>`
+      : markup`<failure type="${r.status}" message="${r.reason}">${at}</failure>`;
+  return markup`  <testcase classname="${cls}" name="${name}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>\n`
+    .value;
+}
+
+/** The JUnit report up to its testcases: the counts of `counts`, the time taken. */
+export function junitHead(counts: Record<CheckStatus, number>, seconds: number): string {
+  const total = STATUSES.reduce((n, s) => n + counts[s], 0);
+  const failures = counts.broken + counts.invalid + counts.refused;
+  return markup`<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+ <testsuite name="locator check" tests="${total}" failures="${failures}" errors="${counts.unreachable}" skipped="0" time="${seconds.toFixed(3)}">
+`.value;
+}
+
+const JUNIT_TAIL = ' </testsuite>\n</testsuites>\n';
 
 /**
  * The JUnit XML report (the format of Ant's JUnit task that CI systems read): one testcase per
  * URL, a `failure` for broken, invalid and refused ones, an `error` for unreachable ones.
  */
 export function junitReport(results: readonly CheckResult[], seconds: number): string {
-  const failures = results.filter((r) => r.status === 'broken' || r.status === 'invalid' || r.status === 'refused');
-  const errors = results.filter((r) => r.status === 'unreachable');
-  const cases = results.map(reportResult).map((r) => {
-    const name = `${r.url}`;
-    const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
-    const at = whereText(r);
-    const inner = !failing(r.status)
-      ? markup``
-      : r.status === 'unreachable'
-        ? markup`<error type="${r.status}" message="${r.reason}">${at}</error>`
-        : markup`<failure type="${r.status}" message="${r.reason}">${at}</failure>`;
-    return markup`  <testcase classname="${cls}" name="${name}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>\n`;
-  });
-  return markup`<?xml version="1.0" encoding="UTF-8"?>
-<testsuites>
- <testsuite name="locator check" tests="${results.length}" failures="${failures.length}" errors="${errors.length}" skipped="0" time="${seconds.toFixed(3)}">
-${cases} </testsuite>
-</testsuites>
-`.value;
+  return junitHead(tally(results), seconds) + results.map(junitCase).join('') + JUNIT_TAIL;
+}
+
+/**
+ * A report file whose head needs the counts of the end (--html, --junit): its rows are written to
+ * a temporary file as the results come (memory does not grow with them), and the report is
+ * written at the end as the head, those rows and the tail.
+ */
+class StreamedReport {
+  readonly #path: string;
+  readonly #dir: string;
+  readonly #rows: WriteStream;
+
+  private constructor(path: string, dir: string) {
+    this.#path = path;
+    this.#dir = dir;
+    this.#rows = createWriteStream(join(dir, 'rows'));
+    this.#rows.on('error', () => {});
+  }
+
+  static async open(path: string): Promise<StreamedReport> {
+    return new StreamedReport(path, await mkdtemp(join(tmpdir(), 'locator-check-report-')));
+  }
+
+  async write(text: string): Promise<void> {
+    if (!this.#rows.write(text)) await once(this.#rows, 'drain');
+  }
+
+  async finish(head: string, tail: string): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.#rows.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    const rows = join(this.#dir, 'rows');
+    await pipeline(async function* () {
+      yield head;
+      yield* createReadStream(rows);
+      yield tail;
+    }, createWriteStream(this.#path));
+  }
+
+  async discard(): Promise<void> {
+    this.#rows.destroy();
+    await rm(this.#dir, { recursive: true, force: true });
+  }
 }
 
 export interface CheckCommandOptions {
@@ -247,26 +305,30 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
   const out = new Output(io.stdout);
   const progress = io.stderrIsTTY ? new CountProgress(io.stderr) : null;
   const started = Date.now();
-  const results: CheckResult[] = [];
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
   let status: number = EXIT.ok;
+  const html = opts.html === null ? null : await StreamedReport.open(opts.html);
+  const junit = opts.junit === null ? null : await StreamedReport.open(opts.junit);
   try {
     for await (const raw of check(inputs, opts.check)) {
       const r = shown(raw, opts.showSecrets);
-      if (opts.html !== null || opts.junit !== null) results.push(r);
+      await html?.write(htmlRow(r));
+      await junit?.write(junitCase(r));
       counts[r.status]++;
       if (failing(r.status)) status = EXIT.invalid;
       await out.line(opts.json ? JSON.stringify(jsonRecord(r)) : textLine(r));
       await out.flush();
       progress?.update(counts);
     }
+    await out.flush();
+    const seconds = (Date.now() - started) / 1000;
+    await html?.finish(htmlHead(counts), HTML_TAIL);
+    await junit?.finish(junitHead(counts, seconds), JUNIT_TAIL);
   } finally {
     progress?.finish();
+    await html?.discard();
+    await junit?.discard();
   }
-  await out.flush();
-  const seconds = (Date.now() - started) / 1000;
-  if (opts.html !== null) await writeFile(opts.html, htmlReport(results));
-  if (opts.junit !== null) await writeFile(opts.junit, junitReport(results, seconds));
   if (!opts.json) {
     const summary = STATUSES.filter((s) => counts[s] > 0).map((s) => `${s} ${counts[s]}`);
     io.stderr.write(safeText(`locator check: ${summary.length === 0 ? 'no URL found' : summary.join(', ')}\n`));
