@@ -312,10 +312,17 @@ class Engine {
       expired = true;
       ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
     }, this.o.deadline);
+    // The caller's signal aborts it too (AbortSignal.any() is not in every Node 20).
+    const onAbort = () => ac.abort(own?.reason);
+    if (own?.aborted) onAbort();
+    else own?.addEventListener('abort', onAbort, { once: true });
     return {
-      signal: own === undefined ? ac.signal : AbortSignal.any([own, ac.signal]),
+      signal: ac.signal,
       expired: () => expired,
-      stop: () => clearTimeout(timer),
+      stop: () => {
+        clearTimeout(timer);
+        own?.removeEventListener('abort', onAbort);
+      },
     };
   }
 

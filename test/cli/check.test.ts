@@ -248,6 +248,8 @@ test('check usage: a bad option value or an unreadable file exits 2', async () =
   for (const args of [
     ['--concurrency', '0', 'http://x.example/'],
     ['--per-host', 'two'],
+    ['--deadline', '0', 'http://x.example/'],
+    ['--netrc-host', 'user@host', 'http://x.example/'],
     [join(DIR, 'no-such-file.txt')],
   ]) {
     const r = await run(['check', ...args]);
