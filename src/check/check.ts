@@ -300,27 +300,41 @@ class Engine {
   }
 
   /**
-   * A signal that fires at the deadline (and with the caller's own signal), and the function that
-   * stops its clock. The clients close their connection when it fires (OpenOptions.signal).
+   * A signal that fires at the deadline (and with the caller's own signal), counted from start()
+   * (from the call when `started`), and the function that stops its clock. The clients close their
+   * connection when it fires (OpenOptions.signal).
    */
-  deadlineSignal(): { signal: AbortSignal | undefined; expired: () => boolean; stop: () => void } {
+  deadlineSignal(started = true): {
+    signal: AbortSignal | undefined;
+    start: () => void;
+    expired: () => boolean;
+    stop: () => void;
+  } {
     const own = this.probeOptions.signal;
-    if (this.o.deadline === Infinity) return { signal: own, expired: () => false, stop: () => {} };
+    if (this.o.deadline === Infinity) return { signal: own, start: () => {}, expired: () => false, stop: () => {} };
     const ac = new AbortController();
     let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
-    }, this.o.deadline);
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let stopped = false;
+    const start = () => {
+      if (timer !== null || stopped) return;
+      timer = setTimeout(() => {
+        expired = true;
+        ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
+      }, this.o.deadline);
+    };
     // The caller's signal aborts it too (AbortSignal.any() is not in every Node 20).
     const onAbort = () => ac.abort(own?.reason);
     if (own?.aborted) onAbort();
     else own?.addEventListener('abort', onAbort, { once: true });
+    if (started) start();
     return {
       signal: ac.signal,
+      start,
       expired: () => expired,
       stop: () => {
-        clearTimeout(timer);
+        stopped = true;
+        if (timer !== null) clearTimeout(timer);
         own?.removeEventListener('abort', onAbort);
       },
     };
@@ -481,10 +495,16 @@ class Engine {
   async expand(occ: Occurrence, u: Url): Promise<void> {
     const home = serverKey(u);
     const seen = new Set<string>();
-    const d = this.deadlineSignal();
+    // The clock of the deadline starts when the reading has its slot, not while it waits for one.
+    const d = this.deadlineSignal(false);
     const options = d.signal === undefined ? this.optionsFor(u) : { ...this.optionsFor(u), signal: d.signal };
     try {
-      const links = await this.children(u, options, (host, fn) => this.limiter.run(host, fn));
+      const links = await this.children(u, options, (host, fn) =>
+        this.limiter.run(host, () => {
+          d.start();
+          return fn();
+        }),
+      );
       for await (const link of links as AsyncIterable<string>) {
         const c = tryParse(link);
         const key = c instanceof Url ? objectKey(c) : link;

@@ -153,14 +153,23 @@ test('--recursive on an FTP listing of 10,000 names with --max-urls 50: about 50
   }
 });
 
-test('a server that trickles one byte at a time under the silence timeout is cut at the total deadline', async () => {
+/**
+ * A Gopher server that answers a menu request with `prefix`, then one octet every 200 ms (no line
+ * end: a line that never ends) for 10 s at most; any other selector gets a short text.
+ */
+async function trickler(prefix: (port: number) => string) {
   const sockets = new Set<net.Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => {});
-    socket.once('data', () => {
-      // A menu line that never ends, one octet every 200 ms (the silence timeout is 1000), for 10 s at most.
+    socket.once('data', (d) => {
+      const selector = d.toString('latin1').replace(/\r?\n$/, '');
+      if (selector !== '' && selector !== '/') {
+        socket.end('hello\r\n');
+        return;
+      }
+      socket.write(prefix(port));
       let n = 0;
       const t = setInterval(() => {
         if (socket.destroyed || ++n > 50) {
@@ -176,9 +185,28 @@ test('a server that trickles one byte at a time under the silence timeout is cut
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    /** True once the client has closed every connection (within 2 s). */
+    async closed(): Promise<boolean> {
+      const until = Date.now() + 2000;
+      while ([...sockets].some((s) => !s.destroyed && !s.readableEnded) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      return [...sockets].every((s) => s.destroyed || s.readableEnded);
+    },
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+test('a server that trickles one byte at a time under the silence timeout is cut at the total deadline', async () => {
+  const fake = await trickler(() => '');
   try {
     const started = Date.now();
-    const out = await all([`gopher://127.0.0.1:${port}/1/`], {
+    const out = await all([`gopher://127.0.0.1:${fake.port}/1/`], {
       timeout: 1000,
       retries: 0,
       deadline: 2500,
@@ -188,18 +216,32 @@ test('a server that trickles one byte at a time under the silence timeout is cut
     assert.equal(out[0].status, 'unreachable');
     assert.equal(out[0].code, 'timeout');
     assert.match(out[0].reason, /deadline of 2500 ms/);
-    // The connection was closed by the client at the deadline.
-    const until = Date.now() + 2000;
-    while (sockets.size > 0 && [...sockets].some((s) => !s.destroyed) && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
-    assert.ok(
-      [...sockets].every((s) => s.destroyed || s.readableEnded),
-      'the probe left its connection open',
-    );
+    assert.ok(await fake.closed(), 'the probe left its connection open');
   } finally {
-    for (const t of timers) clearInterval(t);
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await fake.stop();
+  }
+});
+
+test('--recursive: a menu whose reading trickles is cut at the deadline; the links read before are checked', async () => {
+  const fake = await trickler((port) => `0first\t/first\t127.0.0.1\t${port}\r\n`);
+  try {
+    const started = Date.now();
+    const out = await all([`gopher://127.0.0.1:${fake.port}/1/`], {
+      recursive: true,
+      timeout: 1000,
+      retries: 0,
+      deadline: 2500,
+    } as CheckOptions);
+    const ms = Date.now() - started;
+    assert.ok(ms >= 2400 && ms < 6000, `took ${ms} ms`);
+    assert.deepEqual(
+      out.map((r) => `${r.status} ${r.url}`),
+      [`ok gopher://127.0.0.1:${fake.port}/1/`, `ok gopher://127.0.0.1:${fake.port}/0/first`],
+    );
+    assert.deepEqual(out[0].notes, ['reading the links stopped at the deadline of 2500 ms']);
+    assert.ok(await fake.closed(), 'the reading left its connection open');
+  } finally {
+    await fake.stop();
   }
 });
 
