@@ -16,8 +16,10 @@ import { objectKey } from '../normalize.js';
 import { extractStream, type ExtractOptions, type TextSource } from '../extract/index.js';
 import type { TranscriptLine } from '../clients/types.js';
 import type { CheckStatus, ProbeOptions, ProbeResult } from '../clients/probe/types.js';
+import { TIMEOUT } from '../clients/types.js';
+import { DEFAULT_TIMEOUT } from '../clients/connection.js';
 import { HostLimiter } from './limiter.js';
-import { followable, listChildren, serverKey, type ChildLister } from './recurse.js';
+import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
 
 export type { CheckStatus } from '../clients/probe/types.js';
 
@@ -61,12 +63,24 @@ export interface CheckOptions extends ProbeOptions {
   order?: 'input' | 'completion';
   /** How many URLs may be under way or waiting to be reported at once (default 1000). */
   window?: number;
+  /**
+   * Milliseconds a probe (or the reading of a menu or listing) may take in all, however steadily
+   * the server trickles its answer (`timeout` bounds each silence only): default 4 times `timeout`
+   * (30000 when not given), Infinity when `timeout` is. Past it the probe is `unreachable`.
+   */
+  deadline?: number;
   /** The options of extract() for documents. */
   extract?: ExtractOptions;
   /** The probe (default: `probe` of src/clients/probe/): tests pass a fake. */
   probe?: ProbeFunction;
   /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
   children?: ChildLister;
+  /**
+   * The hosts whose netrc entries (the `default` entry included) a probe may use (`--netrc-host`).
+   * The URLs checked come from documents, menus and listings, not from the user: without this,
+   * no netrc entry is read at all (`netrc: false`), so no password goes to a server a document names.
+   */
+  netrcHosts?: string[];
 }
 
 /** The report on one occurrence of a URL. */
@@ -100,6 +114,9 @@ export interface CheckResult {
   transcript: TranscriptLine[];
 }
 
+/** How many answers of probes are kept for the later occurrences of their URLs (the newest). */
+export const ANSWERS_KEPT = 1000;
+
 const DEFAULTS = {
   concurrency: 8,
   perHost: 2,
@@ -119,6 +136,24 @@ function whole(name: string, v: number | undefined, fallback: number, min: numbe
   return v;
 }
 
+/**
+ * The probe options with the netrc rule of check: `netrc: false` unless `netrcHosts` names hosts,
+ * whose entries only may then be used (RFC 1738 3.2.1 leaves the user and password to the URL;
+ * a password the URL does not give is the operator's, for the hosts the operator names).
+ */
+function credentialsOnlyFor(options: ProbeOptions & { netrcHosts?: string[] }): ProbeOptions {
+  const hosts = options.netrcHosts;
+  if (hosts === undefined || hosts.length === 0) {
+    const { netrcHosts: _none, ...rest } = options;
+    return { ...rest, netrc: false };
+  }
+  if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || h === '')) {
+    throw new RangeError('check: netrcHosts must be an array of host names');
+  }
+  // `netrcHosts` is an option of open() (the netrc entries of those hosts only); typed here as well.
+  return { ...options, netrcHosts: [...hosts] } as ProbeOptions;
+}
+
 /** One URL found: where, how deep, and its report once known. */
 interface Occurrence {
   url: string;
@@ -127,15 +162,22 @@ interface Occurrence {
   depth: number;
   /** The server whose links --recursive follows from here (that of the URL given); null for a URL given. */
   home: string | null;
+  /** The links found in it (--recursive), in order; emptied as they are reported. */
   children: Occurrence[];
   result: CheckResult | null;
   settled: Promise<void>;
 }
 
-/** The outcome of a probe shared by the occurrences of one normal form. */
-interface Task {
-  outcome: Promise<{ r: ProbeResult; attempts: number }>;
+/** The outcome of a probe, shared by the occurrences of one normal form. */
+interface Outcome {
+  r: ProbeResult;
+  attempts: number;
 }
+
+/** What is kept of a normal form once its probe is done and its answer is no longer kept: its status. */
+const STATUS_CODES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
+/** Counted against maxUrls, its probe not yet done. */
+const UNDER_WAY = -1;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -152,19 +194,54 @@ class Signal {
   }
 }
 
+/** A first-in first-out queue whose taken items are released (an array's shift() is linear, a kept index leaks). */
+class Queue<T> {
+  #items: (T | undefined)[] = [];
+  #head = 0;
+  get length(): number {
+    return this.#items.length - this.#head;
+  }
+  push(x: T): void {
+    this.#items.push(x);
+  }
+  shift(): T | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const x = this.#items[this.#head];
+    this.#items[this.#head++] = undefined;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return x;
+  }
+}
+
+/**
+ * The memory of check() is bounded by the window, not by the number of URLs: an occurrence is
+ * dropped once reported; of each normal form probed, only its string and a small number are kept
+ * (`known`: to probe it once and count it against maxUrls), the answers themselves for the newest
+ * ANSWERS_KEPT forms (`answers`). A later occurrence of an older form gets its status, without the
+ * reason, and no second probe.
+ */
 class Engine {
-  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children'>>;
+  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children' | 'netrcHosts'>>;
   readonly probeOptions: ProbeOptions;
   readonly extractOptions: ExtractOptions | undefined;
   readonly limiter: HostLimiter;
   readonly probe: ProbeFunction | null;
   readonly children: ChildLister;
-  readonly tasks = new Map<string, Task>();
+  /** Each normal form counted or probed: UNDER_WAY, or the index of its status in STATUS_CODES. */
+  readonly known = new Map<string, number>();
+  /** The probes under way, by normal form. */
+  readonly running = new Map<string, Promise<Outcome>>();
+  /** The answers of the newest probes (at most ANSWERS_KEPT, in the order they came). */
+  readonly answers = new Map<string, Outcome>();
+  /** The menus and listings followed (normal forms), each once. */
   readonly expanded = new Set<string>();
   /** Occurrences created and not yet reported (the window). */
   pending = 0;
   readonly changed = new Signal();
-  readonly ready: Occurrence[] = [];
+  readonly ready = new Queue<Occurrence>();
 
   constructor(options: CheckOptions) {
     const {
@@ -178,6 +255,7 @@ class Engine {
       maxUrls,
       order,
       window,
+      deadline,
       extract,
       probe,
       children,
@@ -186,6 +264,7 @@ class Engine {
     if (order !== undefined && order !== 'input' && order !== 'completion') {
       throw new RangeError(`check: order must be "input" or "completion", not ${String(order)}`);
     }
+    const timeout = probeOptions.timeout ?? DEFAULT_TIMEOUT;
     this.o = {
       concurrency: whole('concurrency', concurrency, DEFAULTS.concurrency, 1),
       perHost: whole('perHost', perHost, DEFAULTS.perHost, 1),
@@ -197,12 +276,21 @@ class Engine {
       maxUrls: whole('maxUrls', maxUrls, DEFAULTS.maxUrls, 1),
       order: order ?? 'input',
       window: whole('window', window, DEFAULTS.window, 1),
+      deadline: whole('deadline', deadline, typeof timeout === 'number' && timeout > 0 ? timeout * 4 : Infinity, 1),
     };
-    this.probeOptions = probeOptions;
+    this.probeOptions = credentialsOnlyFor(probeOptions);
     this.extractOptions = extract;
     this.limiter = new HostLimiter(this.o.concurrency, this.o.perHost, this.o.delay);
     this.probe = probe ?? null;
     this.children = children ?? listChildren;
+  }
+
+  /** The probe options for a URL: no netrc at all unless its host is one of netrcHosts. */
+  optionsFor(u: Url): ProbeOptions {
+    const hosts = (this.probeOptions as { netrcHosts?: string[] }).netrcHosts;
+    if (hosts === undefined) return this.probeOptions;
+    const host = (u.host ?? '').toLowerCase();
+    return hosts.some((h) => h.toLowerCase() === host) ? this.probeOptions : { ...this.probeOptions, netrc: false };
   }
 
   async probeFunction(): Promise<ProbeFunction> {
@@ -211,16 +299,114 @@ class Engine {
     return m.probe;
   }
 
+  /**
+   * A signal that fires at the deadline (and with the caller's own signal), counted from start()
+   * (from the call when `started`), and the function that stops its clock. The clients close their
+   * connection when it fires (OpenOptions.signal).
+   */
+  deadlineSignal(started = true): {
+    signal: AbortSignal | undefined;
+    start: () => void;
+    expired: () => boolean;
+    stop: () => void;
+  } {
+    const own = this.probeOptions.signal;
+    if (this.o.deadline === Infinity) return { signal: own, start: () => {}, expired: () => false, stop: () => {} };
+    const ac = new AbortController();
+    let expired = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let stopped = false;
+    const start = () => {
+      if (timer !== null || stopped) return;
+      timer = setTimeout(() => {
+        expired = true;
+        ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
+      }, this.o.deadline);
+    };
+    // The caller's signal aborts it too (AbortSignal.any() is not in every Node 20).
+    const onAbort = () => ac.abort(own?.reason);
+    if (own?.aborted) onAbort();
+    else own?.addEventListener('abort', onAbort, { once: true });
+    if (started) start();
+    return {
+      signal: ac.signal,
+      start,
+      expired: () => expired,
+      stop: () => {
+        stopped = true;
+        if (timer !== null) clearTimeout(timer);
+        own?.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  /** One probe within the deadline: an answer that has not come by then is `unreachable` (temporary). */
+  async probeOnce(probe: ProbeFunction, u: Url): Promise<ProbeResult> {
+    const d = this.deadlineSignal();
+    const options = d.signal === undefined ? this.optionsFor(u) : { ...this.optionsFor(u), signal: d.signal };
+    const late = (): ProbeResult => ({
+      status: 'unreachable',
+      reason: `no whole answer within the deadline of ${this.o.deadline} ms (the server answered too slowly or never finished)`,
+      code: TIMEOUT,
+      temporary: true,
+      redirects: [],
+      transcript: [],
+      ms: this.o.deadline,
+    });
+    let onLate: (() => void) | null = null;
+    const lateAnswer = new Promise<ProbeResult>((resolve) => (onLate = () => resolve(late())));
+    // A probe that does not end when its signal fires is not waited for (the slot is given back).
+    const timer = this.o.deadline === Infinity ? null : setTimeout(() => onLate?.(), this.o.deadline + 1000);
+    try {
+      const r = await Promise.race([probe(u, options), lateAnswer]);
+      return d.expired() && r.status !== 'ok' && r.status !== 'redirected' ? late() : r;
+    } finally {
+      d.stop();
+      if (timer !== null) clearTimeout(timer);
+    }
+  }
+
   /** Probes one normal form: in a slot of its server, again after a temporary failure (with backoff). */
-  async runTask(u: Url): Promise<{ r: ProbeResult; attempts: number }> {
+  async runTask(u: Url): Promise<Outcome> {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
-      const r = await this.limiter.run(host, () => probe(u, this.probeOptions));
+      const r = await this.limiter.run(host, () => this.probeOnce(probe, u));
       const retry = r.temporary && (r.status === 'broken' || r.status === 'unreachable');
       if (!retry || attempt > this.o.retries) return { r, attempts: attempt };
       await sleep(this.o.retryDelay * 2 ** (attempt - 1));
     }
+  }
+
+  /** The probe of a normal form: started once; its answer kept among the newest, its status kept for good. */
+  outcome(key: string, u: Url): { outcome: Promise<Outcome>; duplicate: boolean } {
+    const kept = this.answers.get(key);
+    if (kept !== undefined) return { outcome: Promise.resolve(kept), duplicate: true };
+    const running = this.running.get(key);
+    if (running !== undefined) return { outcome: running, duplicate: true };
+    const status = this.known.get(key);
+    if (status !== undefined && status !== UNDER_WAY) {
+      // Probed long ago: its status is known, its reason is no longer kept (see the head of Engine).
+      const r: ProbeResult = {
+        status: STATUS_CODES[status] as ProbeResult['status'],
+        reason: 'as an earlier occurrence of the same URL (its reason is no longer kept)',
+        temporary: false,
+        redirects: [],
+        transcript: [],
+        ms: 0,
+      };
+      return { outcome: Promise.resolve({ r, attempts: 1 }), duplicate: true };
+    }
+    this.known.set(key, UNDER_WAY);
+    const outcome = this.runTask(u).then((o) => {
+      this.running.delete(key);
+      this.known.set(key, STATUS_CODES.indexOf(o.r.status));
+      this.answers.set(key, { r: { ...o.r, transcript: [] }, attempts: o.attempts });
+      if (this.answers.size > ANSWERS_KEPT) this.answers.delete(this.answers.keys().next().value as string);
+      return o;
+    });
+    this.running.set(key, outcome);
+    return { outcome, duplicate: false };
   }
 
   /** Creates the occurrence of `url` and starts its check. */
@@ -276,14 +462,9 @@ class Engine {
       return;
     }
     const key = objectKey(u);
-    let task = this.tasks.get(key);
-    const duplicate = task !== undefined;
-    if (task === undefined) {
-      this.counted.add(key);
-      task = { outcome: this.runTask(u) };
-      this.tasks.set(key, task);
-    }
+    const task = this.outcome(key, u);
     const { r, attempts } = await task.outcome;
+    const duplicate = task.duplicate;
     occ.result = this.result(occ, {
       status: r.status,
       reason: r.reason,
@@ -295,55 +476,66 @@ class Engine {
       ms: r.ms,
       transcript: duplicate ? [] : r.transcript,
     });
-    if (
-      this.o.recursive &&
-      !duplicate &&
-      occ.depth < this.o.maxDepth &&
-      (r.status === 'ok' || r.status === 'redirected') &&
-      followable(u) &&
-      (occ.home === null || occ.home === serverKey(u)) &&
-      !this.expanded.has(key)
-    ) {
-      this.expanded.add(key);
-      await this.expand(occ, u);
-    }
+    if (!this.o.recursive || duplicate || occ.depth >= this.o.maxDepth) return;
+    if (r.status !== 'ok' && r.status !== 'redirected') return;
+    // A menu or directory URL, or an FTP name its probe found to be a directory (NLST names do not say).
+    const list = followable(u) ? u : r.directory === true ? directoryOf(u) : null;
+    if (list === null || (occ.home !== null && occ.home !== serverKey(list))) return;
+    const listKey = objectKey(list);
+    if (this.expanded.has(listKey)) return;
+    this.expanded.add(listKey);
+    await this.expand(occ, list);
   }
 
-  /** --recursive: the links of a menu or listing, those on the same server and those elsewhere, up to maxUrls. */
+  /**
+   * --recursive: the links of a menu or listing, those on the same server and those elsewhere, up
+   * to maxUrls: the links are read as they come, and the reading stops (the connection is closed)
+   * at the first link that would pass maxUrls, at the deadline, or at the bounds of ./recurse.ts.
+   */
   async expand(occ: Occurrence, u: Url): Promise<void> {
-    let links: string[];
-    try {
-      links = await this.children(u, this.probeOptions, (host, fn) => this.limiter.run(host, fn));
-    } catch (e) {
-      occ.result?.notes.push(`the links could not be read: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    }
     const home = serverKey(u);
-    let left = 0;
     const seen = new Set<string>();
-    for (const link of links) {
-      const c = tryParse(link);
-      const key = c instanceof Url ? objectKey(c) : link;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // Links to another server are checked, not followed (home): `recursive` stays on the same server.
-      if (!this.counted.has(key)) {
-        if (this.counted.size >= this.o.maxUrls) {
-          left++;
-          continue;
+    // The clock of the deadline starts when the reading has its slot, not while it waits for one.
+    const d = this.deadlineSignal(false);
+    const options = d.signal === undefined ? this.optionsFor(u) : { ...this.optionsFor(u), signal: d.signal };
+    try {
+      const links = await this.children(u, options, (host, fn) =>
+        this.limiter.run(host, () => {
+          d.start();
+          return fn();
+        }),
+      );
+      for await (const link of links as AsyncIterable<string>) {
+        const c = tryParse(link);
+        const key = c instanceof Url ? objectKey(c) : link;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        // Links to another server are checked, not followed (home): `recursive` stays on the same server.
+        if (!this.known.has(key)) {
+          if (this.known.size >= this.o.maxUrls) {
+            occ.result?.notes.push(
+              `the limit of ${this.o.maxUrls} URLs (maxUrls) was reached: the rest of the links were not read`,
+            );
+            break;
+          }
+          this.known.set(key, UNDER_WAY);
         }
-        this.counted.add(key);
+        occ.children.push(this.add(link, null, u.href, occ.depth + 1, home));
       }
-      occ.children.push(this.add(link, null, u.href, occ.depth + 1, home));
+    } catch (e) {
+      const why = d.expired()
+        ? `reading the links stopped at the deadline of ${this.o.deadline} ms`
+        : e instanceof ListingCut
+          ? e.message
+          : `the links could not be read: ${e instanceof Error ? e.message : String(e)}`;
+      occ.result?.notes.push(why);
+    } finally {
+      d.stop();
     }
-    if (left > 0) occ.result?.notes.push(`${left} link(s) not checked: the limit of ${this.o.maxUrls} URLs (maxUrls)`);
   }
-
-  /** The normal forms checked or about to be, counted against maxUrls. */
-  readonly counted = new Set<string>();
 
   /** Reads the inputs into occurrences, holding back while the window is full. */
-  async produce(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>, top: Occurrence[]): Promise<void> {
+  async produce(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>, top: Queue<Occurrence>): Promise<void> {
     // False once the reader of the results has stopped (a `break` out of the loop): stop reading.
     const room = async (): Promise<boolean> => {
       while (this.pending >= this.o.window && !this.closed) await this.changed.wait();
@@ -381,7 +573,7 @@ class Engine {
   }
 
   async *results(inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>): AsyncGenerator<CheckResult> {
-    const top: Occurrence[] = [];
+    const top = new Queue<Occurrence>();
     let finished = false;
     let failure: { e: unknown } | null = null;
     const producing = this.produce(inputs, top).then(
@@ -398,29 +590,49 @@ class Engine {
     const emit = (occ: Occurrence): CheckResult => {
       this.pending--;
       this.changed.fire();
-      return occ.result as CheckResult;
+      const r = occ.result as CheckResult;
+      occ.result = null;
+      return r;
     };
     if (this.o.order === 'input') {
+      // Each occurrence is reported, then its links (depth first); each is let go once reported.
       const walk = async function* (occ: Occurrence): AsyncGenerator<CheckResult> {
         await occ.settled;
         yield emit(occ);
-        for (const c of occ.children) yield* walk(c);
+        const children = occ.children;
+        occ.children = [];
+        for (let i = 0; i < children.length; i++) {
+          const c = children[i];
+          children[i] = undefined as unknown as Occurrence;
+          yield* walk(c);
+        }
       };
-      for (let i = 0; ; i++) {
-        while (i >= top.length && !finished) await this.changed.wait();
-        if (i >= top.length) break;
-        yield* walk(top[i]);
+      for (;;) {
+        while (top.length === 0 && !finished) await this.changed.wait();
+        const next = top.shift();
+        if (next === undefined) break;
+        yield* walk(next);
       }
     } else {
       for (;;) {
         while (this.ready.length === 0 && !(finished && this.pending === 0)) await this.changed.wait();
-        if (this.ready.length === 0) break;
-        yield emit(this.ready.shift() as Occurrence);
+        const next = this.ready.shift();
+        if (next === undefined) break;
+        yield emit(next);
       }
     }
     await producing;
     if (failure !== null) throw (failure as { e: unknown }).e;
   }
+}
+
+/** The directory URL of an FTP name found to be a directory (`name` -> `name/`); null when it has a `;type=`. */
+function directoryOf(u: Url): Url | null {
+  if (u.scheme !== 'ftp') return null;
+  const href = u.withoutFragment;
+  if (href.lastIndexOf(';type=') > href.lastIndexOf('/')) return null;
+  const d = tryParse(href + '/');
+  return d instanceof Url ? d : null;
 }
 
 /**

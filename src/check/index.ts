@@ -1,5 +1,5 @@
 // The link checker (issue 18): operations over the clients (docs/layering.md). Node only.
-export { check, checkOne } from './check.js';
+export { check, checkOne, ANSWERS_KEPT } from './check.js';
 export type {
   CheckOptions,
   CheckResult,
@@ -10,4 +10,14 @@ export type {
   ProbeFunction,
 } from './check.js';
 export { HostLimiter, type Release } from './limiter.js';
-export { listChildren, followable, serverKey, MAX_LISTING, type ChildLister, type Slot } from './recurse.js';
+export {
+  listChildren,
+  followable,
+  serverKey,
+  boundedBody,
+  ListingCut,
+  MAX_LISTING,
+  MAX_LINKS,
+  type ChildLister,
+  type Slot,
+} from './recurse.js';

@@ -2,15 +2,19 @@
 // files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
-import { createReadStream } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
 import type { CheckStatus } from '../clients/probe/types.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { redactText, redactUrl } from '../redact.js';
-import { markup, type Html } from '../gateway/html.js';
+import { markup } from '../gateway/html.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
@@ -39,6 +43,12 @@ function timeoutArg(v: unknown): number {
   return n as number;
 }
 
+/** --deadline MS|none: undefined when not given (check()'s default: 4 times --timeout). */
+function deadlineArg(v: unknown): number | undefined {
+  if (v === 'none') return Infinity;
+  return whole('deadline', v, 1);
+}
+
 /** The default --timeout of check, in milliseconds (open()'s is 30000: a checker waits less). */
 export const DEFAULT_TIMEOUT = 10000;
 
@@ -63,6 +73,41 @@ export function shown(r: CheckResult, showSecrets: boolean): CheckResult {
   };
 }
 
+/**
+ * Characters XML 1.0 does not allow (section 2.2, Char: U+FFFE, U+FFFF, a lone surrogate) and the
+ * C0 controls it does allow (TAB, LF, CR: a parser turns them into spaces in an attribute value).
+ */
+const NOT_XML = /[\t\n\r\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A value of a report, shown on one line and in characters that XML 1.0 allows: control
+ * characters (LF and CR included) and bidi formatting characters as safeText() shows them
+ * (`\xHH`, `\uHHHH`), and U+FFFE, U+FFFF and lone surrogates as `\uHHHH`. A URL or a server's
+ * reply can hold any of them (a multi-line reply, a URL given with a LF); the report shows them,
+ * never acts on them: no row of the text report is split in two, no JUnit or HTML file is not XML.
+ */
+export function reportText(s: string): string {
+  const t = safeText(s, false);
+  NOT_XML.lastIndex = 0;
+  if (!NOT_XML.test(t)) return t;
+  return t.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A result with every text of it made one line of XML 1.0 characters (reportText()). */
+export function reportResult(r: CheckResult): CheckResult {
+  return {
+    ...r,
+    url: reportText(r.url),
+    reason: reportText(r.reason),
+    ...(r.code !== undefined ? { code: reportText(r.code) } : {}),
+    ...(r.reply !== undefined ? { reply: reportText(r.reply) } : {}),
+    redirects: r.redirects.map(reportText),
+    where: r.where === null ? null : { ...r.where, file: reportText(r.where.file) },
+    parent: r.parent === null ? null : reportText(r.parent),
+    notes: r.notes.map(reportText),
+  };
+}
+
 /** Where a result was found, as text: FILE:LINE:COLUMN, "in PARENT" for a link of a menu or listing, or "". */
 export function whereText(r: CheckResult): string {
   if (r.where !== null) return `${r.where.file}:${r.where.line}:${r.where.column}`;
@@ -71,7 +116,8 @@ export function whereText(r: CheckResult): string {
 }
 
 /** One line of the text report: `[FILE:LINE:COLUMN: ]STATUS URL (REASON)[ -> redirect ...][ in PARENT]`. */
-export function textLine(r: CheckResult): string {
+export function textLine(result: CheckResult): string {
+  const r = reportResult(result);
   const head = r.where !== null ? `${r.where.file}:${r.where.line}:${r.where.column}: ` : '';
   let line = `${head}${r.status} ${r.url} (${r.reason})`;
   for (const to of r.redirects) line += ` -> ${to}`;
@@ -107,13 +153,16 @@ function tally(results: readonly CheckResult[]): Record<CheckStatus, number> {
   return counts;
 }
 
-/** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
-export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
-  const counts = tally(results);
-  const rows: Html[] = results.map(
-    (r) =>
-      markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`,
-  );
+/** One row of the HTML report (every value escaped, shown as reportText() shows it). */
+export function htmlRow(result: CheckResult): string {
+  const r = reportResult(result);
+  return markup`<tr class="${r.status}"><td>${r.status}</td><td><code>${r.url}</code>${r.redirects.map((to) => markup`<br>&rarr; <code>${to}</code>`)}</td><td>${r.reason}${r.notes.map((n) => markup`<br>${n}`)}</td><td>${whereText(r)}</td></tr>\n`
+    .value;
+}
+
+/** The HTML report up to its rows: the summary of `counts`. */
+export function htmlHead(counts: Record<CheckStatus, number>, title = 'locator check'): string {
+  const total = STATUSES.reduce((n, s) => n + counts[s], 0);
   return markup`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -129,41 +178,94 @@ tr.ok td:first-child, tr.redirected td:first-child { color: #060; }
 </head>
 <body>
 <h1>${title}</h1>
-<p id="summary">${results.length} URLs: ${STATUSES.filter((s) => counts[s] > 0).map((s, i) => markup`${i > 0 ? ', ' : ''}<span class="${s}">${s} ${counts[s]}</span>`)}</p>
+<p id="summary">${total} URLs: ${STATUSES.filter((s) => counts[s] > 0).map((s, i) => markup`${i > 0 ? ', ' : ''}<span class="${s}">${s} ${counts[s]}</span>`)}</p>
 <table>
 <thead><tr><th>status</th><th>URL</th><th>reason</th><th>found at</th></tr></thead>
 <tbody>
-${rows}</tbody>
-</table>
-</body>
-</html>
 `.value;
 }
+
+const HTML_TAIL = '</tbody>\n</table>\n</body>\n</html>\n';
+
+/** The HTML report page: a summary of counts and a table of every URL (every value escaped). */
+export function htmlReport(results: readonly CheckResult[], title = 'locator check'): string {
+  return htmlHead(tally(results), title) + results.map(htmlRow).join('') + HTML_TAIL;
+}
+
+/** One testcase of the JUnit report. */
+export function junitCase(result: CheckResult): string {
+  const r = reportResult(result);
+  const name = `${r.url}`;
+  const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
+  const at = whereText(r);
+  const inner = !failing(r.status)
+    ? markup``
+    : r.status === 'unreachable'
+      ? markup`<error type="${r.status}" message="${r.reason}">${at}</error>`
+      : markup`<failure type="${r.status}" message="${r.reason}">${at}</failure>`;
+  return markup`  <testcase classname="${cls}" name="${name}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>\n`
+    .value;
+}
+
+/** The JUnit report up to its testcases: the counts of `counts`, the time taken. */
+export function junitHead(counts: Record<CheckStatus, number>, seconds: number): string {
+  const total = STATUSES.reduce((n, s) => n + counts[s], 0);
+  const failures = counts.broken + counts.invalid + counts.refused;
+  return markup`<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+ <testsuite name="locator check" tests="${total}" failures="${failures}" errors="${counts.unreachable}" skipped="0" time="${seconds.toFixed(3)}">
+`.value;
+}
+
+const JUNIT_TAIL = ' </testsuite>\n</testsuites>\n';
 
 /**
  * The JUnit XML report (the format of Ant's JUnit task that CI systems read): one testcase per
  * URL, a `failure` for broken, invalid and refused ones, an `error` for unreachable ones.
  */
 export function junitReport(results: readonly CheckResult[], seconds: number): string {
-  const failures = results.filter((r) => r.status === 'broken' || r.status === 'invalid' || r.status === 'refused');
-  const errors = results.filter((r) => r.status === 'unreachable');
-  const cases = results.map((r) => {
-    const name = `${r.url}`;
-    const cls = r.where?.file ?? (r.parent !== null ? r.parent : 'arguments');
-    const at = whereText(r);
-    const inner = !failing(r.status)
-      ? markup``
-      : r.status === 'unreachable'
-        ? markup`<error type="${r.status}" message="${r.reason}">${at}</error>`
-        : markup`<failure type="${r.status}" message="${r.reason}">${at}</failure>`;
-    return markup`  <testcase classname="${cls}" name="${name}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>\n`;
-  });
-  return markup`<?xml version="1.0" encoding="UTF-8"?>
-<testsuites>
- <testsuite name="locator check" tests="${results.length}" failures="${failures.length}" errors="${errors.length}" skipped="0" time="${seconds.toFixed(3)}">
-${cases} </testsuite>
-</testsuites>
-`.value;
+  return junitHead(tally(results), seconds) + results.map(junitCase).join('') + JUNIT_TAIL;
+}
+
+/**
+ * A report file whose head needs the counts of the end (--html, --junit): its rows are written to
+ * a temporary file as the results come (memory does not grow with them), and the report is
+ * written at the end as the head, those rows and the tail.
+ */
+class StreamedReport {
+  readonly #path: string;
+  readonly #dir: string;
+  readonly #rows: WriteStream;
+
+  private constructor(path: string, dir: string) {
+    this.#path = path;
+    this.#dir = dir;
+    this.#rows = createWriteStream(join(dir, 'rows'));
+    this.#rows.on('error', () => {});
+  }
+
+  static async open(path: string): Promise<StreamedReport> {
+    return new StreamedReport(path, await mkdtemp(join(tmpdir(), 'locator-check-report-')));
+  }
+
+  async write(text: string): Promise<void> {
+    if (!this.#rows.write(text)) await once(this.#rows, 'drain');
+  }
+
+  async finish(head: string, tail: string): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.#rows.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    const rows = join(this.#dir, 'rows');
+    await pipeline(async function* () {
+      yield head;
+      yield* createReadStream(rows);
+      yield tail;
+    }, createWriteStream(this.#path));
+  }
+
+  async discard(): Promise<void> {
+    this.#rows.destroy();
+    await rm(this.#dir, { recursive: true, force: true });
+  }
 }
 
 export interface CheckCommandOptions {
@@ -203,26 +305,30 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
   const out = new Output(io.stdout);
   const progress = io.stderrIsTTY ? new CountProgress(io.stderr) : null;
   const started = Date.now();
-  const results: CheckResult[] = [];
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
   let status: number = EXIT.ok;
+  const html = opts.html === null ? null : await StreamedReport.open(opts.html);
+  const junit = opts.junit === null ? null : await StreamedReport.open(opts.junit);
   try {
     for await (const raw of check(inputs, opts.check)) {
       const r = shown(raw, opts.showSecrets);
-      if (opts.html !== null || opts.junit !== null) results.push(r);
+      await html?.write(htmlRow(r));
+      await junit?.write(junitCase(r));
       counts[r.status]++;
       if (failing(r.status)) status = EXIT.invalid;
       await out.line(opts.json ? JSON.stringify(jsonRecord(r)) : textLine(r));
       await out.flush();
       progress?.update(counts);
     }
+    await out.flush();
+    const seconds = (Date.now() - started) / 1000;
+    await html?.finish(htmlHead(counts), HTML_TAIL);
+    await junit?.finish(junitHead(counts, seconds), JUNIT_TAIL);
   } finally {
     progress?.finish();
+    await html?.discard();
+    await junit?.discard();
   }
-  await out.flush();
-  const seconds = (Date.now() - started) / 1000;
-  if (opts.html !== null) await writeFile(opts.html, htmlReport(results));
-  if (opts.junit !== null) await writeFile(opts.junit, junitReport(results, seconds));
   if (!opts.json) {
     const summary = STATUSES.filter((s) => counts[s] > 0).map((s) => `${s} ${counts[s]}`);
     io.stderr.write(safeText(`locator check: ${summary.length === 0 ? 'no URL found' : summary.join(', ')}\n`));
@@ -243,12 +349,20 @@ export const checkCommand: Command = {
     '  --delay MS   (check) Milliseconds between the starts of two probes to one server (default 0).',
     '  --retries N  (check) Tries again after a temporary failure (a 4xx reply, a timeout), with',
     '               a wait of 1 s doubled each time (default 1).',
+    '  --deadline MS (check) Milliseconds a probe, or the reading of a menu or listing, may take',
+    '               in all, however slowly the server trickles (--timeout bounds each silence only);',
+    '               default 4 times --timeout, none with --timeout none; past it: unreachable.',
     '  --recursive  (check) Also check the links of Gopher menus and FTP directories, following',
     '               those on the same server; --max-depth N levels (default 3), at most',
-    '               --max-urls N URLs in all (default 1000).',
+    '               --max-urls N URLs in all (default 1000): a menu or listing is read only until',
+    '               the limit is reached (then its connection is closed), and at most 1 MiB and',
+    '               10000 links of each.',
     '  --html FILE  (check) Also write an HTML report page to FILE.',
     '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
     '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
+    '  --netrc-host HOST (check) Let the probes use ~/.netrc entries (the default entry included)',
+    '               for HOST only; repeatable. Without it check reads no netrc entry at all: the',
+    '               URLs come from documents, and their servers get no password of yours.',
     '               check takes arguments that parse as URLs as URLs, others as files ("-" or none:',
     '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
     '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
@@ -267,6 +381,7 @@ export const checkCommand: Command = {
     delay: { type: 'string' },
     retries: { type: 'string' },
     timeout: { type: 'string' },
+    deadline: { type: 'string' },
     recursive: { type: 'boolean' },
     'max-depth': { type: 'string' },
     'max-urls': { type: 'string' },
@@ -277,9 +392,15 @@ export const checkCommand: Command = {
     'smtp-server': { type: 'string' },
     'allow-port': { type: 'string', multiple: true },
     'refuse-private': { type: 'boolean' },
+    'netrc-host': { type: 'string', multiple: true },
   },
   run: (args, values, io) => {
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
+    const netrcHosts = ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
+      if (typeof h !== 'string' || !/^[^\s/@:]+$/.test(h))
+        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
+      return h;
+    });
     const options: CheckOptions = {
       concurrency: whole('concurrency', values.concurrency, 1),
       perHost: whole('per-host', values['per-host'], 1),
@@ -290,6 +411,7 @@ export const checkCommand: Command = {
       maxUrls: whole('max-urls', values['max-urls'], 1),
       order: values.unordered === true ? 'completion' : 'input',
       timeout: timeoutArg(values.timeout),
+      deadline: deadlineArg(values.deadline),
       env: io.env,
       newsServer: values['nntp-server'] as string | undefined,
       dnsServers:
@@ -297,6 +419,7 @@ export const checkCommand: Command = {
       smtpProbe: values['smtp-probe'] === true ? true : undefined,
       smtpServer: values['smtp-server'] as string | undefined,
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
+      netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,
     };
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
     return runCheck(

@@ -239,11 +239,12 @@ test('--recursive: menu links depth first, same server only, --max-depth and --m
       ['gopher://g.example/1/', 'gopher://g.example/1/a'],
     ],
     [0, 1000, ['0 gopher://g.example/1/'], []],
-    // maxUrls counts distinct URLs: 0/x, already counted, is still reported where it is found again.
+    // maxUrls counts distinct URLs; a menu is read until the first link past the limit, no further
+    // (1/a lists 1/a/b first: its 0/x, already counted, is not reached).
     [
       9,
       3,
-      ['0 gopher://g.example/1/', '1 gopher://g.example/1/a', '2 gopher://g.example/0/x', '1 gopher://g.example/0/x'],
+      ['0 gopher://g.example/1/', '1 gopher://g.example/1/a', '1 gopher://g.example/0/x'],
       ['gopher://g.example/1/', 'gopher://g.example/1/a'],
     ],
   ];
@@ -268,7 +269,10 @@ test('--recursive: menu links depth first, same server only, --max-depth and --m
     for (const r of out.slice(1)) assert.ok(r.parent !== null && r.where === null);
   }
   const capped = await all(['gopher://g.example/1/'], { probe: rec.probe, children, recursive: true, maxUrls: 3 });
-  assert.match(capped[0].notes.join(), /1 link\(s\) not checked: the limit of 3 URLs/);
+  assert.match(
+    capped[0].notes.join(),
+    /the limit of 3 URLs \(maxUrls\) was reached: the rest of the links were not read/,
+  );
 });
 
 test('--recursive: a menu whose links cannot be read keeps its status and says why in a note', async () => {

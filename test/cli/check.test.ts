@@ -11,15 +11,22 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
+import { nntpFake } from '../clients/nntp/fakes.js';
+import { FakeFtp, standard } from '../clients/ftp/fakes.js';
+import net from 'node:net';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = mkdtempSync(join(tmpdir(), 'locator-check-'));
 writeFileSync(join(DIR, 'present.txt'), 'here\n');
 
-function run(args: string[], stdin = ''): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  args: string[],
+  stdin = '',
+  home = '/nonexistent',
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
+    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: home } });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -209,11 +216,17 @@ test('check --recursive: the links of a Gopher menu and an FTP listing on the sa
   assert.deepEqual(lines.sort(), [
     'ok ftp://127.0.0.1:2121/pub/',
     'ok ftp://127.0.0.1:2121/pub/big.bin',
-    'ok ftp://127.0.0.1:2121/pub/nested/',
-    'ok ftp://127.0.0.1:2121/pub/nested/deeper/',
+    // NLST names carry no "/": a name is checked as listed, and its probe (SIZE 550, CWD 250) finds
+    // it a directory, which is then listed as nested/ (no session of its own to test it).
+    'ok ftp://127.0.0.1:2121/pub/nested',
+    'ok ftp://127.0.0.1:2121/pub/nested/deeper',
     'ok ftp://127.0.0.1:2121/pub/unix.txt',
     'ok ftp://127.0.0.1:2121/pub/with%20space.txt',
   ]);
+  assert.match(
+    r.out,
+    /^ok ftp:\/\/127\.0\.0\.1:2121\/pub\/nested\/deeper \(.*\) in ftp:\/\/127\.0\.0\.1:2121\/pub\/nested\/$/m,
+  );
   const g = await run([...ARGS, '--recursive', '--max-depth', '1', '--json', 'gopher://127.0.0.1:7071/1/']);
   const recs = g.out
     .trimEnd()
@@ -235,10 +248,127 @@ test('check usage: a bad option value or an unreadable file exits 2', async () =
   for (const args of [
     ['--concurrency', '0', 'http://x.example/'],
     ['--per-host', 'two'],
+    ['--deadline', '0', 'http://x.example/'],
+    ['--netrc-host', 'user@host', 'http://x.example/'],
     [join(DIR, 'no-such-file.txt')],
   ]) {
     const r = await run(['check', ...args]);
     assert.equal(r.code, 2, args.join(' '));
     assert.equal(r.out, '');
+  }
+});
+
+test('check reads no ~/.netrc entry unless --netrc-host names the host: no AUTHINFO PASS to a server a URL names', async () => {
+  // A news server that asks every client for authentication (480, RFC 4643 2.3) and records what it gets.
+  const fake = await nntpFake('200 fake news\r\n', (line, socket) => {
+    if (line.startsWith('GROUP ')) socket.write('480 authentication required\r\n');
+    else if (line.startsWith('AUTHINFO USER')) socket.write('381 password please\r\n');
+    else if (line.startsWith('AUTHINFO PASS')) socket.write('281 welcome\r\n');
+    else return false;
+    return true;
+  });
+  const home = mkdtempSync(join(tmpdir(), 'locator-check-home-'));
+  writeFileSync(join(home, '.netrc'), 'default login operator password hunter2\n', { mode: 0o600 });
+  try {
+    const url = `nntp://127.0.0.1:${fake.port}/local.test/1`;
+    const r = await run(['check', '--retries', '0', url], '', home);
+    const sent = fake.commands.flat();
+    assert.ok(!sent.some((c) => c.startsWith('AUTHINFO')), sent.join(' | '));
+    assert.ok(sent.includes('GROUP local.test'), sent.join(' | '));
+    assert.equal(r.code, 1);
+    assert.match(r.out, /^broken nntp:\/\/127\.0\.0\.1:[0-9]+\/local\.test\/1 \(/);
+    assert.ok(!r.out.includes('hunter2') && !r.err.includes('hunter2'));
+    // --netrc-host for another host: still nothing read.
+    await run(['check', '--retries', '0', '--netrc-host', 'news.example', url], '', home);
+    assert.ok(!fake.commands.flat().some((c) => c.startsWith('AUTHINFO')), fake.commands.flat().join(' | '));
+    // --netrc-host naming the host: its entry is used (here the default entry), the password not shown.
+    const named = await run(['check', '--retries', '0', '--netrc-host', '127.0.0.1', url], '', home);
+    assert.ok(fake.commands.flat().includes('AUTHINFO PASS hunter2'), fake.commands.flat().join(' | '));
+    assert.ok(!named.out.includes('hunter2') && !named.err.includes('hunter2'));
+  } finally {
+    await fake.close();
+  }
+});
+
+/** The characters XML 1.0 allows (section 2.2, Char). */
+const XML_CHARS = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+
+test('check: a URL holding LF is one row of the report, its LF shown as \\x0a (no forged row)', async () => {
+  const url = 'gopher://127.0.0.1:1/0a\nok gopher://forged.example/ (fake)';
+  const r = await run(['check', '--retries', '0', url]);
+  assert.equal(r.code, 1);
+  const lines = r.out.split('\n');
+  assert.deepEqual(lines.length, 2, r.out); // one row and the final line end
+  assert.ok(lines[0].startsWith('invalid gopher://127.0.0.1:1/0a\\x0aok gopher://forged.example/ (fake) ('), r.out);
+  assert.ok(!/^ok /m.test(r.out), r.out);
+  const j = await run(['check', '--retries', '0', '--json', url]);
+  assert.equal((JSON.parse(j.out) as { url: string }).url, url);
+});
+
+test('check: a multi-line FTP reply is one row, its line ends shown escaped', async () => {
+  const fake = await FakeFtp.start({
+    handle: standard(
+      { 'dir/': '' },
+      {
+        SIZE: (_v, _a, s) =>
+          s.write('550-No such file.\r\nok ftp://forged.example/file (fake)\r\n\x1b[2J\r\n550 End.\r\n'),
+      },
+    ),
+  });
+  try {
+    const r = await run(['check', '--retries', '0', fake.url('missing.txt')]);
+    assert.equal(r.code, 1, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.out);
+    assert.match(lines[0], /^broken ftp:\/\/127\.0\.0\.1:[0-9]+\/missing\.txt \(550 No such file\./);
+    assert.ok(lines[0].includes('\\x0aok ftp://forged.example/file (fake)'), lines[0]);
+    assert.ok(!r.out.includes('\x1b') && !r.out.includes('\r'), JSON.stringify(r.out));
+  } finally {
+    await fake.stop();
+  }
+});
+
+test('check --junit and --html: a reply holding U+FFFE, U+FFFF and controls, a URL holding LF: XML 1.0 characters only, shown escaped', async () => {
+  // A Gopher server whose menus are one error item (RFC 1436 3.8, type 3) with characters XML 1.0 does not allow.
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', () =>
+      socket.end(Buffer.from('3gone \uffff\ufffe\x01\x0b here\terror\terror.host\t1\r\n.\r\n', 'utf8')),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const html = join(DIR, 'xml-report.html');
+  const junit = join(DIR, 'xml-report.xml');
+  try {
+    const r = await run([
+      'check',
+      '--retries',
+      '0',
+      '--html',
+      html,
+      '--junit',
+      junit,
+      `gopher://127.0.0.1:${port}/1/`,
+      'gopher://127.0.0.1:1/0a\nb\ufffec',
+    ]);
+    assert.equal(r.code, 1, r.err);
+    for (const file of [junit, html]) {
+      const text = readFileSync(file, 'utf8');
+      const bad = [...text].filter((ch) => !XML_CHARS.test(ch) || (ch < ' ' && ch !== '\n'));
+      assert.deepEqual(
+        bad.map((ch) => ch.codePointAt(0)),
+        [],
+        file,
+      );
+      assert.ok(text.includes('gone \\uffff\\ufffe\\x01\\x0b here'), text);
+      assert.ok(text.includes('gopher://127.0.0.1:1/0a\\x0ab\\ufffec'), text);
+    }
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });

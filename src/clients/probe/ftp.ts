@@ -41,7 +41,10 @@ async function checkFile(control: FtpControl, name: FtpArgument): Promise<ProbeR
     // vsftpd and others answer 550 to SIZE of a directory: the URL may name one without its "/".
     const cwd = await run(control, 'CWD', name);
     if (cwd.code === 250 || cwd.code === 200)
-      return result('ok', `${said(cwd)} (a directory: RETR would not retrieve it)`, { reply: String(cwd.code) });
+      return result('ok', `${said(cwd)} (a directory: RETR would not retrieve it)`, {
+        reply: String(cwd.code),
+        directory: true,
+      });
   }
   throw control.fail(r);
 }
@@ -49,7 +52,8 @@ async function checkFile(control: FtpControl, name: FtpArgument): Promise<ProbeR
 /** ;type=d with a name: a CWD into it; a file listed by NLST is there too, so SIZE when the CWD fails. */
 async function checkDirectory(control: FtpControl, name: FtpArgument): Promise<ProbeResult> {
   const r = await run(control, 'CWD', name);
-  if (r.code === 250 || r.code === 200) return result('ok', `${said(r)} (CWD)`, { reply: String(r.code) });
+  if (r.code === 250 || r.code === 200)
+    return result('ok', `${said(r)} (CWD)`, { reply: String(r.code), directory: true });
   const size = await run(control, 'SIZE', name);
   if (size.code === 213) return result('ok', `${said(size)} (SIZE: a file, which NLST lists)`, { reply: '213' });
   throw control.fail(r);

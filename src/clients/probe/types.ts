@@ -46,6 +46,8 @@ export interface ProbeResult {
   transcript: TranscriptLine[];
   /** Wall-clock milliseconds from the first byte sent to the answer. */
   ms: number;
+  /** ftp: true when the name is a directory (a CWD into it worked): `check --recursive` lists it. */
+  directory?: boolean;
 }
 
 /** One scheme's probe: what `probe()` calls for a URL of that scheme. */

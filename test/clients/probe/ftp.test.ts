@@ -75,3 +75,17 @@ test('issue 18: an ftp URL whose port has no server is unreachable', async () =>
   assert.equal(r.code, 'connect-failed');
   assert.equal(r.temporary, false);
 });
+
+test('a name the probe finds to be a directory says so (directory: true), for check --recursive to list it', async () => {
+  const rows: [string, boolean | undefined][] = [
+    ['pub', true],
+    ['pub/nested;type=d', true],
+    ['hello.txt', undefined],
+    ['pub/with%20space.txt', undefined],
+  ];
+  for (const [path, directory] of rows) {
+    const r = await probe(`${FTP}/${path}`, OPTS);
+    assert.equal(r.status, 'ok', path);
+    assert.equal(r.directory, directory, path);
+  }
+});
