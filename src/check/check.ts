@@ -75,12 +75,6 @@ export interface CheckOptions extends ProbeOptions {
   probe?: ProbeFunction;
   /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
   children?: ChildLister;
-  /**
-   * The hosts whose netrc entries (the `default` entry included) a probe may use (`--netrc-host`).
-   * The URLs checked come from documents, menus and listings, not from the user: without this,
-   * no netrc entry is read at all (`netrc: false`), so no password goes to a server a document names.
-   */
-  netrcHosts?: string[];
 }
 
 /** The report on one occurrence of a URL. */
@@ -141,7 +135,7 @@ function whole(name: string, v: number | undefined, fallback: number, min: numbe
  * whose entries only may then be used (RFC 1738 3.2.1 leaves the user and password to the URL;
  * a password the URL does not give is the operator's, for the hosts the operator names).
  */
-function credentialsOnlyFor(options: ProbeOptions & { netrcHosts?: string[] }): ProbeOptions {
+function credentialsOnlyFor(options: ProbeOptions): ProbeOptions {
   const hosts = options.netrcHosts;
   if (hosts === undefined || hosts.length === 0) {
     const { netrcHosts: _none, ...rest } = options;
@@ -150,8 +144,7 @@ function credentialsOnlyFor(options: ProbeOptions & { netrcHosts?: string[] }): 
   if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || h === '')) {
     throw new RangeError('check: netrcHosts must be an array of host names');
   }
-  // `netrcHosts` is an option of open() (the netrc entries of those hosts only); typed here as well.
-  return { ...options, netrcHosts: [...hosts] } as ProbeOptions;
+  return { ...options, netrcHosts: [...hosts] };
 }
 
 /** One URL found: where, how deep, and its report once known. */
@@ -224,7 +217,7 @@ class Queue<T> {
  * reason, and no second probe.
  */
 class Engine {
-  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children' | 'netrcHosts'>>;
+  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children'>>;
   readonly probeOptions: ProbeOptions;
   readonly extractOptions: ExtractOptions | undefined;
   readonly limiter: HostLimiter;
@@ -287,7 +280,7 @@ class Engine {
 
   /** The probe options for a URL: no netrc at all unless its host is one of netrcHosts. */
   optionsFor(u: Url): ProbeOptions {
-    const hosts = (this.probeOptions as { netrcHosts?: string[] }).netrcHosts;
+    const hosts = this.probeOptions.netrcHosts;
     if (hosts === undefined) return this.probeOptions;
     const host = (u.host ?? '').toLowerCase();
     return hosts.some((h) => h.toLowerCase() === host) ? this.probeOptions : { ...this.probeOptions, netrc: false };
