@@ -210,7 +210,7 @@ test('a server that trickles one byte at a time under the silence timeout is cut
       timeout: 1000,
       retries: 0,
       deadline: 2500,
-    } as CheckOptions);
+    });
     const ms = Date.now() - started;
     assert.ok(ms >= 2400 && ms < 6000, `took ${ms} ms`);
     assert.equal(out[0].status, 'unreachable');
@@ -231,7 +231,7 @@ test('--recursive: a menu whose reading trickles is cut at the deadline; the lin
       timeout: 1000,
       retries: 0,
       deadline: 2500,
-    } as CheckOptions);
+    });
     const ms = Date.now() - started;
     assert.ok(ms >= 2400 && ms < 6000, `took ${ms} ms`);
     assert.deepEqual(
@@ -246,6 +246,6 @@ test('--recursive: a menu whose reading trickles is cut at the deadline; the lin
 });
 
 test('deadline: a bad value is a RangeError', () => {
-  assert.throws(() => check([], { deadline: 0 } as CheckOptions), RangeError);
-  assert.throws(() => check([], { deadline: 1.5 } as CheckOptions), RangeError);
+  assert.throws(() => check([], { deadline: 0 }), RangeError);
+  assert.throws(() => check([], { deadline: 1.5 }), RangeError);
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
-import { nntpFake, type NntpFake } from '../clients/nntp/fakes.js';
+import { authServer, type NntpFake } from '../clients/nntp/fakes.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'locator-netrc-'));
@@ -31,22 +31,6 @@ function run(args: string[]): Promise<{ code: number | null; out: string; err: s
     });
     p.stdin.end();
     p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
-
-/** A server that answers 480 to GROUP and ARTICLE until AUTHINFO PASS, and accepts any password. */
-function authServer(): Promise<NntpFake> {
-  let authed = false;
-  return nntpFake('200 fake ready\r\n', (c, s) => {
-    if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
-    else if (c.startsWith('ARTICLE'))
-      s.write(authed ? '220 1 <a@b> x\r\nSubject: x\r\n\r\nbody\r\n.\r\n' : '480 auth\r\n');
-    else if (c.startsWith('AUTHINFO USER ')) s.write('381 password please\r\n');
-    else if (c.startsWith('AUTHINFO PASS ')) {
-      authed = true;
-      s.write('281 welcome\r\n');
-    } else return;
-    return true;
   });
 }
 

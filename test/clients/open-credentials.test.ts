@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { open } from '../../src/clients/index.js';
 import { DEFAULT_POLICY } from '../../src/policy.js';
 import type { OpenOptions } from '../../src/clients/types.js';
-import { nntpFake, type NntpFake } from './nntp/fakes.js';
+import { authServer, type NntpFake } from './nntp/fakes.js';
 import { FakeFtp, standard } from './ftp/fakes.js';
 
 const home = mkdtempSync(join(tmpdir(), 'locator-netrc-'));
@@ -46,22 +46,6 @@ async function redirector(host: string, location: string): Promise<{ url: string
     url: `http://${host}:${(server.address() as AddressInfo).port}/moved`,
     close: () => new Promise((r) => server.close(() => r())),
   };
-}
-
-/** An NNTP server that answers 480 to GROUP and ARTICLE until AUTHINFO PASS, and accepts any password. */
-function authServer(): Promise<NntpFake> {
-  let authed = false;
-  return nntpFake('200 fake ready\r\n', (c, s) => {
-    if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
-    else if (c.startsWith('ARTICLE'))
-      s.write(authed ? '220 1 <a@b> x\r\nSubject: x\r\n\r\nb\r\n.\r\n' : '480 auth\r\n');
-    else if (c.startsWith('AUTHINFO USER ')) s.write('381 password please\r\n');
-    else if (c.startsWith('AUTHINFO PASS ')) {
-      authed = true;
-      s.write('281 welcome\r\n');
-    } else return;
-    return true;
-  });
 }
 
 /** open() of `from`'s redirect to the NNTP fake; the AUTHINFO lines the fake got and the error code. */

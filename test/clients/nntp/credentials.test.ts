@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
 import type { OpenOptions } from '../../../src/clients/types.js';
-import { nntpFake, type NntpFake } from './fakes.js';
+import { authServer, type NntpFake } from './fakes.js';
 
-const ARTICLE = '220 1 <a@b.example> article\r\nSubject: x\r\n\r\nbody\r\n.\r\n';
 const DEFAULT_ENTRY = 'default login dflt password DEFAULT-SECRET\n';
 const OTHER_ENTRY = 'machine news.other.example login other password OTHER-SECRET\n';
 const OWN_ENTRY = 'machine 127.0.0.1 login own password OWN-SECRET\n';
@@ -28,24 +27,6 @@ function homeWith(text: string): string {
   homes.push(home);
   writeFileSync(join(home, '.netrc'), text);
   return home;
-}
-
-/** A server that answers 480 to GROUP and ARTICLE until AUTHINFO PASS, and accepts any password. */
-function authServer(): Promise<NntpFake> {
-  let user = false;
-  let authed = false;
-  return nntpFake('200 fake ready\r\n', (c, s) => {
-    if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
-    else if (c.startsWith('ARTICLE')) s.write(authed ? ARTICLE : '480 authentication required\r\n');
-    else if (c.startsWith('AUTHINFO USER ')) {
-      user = true;
-      s.write('381 password please\r\n');
-    } else if (c.startsWith('AUTHINFO PASS ')) {
-      authed = user;
-      s.write('281 welcome\r\n');
-    } else return;
-    return true;
-  });
 }
 
 /**

@@ -57,6 +57,30 @@ export async function nntpFake(
   return fake;
 }
 
+/** The article a server made by authServer() answers with once authenticated. */
+export const AUTH_ARTICLE = '220 1 <a@b.example> article\r\nSubject: x\r\n\r\nbody\r\n.\r\n';
+
+/**
+ * A fake that answers 480 to GROUP and ARTICLE (RFC 4643 2.3) until AUTHINFO USER then PASS, and
+ * accepts any password: what a client sends when asked for credentials is in `commands`.
+ */
+export function authServer(): Promise<NntpFake> {
+  let user = false;
+  let authed = false;
+  return nntpFake('200 fake ready\r\n', (c, s) => {
+    if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
+    else if (c.startsWith('ARTICLE')) s.write(authed ? AUTH_ARTICLE : '480 authentication required\r\n');
+    else if (c.startsWith('AUTHINFO USER ')) {
+      user = true;
+      s.write('381 password please\r\n');
+    } else if (c.startsWith('AUTHINFO PASS ')) {
+      authed = user;
+      s.write('281 welcome\r\n');
+    } else return;
+    return true;
+  });
+}
+
 export interface Recorder {
   port: number;
   /** What clients sent through the proxy, per connection (latin1). */
