@@ -25,7 +25,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /**
    * Milliseconds of silence allowed on any one wait (connect, reply, data, a FIFO's writer), and
-   * of a write the server takes none of (a peer that stops reading):
+   * of a write the server takes no more of (a peer that stops reading, or reads more slowly than
+   * the system's send buffer shows progress):
    * a positive number, `Infinity` for no limit; default 30000. 0, a negative number or NaN is
    * a RangeError, a non-number a TypeError (the same for every client).
    */
