@@ -61,8 +61,14 @@ export function startTimer(ms: number, fn: () => void): Timer {
   };
 }
 const HIGH_WATER = 4;
-/** Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock. */
-const WRITE_PIECE = 256 * 1024;
+/**
+ * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock.
+ * Small, so that the clock sees progress as soon as the system does (a 16 MiB write costs 1,024
+ * callbacks). The system itself shows progress in steps: Linux wakes a writer once about half of
+ * its send buffer is free (tcp_poll, sk_stream_is_writeable), up to 2 MB on loopback, so a peer
+ * that reads more slowly than such a step per `timeout` is seen as stalled.
+ */
+const WRITE_PIECE = 16 * 1024;
 const READ_SIZE = 256 * 1024;
 /** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
 const POOL_MAX = 4;
@@ -329,7 +335,8 @@ export class Connection {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     const limit = this.writeTimeout;
     await new Promise<void>((resolve, reject) => {
-      let at = 0;
+      let at = 0; // octets handed to the socket
+      let sent = 0; // octets the socket has passed on
       let settled = false;
       const settle = (e: LocatorError | null) => {
         if (settled) return;
@@ -342,7 +349,7 @@ export class Connection {
         const e = new LocatorError(
           TIMEOUT,
           -1,
-          `the server took none of the data sent for ${limit} ms (${bytes.length - at} octets not sent)`,
+          `the server took no more of the data sent for ${limit} ms: it reads too slowly or not at all (${bytes.length - sent} octets not sent)`,
         );
         this.close(e);
         settle(this.#error ?? e);
@@ -358,6 +365,7 @@ export class Connection {
             settle(this.#error ?? new LocatorError(CONNECTION_CLOSED, -1, `cannot send: ${e.message}`));
             return;
           }
+          sent = at;
           if (at >= bytes.length) {
             settle(null);
             return;
@@ -396,7 +404,7 @@ export class Connection {
       new LocatorError(
         TIMEOUT,
         -1,
-        `the server took none of the data sent for ${this.writeTimeout} ms (${this.socket.writableLength} octets not sent)`,
+        `the server took no more of the data sent for ${this.writeTimeout} ms: it reads too slowly or not at all (${this.socket.writableLength} octets not sent)`,
       ),
     );
   }

@@ -86,9 +86,16 @@ export async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Re
   return (await load()).open(u, opts);
 }
 
-/** The host of a URL as credentials are matched to it: without case or IPv6 brackets; null for none. */
-function hostOf(u: Url): string | null {
-  return u.host === null ? null : u.host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+/**
+ * The server a URL's credentials are for: its scheme, host (without case or IPv6 brackets) and
+ * port (the scheme's default when none is written), as a browser's origin is (RFC 6454 4). A
+ * redirect to the same host on another port or scheme may reach another program, or another
+ * user's (curl treats it as another site too); null for a URL with no host.
+ */
+function serverOf(u: Url): string | null {
+  if (u.host === null) return null;
+  const port = u.portDigits ?? (u.port === null ? '' : String(u.port));
+  return `${u.scheme}://${u.host.replace(/^\[(.*)\]$/, '$1').toLowerCase()}:${port}`;
 }
 
 /** What a chain of redirects went through: filled in by followChain() as it goes, so a caller that catches its error still has it. */
@@ -106,8 +113,9 @@ export interface Chain {
  * `maxCrossSchemeRedirects` of them to another scheme (http and https count as one), never to a
  * file URL, never back to a URL of the chain (compared by normal form), the policy asked before
  * each hop. `hop` gets the options with the policy set and `transcript` made a callback (or
- * false); for a URL on another host than the first, without `user` and `password` and with
- * `netrcHosts` [] unless the caller gave it (the caller's credentials are for its URL's host).
+ * false); for a URL on another server than the first (host, port or scheme), without `user`
+ * and `password` and with `netrcHosts` [] unless the caller gave it (the caller's credentials
+ * are for its URL's server).
  * `chain` is filled in as the loop goes.
  */
 export async function followChain<T extends object>(
@@ -122,22 +130,24 @@ export async function followChain<T extends object>(
   chain.transcript = lines;
   const note = onLine ?? (() => {});
   const opts: OpenOptions = { ...options, policy, transcript: onLine ?? false };
-  // The caller's credentials are for the host of the URL it gave: a hop to another host goes
-  // without the user and password options, and with no netrc entry the caller did not name.
+  // The caller's credentials are for the server of the URL it gave: a hop to another server (host,
+  // port or scheme) goes without the user and password options, and with no netrc entry the
+  // caller did not name.
   const elsewhere: OpenOptions = {
     ...opts,
     user: undefined,
     password: undefined,
     netrcHosts: options.netrcHosts ?? [],
   };
-  const home = hostOf(first);
+  const home = serverOf(first);
 
   let current = first;
   const seen = new Set<string>([objectKey(first)]);
   let hops = 0;
   let cross = 0;
   for (;;) {
-    const r = await hop(current, hostOf(current) === home ? opts : elsewhere);
+    const same = current === first || (home !== null && serverOf(current) === home);
+    const r = await hop(current, same ? opts : elsewhere);
     if ((r as Partial<Redirect>).redirect === undefined) return r as T;
     const { redirect: next, reason } = r as Redirect;
     if (options.followRedirects === false) {

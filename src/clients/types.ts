@@ -25,7 +25,8 @@ export interface OpenOptions {
   signal?: AbortSignal;
   /**
    * Milliseconds of silence allowed on any one wait (connect, reply, data, a FIFO's writer), and
-   * of a write the server takes none of (a peer that stops reading):
+   * of a write the server takes no more of (a peer that stops reading, or reads more slowly than
+   * the system's send buffer shows progress):
    * a positive number, `Infinity` for no limit; default 30000. 0, a negative number or NaN is
    * a RangeError, a non-number a TypeError (the same for every client).
    */
@@ -45,8 +46,8 @@ export interface OpenOptions {
   transcript?: boolean | ((line: TranscriptLine) => void);
   /**
    * FTP: asked for the password when the URL gives a user but none (RFC 1738 3.2.1); NNTP: the
-   * password of `user`. For the host of the URL given to open() only: a redirect or Prospero
-   * hop to another host goes without it (as without `user`).
+   * password of `user`. For the server of the URL given to open() only: a redirect or Prospero
+   * hop to another host, port or scheme goes without it (as without `user`).
    */
   password?: string | (() => Promise<string>);
   /**
@@ -76,8 +77,8 @@ export interface OpenOptions {
    * NNTP: the user name sent with AUTHINFO USER, and only when the server asks for
    * authentication (480, RFC 4643 2.3); the password is `password`, or else this user's entry in
    * `netrc` (within `netrcHosts`). Without it, the netrc entry for the server's host is used
-   * (within `netrcHosts`). For the host of the URL given to open() only: a redirect or Prospero
-   * hop to another host goes without it.
+   * (within `netrcHosts`). For the server of the URL given to open() only: a redirect or
+   * Prospero hop to another host, port or scheme goes without it.
    */
   user?: string;
   /**
@@ -91,7 +92,7 @@ export interface OpenOptions {
    * else the `default` entry; for any other host, none. An empty array: no netrc entry at all.
    * When absent, only the `machine` entry of the host of the URL given to open() (for a news:
    * URL, the news server of NNTPSERVER or `newsServer`), never the `default` entry, and none for
-   * a host reached by a redirect or Prospero hop to another host. Hosts compare without case
+   * a server reached by a redirect or Prospero hop to another host, port or scheme. Hosts compare without case
    * (an IPv6 literal with or without its brackets). A server that fetches URLs others name (a
    * gateway, a link checker) passes `netrc: false`, or the hosts its operator named here.
    */

@@ -79,30 +79,33 @@ test('a redirect to an NNTP server on another host: no netrc entry, no user/pass
   // netrcHosts names the host: its entry may go there, whatever led to it.
   const named = await viaRedirect('127.0.0.2', { netrcHosts: ['127.0.0.1'] });
   assert.deepEqual(named.auth, ['AUTHINFO USER own', 'AUTHINFO PASS OWN-SECRET']);
-  // The same redirect from the host itself keeps what the caller gave for that host.
+  // From the same host, the redirect still leads to another server (another port and scheme,
+  // RFC 6454 4): what the caller gave for the first URL is not sent there either.
   const same = await viaRedirect('127.0.0.1', { user: 'alice', password: 'GIVEN-SECRET' });
-  assert.deepEqual(same.auth, ['AUTHINFO USER alice', 'AUTHINFO PASS GIVEN-SECRET']);
-  assert.equal(same.code, null);
+  assert.deepEqual(same.auth, []);
+  assert.equal(same.code, 'nntp-auth-required');
 });
 
-test('a redirect to ftp://user@another-host/: the password option is not sent (needs-input), a prompt is not asked', async () => {
+test('a redirect to ftp://user@host/ from another host, or from the same host on another port and scheme: the password option is not sent (needs-input), a prompt is not asked; given directly, it is', async () => {
   const ftp = await FakeFtp.start({ handle: standard({ 'f.txt': 'data\n' }) });
   try {
     for (const [from, sent] of [
       ['127.0.0.2', false],
-      ['127.0.0.1', true],
+      ['127.0.0.1', false],
+      [null, true],
     ] as const) {
       for (const password of ['FTP-SECRET', async () => 'FTP-SECRET']) {
         const before = ftp.sessions.length;
-        const http = await redirector(from, `ftp://bob@127.0.0.1:${ftp.port}/f.txt`);
+        const target = `ftp://bob@127.0.0.1:${ftp.port}/f.txt`;
+        const http = from === null ? null : await redirector(from, target);
         let code: string | null = null;
         try {
-          const r = await open(http.url, options({ password }));
+          const r = await open(http === null ? target : http.url, options({ password }));
           assert.equal(Buffer.from(await new Response(r.body).arrayBuffer()).toString(), 'data\n');
         } catch (e) {
           code = (e as { code?: string }).code ?? String(e);
         } finally {
-          await http.close();
+          await http?.close();
         }
         assert.equal(ftp.sessions.length, before + 1, 'the redirect was followed');
         const commands = ftp.sessions[before].commands;
