@@ -305,6 +305,15 @@ export class Connection {
     w?.resolve();
   }
 
+  /**
+   * More strings never to show in a transcript, from now on: a password the client learns only
+   * once the server asks for it (NNTP AUTHINFO, RFC 4643 2.3).
+   */
+  addSecrets(more: readonly string[]): void {
+    for (const s of more) if (s !== '' && !this.#secrets.includes(s)) this.#secrets.push(s);
+    this.#secrets.sort((a, b) => b.length - a.length);
+  }
+
   /** Hides the secrets in a transcript line. */
   redact(text: string): string {
     let t = text;

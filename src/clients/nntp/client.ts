@@ -37,7 +37,7 @@ import {
   overviewListingLine,
   type OverviewEntry,
 } from './parser.js';
-import { NntpReplyError, NntpSession, type Credentials } from './session.js';
+import { NntpSession, type Credentials } from './session.js';
 import { netrcEntry, netrcHost, parseNetrc } from './netrc.js';
 
 export { NntpReplyError } from './session.js';
@@ -211,14 +211,14 @@ async function article(s: NntpSession, url: Url, arg: string, options: OpenOptio
   const cmd = `ARTICLE ${arg}`;
   const r = await s.command(cmd);
   if (r.code === 430 || r.code === 423) {
-    throw new NntpReplyError(
+    throw s.error(
       r,
       cmd,
       `no such article: the news server answered ${r.code} ${JSON.stringify(r.text)} to ${JSON.stringify(cmd)} (RFC 3977 6.2.1)`,
       NOT_FOUND,
     );
   }
-  if (r.code !== 220) throw new NntpReplyError(r, cmd);
+  if (r.code !== 220) throw s.error(r, cmd);
   return { meta: meta(url, ARTICLE_TYPE), body: streamOf(s, s.blockReader(), options) };
 }
 
@@ -230,17 +230,17 @@ export async function selectGroup(
   const cmd = `GROUP ${group}`;
   const r = await s.command(cmd);
   if (r.code === 411) {
-    throw new NntpReplyError(
+    throw s.error(
       r,
       cmd,
       `no such newsgroup: the news server answered 411 ${JSON.stringify(r.text)} to ${JSON.stringify(cmd)}`,
       NOT_FOUND,
     );
   }
-  if (r.code !== 211) throw new NntpReplyError(r, cmd);
+  if (r.code !== 211) throw s.error(r, cmd);
   const m = /^([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)/.exec(r.text);
   if (m === null) {
-    throw new NntpReplyError(
+    throw s.error(
       r,
       cmd,
       `the reply 211 ${JSON.stringify(r.text)} to ${JSON.stringify(cmd)} is not "211 count low high group" (RFC 3977 6.1.1)`,
@@ -291,7 +291,7 @@ async function listing(
       return { meta: m, body: streamOf(s, next, options) };
     }
     if (r.code === 420 || r.code === 423) return { meta: m, body: streamOf(s, async () => null, options) };
-    if (!(overCmd === 'XOVER' && (r.code === 500 || r.code === 501))) throw new NntpReplyError(r, cmd);
+    if (!(overCmd === 'XOVER' && (r.code === 500 || r.code === 501))) throw s.error(r, cmd);
   }
   // No overview: one HEAD per article number (RFC 3977 6.2.2). The marks of 211 only bound the
   // numbers (6.1.1: numbers between them may have no article), so a server announcing
@@ -314,7 +314,7 @@ async function listing(
       const cmd = `HEAD ${num}`;
       const r = await s.command(cmd);
       if (r.code === 423) continue;
-      if (r.code !== 221) throw new NntpReplyError(r, cmd);
+      if (r.code !== 221) throw s.error(r, cmd);
       found++;
       const headers = parseHeaders(await s.readTextBlock(HEADER_LIMIT));
       const e = entryFromHeaders(String(num), headers);
@@ -337,7 +337,7 @@ export async function listActive(s: NntpSession): Promise<void> {
     cmd = 'LIST';
     r = await s.command(cmd);
   }
-  if (r.code !== 215) throw new NntpReplyError(r, cmd);
+  if (r.code !== 215) throw s.error(r, cmd);
 }
 
 /** news:* (RFC 1738 3.6: "all available newsgroups"): LIST ACTIVE (RFC 3977 7.6.3), LIST for an RFC 977 server. */

@@ -17,6 +17,7 @@ import {
   type Reply,
 } from './parser.js';
 import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
+import { passwordSecrets } from '../secrets.js';
 
 export { NntpReplyError } from './errors.js';
 
@@ -75,8 +76,8 @@ export class NntpSession {
     try {
       const greeting = await s.readStatus();
       if (greeting.code !== 200 && greeting.code !== 201) {
-        if (greeting.code === 400 || greeting.code === 502) throw new NntpReplyError(greeting, null);
-        throw new NntpReplyError(
+        if (greeting.code === 400 || greeting.code === 502) throw s.error(greeting, null);
+        throw s.error(
           greeting,
           null,
           `the server greeted with ${greeting.code} ${JSON.stringify(greeting.text)}, not 200 or 201 (RFC 3977 5.1)`,
@@ -92,7 +93,7 @@ export class NntpSession {
           s.posting = r.code === 200;
           if (caps !== null) await s.readCapabilities();
         } else if (r.code === 400 || r.code === 502) {
-          throw new NntpReplyError(r, 'MODE READER');
+          throw s.error(r, 'MODE READER');
         }
       }
       return s;
@@ -124,7 +125,14 @@ export class NntpSession {
         this.conn.unread(asBuffer(buf.subarray(lf + 1)));
         const line = decodeText(buf.subarray(0, lf > 0 && buf[lf - 1] === 13 ? lf - 1 : lf));
         this.conn.note('receive', line);
-        return parseReply(line);
+        try {
+          return parseReply(line);
+        } catch (e) {
+          // The error quotes the line: quoted with the password masked (it fails as well).
+          const shown = this.conn.redact(line);
+          if (shown !== line) parseReply(shown);
+          throw e;
+        }
       }
       if (buf.length > MAX_STATUS_LINE) {
         throw new LocatorError(
@@ -140,7 +148,7 @@ export class NntpSession {
           -1,
           buf.length === 0
             ? 'the NNTP server closed the connection instead of answering'
-            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(decodeText(buf).slice(0, 80))})`,
+            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(this.conn.redact(decodeText(buf)).slice(0, 80))})`,
         );
       }
       buf = concat(buf, c);
@@ -170,7 +178,7 @@ export class NntpSession {
   async authenticate(command: string, asked: Reply): Promise<void> {
     const creds = await this.#credentials();
     if (creds === null) {
-      throw new NntpReplyError(
+      throw this.error(
         asked,
         command,
         `the NNTP server asks for authentication (${asked.code} ${JSON.stringify(asked.text)} to ${JSON.stringify(command)}), and no user name and password are configured for this server: give them (the user and password options, locator fetch --user and --password-stdin), or put a "machine" entry for the host in ~/.netrc, or name the host in netrcHosts (locator fetch --netrc-host) to let its entry or the "default" one be used; a redirect to another host carries none (RFC 4643 2.3)`,
@@ -189,16 +197,34 @@ export class NntpSession {
         );
       }
     }
+    // From here on a server may quote the password (a 481 "bad password ..."): every later line
+    // of the transcript, and every error, shows it masked (in any form it may take).
+    this.conn.addSecrets(passwordSecrets(creds.password));
     this.#authenticated = true;
     const user = `AUTHINFO USER ${creds.user}`;
     let r = await this.command(user);
     if (r.code === 381) {
       await this.conn.write(`AUTHINFO PASS ${creds.password}\r\n`, 'AUTHINFO PASS ****');
       r = await this.readStatus();
-      if (r.code !== 281) throw new NntpReplyError(r, 'AUTHINFO PASS ****');
+      if (r.code !== 281) throw this.error(r, 'AUTHINFO PASS ****');
     } else if (r.code !== 281) {
-      throw new NntpReplyError(r, user);
+      throw this.error(r, user);
     }
+  }
+
+  /**
+   * The NntpReplyError for a failure reply (RFC 3977 3.2.1): `message` (default: one made of the
+   * reply) and the error's replyText with the password given to AUTHINFO masked as "****", in
+   * every form of it (../secrets.ts), as a server may quote it in any reply.
+   */
+  error(reply: Reply, command: string | null, message?: string, code?: string): NntpReplyError {
+    const hide = (t: string) => this.conn.redact(t);
+    return new NntpReplyError(
+      { ...reply, text: hide(reply.text) },
+      command,
+      message === undefined ? undefined : hide(message),
+      code,
+    );
   }
 
   /**

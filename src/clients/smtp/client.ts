@@ -201,7 +201,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
         throw new LocatorError(
           STARTTLS_UNAVAILABLE,
           -1,
-          `the SMTP server answered ${r.code} ${JSON.stringify(session.conn.redact(r.texts.join(' ')))} to STARTTLS, which was required (RFC 3207 4)`,
+          `the SMTP server answered ${r.code} ${JSON.stringify(session.hidden(r).texts.join(' '))} to STARTTLS, which was required (RFC 3207 4)`,
         );
       }
     }
@@ -259,8 +259,8 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     return {
       recipient: to,
       relay: `${relay.host}:${relay.port}`,
-      // A server may quote the client's secrets in any reply: hidden here too.
-      reply: { code: final.code, enhanced: final.enhanced, text: session.conn.redact(final.texts.join('\n')) },
+      // A server may quote the client's secrets in any reply, over several lines: hidden here too.
+      reply: { code: final.code, enhanced: final.enhanced, text: session.hidden(final).texts.join('\n') },
       queueId: queueId(final),
       messageId,
       size: composed.length,

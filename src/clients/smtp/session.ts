@@ -9,6 +9,7 @@ import { Connection, startTimer, type ConnectOptions } from '../connection.js';
 import { ABORTED, CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT } from '../types.js';
 import { parseReplies, type SmtpReply } from './reply.js';
 import { SmtpReplyError, STARTTLS_UNAVAILABLE } from './errors.js';
+import { maskAcross } from '../secrets.js';
 
 export class SmtpSession {
   conn: Connection;
@@ -59,7 +60,7 @@ export class SmtpSession {
       }
       this.#rest = parsed.rest;
       for (const r of parsed.replies) {
-        for (const line of r.lines) this.conn.note('receive', line);
+        for (const line of this.hidden(r).lines) this.conn.note('receive', line);
         this.#pending.push(r);
       }
     }
@@ -117,8 +118,29 @@ export class SmtpSession {
     // A server may quote what the client sent (an AUTH token, the password): hidden here, so
     // that neither the error's message nor its replyText holds a secret (RFC 4954 4).
     const hide = (t: string) => this.conn.redact(t);
-    const shown: SmtpReply = { ...reply, lines: reply.lines.map(hide), texts: reply.texts.map(hide) };
-    return new SmtpReplyError(shown, this.last, message === undefined ? undefined : hide(message));
+    return new SmtpReplyError(this.hidden(reply), this.last, message === undefined ? undefined : hide(message));
+  }
+
+  /**
+   * `reply` as it may be shown: the client's secrets (the password, its base64 forms, the AUTH
+   * token) masked as "****", within a line and where one runs on from a line into the next (RFC
+   * 5321 4.2: a server may cut a quoted token anywhere between "535-" lines; ../secrets.ts
+   * maskAcross). The lines' texts are matched as one, without the code and the enhanced status
+   * code (RFC 2034) that each line repeats. The reply itself is left as received, for the
+   * protocol.
+   */
+  hidden(reply: SmtpReply): SmtpReply {
+    const secrets = this.#options.secrets ?? [];
+    if (secrets.length === 0) return reply;
+    const head = reply.enhanced === null ? null : reply.enhanced + ' ';
+    const heads = reply.texts.map((t) => (head !== null && t.startsWith(head) ? head : ''));
+    const bodies = maskAcross(
+      reply.texts.map((t, i) => t.slice(heads[i].length)),
+      secrets,
+    );
+    const texts = bodies.map((b, i) => heads[i] + b);
+    const lines = reply.lines.map((l, i) => l.slice(0, l.length - reply.texts[i].length) + texts[i]);
+    return { ...reply, lines, texts };
   }
 
   /**

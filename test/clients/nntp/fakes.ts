@@ -60,22 +60,36 @@ export async function nntpFake(
 /** The article a server made by authServer() answers with once authenticated. */
 export const AUTH_ARTICLE = '220 1 <a@b.example> article\r\nSubject: x\r\n\r\nbody\r\n.\r\n';
 
+/** How authServer() quotes the password back: not at all, or in one reply of its. */
+export type PasswordEcho = 'no' | 'in 481' | 'in 480 after 281' | 'as garbage';
+
 /**
  * A fake that answers 480 to GROUP and ARTICLE (RFC 4643 2.3) until AUTHINFO USER then PASS, and
- * accepts any password: what a client sends when asked for credentials is in `commands`.
+ * accepts any password: what a client sends when asked for credentials is in `commands`. With
+ * `echo`, it quotes the password it got (as sent and base64): refusing it with 481, or accepting
+ * it and then answering ARTICLE with 480, or answering PASS with a line that is no status line.
  */
-export function authServer(): Promise<NntpFake> {
+export function authServer(echo: PasswordEcho = 'no'): Promise<NntpFake> {
   let user = false;
   let authed = false;
+  let password = '';
+  const quoted = () => `${password} (${Buffer.from(password, 'latin1').toString('base64')})`;
   return nntpFake('200 fake ready\r\n', (c, s) => {
     if (c.startsWith('GROUP ')) s.write(authed ? '211 1 1 1 g.x\r\n' : '480 authentication required\r\n');
-    else if (c.startsWith('ARTICLE')) s.write(authed ? AUTH_ARTICLE : '480 authentication required\r\n');
-    else if (c.startsWith('AUTHINFO USER ')) {
+    else if (c.startsWith('ARTICLE')) {
+      if (authed && echo === 'in 480 after 281') s.write(`480 ${quoted()} may not read articles\r\n`);
+      else s.write(authed ? AUTH_ARTICLE : '480 authentication required\r\n');
+    } else if (c.startsWith('AUTHINFO USER ')) {
       user = true;
       s.write('381 password please\r\n');
     } else if (c.startsWith('AUTHINFO PASS ')) {
-      authed = user;
-      s.write('281 welcome\r\n');
+      password = c.slice('AUTHINFO PASS '.length);
+      if (echo === 'in 481') s.write(`481 bad password ${quoted()}\r\n`);
+      else if (echo === 'as garbage') s.write(`bad password ${quoted()}\r\n`);
+      else {
+        authed = user;
+        s.write('281 welcome\r\n');
+      }
     } else return;
     return true;
   });

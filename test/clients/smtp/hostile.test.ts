@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { send, SmtpReplyError } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { base64 } from '../../../src/clients/smtp/message.js';
-import { echoing, haveRelayCert, polite, relay, relayCa } from './relay.js';
+import { SPLIT_AT, echoing, haveRelayCert, polite, relay, relayCa } from './relay.js';
 
 const URL = 'mailto:tester@example.test';
 
@@ -119,6 +119,59 @@ for (const [mech, how, code] of ECHOES) {
       const shown = [e.message, e instanceof SmtpReplyError ? e.replyText : '', ...transcript].join('\n');
       assert.match(shown, /\*\*\*\*/);
       for (const f of FORMS) assert.ok(!shown.includes(f), `${JSON.stringify(f)} shown in:\n${shown}`);
+    } finally {
+      await r.close();
+    }
+  });
+}
+
+// RFC 5321 4.2: a multi-line reply may cut a quoted secret anywhere; masking each line alone
+// leaves both halves readable. The last AUTH line (the PLAIN token, or LOGIN's base64 password)
+// and the password are each cut over two lines of a 535.
+for (const mech of ['PLAIN', 'LOGIN'] as const) {
+  test(`RFC 4954 4, RFC 5321 4.2: AUTH ${mech}, a server that cuts the echoed credentials over 535 continuation lines: no half of them in the error, its replyText or the transcript`, async () => {
+    const r = await relay(echoing(USER, mech, 'split over 535 lines'));
+    try {
+      const transcript: string[] = [];
+      const out = await settle(
+        send(
+          URL,
+          { from: 'a@example.test', body: 'x\n' },
+          {
+            smtp: `127.0.0.1:${r.port}`,
+            timeout: 5000,
+            starttls: 'never',
+            authWithoutTls: true,
+            authMechanism: mech,
+            user: USER,
+            password: PASSWORD,
+            transcript: (l) => transcript.push(l.text),
+          },
+        ),
+        10_000,
+      );
+      const e = out.error;
+      assert.ok(e instanceof SmtpReplyError, String(e));
+      assert.equal(e.replyCode, 535);
+      const sent = mech === 'PLAIN' ? b64(`\0${USER}\0${PASSWORD}`) : b64(PASSWORD);
+      assert.ok(
+        r.lines.some((l) => l.endsWith(sent)),
+        'the relay got the AUTH line it cuts',
+      );
+      const halves = [sent.slice(0, SPLIT_AT), sent.slice(SPLIT_AT), PASSWORD.slice(0, 7), PASSWORD.slice(7)];
+      const received = transcript.filter((l) => l.startsWith('535'));
+      assert.equal(received.length, 3, transcript.join('\n'));
+      for (const [what, text] of [
+        ['message', e.message],
+        ['replyText', e.replyText],
+        ['transcript', transcript.join('\n')],
+      ]) {
+        for (const h of halves.flatMap((x) => [x, JSON.stringify(x).slice(1, -1)])) {
+          assert.ok(!text.includes(h), `${JSON.stringify(h)} shown in the ${what}:\n${text}`);
+        }
+      }
+      // Masked in place: each line keeps its code, and its enhanced code where it had one.
+      assert.deepEqual(received, ['535-5.7.8 you sent ****', '535-5.7.8 **** which is ****', '535 ****: refused']);
     } finally {
       await r.close();
     }

@@ -106,11 +106,20 @@ export const haveRelayCert = () => existsSync(join(serversDir(), 'smtp', 'key.pe
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
+/** Where echoing(..., 'split over 535 lines') cuts the AUTH line it quotes. */
+export const SPLIT_AT = 9;
+
+/** Where echoing() quotes the credentials. */
+export type Echo = 'in 535' | 'in 334 and 535' | 'as garbage' | 'split over 535 lines';
+
 /**
  * A relay that offers AUTH `mech` only (and STARTTLS, which it starts when asked) and quotes back what the
- * client sends for AUTH: as sent, decoded, and the password base64-encoded after "user:".
+ * client sends for AUTH: as sent, decoded, and the password base64-encoded after "user:". With
+ * 'split over 535 lines', the last AUTH line and the password are each cut in two, the halves on
+ * consecutive lines of a multi-line 535 (the second with the enhanced code, the third without):
+ * SPLIT_AT characters of the line, then 7 characters of the password, on the first line.
  */
-export function echoing(user: string, mech: 'PLAIN' | 'LOGIN', how: 'in 535' | 'in 334 and 535' | 'as garbage') {
+export function echoing(user: string, mech: 'PLAIN' | 'LOGIN', how: Echo) {
   let step = 0;
   return (line: string, io: Io) => {
     if (line.toUpperCase() === 'STARTTLS') return io.startTls();
@@ -131,6 +140,14 @@ export function echoing(user: string, mech: 'PLAIN' | 'LOGIN', how: 'in 535' | '
       return;
     }
     const pw = decoded(line).split('\0').pop() ?? '';
+    if (how === 'split over 535 lines') {
+      const sent = line.replace(/^AUTH (PLAIN|LOGIN) ?/, '');
+      io.write(
+        `535-5.7.8 you sent ${sent.slice(0, SPLIT_AT)}\r\n535-5.7.8 ${sent.slice(SPLIT_AT)} which is ${pw.slice(0, 7)}\r\n`,
+      );
+      io.write(`535 ${pw.slice(7)}: refused\r\n`);
+      return;
+    }
     io.write(`535-5.7.8 you sent "${line}"\r\n535-which is ${JSON.stringify(decoded(line))}\r\n`);
     io.write(`535 5.7.8 or ${b64(`${user}:${pw}`)} and ${pw}: refused\r\n`);
   };
