@@ -7,7 +7,6 @@ import type { Url } from '../../core/url.js';
 import { NOT_FOUND } from '../types.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { NntpSession } from '../nntp/session.js';
-import { NntpReplyError } from '../nntp/errors.js';
 import { assertArgument, credentialsFor, listActive, selectGroup, serverOf } from '../nntp/client.js';
 import { decodeText } from '../nntp/parser.js';
 import { result } from './result.js';
@@ -17,9 +16,10 @@ import type { ProbeOptions, ProbeResult } from './types.js';
 async function stat(s: NntpSession, arg: string, missing: number): Promise<ProbeResult> {
   const cmd = `STAT ${arg}`;
   const r = await s.command(cmd);
-  if (r.code === 223) return result('ok', `223 ${r.text}`, { reply: '223' });
-  if (r.code === missing) throw new NntpReplyError(r, cmd, `no such article: ${r.code} ${r.text}`, NOT_FOUND);
-  throw new NntpReplyError(r, cmd);
+  // The reply text through the session's masking: a server may quote the AUTHINFO password back.
+  if (r.code === 223) return result('ok', `223 ${s.conn.redact(r.text)}`, { reply: '223' });
+  if (r.code === missing) throw s.error(r, cmd, `no such article: ${r.code} ${r.text}`, NOT_FOUND);
+  throw s.error(r, cmd);
 }
 
 /** GROUP (RFC 3977 6.1.1): 211 when the group is there (selectGroup makes 411 `not-found`). */
@@ -40,9 +40,13 @@ async function anyGroup(s: NntpSession): Promise<ProbeResult> {
   }
   // The rest of the list is not wanted: the connection is closed in the middle of it (no QUIT).
   s.close();
-  return result('ok', first === null ? '215 (no groups)' : `215, first group: ${first.split(/[ \t]/)[0]}`, {
-    reply: '215',
-  });
+  return result(
+    'ok',
+    first === null ? '215 (no groups)' : `215, first group: ${s.conn.redact(first.split(/[ \t]/)[0])}`,
+    {
+      reply: '215',
+    },
+  );
 }
 
 /** Probes a news or nntp URL (RFC 1738 3.6, 3.7): the steps of nntpSteps(url). */

@@ -61,7 +61,7 @@ export async function nntpFake(
 export const AUTH_ARTICLE = '220 1 <a@b.example> article\r\nSubject: x\r\n\r\nbody\r\n.\r\n';
 
 /** How authServer() quotes the password back: not at all, or in one reply of its. */
-export type PasswordEcho = 'no' | 'in 481' | 'in 480 after 281' | 'as garbage';
+export type PasswordEcho = 'no' | 'in 481' | 'in 480 after 281' | 'as garbage' | 'in 223 to STAT' | 'in 423 to STAT';
 
 /**
  * A fake that answers 480 to GROUP and ARTICLE (RFC 4643 2.3) until AUTHINFO USER then PASS, and
@@ -79,7 +79,9 @@ export function authServer(echo: PasswordEcho = 'no'): Promise<NntpFake> {
     else if (c.startsWith('ARTICLE')) {
       if (authed && echo === 'in 480 after 281') s.write(`480 ${quoted()} may not read articles\r\n`);
       else s.write(authed ? AUTH_ARTICLE : '480 authentication required\r\n');
-    } else if (c.startsWith('AUTHINFO USER ')) {
+    } else if (c.startsWith('STAT ') && authed && echo === 'in 223 to STAT') s.write(`223 1 <a@b> ${quoted()}\r\n`);
+    else if (c.startsWith('STAT ') && authed && echo === 'in 423 to STAT') s.write(`423 no article ${quoted()}\r\n`);
+    else if (c.startsWith('AUTHINFO USER ')) {
       user = true;
       s.write('381 password please\r\n');
     } else if (c.startsWith('AUTHINFO PASS ')) {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { probe, explainProbe } from '../../../src/clients/index.js';
 import { eachRow, serversDir } from '../../helpers.js';
 import { OPTS, closedPort, sent } from './common.js';
+import { authServer } from '../nntp/fakes.js';
 
 serversDir();
 const N = { ...OPTS, newsServer: '127.0.0.1:1119', netrc: false as const };
@@ -59,4 +60,34 @@ test('issue 18: explainProbe(news, nntp) is STAT or GROUP', () => {
     'STAT 7 [223: there; 423: no such article]',
     'QUIT',
   ]);
+});
+
+test('RFC 4643 2.3: a password the server quotes back in its STAT reply is in no part of the probe result (ok and broken)', async () => {
+  const SECRET = 'hunter2-SECRET';
+  for (const [echo, status] of [
+    ['in 223 to STAT', 'ok'],
+    ['in 423 to STAT', 'broken'],
+  ] as const) {
+    const fake = await authServer(echo);
+    try {
+      const r = await probe(`nntp://127.0.0.1:${fake.port}/g.x/1`, {
+        ...OPTS,
+        netrc: false,
+        user: 'u',
+        password: SECRET,
+      });
+      assert.equal(r.status, status, r.reason);
+      assert.ok(
+        fake.commands.flat().includes(`AUTHINFO PASS ${SECRET}`),
+        'the password was sent, and so could be quoted back',
+      );
+      const shown = JSON.stringify(r);
+      for (const form of [SECRET, Buffer.from(SECRET).toString('base64')]) {
+        assert.ok(!shown.includes(form), `${echo}: ${JSON.stringify(form)} shown in ${shown}`);
+      }
+      assert.match(shown, /\*\*\*\*/);
+    } finally {
+      await fake.close();
+    }
+  }
 });
