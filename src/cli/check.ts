@@ -18,6 +18,7 @@ import { markup } from '../gateway/html.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
+import { netrcHostsArg } from './netrc-hosts.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 
 const STATUSES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
@@ -396,11 +397,7 @@ export const checkCommand: Command = {
   },
   run: (args, values, io) => {
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
-    const netrcHosts = ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
-      if (typeof h !== 'string' || !/^[^\s/@:]+$/.test(h))
-        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
-      return h;
-    });
+    const netrcHosts = netrcHostsArg(values['netrc-host']) ?? [];
     const options: CheckOptions = {
       concurrency: whole('concurrency', values.concurrency, 1),
       perHost: whole('per-host', values['per-host'], 1),

@@ -285,6 +285,13 @@ test('check reads no ~/.netrc entry unless --netrc-host names the host: no AUTHI
     const named = await run(['check', '--retries', '0', '--netrc-host', '127.0.0.1', url], '', home);
     assert.ok(fake.commands.flat().includes('AUTHINFO PASS hunter2'), fake.commands.flat().join(' | '));
     assert.ok(!named.out.includes('hunter2') && !named.err.includes('hunter2'));
+    // A news: URL names no host: its news server's host is the one --netrc-host must name.
+    const before = fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length;
+    const news = ['check', '--retries', '0', '--nntp-server', `127.0.0.1:${fake.port}`, 'news:local.test'];
+    await run([...news.slice(0, 3), '--netrc-host', 'news.example', ...news.slice(3)], '', home);
+    assert.equal(fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length, before);
+    await run([...news.slice(0, 3), '--netrc-host', '127.0.0.1', ...news.slice(3)], '', home);
+    assert.equal(fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length, before + 1);
   } finally {
     await fake.close();
   }
