@@ -629,7 +629,8 @@ function directoryOf(u: Url): Url | null {
  * input order unless `order: 'completion'`. A URL with a syntax error or a lint finding of
  * severity error (RFC 1738 2, 5, 6) is `invalid`, with no network use; the others are probed once
  * per normal form (RFC 1738 2.1), within the limits, and retried after a temporary failure.
- * Options are checked when called: a RangeError for a bad one.
+ * Options are checked when called: a RangeError for a bad one. The `user` and `password` options
+ * are dropped (no server gets them); a netrc entry is used only for a host of `netrcHosts`.
  */
 export function check(
   inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>,
