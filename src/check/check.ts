@@ -17,7 +17,8 @@ import { extractStream, type ExtractOptions, type TextSource } from '../extract/
 import type { TranscriptLine } from '../clients/types.js';
 import type { CheckStatus, ProbeOptions, ProbeResult } from '../clients/probe/types.js';
 import { TIMEOUT } from '../clients/types.js';
-import { DEFAULT_TIMEOUT } from '../clients/connection.js';
+import { DEFAULT_TIMEOUT, startTimer, type Timer } from '../clients/connection.js';
+import { netrcHost } from '../clients/nntp/netrc.js';
 import { HostLimiter } from './limiter.js';
 import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
 
@@ -131,20 +132,21 @@ function whole(name: string, v: number | undefined, fallback: number, min: numbe
 }
 
 /**
- * The probe options with the netrc rule of check: `netrc: false` unless `netrcHosts` names hosts,
- * whose entries only may then be used (RFC 1738 3.2.1 leaves the user and password to the URL;
- * a password the URL does not give is the operator's, for the hosts the operator names).
+ * The probe options with the credential rule of check (RFC 1738 3.2.1 leaves the user and
+ * password to the URL; a password the URL does not give is the operator's, for the hosts the
+ * operator names): never the `user` and `password` options, which would go to every FTP and NNTP
+ * server a document, menu or listing names; and `netrc: false` unless `netrcHosts` names hosts.
+ * With it, the clients themselves use an entry only for a server whose host it lists (the news
+ * server of NNTPSERVER or `newsServer` for a news: URL; src/clients/nntp/client.ts netrcUse()),
+ * hosts compared by netrcHost().
  */
 function credentialsOnlyFor(options: ProbeOptions): ProbeOptions {
-  const hosts = options.netrcHosts;
-  if (hosts === undefined || hosts.length === 0) {
-    const { netrcHosts: _none, ...rest } = options;
-    return { ...rest, netrc: false };
-  }
+  const { netrcHosts: hosts, user: _user, password: _password, ...rest } = options;
+  if (hosts === undefined || (Array.isArray(hosts) && hosts.length === 0)) return { ...rest, netrc: false };
   if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || h === '')) {
     throw new RangeError('check: netrcHosts must be an array of host names');
   }
-  return { ...options, netrcHosts: [...hosts] };
+  return { ...rest, netrcHosts: hosts.map(netrcHost) };
 }
 
 /** One URL found: where, how deep, and its report once known. */
@@ -172,7 +174,8 @@ const STATUS_CODES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'ref
 /** Counted against maxUrls, its probe not yet done. */
 const UNDER_WAY = -1;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+// startTimer(): a wait past 2^31-1 ms is chained, where setTimeout() would fire at once.
+const sleep = (ms: number) => new Promise<void>((resolve) => startTimer(ms, resolve));
 
 /** A wake-up signal: wait() resolves at the next fire(). */
 class Signal {
@@ -278,14 +281,6 @@ class Engine {
     this.children = children ?? listChildren;
   }
 
-  /** The probe options for a URL: no netrc at all unless its host is one of netrcHosts. */
-  optionsFor(u: Url): ProbeOptions {
-    const hosts = this.probeOptions.netrcHosts;
-    if (hosts === undefined) return this.probeOptions;
-    const host = (u.host ?? '').toLowerCase();
-    return hosts.some((h) => h.toLowerCase() === host) ? this.probeOptions : { ...this.probeOptions, netrc: false };
-  }
-
   async probeFunction(): Promise<ProbeFunction> {
     if (this.probe !== null) return this.probe;
     const m = await import('../clients/probe/index.js');
@@ -307,14 +302,14 @@ class Engine {
     if (this.o.deadline === Infinity) return { signal: own, start: () => {}, expired: () => false, stop: () => {} };
     const ac = new AbortController();
     let expired = false;
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    let timer: Timer | null = null;
     let stopped = false;
     const start = () => {
       if (timer !== null || stopped) return;
-      timer = setTimeout(() => {
+      timer = startTimer(this.o.deadline, () => {
         expired = true;
         ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
-      }, this.o.deadline);
+      });
     };
     // The caller's signal aborts it too (AbortSignal.any() is not in every Node 20).
     const onAbort = () => ac.abort(own?.reason);
@@ -327,7 +322,7 @@ class Engine {
       expired: () => expired,
       stop: () => {
         stopped = true;
-        if (timer !== null) clearTimeout(timer);
+        timer?.clear();
         own?.removeEventListener('abort', onAbort);
       },
     };
@@ -336,7 +331,7 @@ class Engine {
   /** One probe within the deadline: an answer that has not come by then is `unreachable` (temporary). */
   async probeOnce(probe: ProbeFunction, u: Url): Promise<ProbeResult> {
     const d = this.deadlineSignal();
-    const options = d.signal === undefined ? this.optionsFor(u) : { ...this.optionsFor(u), signal: d.signal };
+    const options = d.signal === undefined ? this.probeOptions : { ...this.probeOptions, signal: d.signal };
     const late = (): ProbeResult => ({
       status: 'unreachable',
       reason: `no whole answer within the deadline of ${this.o.deadline} ms (the server answered too slowly or never finished)`,
@@ -349,13 +344,13 @@ class Engine {
     let onLate: (() => void) | null = null;
     const lateAnswer = new Promise<ProbeResult>((resolve) => (onLate = () => resolve(late())));
     // A probe that does not end when its signal fires is not waited for (the slot is given back).
-    const timer = this.o.deadline === Infinity ? null : setTimeout(() => onLate?.(), this.o.deadline + 1000);
+    const timer = this.o.deadline === Infinity ? null : startTimer(this.o.deadline + 1000, () => onLate?.());
     try {
       const r = await Promise.race([probe(u, options), lateAnswer]);
       return d.expired() && r.status !== 'ok' && r.status !== 'redirected' ? late() : r;
     } finally {
       d.stop();
-      if (timer !== null) clearTimeout(timer);
+      timer?.clear();
     }
   }
 
@@ -490,7 +485,7 @@ class Engine {
     const seen = new Set<string>();
     // The clock of the deadline starts when the reading has its slot, not while it waits for one.
     const d = this.deadlineSignal(false);
-    const options = d.signal === undefined ? this.optionsFor(u) : { ...this.optionsFor(u), signal: d.signal };
+    const options = d.signal === undefined ? this.probeOptions : { ...this.probeOptions, signal: d.signal };
     try {
       const links = await this.children(u, options, (host, fn) =>
         this.limiter.run(host, () => {
@@ -634,7 +629,8 @@ function directoryOf(u: Url): Url | null {
  * input order unless `order: 'completion'`. A URL with a syntax error or a lint finding of
  * severity error (RFC 1738 2, 5, 6) is `invalid`, with no network use; the others are probed once
  * per normal form (RFC 1738 2.1), within the limits, and retried after a temporary failure.
- * Options are checked when called: a RangeError for a bad one.
+ * Options are checked when called: a RangeError for a bad one. The `user` and `password` options
+ * are dropped (no server gets them); a netrc entry is used only for a host of `netrcHosts`.
  */
 export function check(
   inputs: Iterable<CheckInput> | AsyncIterable<CheckInput>,

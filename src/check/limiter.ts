@@ -2,6 +2,8 @@
 // once to one server, and at least `delay` milliseconds between the starts of two probes to the
 // same server. Waiters are served first come, first served among those that may start.
 
+import { startTimer, type Timer } from '../clients/connection.js';
+
 /** Gives back the slot taken by acquire(). */
 export type Release = () => void;
 
@@ -28,7 +30,7 @@ export class HostLimiter {
   readonly #queue: Waiter[] = [];
   readonly #hosts = new Map<string, HostState>();
   #active = 0;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: Timer | null = null;
   #timerAt = Infinity;
 
   constructor(total: number, perHost: number, delay: number, now: () => number = Date.now) {
@@ -87,16 +89,14 @@ export class HostLimiter {
       w.resolve(this.#releaser(w.host, h));
     }
     if (wakeAt < Infinity && wakeAt < this.#timerAt) {
-      if (this.#timer !== null) clearTimeout(this.#timer);
+      this.#timer?.clear();
       this.#timerAt = wakeAt;
-      this.#timer = setTimeout(
-        () => {
-          this.#timer = null;
-          this.#timerAt = Infinity;
-          this.#pump();
-        },
-        Math.max(0, wakeAt - now),
-      );
+      // startTimer(): a delay past 2^31-1 ms is chained, where setTimeout() would fire at once (and again).
+      this.#timer = startTimer(Math.max(0, wakeAt - now), () => {
+        this.#timer = null;
+        this.#timerAt = Infinity;
+        this.#pump();
+      });
     }
   }
 

@@ -6,7 +6,7 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
@@ -18,6 +18,7 @@ import { markup } from '../gateway/html.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
+import { netrcHostsArg } from './netrc-hosts.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 
 const STATUSES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
@@ -244,7 +245,22 @@ class StreamedReport {
     this.#rows.on('error', () => {});
   }
 
-  static async open(path: string): Promise<StreamedReport> {
+  /**
+   * A report to `path` (given as `option`): a path that cannot be written is a usage error now,
+   * before any URL is checked (not after the whole run); then a temporary folder for the rows.
+   */
+  static async open(path: string, option: string): Promise<StreamedReport> {
+    try {
+      await access(path, constants.W_OK);
+    } catch (e) {
+      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+      try {
+        if (!missing) throw e;
+        await access(dirname(resolvePath(path)), constants.W_OK);
+      } catch (e2) {
+        throw new UsageError(`${option} ${path}: the report cannot be written there: ${(e2 as Error).message}`);
+      }
+    }
     return new StreamedReport(path, await mkdtemp(join(tmpdir(), 'locator-check-report-')));
   }
 
@@ -307,9 +323,12 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
   const started = Date.now();
   const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<CheckStatus, number>;
   let status: number = EXIT.ok;
-  const html = opts.html === null ? null : await StreamedReport.open(opts.html);
-  const junit = opts.junit === null ? null : await StreamedReport.open(opts.junit);
+  let html: StreamedReport | null = null;
+  let junit: StreamedReport | null = null;
   try {
+    // Opened within the try: if the second cannot be opened, the first one's folder is removed.
+    if (opts.html !== null) html = await StreamedReport.open(opts.html, '--html');
+    if (opts.junit !== null) junit = await StreamedReport.open(opts.junit, '--junit');
     for await (const raw of check(inputs, opts.check)) {
       const r = shown(raw, opts.showSecrets);
       await html?.write(htmlRow(r));
@@ -359,6 +378,7 @@ export const checkCommand: Command = {
     '               10000 links of each.',
     '  --html FILE  (check) Also write an HTML report page to FILE.',
     '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
+    '               A report FILE that cannot be written is a usage error before any check.',
     '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
     '  --netrc-host HOST (check) Let the probes use ~/.netrc entries (the default entry included)',
     '               for HOST only; repeatable. Without it check reads no netrc entry at all: the',
@@ -396,11 +416,7 @@ export const checkCommand: Command = {
   },
   run: (args, values, io) => {
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
-    const netrcHosts = ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
-      if (typeof h !== 'string' || !/^[^\s/@:]+$/.test(h))
-        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
-      return h;
-    });
+    const netrcHosts = netrcHostsArg(values['netrc-host']) ?? [];
     const options: CheckOptions = {
       concurrency: whole('concurrency', values.concurrency, 1),
       perHost: whole('per-host', values['per-host'], 1),

@@ -32,6 +32,7 @@ import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, redactText, secretForms, secretsOf } from '../redact.js';
 import { safeText } from './safe-text.js';
+import { netrcHostsArg } from './netrc-hosts.js';
 
 /**
  * --timeout: a positive whole number of milliseconds, or `none` for no limit (the library's
@@ -122,8 +123,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     env: io.env,
     newsServer: values['nntp-server'] as string | undefined,
     user: values.user as string | undefined,
-    netrcHosts:
-      values['netrc-host'] === undefined ? undefined : ([] as string[]).concat(values['netrc-host'] as string[]),
+    netrcHosts: netrcHostsArg(values['netrc-host']),
     limit: positive('limit', values.limit),
     gateway: values['no-gateway'] === true ? false : undefined,
     // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11), which this command's policy

@@ -4,6 +4,7 @@ import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { runWaisServe, WAIS_SERVE_HELP } from './wais-serve.js';
 import { safeText } from './safe-text.js';
+import { netrcHostsArg } from './netrc-hosts.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -39,11 +40,7 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     openProxy: values['open-proxy'] === true,
     http: values.http === true,
     // ~/.netrc only for the hosts named here: a URL from a request names any host it likes.
-    netrcHosts: ([] as unknown[]).concat(values['netrc-host'] ?? []).map((h) => {
-      if (typeof h !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(h))
-        throw new UsageError(`--netrc-host takes a host name, not ${JSON.stringify(h)}`);
-      return h.toLowerCase();
-    }),
+    netrcHosts: netrcHostsArg(values['netrc-host']) ?? [],
     email: (values.email as string | undefined) ?? io.env.LOCATOR_EMAIL ?? io.env.EMAIL,
     // The mail form of mailto: pages is off unless a relay is named here (never from SMTP_RELAY
     // alone: a gateway that sends mail is a decision of whoever starts it).

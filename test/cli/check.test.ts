@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
@@ -285,6 +285,13 @@ test('check reads no ~/.netrc entry unless --netrc-host names the host: no AUTHI
     const named = await run(['check', '--retries', '0', '--netrc-host', '127.0.0.1', url], '', home);
     assert.ok(fake.commands.flat().includes('AUTHINFO PASS hunter2'), fake.commands.flat().join(' | '));
     assert.ok(!named.out.includes('hunter2') && !named.err.includes('hunter2'));
+    // A news: URL names no host: its news server's host is the one --netrc-host must name.
+    const before = fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length;
+    const news = ['check', '--retries', '0', '--nntp-server', `127.0.0.1:${fake.port}`, 'news:local.test'];
+    await run([...news.slice(0, 3), '--netrc-host', 'news.example', ...news.slice(3)], '', home);
+    assert.equal(fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length, before);
+    await run([...news.slice(0, 3), '--netrc-host', '127.0.0.1', ...news.slice(3)], '', home);
+    assert.equal(fake.commands.flat().filter((c) => c === 'AUTHINFO PASS hunter2').length, before + 1);
   } finally {
     await fake.close();
   }
@@ -370,5 +377,31 @@ test('check --junit and --html: a reply holding U+FFFE, U+FFFF and controls, a U
   } finally {
     for (const s of sockets) s.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+test('check --junit to a folder that does not exist, with --html: a usage error before any probe, no temporary folder left', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'locator-check-tmp-'));
+  try {
+    const html = join(DIR, 'never.html');
+    const args = ['check', '--html', html, '--junit', join(DIR, 'no-such-dir', 'r.xml'), 'http://127.0.0.1:2/x'];
+    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const p = spawn(process.execPath, [BIN, ...args], {
+        env: { PATH: process.env.PATH, HOME: '/nonexistent', TMPDIR: tmp },
+      });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d) => (out += d));
+      p.stderr.on('data', (d) => (err += d));
+      p.stdin.end();
+      p.on('close', (code) => resolve({ code, out, err }));
+    });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--junit .*r\.xml/);
+    assert.equal(r.out, '');
+    assert.deepEqual(readdirSync(tmp), []);
+    assert.ok(!existsSync(html));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
