@@ -23,6 +23,7 @@ import { classifyAddress } from '../lint/address.js';
 import { UNSAFE_TEXT } from '../unsafe-text.js';
 import type { Policy } from '../policy.js';
 import { open } from '../clients/open.js';
+import { MAX_TIMER, startTimer, type Timer } from '../clients/connection.js';
 import { readMenu } from '../clients/gopher/menu.js';
 import { FtpReplyError } from '../clients/ftp/errors.js';
 import { planFtp } from '../clients/ftp/plan.js';
@@ -294,7 +295,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const server = createServer({
     requestTimeout: 0,
     headersTimeout: 0,
-    keepAliveTimeout: limits.idle,
+    keepAliveTimeout: Math.min(limits.idle, MAX_TIMER),
   });
   const conns = new Connections(limits);
   const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
@@ -423,7 +424,7 @@ interface Conn {
   started: number;
   /** Requests of this connection being answered (more than one when pipelined). */
   answering: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: Timer | undefined;
 }
 
 const REQUEST_TIMEOUT_REPLY = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
@@ -453,7 +454,7 @@ class Connections {
     const c: Conn = { sock, phase: 'idle', since: Date.now(), started: 0, answering: 0, timer: undefined };
     this.all.set(sock, c);
     sock.on('close', () => {
-      clearTimeout(c.timer);
+      c.timer?.clear();
       this.all.delete(sock);
     });
     this.enter(c, 'idle');
@@ -489,7 +490,7 @@ class Connections {
   }
 
   private enter(c: Conn, phase: Phase): void {
-    clearTimeout(c.timer);
+    c.timer?.clear();
     c.timer = undefined;
     c.phase = phase;
     c.since = Date.now();
@@ -498,8 +499,9 @@ class Connections {
       phase === 'idle'
         ? this.limits.idle
         : Math.min(phase === 'head' ? this.limits.headers : Infinity, c.started + this.limits.receive - c.since);
-    c.timer = setTimeout(() => this.expire(c), Math.max(0, left));
-    c.timer.unref();
+    // Not setTimeout: past 2^31-1 ms it fires after 1 ms (a limit of 30 days would close every
+    // connection at once); startTimer waits in steps.
+    c.timer = startTimer(Math.max(0, left), () => this.expire(c));
   }
 
   private expire(c: Conn): void {
@@ -528,7 +530,7 @@ class Connections {
         oldest = c;
     }
     if (oldest === null) return false;
-    clearTimeout(oldest.timer);
+    oldest.timer?.clear();
     this.all.delete(oldest.sock);
     oldest.sock.destroy();
     return true;
@@ -536,7 +538,7 @@ class Connections {
 
   closeAll(): void {
     for (const c of this.all.values()) {
-      clearTimeout(c.timer);
+      c.timer?.clear();
       c.sock.destroy();
     }
   }
@@ -883,7 +885,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   const base = target.proxy ? cfg.origin : '';
   const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), cfg.requestTimeout);
+  const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   res.on('close', () => ac.abort());
   try {
     await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal);
@@ -902,7 +904,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
       );
     }
   } finally {
-    clearTimeout(timer);
+    timer.clear();
   }
 }
 
