@@ -1221,7 +1221,7 @@ export function fileNameOf(url: Url): string {
       .filter((s) => s !== '')
       .pop() ?? '',
   );
-  // Controls and bidi formatting characters (src/unsafe-text.ts) would reorder the name a
+  // Controls and format characters (src/unsafe-text.ts) would reorder or hide part of the name a
   // browser shows for the file: "invoice\u202Efdp.exe" as "invoiceexe.pdf".
   const clean = last
     .replace(UNSAFE_TEXT, '_')
