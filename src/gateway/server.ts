@@ -188,7 +188,6 @@ interface Config {
   formToken: string;
   log: ((line: string) => void) | undefined;
   policy: Policy;
-  loopback: boolean;
   netrcHosts: string[];
   /** The gateway's own origin, "http://127.0.0.1:8080". */
   origin: string;
@@ -337,7 +336,6 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       maxRedirects: 5,
       maxCrossSchemeRedirects: 0,
     },
-    loopback,
     origin,
     names: new OwnNames(addr.port, names, everyInterface),
   };

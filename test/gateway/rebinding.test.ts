@@ -10,7 +10,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { PassThrough } from 'node:stream';
 import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
+import { serveOptions } from '../../src/cli/serve.js';
+import { UsageError } from '../../src/cli/command.js';
 
 let gw: Gateway;
 let named: Gateway;
@@ -160,4 +163,22 @@ test('bound to a LAN address: localhost is not one of its names', async (t) => {
   } finally {
     await g.close();
   }
+});
+
+test('locator serve --host-name NAME (repeatable) is the hostNames option; what is not a host name is a usage error', () => {
+  const io = {
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stderrIsTTY: false,
+    env: {},
+  };
+  assert.deepEqual(serveOptions({ 'host-name': ['Gateway.LAN', 'gw:8000', '[fd00::1]'] }, io).hostNames, [
+    'gateway.lan',
+    'gw:8000',
+    '[fd00::1]',
+  ]);
+  assert.deepEqual(serveOptions({}, io).hostNames, []);
+  for (const bad of ['evil.example/x', 'a b', '', 'gw:port', 'http://gw'])
+    assert.throws(() => serveOptions({ 'host-name': [bad] }, io), UsageError, bad);
 });
