@@ -3,13 +3,19 @@
 // gateway). RFC 1738 2.2: "the octets 00-1F and 7F hexadecimal represent control characters;
 // these must be encoded". The C1 controls (80-9F) act on terminals as C0 ones do, and the
 // bidirectional formatting characters reorder what is shown around them (U+202E shows the name
-// "invoice\u202Efdp.exe" as "invoiceexe.pdf"; Unicode UAX #9 2.1-2.2). Browser-safe, no
-// dependency: both the CLI and the gateway can use it (docs/layering.md: an operation).
+// "invoice\u202Efdp.exe" as "invoiceexe.pdf"; Unicode UAX #9 2.1-2.2). The other format
+// characters (general category Cf) are invisible: a zero width space, joiner or no-break
+// (U+200B-200D, U+2060), a byte order mark (U+FEFF), a soft hyphen (U+00AD), interlinear
+// annotation (U+FFF9-FFFB), the tag characters (U+E0000-E007F) make two different names look the
+// same, or hide text. Browser-safe, no dependency: both the CLI and the gateway can use it
+// (docs/layering.md: an operation).
 
 /**
- * The unsafe code points, as inclusive ranges: C0 controls, DEL and C1 controls, and the
- * bidirectional formatting characters (UAX #9 2.1-2.2: ALM U+061C, LRM and RLM U+200E-200F,
- * LRE RLE PDF LRO RLO U+202A-202E, LRI RLI FSI PDI U+2066-2069).
+ * The unsafe code points named by range: C0 controls, DEL and C1 controls, the bidirectional
+ * formatting characters (UAX #9 2.1-2.2: ALM U+061C, LRM and RLM U+200E-200F, LRE RLE PDF LRO RLO
+ * U+202A-202E, LRI RLI FSI PDI U+2066-2069), and the whole tag block (U+E0000-E007F, unassigned
+ * code points included). With them, every character of general category Cf (The Unicode Standard
+ * 4.5; UNSAFE_CATEGORY), whatever the Unicode version of the runtime lists there.
  */
 export const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x00, 0x1f],
@@ -18,25 +24,38 @@ export const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x200e, 0x200f],
   [0x202a, 0x202e],
   [0x2066, 0x2069],
+  [0xe0000, 0xe007f],
 ];
 
-/** True for a code point of UNSAFE_RANGES (RFC 1738 2.2; UAX #9 2.1-2.2). */
+/** The general category whose every character is unsafe too: Cf, format (The Unicode Standard 4.5). */
+export const UNSAFE_CATEGORY = 'Cf';
+
+/**
+ * The unsafe characters but the C0 controls, as the source of a RegExp character class for the
+ * `u` flag (astral code points are one match, never half a surrogate pair): for patterns that
+ * keep some C0 controls (the CLI keeps LF), built as `new RegExp(`[...${UNSAFE_BEYOND_C0}]`, 'gu')`.
+ */
+export const UNSAFE_BEYOND_C0 = String.raw`\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}\p{Cf}`;
+
+const FORMAT = /^\p{Cf}$/u;
+
+/** True for a code point of UNSAFE_RANGES or of UNSAFE_CATEGORY (RFC 1738 2.2; UAX #9 2.1-2.2). */
 export function isUnsafeCodePoint(c: number): boolean {
   for (const [lo, hi] of UNSAFE_RANGES) if (c >= lo && c <= hi) return true;
-  return false;
+  return c >= 0 && c <= 0x10ffff && FORMAT.test(String.fromCodePoint(c));
 }
 
 /**
- * One unsafe character (UNSAFE_RANGES; RFC 1738 2.2, UAX #9 2.1-2.2), for `String.replace`
- * (global: not for `test`, whose lastIndex it would keep).
+ * One unsafe character (UNSAFE_RANGES and UNSAFE_CATEGORY; RFC 1738 2.2, UAX #9 2.1-2.2), for
+ * `String.replace` (global: not for `test`, whose lastIndex it would keep). An astral character
+ * is one match (the `u` flag).
  */
-export const UNSAFE_TEXT = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const UNSAFE_TEXT = new RegExp(`[\\x00-\\x1f${UNSAFE_BEYOND_C0}]`, 'gu');
 
 /** The same but TAB, LF and CR, for text whose lines and tabs are kept (a page's `<pre>`). */
-export const UNSAFE_TEXT_BUT_BREAKS =
-  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const UNSAFE_TEXT_BUT_BREAKS = new RegExp(`[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f${UNSAFE_BEYOND_C0}]`, 'gu');
 
-/** The name of a character as Unicode writes it, "U+202E" (The Unicode Standard, Appendix A). */
+/** The name of a character as Unicode writes it, "U+202E", "U+E0041" (The Unicode Standard, Appendix A). */
 export function codePointName(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }

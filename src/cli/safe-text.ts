@@ -8,34 +8,43 @@
 // allows, so that a terminal showing the JSON is safe too. fetch's data is never altered.
 import { Transform, type Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { UNSAFE_BEYOND_C0 } from '../unsafe-text.js';
 
 /**
- * The characters shown escaped: C0 controls (but LF, which ends the lines of the output), DEL,
- * C1 controls, and the bidirectional formatting characters (U+061C, U+200E-200F, U+202A-202E,
- * U+2066-2069).
+ * The characters shown escaped, the set of src/unsafe-text.ts (the gateway's too): C0 controls
+ * (but LF, which ends the lines of the output), DEL, C1 controls, the bidirectional formatting
+ * characters and every other format character (general category Cf: zero width spaces and
+ * joiners, U+FEFF, the soft hyphen, the tag characters U+E0000-E007F ...).
  */
-const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(`[\\x00-\\x09\\x0b-\\x1f${UNSAFE_BEYOND_C0}]`, 'gu');
 /** The same, LF included: for a single value, which has no line structure of its own. */
-const UNSAFE_ALL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_ALL = new RegExp(`[\\x00-\\x1f${UNSAFE_BEYOND_C0}]`, 'gu');
 
 function hex(c: number, width: number): string {
   return c.toString(16).padStart(width, '0');
 }
 
-/** `\xHH` for a control character (C0, DEL, C1), `\uHHHH` for a bidi formatting character. */
+/**
+ * `\xHH` for a control character (C0, DEL, C1), `\uHHHH` for a format character of the BMP,
+ * `\u{HHHHH}` for one past it (a tag character: one escape for the one character, as in JavaScript).
+ */
 function textEscape(ch: string): string {
-  const c = ch.charCodeAt(0);
-  return c <= 0x9f ? `\\x${hex(c, 2)}` : `\\u${hex(c, 4)}`;
-}
-
-/** `\uHHHH`, valid inside a JSON string and read back as the same character. */
-function jsonEscape(ch: string): string {
-  return `\\u${hex(ch.charCodeAt(0), 4)}`;
+  const c = ch.codePointAt(0) ?? 0;
+  return c <= 0x9f ? `\\x${hex(c, 2)}` : c <= 0xffff ? `\\u${hex(c, 4)}` : `\\u{${hex(c, 5)}}`;
 }
 
 /**
- * `text` with every control character (C0 but LF, DEL, C1) shown as `\xHH` and every bidi
- * formatting character as `\uHHHH` (RFC 1738 2.2: control characters must be encoded), for the lines
+ * `\uHHHH`, valid inside a JSON string and read back as the same character; a character past the
+ * BMP as its surrogate pair, `\udb40\udc41` (RFC 8259 7).
+ */
+function jsonEscape(ch: string): string {
+  const first = `\\u${hex(ch.charCodeAt(0), 4)}`;
+  return ch.length === 1 ? first : `${first}\\u${hex(ch.charCodeAt(1), 4)}`;
+}
+
+/**
+ * `text` with every control character (C0 but LF, DEL, C1) shown as `\xHH` and every format
+ * character as `\uHHHH` or `\u{HHHHH}` (RFC 1738 2.2: control characters must be encoded), for the lines
  * of a command's text output. `lineBreaks: false` escapes LF too (a single value).
  */
 export function safeText(text: string, lineBreaks = true): string {
@@ -48,7 +57,7 @@ export function safeText(text: string, lineBreaks = true): string {
 
 /**
  * NDJSON text (JSON.stringify output, one value a line) with the characters JSON leaves raw that
- * a terminal would act on (DEL, C1, bidi formatting) written as `\uHHHH` escapes: the same JSON
+ * a terminal would act on or not show (DEL, C1, format characters) written as `\uHHHH` escapes: the same JSON
  * values, read back unchanged (RFC 8259 7). Such characters only occur inside JSON strings.
  */
 export function safeJson(text: string): string {

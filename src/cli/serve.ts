@@ -34,6 +34,15 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     idleTimeout: whole('idle-timeout', values['idle-timeout'], 1),
     headersTimeout: whole('headers-timeout', values['headers-timeout'], 1),
     receiveTimeout: whole('receive-timeout', values['receive-timeout'], 1),
+    // The names users reach the gateway by (besides its address): any other Host is refused.
+    hostNames: ([] as unknown[]).concat(values['host-name'] ?? []).map((h) => {
+      if (
+        typeof h !== 'string' ||
+        !/^([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/.test(h)
+      )
+        throw new UsageError(`--host-name takes a host name, with a port or not, not ${JSON.stringify(h)}`);
+      return h.toLowerCase();
+    }),
     allowPrivate: values['allow-private'] === true,
     allowPorts: allow,
     allowLocalFiles: values['allow-files'] === true,
@@ -89,6 +98,8 @@ export const serveCommand: Command = {
   help: [
     '  --host ADDR          interface to listen on (default 127.0.0.1, loopback only)',
     '  --port N             port (default 8080; 0 for any free port)',
+    '  --host-name NAME     another name the gateway is reached by, NAME or NAME:PORT (repeatable);',
+    '                       requests naming any other host are refused (421)',
     '  --allow-private      bound elsewhere than loopback, still allow URLs naming private addresses',
     '  --allow-port N       allow a port registered to another protocol (repeatable)',
     '  --allow-files        serve file: URLs from this machine',
@@ -118,6 +129,7 @@ export const serveCommand: Command = {
     'headers-timeout': { type: 'string' },
     'receive-timeout': { type: 'string' },
     'netrc-host': { type: 'string', multiple: true },
+    'host-name': { type: 'string', multiple: true },
     'allow-private': { type: 'boolean' },
     'allow-port': { type: 'string', multiple: true },
     'allow-files': { type: 'boolean' },

@@ -20,8 +20,9 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * Text as HTML (HTML 4.01 5.3.2, the five characters that can end text or an attribute value).
  * Every other character that must not act on what shows the page is shown by its name, as
  * `<U+202E>`: C0 and C1 controls other than TAB, LF and CR (a text browser would send them to
- * the terminal), and the bidirectional formatting characters (a menu entry
- * "invoice\u202Efdp.exe" would read "invoiceexe.pdf"), the same set the CLI escapes
+ * the terminal), the bidirectional formatting characters (a menu entry
+ * "invoice\u202Efdp.exe" would read "invoiceexe.pdf") and the other, invisible, format characters
+ * (category Cf: U+200B, U+FEFF, the tag characters U+E0000-E007F ...), the same set the CLI escapes
  * (src/unsafe-text.ts). The one escaper of remote text: every renderer goes through it.
  */
 export function esc(text: string): string {

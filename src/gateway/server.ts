@@ -10,6 +10,7 @@
 // script; waits, sizes and concurrent requests per client are bounded.
 
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { tryParse } from '../schemes/registry.js';
@@ -22,6 +23,7 @@ import { classifyAddress } from '../lint/address.js';
 import { UNSAFE_TEXT } from '../unsafe-text.js';
 import type { Policy } from '../policy.js';
 import { open } from '../clients/open.js';
+import { MAX_TIMER, startTimer, type Timer } from '../clients/connection.js';
 import { readMenu } from '../clients/gopher/menu.js';
 import { FtpReplyError } from '../clients/ftp/errors.js';
 import { planFtp } from '../clients/ftp/plan.js';
@@ -84,6 +86,15 @@ export interface GatewayOptions {
   /** Milliseconds a client may take to send a whole request, headers and body, from its first octet (default 30000). */
   receiveTimeout?: number;
   /**
+   * The other names the gateway is reached by (a LAN host name, `gateway.lan`, or
+   * `gateway.lan:8080`): requests whose `Host` names anything but the gateway itself are refused
+   * (DNS rebinding), and so are `Origin`/`Referer` of other origins. Without a port, the gateway's
+   * own port. Always accepted: the bound address and port; bound to loopback, `localhost`,
+   * `127.0.0.1` and `[::1]`; bound to every interface (0.0.0.0, ::), those and the machine's
+   * addresses (`locator serve --host-name NAME`).
+   */
+  hostNames?: string[];
+  /**
    * Allow URLs that name loopback and private addresses when bound to an interface other than
    * loopback (default false: refused there, as for any server that fetches URLs for others).
    */
@@ -142,6 +153,20 @@ export const GATEWAY_BUSY = defineCode(
   'network',
 );
 
+/**
+ * A request whose `Host` is not one of the gateway's own names (RFC 9110 15.5.20: 421, "the
+ * request was directed at a server that is unable or unwilling to produce an authoritative
+ * response for the target URI"): a page of another site whose name resolves to the gateway's
+ * address (DNS rebinding).
+ */
+export const GATEWAY_MISDIRECTED = defineCode(
+  'gateway-misdirected',
+  'error',
+  'RFC 9110 15.5.20',
+  'the request names a host that is not this gateway',
+  'policy',
+);
+
 /** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
 export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
 
@@ -163,12 +188,86 @@ interface Config {
   formToken: string;
   log: ((line: string) => void) | undefined;
   policy: Policy;
-  loopback: boolean;
   netrcHosts: string[];
   /** The gateway's own origin, "http://127.0.0.1:8080". */
   origin: string;
-  /** Host header values accepted for the gateway's own pages when bound to loopback. */
-  hosts: Set<string>;
+  /** The gateway's own names (OwnNames): the only Host of its pages, the only origins of its requests. */
+  names: OwnNames;
+}
+
+/**
+ * The names a browser reaches the gateway by, as `Host` header values ("127.0.0.1:8080",
+ * "[::1]:8080", "gateway.lan:8080"; RFC 9110 7.2) and as origins ("http://127.0.0.1:8080";
+ * RFC 6454 6.1, which leaves out the default port 80). A page of another site whose name was made
+ * to resolve to the gateway's address (DNS rebinding) sends its own name as `Host`, and its own
+ * origin as `Origin`/`Referer`: none of these.
+ */
+class OwnNames {
+  private readonly hosts = new Set<string>();
+  private readonly origins = new Set<string>();
+  constructor(
+    private readonly port: number,
+    names: Iterable<string>,
+    /** Bound to every interface: the machine's addresses too, as they are at the time of a request. */
+    private readonly everyInterface: boolean,
+  ) {
+    for (const n of names) this.add(n);
+  }
+
+  private add(name: string): void {
+    const n = name.trim().toLowerCase();
+    // "[::1]:8080", "[::1]"; a bare IPv6 address ("::1", "fe80::1%eth0" from networkInterfaces())
+    // is written in brackets without its zone (RFC 3986 3.2.2); "name:8080", "name".
+    const m = n.startsWith('[')
+      ? /^(\[[^\]]+\])(?::([0-9]{1,5}))?$/.exec(n)
+      : n.indexOf(':') !== n.lastIndexOf(':')
+        ? [n, `[${n.replace(/%.*$/, '')}]`, undefined]
+        : /^([^:]+)(?::([0-9]{1,5}))?$/.exec(n);
+    const host = m?.[1];
+    if (m === null || host === undefined) return;
+    const port = m[2] !== undefined ? Number(m[2]) : this.port;
+    this.hosts.add(`${host}:${port}`);
+    this.origins.add(`http://${host}:${port}`);
+    // Without a port, a Host or an origin names port 80 (RFC 9110 7.2, RFC 6454 6.1); HTTP/1.0
+    // clients may also leave the port out of Host.
+    if (port === 80 || port === this.port) this.hosts.add(host);
+    if (port === 80) this.origins.add(`http://${host}`);
+  }
+
+  private refresh(): boolean {
+    if (!this.everyInterface) return false;
+    for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.add(i.address);
+    return true;
+  }
+
+  /** True when a `Host` header value names the gateway. */
+  host(value: string | undefined): boolean {
+    const h = (value ?? '').toLowerCase();
+    if (this.hosts.has(h)) return true;
+    // An address the machine got after the start (bound to every interface: DHCP, a VPN).
+    return this.refresh() && this.hosts.has(h);
+  }
+
+  /** True when an origin ("http://host:port", as `Origin` or the start of a `Referer`) is the gateway's own. */
+  origin(value: string | undefined): boolean {
+    const o = (value ?? '').toLowerCase();
+    if (this.origins.has(o)) return true;
+    return this.refresh() && this.origins.has(o);
+  }
+}
+
+/**
+ * The origin a request for one of the gateway's pages addressed ("http://localhost:8080": the
+ * gateway under the name the browser used, RFC 6454 4), or null when its `Host` is not one of
+ * the gateway's own names (OwnNames). The one place where `Host` is read: requests are checked,
+ * and answers link back, against the gateway's own names only, never against a name the request
+ * brought.
+ */
+function requestOrigin(req: IncomingMessage, cfg: Config): string | null {
+  const host = (headerOf(req, 'host') ?? '').toLowerCase();
+  if (!cfg.names.host(host)) return null;
+  const origin = `http://${host}`;
+  return cfg.names.origin(origin) ? origin : cfg.origin;
 }
 
 function isLoopbackAddress(a: string): boolean {
@@ -192,7 +291,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // Node's own headersTimeout and requestTimeout are checked by a timer that starts only when the
   // HTTP server itself listens; this one never does (the front below listens and hands it the
   // connections), so the front keeps the times itself (Connections).
-  const server = createServer({ requestTimeout: 0, headersTimeout: 0, keepAliveTimeout: limits.idle });
+  const server = createServer({
+    requestTimeout: 0,
+    headersTimeout: 0,
+    keepAliveTimeout: Math.min(limits.idle, MAX_TIMER),
+  });
   const conns = new Connections(limits);
   const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
     const c = conns.add(s);
@@ -210,6 +313,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const origin = `http://${shownHost}:${addr.port}`;
   const loopback = isLoopbackAddress(addr.address);
+  const everyInterface = addr.address === '::' || addr.address === '0.0.0.0';
+  const names = [shownHost, host, ...(options.hostNames ?? [])];
+  if (loopback || everyInterface) names.push('localhost', '127.0.0.1', '[::1]');
   const cfg: Config = {
     timeout: options.timeout ?? 30_000,
     requestTimeout: options.requestTimeout ?? 300_000,
@@ -230,14 +336,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       maxRedirects: 5,
       maxCrossSchemeRedirects: 0,
     },
-    loopback,
     origin,
-    hosts: new Set(
-      [shownHost, 'localhost', '127.0.0.1', '[::1]', host].flatMap((h) => [
-        h.toLowerCase(),
-        `${h}:${addr.port}`.toLowerCase(),
-      ]),
-    ),
+    names: new OwnNames(addr.port, names, everyInterface),
   };
   const active = new Map<string, number>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -322,7 +422,7 @@ interface Conn {
   started: number;
   /** Requests of this connection being answered (more than one when pipelined). */
   answering: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: Timer | undefined;
 }
 
 const REQUEST_TIMEOUT_REPLY = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
@@ -352,7 +452,7 @@ class Connections {
     const c: Conn = { sock, phase: 'idle', since: Date.now(), started: 0, answering: 0, timer: undefined };
     this.all.set(sock, c);
     sock.on('close', () => {
-      clearTimeout(c.timer);
+      c.timer?.clear();
       this.all.delete(sock);
     });
     this.enter(c, 'idle');
@@ -388,7 +488,7 @@ class Connections {
   }
 
   private enter(c: Conn, phase: Phase): void {
-    clearTimeout(c.timer);
+    c.timer?.clear();
     c.timer = undefined;
     c.phase = phase;
     c.since = Date.now();
@@ -397,8 +497,9 @@ class Connections {
       phase === 'idle'
         ? this.limits.idle
         : Math.min(phase === 'head' ? this.limits.headers : Infinity, c.started + this.limits.receive - c.since);
-    c.timer = setTimeout(() => this.expire(c), Math.max(0, left));
-    c.timer.unref();
+    // Not setTimeout: past 2^31-1 ms it fires after 1 ms (a limit of 30 days would close every
+    // connection at once); startTimer waits in steps.
+    c.timer = startTimer(Math.max(0, left), () => this.expire(c));
   }
 
   private expire(c: Conn): void {
@@ -427,7 +528,7 @@ class Connections {
         oldest = c;
     }
     if (oldest === null) return false;
-    clearTimeout(oldest.timer);
+    oldest.timer?.clear();
     this.all.delete(oldest.sock);
     oldest.sock.destroy();
     return true;
@@ -435,7 +536,7 @@ class Connections {
 
   closeAll(): void {
     for (const c of this.all.values()) {
-      clearTimeout(c.timer);
+      c.timer?.clear();
       c.sock.destroy();
     }
   }
@@ -518,6 +619,7 @@ function sendPage(res: ServerResponse, cfg: Config, status: number, body: string
  */
 export function statusFor(e: LocatorError): number {
   if (e.code === GATEWAY_BUSY) return 429;
+  if (e.code === GATEWAY_MISDIRECTED) return 421;
   if (e.code === NOT_FOUND) return 404;
   if (e instanceof FtpReplyError && (e.replyCode === 550 || e.replyCode === 450)) return 404;
   if (e instanceof GopherError && (e.errorNumber === 1 || e.errorNumber === null)) return 404;
@@ -613,13 +715,15 @@ function targetOf(req: IncomingMessage, cfg: Config): Target | null {
     }
     return { raw: line, proxy: true, params: new URLSearchParams() };
   }
-  if (cfg.loopback) {
-    // Bound to loopback, the gateway's pages are asked for by its own names only: a page of
-    // another site whose name was made to point at 127.0.0.1 ("DNS rebinding") is refused.
-    const h = (req.headers.host ?? '').toLowerCase();
-    if (!cfg.hosts.has(h)) {
-      throw new LocatorError(GATEWAY_REFUSED, -1, `the gateway does not answer for the host name ${JSON.stringify(h)}`);
-    }
+  if (requestOrigin(req, cfg) === null) {
+    // The gateway's pages are asked for by its own names only: a page of another site whose name
+    // was made to resolve to the gateway's address ("DNS rebinding") is refused, whatever the
+    // interface it is bound to.
+    throw new LocatorError(
+      GATEWAY_MISDIRECTED,
+      -1,
+      `the gateway does not answer for the host name ${JSON.stringify(headerOf(req, 'host') ?? '')}: only for its own names (its address, and --host-name)`,
+    );
   }
   const q = line.indexOf('?');
   const path = q < 0 ? line : line.slice(0, q);
@@ -661,7 +765,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
  *
  * The home page (no URL) is served to any request: it retrieves nothing.
  */
-function crossSiteRefusal(req: IncomingMessage, target: Target): string | null {
+function crossSiteRefusal(req: IncomingMessage, target: Target, cfg: Config): string | null {
   const site = headerOf(req, 'sec-fetch-site')?.toLowerCase();
   const mode = headerOf(req, 'sec-fetch-mode')?.toLowerCase();
   if (target.proxy) {
@@ -673,15 +777,14 @@ function crossSiteRefusal(req: IncomingMessage, target: Target): string | null {
     if (site === 'same-origin' || site === 'none') return null;
     return `the browser says a page of another site asked for it (Sec-Fetch-Site: ${site})`;
   }
-  const own = `http://${(headerOf(req, 'host') ?? '').toLowerCase()}`;
   const origin = headerOf(req, 'origin');
   if (origin !== undefined) {
-    return origin.toLowerCase() === own ? null : `it comes from a page of another origin (Origin: ${origin})`;
+    return cfg.names.origin(origin) ? null : `it comes from a page of another origin (Origin: ${origin})`;
   }
   const referer = headerOf(req, 'referer');
   if (referer !== undefined && /^https?:/i.test(referer)) {
     const from = /^https?:\/\/[^/?#]*/i.exec(referer)?.[0].toLowerCase();
-    return from === own ? null : `it comes from a page of another origin (Referer: ${from ?? referer})`;
+    return cfg.names.origin(from) ? null : `it comes from a page of another origin (Referer: ${from ?? referer})`;
   }
   if (/^Mozilla\//.test(headerOf(req, 'user-agent') ?? '')) {
     return 'a browser sent it without saying where it comes from (no Sec-Fetch-Site, Origin or Referer), as a page of another site can make it do';
@@ -765,7 +868,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     sendPage(res, cfg, 200, homePage(cfg));
     return;
   }
-  const foreign = crossSiteRefusal(req, target);
+  const foreign = crossSiteRefusal(req, target, cfg);
   if (foreign !== null) {
     sendCrossSiteRefusal(res, cfg, target, foreign);
     return;
@@ -780,7 +883,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   const base = target.proxy ? cfg.origin : '';
   const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), cfg.requestTimeout);
+  const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   res.on('close', () => ac.abort());
   try {
     await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal);
@@ -799,7 +902,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
       );
     }
   } finally {
-    clearTimeout(timer);
+    timer.clear();
   }
 }
 
@@ -819,9 +922,9 @@ function simplePage(res: ServerResponse, cfg: Config, ctx: RenderContext, url: U
 function redirectTo(res: ServerResponse, cfg: Config, ctx: RenderContext, url: string): void {
   const to = ctx.link(url);
   // To the origin the browser asked (localhost:8080 and 127.0.0.1:8080 are different sites: a
-  // redirect from one to the other would be a cross-site request, refused).
-  const host = (headerOf(res.req, 'host') ?? '').toLowerCase();
-  const origin = cfg.hosts.has(host) && host.includes(':') ? `http://${host}` : cfg.origin;
+  // redirect from one to the other would be a cross-site request, refused); a proxy request's
+  // Host names the remote server, so there the gateway's own address.
+  const origin = (ctx.proxy ? null : requestOrigin(res.req, cfg)) ?? cfg.origin;
   const location = to.startsWith('/') ? origin + to : to;
   res.statusCode = 303;
   commonHeaders(res, cfg);
@@ -1027,12 +1130,9 @@ async function serveMail(
  * gateway act (cross-site request forgery): send mail, or send answers to a Gopher+ form.
  */
 async function ownForm(req: IncomingMessage, cfg: Config, what: string, consequence: string) {
-  const origin = headerOf(req, 'origin')?.toLowerCase();
-  // The origin the browser addressed: the gateway's own (bound to loopback, the Host is one of
-  // its names, targetOf), under whichever of its names the page was opened.
-  const own = `http://${(headerOf(req, 'host') ?? '').toLowerCase()}`;
+  const origin = headerOf(req, 'origin');
   const form = await readForm(req);
-  if ((origin !== undefined && origin !== cfg.origin && origin !== own) || form.get('token') !== cfg.formToken) {
+  if ((origin !== undefined && !cfg.names.origin(origin)) || form.get('token') !== cfg.formToken) {
     throw new LocatorError(
       GATEWAY_REFUSED,
       -1,
@@ -1119,7 +1219,7 @@ export function fileNameOf(url: Url): string {
       .filter((s) => s !== '')
       .pop() ?? '',
   );
-  // Controls and bidi formatting characters (src/unsafe-text.ts) would reorder the name a
+  // Controls and format characters (src/unsafe-text.ts) would reorder or hide part of the name a
   // browser shows for the file: "invoice\u202Efdp.exe" as "invoiceexe.pdf".
   const clean = last
     .replace(UNSAFE_TEXT, '_')

@@ -204,3 +204,38 @@ test('connection cap: a connection being answered is never closed to make room; 
     await new Promise<void>((r) => stall.close(() => r()));
   }
 });
+
+test('limits past 2^31-1 ms (setTimeout would fire them after 1 ms) wait: nothing is cut, a retrieval is not aborted', async () => {
+  const target = net.createServer((s) => {
+    s.on('error', () => {});
+    s.once('data', () => s.end('iok\t\t\t0\r\n.\r\n'));
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const port = (target.address() as net.AddressInfo).port;
+  const long = 2 ** 31;
+  const g = await startGateway({
+    port: 0,
+    idleTimeout: long,
+    headersTimeout: long + 5,
+    receiveTimeout: 2 ** 32,
+    requestTimeout: 30 * 24 * 3600 * 1000,
+  });
+  const silent = await connect(g.port);
+  const partial = await connect(g.port);
+  partial.sock.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+  try {
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(silent.closedAfter, null, 'a connection that sent nothing was closed (idle time of 1 ms)');
+    assert.equal(partial.closedAfter, null, 'a request whose headers are coming was cut (headers time of 1 ms)');
+    assert.equal(partial.got, '');
+    // The retrieval's own time (requestTimeout) does not abort it either.
+    const r = await get(g.port, `/?url=${encodeURIComponent(`gopher://127.0.0.1:${port}/1/`)}`);
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.text, /ok/);
+  } finally {
+    silent.sock.destroy();
+    partial.sock.destroy();
+    await g.close();
+    await new Promise<void>((r) => target.close(() => r()));
+  }
+});

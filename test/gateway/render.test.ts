@@ -197,6 +197,19 @@ test('UAX #9: a menu entry with a right-to-left override is shown with the overr
   assert.equal(out.split(RLO_SHOWN).length - 1, 3, 'link, info line and error line');
 });
 
+test('category Cf: a menu entry with invisible format characters (zero width space, BOM, tag characters) shows each by name', async () => {
+  // "paypal.com" on screen without the escapes: a zero width space, a soft hyphen, a BOM and a
+  // tag character (one astral code point, one name, never half a surrogate pair).
+  const name = 'pay\u200Bp\u00ADa\uFEFFl\u{E0041}.com';
+  const shown = 'pay&lt;U+200B&gt;p&lt;U+00AD&gt;a&lt;U+FEFF&gt;l&lt;U+E0041&gt;.com';
+  const menu = `0${name}\t/${name}\t127.0.0.1\t70\r\ni${name}\t\t\t0\r\n.\r\n`;
+  const out = await collect((sink) => renderMenu(items(menu), ctx, sink));
+  assertSafe(out);
+  assert.doesNotMatch(out, /[\u00ad\u200b\ufeff\u{e0000}-\u{e007f}]/u);
+  assert.doesNotMatch(out, /[\ud800-\udfff]/, 'no half of a surrogate pair');
+  assert.equal(out.split(shown).length - 1, 2, 'link text and info line');
+});
+
 test('UAX #9: an FTP listing name with a right-to-left override is shown with the override named', async () => {
   const out = await collect((sink) =>
     renderFtpListing('ftp://127.0.0.1:2121/pub/', lines(body(`${RLO_NAME}\r\nplain\u2067x\u2069.txt\r\n`)), ctx, sink),

@@ -346,8 +346,8 @@ test("RFC 1738 4: locator's own open() reaches gopher through the gateway (gophe
 
 test("DNS rebinding: bound to loopback, the pages answer only for the gateway's own host names", async () => {
   const r = await request(gw, '/', { headers: { host: 'evil.example:80' } });
-  assert.equal(r.status, 403);
-  assert.match(r.text, /gateway-refused/);
+  assert.equal(r.status, 421);
+  assert.match(r.text, /gateway-misdirected/);
   const ok = await request(gw, '/', { headers: { host: `localhost:${gw.port}` } });
   assert.equal(ok.status, 200);
 });
