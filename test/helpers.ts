@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -321,4 +322,31 @@ export async function rejects(p: Promise<unknown>): Promise<LocatorError> {
     return e;
   }
   assert.fail('expected a LocatorError');
+}
+
+/** The built command (npm test builds it first). */
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+/**
+ * Runs the built command with `args`, standard input closed and an environment of PATH and `env`
+ * alone (no HOME unless given: no ~/.netrc of the machine's); resolves with its exit code and
+ * output once it ends.
+ */
+export function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
+    p.stdin.end();
+    p.on('close', (code) => done({ code, out, err }));
+  });
 }

@@ -3,36 +3,19 @@
 // PASS; HOME is a temporary folder whose .netrc has a "default" entry and one for another host.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { runCli } from '../helpers.js';
 import { authServer, type NntpFake } from '../clients/nntp/fakes.js';
 
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const home = mkdtempSync(join(tmpdir(), 'locator-netrc-'));
 writeFileSync(
   join(home, '.netrc'),
   'machine news.other.example login other password OTHER-SECRET\ndefault login dflt password DEFAULT-SECRET\n',
 );
 after(() => rmSync(home, { recursive: true, force: true }));
-
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: home } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.stderr.on('data', (d) => {
-      err += d;
-    });
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (args: string[]) => runCli(args, { HOME: home });
 
 const authLines = (fake: NntpFake) => fake.commands.flat().filter((c) => c.startsWith('AUTHINFO'));
 

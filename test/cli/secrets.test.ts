@@ -7,10 +7,10 @@
 // per command and mode where the command reads it (equal takes two arguments: a bounded sample).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { ROOT } from '../helpers.js';
+import { ROOT, runCli } from '../helpers.js';
 import { FakeFtp, standard } from '../clients/ftp/fakes.js';
 import { decodeText } from '../../src/core/percent.js';
 
@@ -148,22 +148,6 @@ test('normalize, resolve, relativize, equal, extract: the password as "****" and
   assert.equal(ex.end, 25, 'offsets count the text as given');
 });
 
-function runAsync(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.stderr.on('data', (d) => {
-      err += d;
-    });
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
-
 test('fetch: a server that echoes the PASS argument in its 530 reply shows no form of the password (RFC 1738 6)', async () => {
   const fake = await FakeFtp.start({
     handle: standard({ x: 'data' }, { PASS: (_v, arg, s) => s.reply(`530 Login incorrect for "${arg}" (${arg}).`) }),
@@ -171,7 +155,7 @@ test('fetch: a server that echoes the PASS argument in its 530 reply shows no fo
   try {
     // Sent decoded: a"b\c'd?e; quoted by the client's message JSON-escaped: a\"b\\c'd?e.
     for (const pw of ["Pw7a%22b%5Cc'd?eKq", "Pw7a'b?c;d&e=fKq", 'Pw7%1B%5D0%3Bx%07Kq']) {
-      const r = await runAsync(['fetch', '--timeout', '5000', fake.url('x', `u:${pw}@`)]);
+      const r = await runCli(['fetch', '--timeout', '5000', fake.url('x', `u:${pw}@`)]);
       const d = decodeText(pw, { strict: false });
       assert.equal(r.code, 3, r.err);
       assert.match(r.err, /530/);
@@ -179,7 +163,7 @@ test('fetch: a server that echoes the PASS argument in its 530 reply shows no fo
       for (const n of [pw, d, JSON.stringify(d).slice(1, -1)]) assert.ok(!r.err.includes(n), `${n} in ${r.err}`);
       assert.ok(!/[\x00-\x09\x0b-\x1f\x7f]/.test(r.err), `no raw control character: ${JSON.stringify(r.err)}`);
     }
-    const shown = await runAsync(['fetch', '--show-secrets', '--timeout', '5000', fake.url('x', 'u:Pw7a%22bKq@')]);
+    const shown = await runCli(['fetch', '--show-secrets', '--timeout', '5000', fake.url('x', 'u:Pw7a%22bKq@')]);
     assert.ok(shown.err.includes('Pw7a\\"bKq'), shown.err);
   } finally {
     await fake.stop();

@@ -7,7 +7,6 @@
 // capture keeps the bytes of every request line in $LOCATOR_TEST_SERVERS/finger/requests.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +29,7 @@ import {
   type Url,
 } from 'locator';
 import { open } from 'locator/clients';
-import { ROOT, serversDir, readAll } from '../helpers.js';
+import { ROOT, serversDir, readAll, runCli } from '../helpers.js';
 
 interface FingerFields {
   user: string;
@@ -323,25 +322,7 @@ test('open(): a reader slower than the timeout is no timeout; only a silent serv
   }
 });
 
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.stderr.on('data', (d) => {
-      err += d;
-    });
-    p.stdin.end();
-    p.on('close', (code) => done({ code, out, err }));
-  });
-}
+const cli = runCli;
 
 test('locator fetch --scheme examples/x-finger.mjs fetches from in.fingerd', async () => {
   const was = new Set(captured());

@@ -7,7 +7,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
 import { explain } from '../../../src/build.js';
@@ -15,7 +14,7 @@ import { LocatorError } from '../../../src/core/errors.js';
 import { PolicyError } from '../../../src/policy.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { fakeServer } from './fakes.js';
-import { ROOT, rejects } from '../../helpers.js';
+import { rejects, runCli } from '../../helpers.js';
 
 /** The URL of issue 10: Redis commands as the "values" of a form, to port 6380. */
 const SMUGGLE =
@@ -83,21 +82,7 @@ test('issue 10: the Gopher+ form to port 6380 is refused by open() before any co
 test('issue 10: `locator fetch` of the same URL exits 1 with the refusal, and nothing arrives', async () => {
   const l = await listen(6380);
   try {
-    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const p = spawn(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'fetch', SMUGGLE], {
-        env: { PATH: process.env.PATH },
-      });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (d) => {
-        out += d;
-      });
-      p.stderr.on('data', (d) => {
-        err += d;
-      });
-      p.stdin.end();
-      p.on('close', (code) => resolve({ code, out, err }));
-    });
+    const r = await runCli(['fetch', SMUGGLE]);
     assert.equal(r.code, 1, r.err);
     assert.equal(r.out, '');
     assert.match(r.err, /gopher-plus-data-block/);

@@ -6,13 +6,12 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
-import { ROOT } from '../../helpers.js';
+import { runCli } from '../../helpers.js';
 import { authServer, type PasswordEcho } from './fakes.js';
 
 /** A password with a '"' (JSON-escaped in a message that quotes a reply). */
@@ -70,27 +69,11 @@ for (const [echo, code, replyCode] of ECHOES) {
   });
 }
 
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const CLI_PASSWORD = 'hunter2-SECRET';
 const home = mkdtempSync(join(tmpdir(), 'locator-netrc-'));
 writeFileSync(join(home, '.netrc'), `machine 127.0.0.1 login own password ${CLI_PASSWORD}\n`);
 after(() => rmSync(home, { recursive: true, force: true }));
-
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: home } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.stderr.on('data', (d) => {
-      err += d;
-    });
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (args: string[]) => runCli(args, { HOME: home });
 
 for (const [echo] of ECHOES) {
   for (const flag of ['-v', '--json']) {
