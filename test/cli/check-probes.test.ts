@@ -6,28 +6,16 @@
 // and cancel) cannot pass this file: the lead runs it once the real probes are merged.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, serversDir } from '../helpers.js';
+import { runCli, serversDir } from '../helpers.js';
 import { dnsmasq } from '../clients/probe/common.js';
 
 serversDir();
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = mkdtempSync(join(tmpdir(), 'locator-check-probes-'));
 
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (args: string[]) => runCli(args, { HOME: '/nonexistent' });
 
 // A dnsmasq with the records of the mailto links below.
 const server = await dnsmasq([

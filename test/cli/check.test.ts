@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, serversDir } from '../helpers.js';
+import { ROOT, runCli, serversDir } from '../helpers.js';
 import { nntpFake } from '../clients/nntp/fakes.js';
 import { FakeFtp, standard } from '../clients/ftp/fakes.js';
 import net from 'node:net';
@@ -385,17 +385,7 @@ test('check --junit to a folder that does not exist, with --html: a usage error 
   try {
     const html = join(DIR, 'never.html');
     const args = ['check', '--html', html, '--junit', join(DIR, 'no-such-dir', 'r.xml'), 'http://127.0.0.1:2/x'];
-    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const p = spawn(process.execPath, [BIN, ...args], {
-        env: { PATH: process.env.PATH, HOME: '/nonexistent', TMPDIR: tmp },
-      });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (d) => (out += d));
-      p.stderr.on('data', (d) => (err += d));
-      p.stdin.end();
-      p.on('close', (code) => resolve({ code, out, err }));
-    });
+    const r = await runCli(args, { HOME: '/nonexistent', TMPDIR: tmp });
     assert.equal(r.code, 2, r.err);
     assert.match(r.err, /--junit .*r\.xml/);
     assert.equal(r.out, '');

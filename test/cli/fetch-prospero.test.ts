@@ -3,23 +3,10 @@
 // (text/uri-list, RFC 2483); with -v, the Prospero request and reply lines on standard error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { runCli } from '../helpers.js';
 import { startProsperoServer } from '../servers/prospero-server.js';
 
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (args: string[]) => runCli(args);
 
 const AFTP = "ATTRIBUTE OBJECT FIELD ACCESS-METHOD AFTP INTERNET-D 127.0.0.1(2121) ASCII '/pub/unix.txt' TEXT";
 const GOPHER = "ATTRIBUTE OBJECT FIELD ACCESS-METHOD GOPHER INTERNET-D 127.0.0.1(7070) ASCII '/hello.txt' 0";

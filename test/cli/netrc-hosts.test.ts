@@ -4,26 +4,12 @@
 // by each of the three commands alike: a value that could never match a host is not kept silently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { runCli } from '../helpers.js';
 import { netrcHostArg, netrcHostsArg } from '../../src/cli/netrc-hosts.js';
 import { serveOptions } from '../../src/cli/serve.js';
 import { UsageError } from '../../src/cli/command.js';
 
-const BIN = join(ROOT, 'dist', 'cli', 'main.js');
-
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent' } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.stdin.end();
-    p.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (args: string[]) => runCli(args, { HOME: '/nonexistent' });
 
 const GOOD: [string, string][] = [
   ['News.Example.ORG', 'news.example.org'],
