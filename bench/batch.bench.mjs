@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Batch mode (issue 16): `locator parse --json` and `locator normalize --json` over a file of
-// BATCH_LINES lines (default 1,000,000; the corpus of ../shared/corpus repeated), with --jobs 1
+// BATCH_LINES lines (default 1,000,000; the corpus of test/data/corpus repeated), with --jobs 1
 // and --jobs 2, standard output to /dev/null; beside them the same row function in a loop in one
 // process (no I/O: the file's lines in memory). Prints lines/s (median of BATCH_ROUNDS runs), the
 // ratio of 2 workers to 1, and the peak resident set of each run (constant memory: it must not

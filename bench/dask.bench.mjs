@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // locator inside Dask (issue 16, "Beyond one machine"): scripts/dask-locator.py over DASK_LINES
-// lines (default 4,000,000: the corpus of ../shared/corpus repeated) on a LocalCluster of 1 and
+// lines (default 4,000,000: the corpus of test/data/corpus repeated) on a LocalCluster of 1 and
 // of 2 workers, beside one `locator parse --json` process over the same file. Prints rows/s
 // (median of DASK_ROUNDS runs, rows/s from the driver's start to the merged file written, so the
 // cluster's start-up is counted) and the ratio of 2 workers to 1. Needs /usr/bin/python3 with

@@ -3,7 +3,7 @@
 // rounds, MB = 10^6 UTF-8 bytes), the ratio to linkify-it, and how many URLs each finds,
 // with the wrapped URLs (broken across lines, RFC 1738 appendix) that linkify-it cuts short.
 //
-// The text: the four spec texts of ../shared/spec, and generated mail and news messages (prose,
+// The text: the four spec texts of test/data/spec, and generated mail and news messages (prose,
 // bare URLs, <URL:...> and <...> wrapped across lines with indentation, after hyphens and
 // under "> " quotes), repeated to about BENCH_MB megabytes.
 //
@@ -127,7 +127,7 @@ function message() {
   return lines.join('\n');
 }
 
-const specDir = new URL('../../shared/spec/', import.meta.url).pathname;
+const specDir = new URL('../test/data/spec/', import.meta.url).pathname;
 const specs = readdirSync(specDir)
   .filter((f) => f.endsWith('.txt'))
   .sort()

@@ -7,7 +7,7 @@ import { parse } from '../dist/index.js';
 import { fieldsWeight } from './lib.mjs';
 import { readFileSync } from 'node:fs';
 const file = process.argv[2] ?? 'kasztp.txt';
-const lines = readFileSync(new URL('../../shared/corpus/' + file, import.meta.url), 'utf8')
+const lines = readFileSync(new URL('../test/data/corpus/' + file, import.meta.url), 'utf8')
   .split('\n')
   .filter(Boolean);
 const peers = {

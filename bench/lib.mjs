@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const CORPUS_DIR = new URL('../../shared/corpus/', import.meta.url).pathname;
+export const CORPUS_DIR = new URL('../test/data/corpus/', import.meta.url).pathname;
 // BENCH_SMOKE=1 (the CI smoke test, test/bench.test.ts): one short round over the first lines of
 // each corpus file, to check that each benchmark runs, never how fast.
 export const SMOKE = process.env.BENCH_SMOKE === '1';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// lint() throughput on every file of ../shared/corpus (each line its own string), against
+// lint() throughput on every file of test/data/corpus (each line its own string), against
 // parse() alone and Node's URL in the same run: what the checks of RFC 1738 6 cost on top of a
 // parse. Also assertAllowed() (the policy, which lints) and redactUrl(). Prints URLs/s (median
 // of the rounds) and ratios. The machines are shared and noisy: read the medians and ratios.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // parse() throughput against Node's URL, fast-uri, url-parse and whatwg-url on every file of
-// ../shared/corpus (each line its own string), all in one run. Every parser's fields are really
+// test/data/corpus (each line its own string), all in one run. Every parser's fields are really
 // read: for locator the scheme's typed fields (`url.fields`, decoded, e.g. an ftp URL's path
 // segments and type), the host and port; for the others their components. Prints URLs/s (median
 // of the rounds) and the ratio to Node's URL, and the limit: a loop that only reads every char

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// resolve() and normalize() throughput beside Node's URL on the corpus of ../shared/corpus, all
+// resolve() and normalize() throughput beside Node's URL on the corpus of test/data/corpus, all
 // in one run. For resolve, each corpus line becomes one partial form (in turn: an absolute path,
 // a relative path, "../" and a path, "./" and the last segment with the search, a net path, a
 // query) resolved against a base of the same scheme (the first line's host, with a deep path),

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Writes the seed corpus of the fuzz targets that comes from fixtures (issue 17): the spec
 // examples (test/fixtures/spec-examples.json), the RFC 1808 and 3986 resolution examples, the
-// conformance inputs (../shared/conformance, a sample of the short ones), the extraction
-// fixtures, the WAIS captures (../shared/fixtures/wais) and the Hercules TN3270 capture
+// conformance inputs (test/data/conformance, a sample of the short ones), the extraction
+// fixtures, the WAIS captures (test/data/fixtures/wais) and the Hercules TN3270 capture
 // (test/fixtures/tn3270), ARDP packets built by the encoder. The replies recorded from the real
 // test servers (ftp, smtp, nntp, gopher, telnet, tn3270) are in fuzz/corpus too; see
 // fuzz/corpus/README.md. Each file starts with the byte the target reads first where it has one.
@@ -35,7 +35,7 @@ function write(target, items) {
 
 const prefixed = (byte, text) => Uint8Array.from([byte, ...enc.encode(text)]);
 const spec = json('test/fixtures/spec-examples.json').examples;
-const conf = (name) => json(`../shared/conformance/${name}.json`).cases;
+const conf = (name) => json(`test/data/conformance/${name}.json`).cases;
 const every = (cases, n) => cases.filter((_c, i) => i % n === 0);
 
 const urls = [
@@ -86,7 +86,7 @@ write('percent', [
   Uint8Array.from([0xff, 0x00, 0xd8, 0x41, 0x00]),
 ]);
 
-const wais = join(root, '../shared/fixtures/wais');
+const wais = join(root, 'test/data/fixtures/wais');
 write(
   'wais',
   readdirSync(wais)

@@ -30,7 +30,7 @@ function find(dir, out = []) {
 const filter = process.argv.slice(2);
 const files = find('.build/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 // The client tests run against real servers on loopback (test/servers/*.sh, after
-// ../shared/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
+// test/data/docs/test-servers.md): started here, stopped when the tests end, whatever happens.
 const needServers = files.some(
   (f) =>
     [

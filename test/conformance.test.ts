@@ -1,4 +1,4 @@
-// Other projects' URL tests, read by the RFCs: ../shared/conformance/*.json (its README says how
+// Other projects' URL tests, read by the RFCs: test/data/conformance/*.json (its README says how
 // a case is read). Every case whose `expect` is not null runs through the library, one subtest
 // per case named by its id and src; a failure shows the expected terms beside what locator gave.
 // The counts per file (cases, agree, checked, failed) are printed as test diagnostics.

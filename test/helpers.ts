@@ -10,15 +10,10 @@ import fc from 'fast-check';
 /** The repository root (tests run from .build/test/...). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
- * ../shared beside the repository (spec texts, corpus, fixtures); from a git worktree (e.g.
- * /work/wt/NAME) the nearest ancestor folder that holds shared/.
+ * The project's shared material (spec texts, corpus, conformance cases, WAIS captures), kept in
+ * the repository: test/data (its SOURCES.md says where each part comes from).
  */
-export const SHARED = ((): string => {
-  for (let d = dirname(ROOT); d !== dirname(d); d = dirname(d)) {
-    if (existsSync(join(d, 'shared', 'spec'))) return join(d, 'shared');
-  }
-  return join(ROOT, '..', 'shared');
-})();
+export const SHARED = join(ROOT, 'test', 'data');
 
 export function fixture(name: string): string {
   return readFileSync(join(ROOT, 'test', 'fixtures', name), 'utf8');
@@ -26,7 +21,7 @@ export function fixture(name: string): string {
 
 export function shared(path: string): string {
   const p = join(SHARED, path);
-  if (!existsSync(p)) throw new Error(`${p} is missing: the tests need ../shared beside the repository`);
+  if (!existsSync(p)) throw new Error(`${p} is missing from test/data (see test/data/SOURCES.md)`);
   return readFileSync(p, 'utf8');
 }
 

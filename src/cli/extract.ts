@@ -15,7 +15,7 @@ export interface ExtractCommandOptions {
   showSecrets?: boolean;
 }
 
-/** The contract JSON of one match (../shared/docs/contract.md, `locator extract`), plus `file`. */
+/** The contract JSON of one match (test/data/docs/contract.md, `locator extract`), plus `file`. */
 export function matchRecord(m: Match, file: string): Record<string, unknown> {
   return {
     url: m.url,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `locator` command: a thin layer over the library (../shared/docs/contract.md). The
+// The `locator` command: a thin layer over the library (test/data/docs/contract.md). The
 // subcommands are listed in commands.ts; --help is built from them.
 import { parseArgs } from 'node:util';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands.js';

@@ -1,4 +1,4 @@
-// `locator normalize` and `locator equal` (../shared/docs/contract.md): the normal form of each
+// `locator normalize` and `locator equal` (test/data/docs/contract.md): the normal form of each
 // URL, and whether two URLs denote the same object under their scheme's rules.
 import type { Readable, Writable } from 'node:stream';
 import { normalize, toDisplay, equivalent } from '../normalize.js';

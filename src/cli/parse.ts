@@ -25,7 +25,7 @@ export interface ParseCommandOptions {
   showSecrets?: boolean;
 }
 
-/** The contract JSON of one input (../shared/docs/contract.md, `locator parse`). */
+/** The contract JSON of one input (test/data/docs/contract.md, `locator parse`). */
 export function parseRecord(input: string, trim = false, showSecrets = true): Record<string, unknown> {
   const r = tryParse(input, { trim });
   const shown = showSecrets ? input : redactUrl(input);

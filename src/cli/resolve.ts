@@ -1,5 +1,5 @@
 // `locator resolve` and `locator relativize`: partial forms against a base URL
-// (../shared/docs/contract.md). RFC 1808 by default; --rfc3986 for RFC 3986 section 5;
+// (test/data/docs/contract.md). RFC 1808 by default; --rfc3986 for RFC 3986 section 5;
 // --draft-1993 for the October 1993 draft's partial form rules.
 import type { Readable, Writable } from 'node:stream';
 import { resolve, type Rules } from '../resolve.js';

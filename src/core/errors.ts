@@ -16,7 +16,7 @@ export type Severity = 'error' | 'warning';
  */
 export type Kind = 'syntax' | 'usage' | 'policy' | 'network' | 'protocol';
 
-/** One finding, as the CLI prints it in JSON (../shared/docs/contract.md). */
+/** One finding, as the CLI prints it in JSON (test/data/docs/contract.md). */
 export interface Diagnostic {
   readonly code: string;
   readonly severity: Severity;

@@ -45,7 +45,7 @@ export { LOOKBACK };
 /** How the URL was written (RFC 1738 appendix). */
 export type MatchForm = 'prefixed' | 'bracketed' | 'bare';
 
-/** One URL found in the text (../shared/docs/contract.md, `locator extract`). */
+/** One URL found in the text (test/data/docs/contract.md, `locator extract`). */
 export interface Match {
   /** The URL: no wrapper, no `URL:` prefix, no white space (RFC 1738 appendix). */
   url: string;

@@ -1,4 +1,4 @@
-// The decoded fields of each scheme of the specs (contract `fields`, ../shared/docs/contract.md),
+// The decoded fields of each scheme of the specs (contract `fields`, test/data/docs/contract.md),
 // as types: `parse(url).fields` of a URL of that scheme, and what `build(scheme, fields)` takes.
 // The names are the BNF names of RFC 1738 section 5 where it has them.
 

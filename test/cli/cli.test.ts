@@ -1,4 +1,4 @@
-// The `locator` command as scripts use it (../shared/docs/contract.md): arguments or stdin
+// The `locator` command as scripts use it (test/data/docs/contract.md): arguments or stdin
 // lines, NDJSON with exactly the contract's fields, exit codes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

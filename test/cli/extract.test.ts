@@ -1,4 +1,4 @@
-// `locator extract [--json] [FILE...]` as scripts use it (../shared/docs/contract.md): one
+// `locator extract [--json] [FILE...]` as scripts use it (test/data/docs/contract.md): one
 // NDJSON object per match with the contract fields and `file`, FILE:LINE:COLUMN: URL lines,
 // standard input, exit codes.
 import { test } from 'node:test';

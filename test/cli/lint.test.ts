@@ -1,4 +1,4 @@
-// `locator lint` as scripts use it (../shared/docs/contract.md): arguments or stdin lines,
+// `locator lint` as scripts use it (test/data/docs/contract.md): arguments or stdin lines,
 // `{ "input", "ok", "diagnostics" }` per input, exit 1 on any error, passwords hidden unless
 // --show-secrets.
 import { test } from 'node:test';

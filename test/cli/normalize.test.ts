@@ -1,4 +1,4 @@
-// `locator normalize` and `locator equal` as scripts use them (../shared/docs/contract.md).
+// `locator normalize` and `locator equal` as scripts use them (test/data/docs/contract.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// `locator resolve` and `locator relativize` as scripts use them (../shared/docs/contract.md):
+// `locator resolve` and `locator relativize` as scripts use them (test/data/docs/contract.md):
 // arguments or stdin lines, NDJSON with the contract's fields, exit codes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Every line of the real URL lists in ../shared/corpus (SOURCES.md says where each comes from):
+// Every line of the real URL lists in test/data/corpus (SOURCES.md says where each comes from):
 // parse never throws anything but LocatorError, the offsets hold, and the known traps read as
 // RFC 1738 says.
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real protocol servers the client tests run against (Debian 12 packages; recipes
-# from ../shared/docs/test-servers.md). Idempotent: does nothing when everything is there.
+# from test/data/docs/test-servers.md). Idempotent: does nothing when everything is there.
 set -euo pipefail
 PKGS=(
   vsftpd pygopherd gophernicus inetutils-inetd nginx-light fingerd finger python3 curl netcat-openbsd procps time

@@ -1,4 +1,4 @@
-# Shell helpers for the test servers (../shared/docs/test-servers.md section 2). All loops bounded.
+# Shell helpers for the test servers (test/data/docs/test-servers.md section 2). All loops bounded.
 wait_tcp() { # host port [tries] -> 0 once a TCP connect succeeds
   local h=$1 p=$2 n=${3:-100} i
   for i in $(seq 1 "$n"); do nc -z "$h" "$p" 2>/dev/null && return 0; sleep 0.1; done

@@ -1,5 +1,5 @@
 // A Prospero directory server of ours, for the tests only (Debian has none, and the historic
-// server does not build: ../shared/docs/test-servers.md section 11). UDP on 127.0.0.1, port 0.
+// server does not build: test/data/docs/test-servers.md section 11). UDP on 127.0.0.1, port 0.
 // It answers GET-OBJECT-INFO from a table of objects, framing its replies the way the historic
 // server's lib/ardp/ardp_respond.c does: a one-packet reply with a 3-octet header (octet 0 and
 // the connection id), the packets of a longer one with 7 octets (id, packet number, total), and

@@ -1,5 +1,5 @@
 # rlogin (RFC 1282): Debian's in.rlogind (rsh-redone-server) behind inetutils-inetd on
-# 127.0.0.1:5513, logging in the test account of ../shared/docs/test-servers.md section 6
+# 127.0.0.1:5513, logging in the test account of test/data/docs/test-servers.md section 6
 # (tester/secret). ~tester/.rhosts trusts "localhost root" and "127.0.0.1 root", so a client that
 # runs as root and connects from a reserved port (512-1023) is let in without a password
 # (pam_rhosts); any other local user gets the password prompt of pam_unix.

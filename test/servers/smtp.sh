@@ -1,4 +1,4 @@
-# SMTP (mailto:, RFC 1738 3.5), two real servers (../shared/docs/test-servers.md section 7):
+# SMTP (mailto:, RFC 1738 3.5), two real servers (test/data/docs/test-servers.md section 7):
 #   127.0.0.1:2525  OpenSMTPD, plain SMTP (no STARTTLS, no AUTH), delivering to
 #                   ~tester/Maildir/new/ for local users and @example.test, never relaying.
 #   127.0.0.1:2526  aiosmtpd (Debian's python3-aiosmtpd): STARTTLS offered, AUTH PLAIN/LOGIN

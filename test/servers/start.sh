@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real servers the client tests use, each on loopback, in a fresh state directory.
 # Prints the state directory (TS) on stdout; stop.sh TS stops everything. Recipes:
-# ../shared/docs/test-servers.md.
+# test/data/docs/test-servers.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bash "$here/install.sh" >&2

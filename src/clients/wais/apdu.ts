@@ -1,7 +1,7 @@
 // The WAIS APDUs (RFC 1625, "WAIS over Z39.50-1988"; the WAIS Interface Protocol Prototype
 // Functional Specification, Kahle et al., 1990 - "protspec" below): encoders and decoders, pure
 // functions over bytes, no I/O. The layout, checked byte by byte against the freeWAIS captures in
-// ../shared/fixtures/wais (docs/wais.md says how):
+// test/data/fixtures/wais (docs/wais.md says how):
 //
 //   APDU = Header-Length-Indicator (2 bytes, big-endian: the bytes of the Z39.50 part after it)
 //          PDU-Type (1 byte) fixed fields (big-endian, untagged) tagged fields   <- Z39.50 part

@@ -1,7 +1,7 @@
 // The 25-byte WAIS message header (the transport wrapper of the WAIS implementations, before each
 // APDU in both directions). It is in neither Z39.50-1988 nor the WAIS protocol specification
 // (Kahle et al., 1990, "protspec") nor RFC 1625; its layout is the one the freeWAIS captures in
-// ../shared/fixtures/wais show in every message (see docs/wais.md):
+// test/data/fixtures/wais show in every message (see docs/wais.md):
 //
 //   bytes 0-9   length of the APDU that follows, 10 ASCII decimal digits, zero padded
 //   byte  10    message type: "z" (a Z39.50 APDU)

@@ -1,5 +1,5 @@
 // The ftp client against the real vsftpd of test/servers/ftp.sh (127.0.0.1:2121, anonymous,
-// passive ports 30000-30100; ../shared/docs/test-servers.md section 3). Bytes are compared with
+// passive ports 30000-30100; test/data/docs/test-servers.md section 3). Bytes are compared with
 // the server's own fixture files under $LOCATOR_TEST_SERVERS/ftp/root, and the command sequence
 // vsftpd logs (log_ftp_protocol=YES) with explain(url).steps.
 import { test } from 'node:test';

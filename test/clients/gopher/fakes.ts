@@ -1,6 +1,6 @@
 // In-process fake Gopher servers (node:net on 127.0.0.1, a free port) for what the real servers
 // will not do: replies cut in the middle, stalls, garbage headers, and a Gopher+ server that
-// processes +ASK answers (pygopherd does not: ../shared/docs/test-servers.md section 4).
+// processes +ASK answers (pygopherd does not: test/data/docs/test-servers.md section 4).
 // Each fake records what it received and tracks its sockets, so that a test can assert that
 // the client left none open.
 

@@ -1,5 +1,5 @@
 // The news and nntp clients against the real INN that npm test starts (test/servers/nntp.sh,
-// ../shared/docs/test-servers.md section 5) on 127.0.0.1:1119, group local.test. INN greets
+// test/data/docs/test-servers.md section 5) on 127.0.0.1:1119, group local.test. INN greets
 // 127.0.0.1 in transit mode, so every session goes through CAPABILITIES and MODE READER. A
 // recording proxy in front of INN proves that the commands received are those of explain().
 

@@ -1,4 +1,4 @@
-// The freeWAIS captures of ../shared/fixtures/wais (see its README): each file split into its
+// The freeWAIS captures of test/data/fixtures/wais (see its README): each file split into its
 // messages (25-byte header + APDU), and a fake server that replays a capture's server side.
 
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The WAIS codecs (src/clients/wais/header.ts, apdu.ts) against the freeWAIS captures
-// (../shared/fixtures/wais, its README decodes every byte). Each row names the field of the
+// (test/data/fixtures/wais, its README decodes every byte). Each row names the field of the
 // specification it checks: RFC 1625, Z39.50-1988 data elements, protspec (the WAIS Interface
 // Protocol Prototype Functional Specification, 1990) section 5.1's WAIS tags, and the README
 // section where a layout is freeWAIS's own (the 25-byte header, the diagnostic record).

@@ -1,4 +1,4 @@
-// The freeWAIS client's recorded requests (every c2s capture of ../shared/fixtures/wais), sent
+// The freeWAIS client's recorded requests (every c2s capture of test/data/fixtures/wais), sent
 // message by message to locator's WAIS server over the same three documents (database "demo"),
 // and each answer compared with the freeWAIS server's recorded answer (s2c) by structure: the
 // same PDU-Type, the same kinds and numbers of records, the Reference-ID echoed the same way,
