@@ -107,8 +107,10 @@ test('--recursive on a Gopher menu that never ends: stops at --max-urls, closes 
     assert.match(out[0].notes.join(), /the limit of 20 URLs \(maxUrls\) was reached/);
     for (const r of out.slice(1)) assert.equal(r.status, 'ok', `${r.url} ${r.reason}`);
     // The menu was read only as far as needed: what the fake could write before the client
-    // closed is what the socket buffers hold, not the 8 s of menu an unbounded reader takes.
-    assert.ok(fake.menuOctets() < 8 << 20, `${fake.menuOctets()} octets written`);
+    // closed is what the socket buffers hold (Linux grows a loopback receive buffer up to
+    // net.ipv4.tcp_rmem's maximum, 32 MiB here; 8.4 MB was seen under load), not the 8 s of menu
+    // an unbounded reader takes (hundreds of MB).
+    assert.ok(fake.menuOctets() < 64 << 20, `${fake.menuOctets()} octets written`);
     assert.ok(process.memoryUsage().rss - rss < 100 << 20, 'memory grew by more than 100 MB');
     const until = Date.now() + 2000;
     while (fake.closedByClient() < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
