@@ -438,7 +438,7 @@ export const fetchCommand: Command = {
   rawStderr: true,
   synopsis: [
     'fetch [options] URL',
-    'Retrieve the object of a URL (ftp, http, https, file, gopher, news, nntp) to standard output or a file.',
+    'Retrieve the object of a URL (ftp, http, https, file, gopher, news, nntp, wais, prospero) to standard output or a file.',
   ],
   help: [
     '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',

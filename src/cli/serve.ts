@@ -51,6 +51,7 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     // ~/.netrc only for the hosts named here: a URL from a request names any host it likes.
     netrcHosts: netrcHostsArg(values['netrc-host']) ?? [],
     email: (values.email as string | undefined) ?? io.env.LOCATOR_EMAIL ?? io.env.EMAIL,
+    newsServer: values['nntp-server'] as string | undefined,
     // The mail form of mailto: pages is off unless a relay is named here (never from SMTP_RELAY
     // alone: a gateway that sends mail is a decision of whoever starts it).
     smtp: values.smtp as string | undefined,
@@ -111,6 +112,7 @@ export const serveCommand: Command = {
     '  --idle-timeout MS  close a connection with no request in progress after MS (default 5000)',
     '  --max-connections N  connections at once (default 64); past it, the longest idle one is closed',
     "  --netrc-host HOST    the operator's ~/.netrc may be used for this host (repeatable; default none)",
+    '  --nntp-server HOST[:PORT]  the news server of news: URLs when NNTPSERVER is not set',
     '  --smtp HOST:PORT     mailto: pages get a form that sends through this relay (default: no form)',
     "  --smtp-ca FILE       the CA certificates (PEM) to trust for the relay's STARTTLS",
     '  --quiet              no request log on standard error',
@@ -136,6 +138,7 @@ export const serveCommand: Command = {
     'open-proxy': { type: 'boolean' },
     http: { type: 'boolean' },
     email: { type: 'string' },
+    'nntp-server': { type: 'string' },
     quiet: { type: 'boolean' },
     smtp: { type: 'string' },
     'smtp-ca': { type: 'string' },

@@ -110,6 +110,11 @@ export interface GatewayOptions {
   /** The e-mail address sent as the anonymous FTP password. */
   email?: string;
   /**
+   * The news server of news: URLs (RFC 1738 3.6: the reader's own), `host[:port]`, used when the
+   * gateway's environment sets no NNTPSERVER (as open()'s `newsServer`).
+   */
+  newsServer?: string;
+  /**
    * The SMTP relay (`host:port`) through which a mailto: page's form sends (RFC 1738 3.5);
    * default none: a mailto: page then shows the address and sends nothing.
    */
@@ -182,6 +187,7 @@ interface Config {
   openProxy: boolean;
   http: boolean;
   email: string | undefined;
+  newsServer: string | undefined;
   smtp: string | undefined;
   smtpCa: string | Buffer | undefined;
   /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
@@ -325,6 +331,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     openProxy: options.openProxy ?? false,
     http: options.http ?? false,
     email: options.email,
+    newsServer: options.newsServer,
     smtp: options.smtp,
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
@@ -841,7 +848,8 @@ text is shown as text, other files are downloaded.</p>
 <ul>
 <li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
 <li><code>ftp:</code> directories and files</li>
-<li><code>news:</code>, <code>nntp:</code>, <code>wais:</code>, <code>prospero:</code> when their clients are installed</li>
+<li><code>news:</code> (the news server of <code>--nntp-server</code> or NNTPSERVER), <code>nntp:</code>: groups and articles</li>
+<li><code>wais:</code> searches and documents, <code>prospero:</code> objects (through their access method)</li>
 <li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: the command to run</li>
 </ul>
 <p>Every page has an "Access algorithm" link: the protocol steps of its URL, without retrieving anything.</p>
@@ -1072,6 +1080,7 @@ function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
     // this gateway as gopher_proxy would otherwise make it call itself.
     gateway: false,
     email: cfg.email,
+    newsServer: cfg.newsServer,
     // The operator's ~/.netrc is not for URLs that requests name (any page can name one): only
     // the hosts the operator listed may get its entries.
     ...(cfg.netrcHosts.length === 0 ? { netrc: false as const } : { netrcHosts: [...cfg.netrcHosts] }),

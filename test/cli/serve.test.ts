@@ -54,6 +54,8 @@ test('locator serve: options', () => {
   assert.equal(o.log, undefined);
   assert.equal(serveOptions({}, io()).port, 8080);
   assert.equal(serveOptions({}, io({ LOCATOR_EMAIL: 'me@example.test' })).email, 'me@example.test');
+  assert.equal(serveOptions({ 'nntp-server': 'news.example.test:1119' }, io()).newsServer, 'news.example.test:1119');
+  assert.equal(serveOptions({}, io()).newsServer, undefined);
   for (const bad of [
     { port: '70000' },
     { port: 'x' },

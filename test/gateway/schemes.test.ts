@@ -154,3 +154,33 @@ test('RFC 1945 5.1.2: a news_proxy request line without "//" (GET news:<group> H
   const home = await raw(gw, `GET / HTTP/1.0\r\nHost: 127.0.0.1:${gw.port}`);
   assert.match(home, /^HTTP\/1\.[01] 200 /);
 });
+
+test('RFC 1738 3.6: newsServer (serve --nntp-server) names the news server without NNTPSERVER; without either, the page says how to name one', async () => {
+  const saved = process.env.NNTPSERVER;
+  delete process.env.NNTPSERVER;
+  const named = await startGateway({ port: 0, timeout: 15_000, newsServer: '127.0.0.1:1119' });
+  const unnamed = await startGateway({ port: 0, timeout: 15_000 });
+  try {
+    const g = await fetch(`${named.url}/?url=${encodeURIComponent('news:local.test')}`);
+    const text = await g.text();
+    assert.equal(g.status, 200, text);
+    assert.ok(
+      links(text).some((u) => /^news:[^*]+@/.test(u)),
+      text,
+    );
+    const n = await fetch(`${unnamed.url}/?url=${encodeURIComponent('news:local.test')}`);
+    const err = await n.text();
+    assert.notEqual(n.status, 200);
+    assert.match(err, /nntp-no-server/);
+    assert.match(err, /--nntp-server host\[:port\] of locator fetch, check and serve/);
+    // The home page says what works, not that some clients may be missing.
+    const home = await (await fetch(`${named.url}/`)).text();
+    assert.doesNotMatch(home, /when their clients are installed/);
+    assert.match(home, /--nntp-server/);
+  } finally {
+    if (saved === undefined) delete process.env.NNTPSERVER;
+    else process.env.NNTPSERVER = saved;
+    await named.close();
+    await unnamed.close();
+  }
+});

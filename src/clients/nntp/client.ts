@@ -79,7 +79,7 @@ export function serverOf(url: Url, options: OpenOptions): { host: string; port: 
   throw new LocatorError(
     NNTP_NO_SERVER,
     -1,
-    `${redactUrl(url.href)} names no news server (RFC 1738 3.6: the reader's own is used), and none is configured: set NNTPSERVER=host[:port], or pass the newsServer option (locator fetch --nntp-server host[:port])`,
+    `${redactUrl(url.href)} names no news server (RFC 1738 3.6: the reader's own is used), and none is configured: set NNTPSERVER=host[:port], or pass the newsServer option (--nntp-server host[:port] of locator fetch, check and serve)`,
   );
 }
 
