@@ -330,10 +330,11 @@ function explain(url: Url): Explanation {
     steps.push('init (InitRequest: Z39.50-1988 with the WAIS extensions, RFC 1625)');
     if (p.kind === 'database') {
       steps.push(
-        `search ${db} <search words> (SearchRequest, query type 3: Database-Names "${db}", Seed-Words = the words the user types)`,
+        `search ${db} with no words (SearchRequest, query type 3: Database-Names "${db}", Seed-Words empty: the "help" search waissearch sends)`,
       );
+      steps.push('retrieve the record of type WSRC the answer lists: the source description');
       notes.push(
-        'the URL designates a WAIS database that is available for searching (RFC 1738 3.9): the client prompts for the search words',
+        "the URL designates a WAIS database that is available for searching (RFC 1738 3.9): what is retrieved is the database's source description; a search is the URL with ?words",
       );
       notes.push("an empty seed-word search asks the server for the database's source description and catalogue");
     } else if (p.kind === 'index') {

@@ -271,15 +271,17 @@ test('explain a search: init, then search database words (RFC 1625 vocabulary)',
   assert.ok(plus.notes.some((n) => n.includes('"+"-separated keywords')));
 });
 
-test('explain a database: the client prompts for the search words (RFC 1738 3.9)', () => {
+test('explain a database: the empty search and the source description open() retrieves (RFC 1738 3.9; docs/wais.md)', () => {
   const e = explain('wais://h.com:2111/demo');
   assert.equal(e.port, 2111);
   assert.deepEqual(e.steps, [
     'connect h.com:2111',
     'init (InitRequest: Z39.50-1988 with the WAIS extensions, RFC 1625)',
-    'search demo <search words> (SearchRequest, query type 3: Database-Names "demo", Seed-Words = the words the user types)',
+    'search demo with no words (SearchRequest, query type 3: Database-Names "demo", Seed-Words empty: the "help" search waissearch sends)',
+    'retrieve the record of type WSRC the answer lists: the source description',
   ]);
-  assert.ok(e.notes[0].includes('the client prompts for the search words'));
+  assert.ok(e.notes[0].includes("what is retrieved is the database's source description"));
+  assert.ok(!e.notes.join().includes('prompts'));
 });
 
 test('explain a document: init, then retrieve wtype wpath', () => {
