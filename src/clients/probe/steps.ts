@@ -137,8 +137,13 @@ export function waisSteps(url: Url): string[] {
   const f = fieldsOf(url, 'wais');
   if (f.kind === 'database') {
     const db = f.database ?? '';
-    steps[steps.length - 1] =
-      `search ${db} with no words (SearchRequest, query type 3: Database-Names "${db}"): the answer names its source description`;
+    // open() searches with no words, then retrieves the source description; the probe stops at
+    // the answer that names it.
+    steps.splice(
+      -2,
+      2,
+      `search ${db} with no words (SearchRequest, query type 3: Database-Names "${db}"): the answer names its source description`,
+    );
   }
   if (f.kind === 'document') steps[steps.length - 1] += ' [only the first piece: bytes 0-10000 at most]';
   steps.push('close');
