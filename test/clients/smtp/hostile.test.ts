@@ -89,28 +89,34 @@ const ECHOES: Array<['PLAIN' | 'LOGIN', 'in 535' | 'in 334 and 535' | 'as garbag
   ['LOGIN', 'in 334 and 535', 'smtp-reply'],
   ['PLAIN', 'as garbage', 'protocol-error'],
 ];
+/** send() to the relay on `port` with AUTH `mech` (no TLS), its outcome and its transcript lines. */
+async function authTo(port: number, mech: 'PLAIN' | 'LOGIN') {
+  const transcript: string[] = [];
+  const out = await settle(
+    send(
+      URL,
+      { from: 'a@example.test', body: 'x\n' },
+      {
+        smtp: `127.0.0.1:${port}`,
+        timeout: 5000,
+        starttls: 'never',
+        authWithoutTls: true,
+        authMechanism: mech,
+        user: USER,
+        password: PASSWORD,
+        transcript: (l) => transcript.push(l.text),
+      },
+    ),
+    10_000,
+  );
+  return { out, transcript };
+}
+
 for (const [mech, how, code] of ECHOES) {
   test(`RFC 4954 4: AUTH ${mech}, a server that echoes the credentials ${how}: no form of the password in the error or the transcript`, async () => {
     const r = await relay(echoing(USER, mech, how));
     try {
-      const transcript: string[] = [];
-      const out = await settle(
-        send(
-          URL,
-          { from: 'a@example.test', body: 'x\n' },
-          {
-            smtp: `127.0.0.1:${r.port}`,
-            timeout: 5000,
-            starttls: 'never',
-            authWithoutTls: true,
-            authMechanism: mech,
-            user: USER,
-            password: PASSWORD,
-            transcript: (l) => transcript.push(l.text),
-          },
-        ),
-        10_000,
-      );
+      const { out, transcript } = await authTo(r.port, mech);
       const e = out.error;
       assert.ok(e instanceof LocatorError, String(e));
       assert.equal(e.code, code);
@@ -132,24 +138,7 @@ for (const mech of ['PLAIN', 'LOGIN'] as const) {
   test(`RFC 4954 4, RFC 5321 4.2: AUTH ${mech}, a server that cuts the echoed credentials over 535 continuation lines: no half of them in the error, its replyText or the transcript`, async () => {
     const r = await relay(echoing(USER, mech, 'split over 535 lines'));
     try {
-      const transcript: string[] = [];
-      const out = await settle(
-        send(
-          URL,
-          { from: 'a@example.test', body: 'x\n' },
-          {
-            smtp: `127.0.0.1:${r.port}`,
-            timeout: 5000,
-            starttls: 'never',
-            authWithoutTls: true,
-            authMechanism: mech,
-            user: USER,
-            password: PASSWORD,
-            transcript: (l) => transcript.push(l.text),
-          },
-        ),
-        10_000,
-      );
+      const { out, transcript } = await authTo(r.port, mech);
       const e = out.error;
       assert.ok(e instanceof SmtpReplyError, String(e));
       assert.equal(e.replyCode, 535);
