@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { countingServer } from '../clients/probe/common.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ROOT, serversDir } from '../helpers.js';
-import { echoing, haveRelayCert, relay as fakeRelay } from '../clients/smtp/relay.js';
+import { echoing, assertRelayCert, relay as fakeRelay } from '../clients/smtp/relay.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -143,14 +143,9 @@ test('RFC 5321 4.2.1: a refused recipient exits 3 with the reply code; --json ca
 });
 
 test('RFC 1738 6: an encoded CR LF in the address exits 1 and nothing reaches the relay', async () => {
-  let connections = 0;
-  const server = createServer((s) => {
-    connections++;
-    s.destroy();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await countingServer();
   try {
-    const port = (server.address() as AddressInfo).port;
+    const port = server.port;
     const r = await run(
       [
         'send',
@@ -170,9 +165,9 @@ test('RFC 1738 6: an encoded CR LF in the address exits 1 and nothing reaches th
     );
     assert.equal(s.code, 1, s.err);
     assert.match(s.err, /smtp-line-break/);
-    assert.equal(connections, 0);
+    assert.equal(server.count(), 0);
   } finally {
-    await new Promise((r) => server.close(r));
+    await server.close();
   }
 });
 
@@ -192,11 +187,8 @@ for (const [args, message] of USAGE) {
   });
 }
 
-test('RFC 4954 4: a relay that echoes the AUTH line and password in 334 and 535: no form of the password in -v, --json or the message', async (t) => {
-  if (!haveRelayCert()) {
-    t.skip('no test certificate (test/servers/smtp.sh)');
-    return;
-  }
+test('RFC 4954 4: a relay that echoes the AUTH line and password in 334 and 535: no form of the password in -v, --json or the message', async () => {
+  assertRelayCert();
   const password = 'pa"ss-wörd-9137';
   const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
   const forms = [
@@ -229,14 +221,9 @@ test('RFC 4954 4: a relay that echoes the AUTH line and password in 334 and 535:
 });
 
 test('--body-file /dev/zero: refused once past the 32 MiB limit (exit 2), without reading on, memory bounded', async () => {
-  let connections = 0;
-  const server = createServer((s) => {
-    connections++;
-    s.destroy();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await countingServer();
   try {
-    const port = (server.address() as AddressInfo).port;
+    const port = server.port;
     const args = ['send', '--smtp', `127.0.0.1:${port}`, '--from', 'a@example.test', '--body-file', '/dev/zero'];
     // The child reports its peak resident set when it exits (a --require preload).
     const dir = mkdtempSync(join(tmpdir(), 'locator-send-'));
@@ -257,8 +244,8 @@ test('--body-file /dev/zero: refused once past the 32 MiB limit (exit 2), withou
     // Before: the whole file was read first (13.7 GB in 60 s); the limit is 32 MiB, and the
     // process needs about 60 MiB of its own: 256 MiB is a generous bound.
     assert.ok(peakKiB > 0 && peakKiB < 256 * 1024, `peak RSS ${peakKiB} KiB`);
-    assert.equal(connections, 0);
+    assert.equal(server.count(), 0);
   } finally {
-    await new Promise((r) => server.close(r));
+    await server.close();
   }
 });

@@ -5,12 +5,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
+import { request } from './request.js';
 
 let home: string;
 let savedHome: string | undefined;
@@ -57,16 +57,7 @@ after(async () => {
   await new Promise<void>((r) => nntp.close(() => r()));
 });
 
-function get(g: Gateway, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: g.host, port: g.port, path, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = async (g: Gateway, path: string) => (await request(g, path)).status;
 
 test("credentials: a URL from a request never gets the operator's ~/.netrc default entry", async () => {
   const g = await startGateway({ port: 0, timeout: 3000 });

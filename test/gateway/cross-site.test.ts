@@ -7,18 +7,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
-import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
+import type { FakeServer } from '../clients/gopher/fakes.js';
+import { CHROME_UA, recordingTarget, request as requestTo } from './request.js';
 
 let gw: Gateway;
 let target: FakeServer;
 before(async () => {
-  target = await fakeServer((socket, received) => {
-    if (!received.includes('\r\n')) return false;
-    socket.end('iok\t\t\t0\r\n.\r\n');
-    return true;
-  });
+  target = await recordingTarget();
   gw = await startGateway({ port: 0, timeout: 5000 });
 });
 after(async () => {
@@ -28,35 +24,9 @@ after(async () => {
 
 const flush = () => `gopher://127.0.0.1:${target.port}/1FLUSHALL`;
 
-function request(
-  path: string,
-  headers: Record<string, string>,
-  method = 'GET',
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: gw.host,
-        port: gw.port,
-        path,
-        method,
-        headers: { host: `127.0.0.1:${gw.port}`, ...headers },
-        agent: false,
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const CHROME_UA =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+/** A request as a browser connected to 127.0.0.1 sends it (Host 127.0.0.1:PORT unless given). */
+const request = (path: string, headers: Record<string, string>, method = 'GET') =>
+  requestTo(gw, path, { method, headers: { host: `127.0.0.1:${gw.port}`, ...headers } });
 const OLD_FIREFOX_UA = 'Mozilla/5.0 (X11; Linux x86_64; rv:78.0) Gecko/20100101 Firefox/78.0';
 
 /** The headers browsers send, by the kind of request (W3C Fetch Metadata; Fetch 3.1 Origin). */
@@ -192,17 +162,7 @@ test('cross-site: a proxy request (absolute URL) from a client that names no sit
 
 test('cross-site: a redirect stays on the host name the browser used (localhost and 127.0.0.1 are different sites)', async () => {
   const url = `/?url=${encodeURIComponent(`gopher://127.0.0.1:${target.port}/7/find`)}&search=words`;
-  const r = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.request(
-      { host: gw.host, port: gw.port, path: url, headers: { host: `localhost:${gw.port}` }, agent: false },
-      (res) => {
-        res.resume();
-        resolve(res);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-  assert.equal(r.statusCode, 303);
+  const r = await requestTo(gw, url, { headers: { host: `localhost:${gw.port}` } });
+  assert.equal(r.status, 303);
   assert.ok(String(r.headers.location).startsWith(`http://localhost:${gw.port}/?url=`), r.headers.location);
 });

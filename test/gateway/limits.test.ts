@@ -8,8 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import http from 'node:http';
 import { startGateway } from '../../src/gateway/index.js';
+import { request } from './request.js';
 
 /** A raw connection to the gateway that records what it got and when it was closed. */
 interface Raw {
@@ -56,19 +56,7 @@ function dribble(raw: Raw, text: string, every: number): () => void {
   return () => clearInterval(timer);
 }
 
-function get(port: number, path: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, agent: false, timeout: 10_000 }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (port: number, path: string) => request({ host: '127.0.0.1', port }, path, { timeout: 10_000 });
 
 const SLOW_HEADERS = `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(400)}`;
 

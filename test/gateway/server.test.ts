@@ -17,6 +17,7 @@ import { explain } from '../../src/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
 import { serversDir } from '../helpers.js';
+import { request, type Got } from './request.js';
 
 const TS = serversDir();
 const PY = 'gopher://127.0.0.1:7070';
@@ -30,37 +31,6 @@ before(async () => {
   gw = await startGateway({ port: 0, timeout: 10_000 });
 });
 after(() => gw.close());
-
-interface Got {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  text: string;
-}
-
-/** One request to the gateway: `path` is the request target as sent (origin form or absolute URL). */
-function request(
-  g: Gateway,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: g.host, port: g.port, path, method: options.method ?? 'GET', headers: options.headers, agent: false },
-      (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => parts.push(d));
-        res.on('error', reject);
-        res.on('end', () => {
-          const body = Buffer.concat(parts);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString('utf8') });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 const page = (url: string, params = '') => request(gw, `/?url=${encodeURIComponent(url)}${params}`);
 

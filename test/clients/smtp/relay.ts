@@ -4,6 +4,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { serversDir } from '../../helpers.js';
 
 /** What a script can do with the connection it answers. */
@@ -101,8 +102,14 @@ export function polite(line: string, io: Io, ext: string[]): boolean {
 
 /** The test servers' certificate authority (the fake relay's certificate itself). */
 export const relayCa = () => readFileSync(join(serversDir(), 'smtp', 'ca.pem'));
-/** True when the test servers made a certificate and key (test/servers/smtp.sh). */
-export const haveRelayCert = () => existsSync(join(serversDir(), 'smtp', 'key.pem'));
+/**
+ * Fails the test unless the test servers made their certificate and key (test/servers/smtp.sh,
+ * which `npm test` always runs): the STARTTLS tests are never skipped for want of them.
+ */
+export function assertRelayCert(): void {
+  const key = join(serversDir(), 'smtp', 'key.pem');
+  assert.ok(existsSync(key), `${key} is missing: test/servers/smtp.sh makes it when npm test starts the servers`);
+}
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
