@@ -11,42 +11,20 @@
 // (docs/layering.md: an operation).
 
 /**
- * The unsafe code points named by range: C0 controls, DEL and C1 controls, the bidirectional
- * formatting characters (UAX #9 2.1-2.2: ALM U+061C, LRM and RLM U+200E-200F, LRE RLE PDF LRO RLO
- * U+202A-202E, LRI RLI FSI PDI U+2066-2069), and the whole tag block (U+E0000-E007F, unassigned
- * code points included). With them, every character of general category Cf (The Unicode Standard
- * 4.5; UNSAFE_CATEGORY), whatever the Unicode version of the runtime lists there.
- */
-export const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x00, 0x1f],
-  [0x7f, 0x9f],
-  [0x061c, 0x061c],
-  [0x200e, 0x200f],
-  [0x202a, 0x202e],
-  [0x2066, 0x2069],
-  [0xe0000, 0xe007f],
-];
-
-/** The general category whose every character is unsafe too: Cf, format (The Unicode Standard 4.5). */
-export const UNSAFE_CATEGORY = 'Cf';
-
-/**
- * The unsafe characters but the C0 controls, as the source of a RegExp character class for the
+ * The unsafe characters: C0 controls, DEL and C1 controls, the bidirectional formatting
+ * characters (UAX #9 2.1-2.2: ALM U+061C, LRM and RLM U+200E-200F, LRE RLE PDF LRO RLO
+ * U+202A-202E, LRI RLI FSI PDI U+2066-2069), the whole tag block (U+E0000-E007F, unassigned code
+ * points included), and every character of general category Cf (The Unicode Standard 4.5),
+ * whatever the Unicode version of the runtime lists there.
+ *
+ * All but the C0 controls, as the source of a RegExp character class for the
  * `u` flag (astral code points are one match, never half a surrogate pair): for patterns that
  * keep some C0 controls (the CLI keeps LF), built as `new RegExp(`[...${UNSAFE_BEYOND_C0}]`, 'gu')`.
  */
 export const UNSAFE_BEYOND_C0 = String.raw`\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}\p{Cf}`;
 
-const FORMAT = /^\p{Cf}$/u;
-
-/** True for a code point of UNSAFE_RANGES or of UNSAFE_CATEGORY (RFC 1738 2.2; UAX #9 2.1-2.2). */
-export function isUnsafeCodePoint(c: number): boolean {
-  for (const [lo, hi] of UNSAFE_RANGES) if (c >= lo && c <= hi) return true;
-  return c >= 0 && c <= 0x10ffff && FORMAT.test(String.fromCodePoint(c));
-}
-
 /**
- * One unsafe character (UNSAFE_RANGES and UNSAFE_CATEGORY; RFC 1738 2.2, UAX #9 2.1-2.2), for
+ * One unsafe character (UNSAFE_BEYOND_C0 and C0; RFC 1738 2.2, UAX #9 2.1-2.2), for
  * `String.replace` (global: not for `test`, whose lastIndex it would keep). An astral character
  * is one match (the `u` flag).
  */

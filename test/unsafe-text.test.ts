@@ -4,22 +4,35 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  UNSAFE_RANGES,
-  UNSAFE_TEXT,
-  UNSAFE_TEXT_BUT_BREAKS,
-  codePointName,
-  isUnsafeCodePoint,
-} from '../src/unsafe-text.js';
+import { UNSAFE_TEXT, UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../src/unsafe-text.js';
 import { safeJson, safeText } from '../src/cli/safe-text.js';
 import { esc } from '../src/gateway/html.js';
+
+/**
+ * The set the patterns must match, written apart from them: ranges by code point (C0, DEL and C1,
+ * the bidi formatting characters of UAX #9 2.1-2.2, the tag block) and the general category Cf.
+ */
+const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x00, 0x1f],
+  [0x7f, 0x9f],
+  [0x061c, 0x061c],
+  [0x200e, 0x200f],
+  [0x202a, 0x202e],
+  [0x2066, 0x2069],
+  [0xe0000, 0xe007f],
+];
+const FORMAT = /^\p{Cf}$/u;
+function isUnsafeCodePoint(c: number): boolean {
+  for (const [lo, hi] of UNSAFE_RANGES) if (c >= lo && c <= hi) return true;
+  return FORMAT.test(String.fromCodePoint(c));
+}
 
 /** Every code point, surrogates left out. */
 function* codePoints(): Generator<number> {
   for (let c = 0; c <= 0x10ffff; c++) if (c < 0xd800 || c > 0xdfff) yield c;
 }
 
-test('RFC 1738 2.2, UAX #9 2.1-2.2, category Cf: the two patterns and the ranges agree on every code point, and with the CLI', () => {
+test('RFC 1738 2.2, UAX #9 2.1-2.2, category Cf: the two patterns agree with the ranges and category Cf on every code point, and with the CLI', () => {
   const differ: string[] = [];
   for (const c of codePoints()) {
     const ch = String.fromCodePoint(c);
@@ -34,20 +47,6 @@ test('RFC 1738 2.2, UAX #9 2.1-2.2, category Cf: the two patterns and the ranges
       differ.push(`CLI JSON ${codePointName(ch)}`);
   }
   assert.deepEqual(differ, []);
-  assert.deepEqual(
-    UNSAFE_RANGES.map(
-      ([lo, hi]) => `${codePointName(String.fromCodePoint(lo))}-${codePointName(String.fromCodePoint(hi))}`,
-    ),
-    [
-      'U+0000-U+001F',
-      'U+007F-U+009F',
-      'U+061C-U+061C',
-      'U+200E-U+200F',
-      'U+202A-U+202E',
-      'U+2066-U+2069',
-      'U+E0000-U+E007F',
-    ],
-  );
 });
 
 test('The Unicode Standard 23.2-23.9: invisible format characters are unsafe, by name in the gateway, escaped in the CLI', () => {
