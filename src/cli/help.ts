@@ -80,6 +80,21 @@ export function commandHelp(command: Command): string {
   return lines.join('\n');
 }
 
+const GENERAL_EXITS: ReadonlyArray<readonly [number, string]> = [
+  [0, 'success: every input was read (for parse: every URL is valid)'],
+  [
+    1,
+    'some input was invalid or refused by the security policy (parse: not valid, or not readable at all); batch mode keeps going. check: some link is not ok or redirected',
+  ],
+  [
+    2,
+    'usage error (a --scheme module that does not load, an unknown command or option, a bad option value, input the URL needs and no way to ask for it)',
+  ],
+  [3, "network or protocol failure (no connection, a timeout, the server's error reply)"],
+  [70, INTERNAL_EXIT],
+  [130, 'interrupted (Ctrl-C, or the transfer was cancelled)'],
+];
+
 /** `locator --help`: the commands, what every command shares, the exit statuses. */
 export function generalHelp(): string {
   const lines = [
@@ -102,18 +117,8 @@ export function generalHelp(): string {
     lines.push(...wrap(paragraph, WIDTH), '');
   lines.push('Options of every command:', ...optionLines(Object.entries(COMMON)));
   lines.push(...columns('  -V, --version', 'Show the version of locator (before any command).', DESC));
-  lines.push(
-    '',
-    'Exit status:',
-    '  0    success: every input was read (for parse: every URL is valid)',
-    '  1    some input was invalid or refused by the security policy (parse: not valid, or not',
-    '       readable at all); batch mode keeps going. check: some link is not ok or redirected',
-    '  2    usage error (unknown command or option, a bad option value,',
-    '       a --scheme module that does not load, input the URL needs and no way to ask for it)',
-    "  3    network or protocol failure (no connection, a timeout, the server's error reply)",
-    `  70   ${INTERNAL_EXIT}`,
-    '  130  interrupted (Ctrl-C, or the transfer was cancelled)',
-    '',
-  );
+  lines.push('', 'Exit status:');
+  for (const [code, meaning] of GENERAL_EXITS) lines.push(...columns(`  ${code}`, meaning, 7));
+  lines.push('');
   return lines.join('\n');
 }

@@ -134,6 +134,7 @@ test('locator --help lists every command with its line, points to COMMAND --help
   for (const [name, summary] of COMMAND_SUMMARIES) {
     assert.match(h.out, new RegExp(`^ {2}${name} +${summary.slice(0, 20).replace(/[().]/g, '\\$&')}`, 'm'), name);
   }
+  for (const line of h.out.split('\n')) assert.ok(line.length <= 80, line);
   assert.ok(h.out.includes('locator COMMAND --help'));
   assert.ok(h.out.includes('locator help COMMAND'));
   // With no command at all: the same text, and exit 2.
