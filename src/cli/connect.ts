@@ -342,7 +342,7 @@ export const connectCommand: Command = {
   rawStderr: true,
   synopsis: ['connect [options] URL'],
   about: [
-    'Opens the interactive session of a telnet, rlogin or tn3270 URL on this terminal, in raw mode; the escape character gives a prompt (quit, send brk, status, help; an empty line goes back). Without a terminal, standard input and output are copied. The user name and password in the URL are shown as advice, never sent (RFC 1738 3.8; docs/connect.md).',
+    'Opens the interactive session of a telnet, rlogin or tn3270 URL on this terminal, in raw mode; the escape character gives a prompt (quit, send brk, status, help; an empty line goes back). Without a terminal, standard input and output are copied. The user name and password in the URL are shown before connecting, as advice; the password is never sent (RFC 1738 3.8; docs/connect.md).',
   ],
   exits: [
     [0, 'the session ended'],

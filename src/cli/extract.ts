@@ -83,7 +83,7 @@ export const extractCommand: Command = {
   name: 'extract',
   synopsis: ['extract [--json] [--max-length N] [--wrapped-only] [FILE...]'],
   about: [
-    'Finds the URLs in FILEs ("-" or none: standard input): <URL:...>, <scheme:...> and bare ones; a URL wrapped over lines is joined (RFC 1738 appendix). Prints FILE:LINE:COLUMN: URL per match, and "  or: ..." for each reading without a hyphen at a line break. With --json, one object per match: url, start, end, line, column, form, alternatives and file ("-" for standard input).',
+    'Finds the URLs in FILEs ("-" or none: standard input): <URL:...>, <scheme:...> and bare ones; a URL wrapped over lines is joined (RFC 1738 appendix). Prints FILE:LINE:COLUMN: URL per match, and an indented "or: ..." line for each reading without a hyphen at a line break. With --json, one object per match: url, start, end, line, column, form, alternatives and file ("-" for standard input).',
   ],
   exits: [
     [0, 'a URL was found'],
