@@ -20,6 +20,7 @@ import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
+import { ALLOW_PORT, JSON_OUTPUT, NETRC_HOST, NNTP_SERVER, REFUSE_PRIVATE, TIMEOUT } from './options.js';
 
 const STATUSES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
 
@@ -358,61 +359,116 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
 export const checkCommand: Command = {
   name: 'check',
   rawStderr: true,
-  synopsis: [
-    'check [options] [FILE|URL...]',
-    'Check links of every scheme: URLs given, or found in files and standard input; one line per URL with its status, reason and place.',
+  synopsis: ['check [options] [FILE|URL...]'],
+  about: [
+    'Checks links of every scheme: arguments that parse as URLs are checked as URLs, others are files ("-" or none: standard input) whose URLs are found as locator extract finds them. Each URL is probed by the least traffic its scheme allows (locator explain --probe shows it; docs/check.md).',
+    'Prints FILE:LINE:COLUMN: STATUS URL (REASON) per URL, STATUS one of ok, redirected, broken, refused, invalid, unreachable; then a count of each on standard error.',
   ],
-  help: [
-    '  --concurrency N  (check) Probes at once in total (default 8).',
-    '  --per-host N (check) Probes at once to one server, host and port (default 2).',
-    '  --delay MS   (check) Milliseconds between the starts of two probes to one server (default 0).',
-    '  --retries N  (check) Tries again after a temporary failure (a 4xx reply, a timeout), with',
-    '               a wait of 1 s doubled each time (default 1).',
-    '  --deadline MS (check) Milliseconds a probe, or the reading of a menu or listing, may take',
-    '               in all, however slowly the server trickles (--timeout bounds each silence only);',
-    '               default 4 times --timeout, none with --timeout none; past it: unreachable.',
-    '  --recursive  (check) Also check the links of Gopher menus and FTP directories, following',
-    '               those on the same server; --max-depth N levels (default 3), at most',
-    '               --max-urls N URLs in all (default 1000): a menu or listing is read only until',
-    '               the limit is reached (then its connection is closed), and at most 1 MiB and',
-    '               10000 links of each.',
-    '  --html FILE  (check) Also write an HTML report page to FILE.',
-    '  --junit FILE (check) Also write a JUnit XML report to FILE, for CI systems.',
-    '               A report FILE that cannot be written is a usage error before any check.',
-    '  --unordered  (check) Report each URL as soon as it is known, not in input order.',
-    '  --netrc-host HOST (check) Let the probes use ~/.netrc entries (the default entry included)',
-    '               for HOST only; repeatable. Without it check reads no netrc entry at all: the',
-    '               URLs come from documents, and their servers get no password of yours.',
-    '               check takes arguments that parse as URLs as URLs, others as files ("-" or none:',
-    '               standard input), read with extract. It prints FILE:LINE:COLUMN: STATUS URL',
-    '               (REASON), status one of ok, redirected, broken, refused, invalid, unreachable;',
-    '               --timeout MS (default 10000), --nntp-server, --allow-port, --refuse-private as',
-    '               for fetch; --dns-server HOST[:PORT] (repeatable) for the mailto lookups;',
-    '               --smtp-probe also asks the mail exchanger RCPT TO (no message is sent), at',
-    '               --smtp-server HOST[:PORT] when given (default: the best MX, port 25). Exit 0',
-    '               when every URL is ok or redirected, 1 when any is not.',
+  exits: [
+    [0, 'every URL is ok or redirected'],
+    [1, 'some URL is broken, refused, invalid or unreachable'],
+    [
+      2,
+      'usage error: an unknown or malformed option, a bad option value, a report FILE that cannot be written (before any check)',
+    ],
   ],
+  example: ['--html report.html notes.txt', 'the links of notes.txt, also as an HTML page'],
   options: {
-    json: { type: 'boolean' },
-    html: { type: 'string' },
-    junit: { type: 'string' },
-    concurrency: { type: 'string' },
-    'per-host': { type: 'string' },
-    delay: { type: 'string' },
-    retries: { type: 'string' },
-    timeout: { type: 'string' },
-    deadline: { type: 'string' },
-    recursive: { type: 'boolean' },
-    'max-depth': { type: 'string' },
-    'max-urls': { type: 'string' },
-    unordered: { type: 'boolean' },
-    'nntp-server': { type: 'string' },
-    'dns-server': { type: 'string', multiple: true },
-    'smtp-probe': { type: 'boolean' },
-    'smtp-server': { type: 'string' },
-    'allow-port': { type: 'string', multiple: true },
-    'refuse-private': { type: 'boolean' },
-    'netrc-host': { type: 'string', multiple: true },
+    json: {
+      ...JSON_OUTPUT,
+      description: 'One JSON object per URL, one per line (NDJSON); the fields are listed in docs/cli.md.',
+    },
+    unordered: { type: 'boolean', description: 'Report each URL as soon as it is known, not in input order.' },
+    timeout: {
+      ...TIMEOUT,
+      default: String(DEFAULT_TIMEOUT),
+      description: 'The silence allowed on any wait of a probe: a positive whole number, or "none" for no limit.',
+    },
+    deadline: {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '4 times --timeout (none with --timeout none)',
+      description:
+        'The time a probe, or the reading of a menu or listing, may take in all, however slowly the server trickles (--timeout bounds each silence only); past it, the URL is unreachable. A positive whole number, or "none".',
+    },
+    retries: {
+      type: 'string',
+      value: 'N',
+      default: '1',
+      description: 'Tries again after a temporary failure (a 4xx reply, a timeout), waiting 1 s, doubled each time.',
+    },
+    'allow-port': ALLOW_PORT,
+    'refuse-private': REFUSE_PRIVATE,
+    'nntp-server': NNTP_SERVER,
+    'netrc-host': {
+      ...NETRC_HOST,
+      description:
+        'Let the probes use the ~/.netrc entries (the default entry included) for HOST. Repeatable. Without it check reads no netrc entry at all: the URLs come from documents, and their servers get no password of yours.',
+    },
+    concurrency: { type: 'string', value: 'N', default: '8', group: 'Pace', description: 'Probes at once in total.' },
+    'per-host': {
+      type: 'string',
+      value: 'N',
+      default: '2',
+      group: 'Pace',
+      description: 'Probes at once to one server (host and port).',
+    },
+    delay: {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '0',
+      group: 'Pace',
+      description: 'The time between the starts of two probes to one server.',
+    },
+    recursive: {
+      type: 'boolean',
+      group: 'Recursion',
+      description:
+        'Also check the links of Gopher menus and FTP directories, following those on the same server. A menu or listing is read only until --max-urls is reached (then its connection is closed), and at most 1 MiB and 10000 links of each.',
+    },
+    'max-depth': {
+      type: 'string',
+      value: 'N',
+      default: '3',
+      group: 'Recursion',
+      description: 'With --recursive: the levels of menus and listings followed.',
+    },
+    'max-urls': {
+      type: 'string',
+      value: 'N',
+      default: '1000',
+      group: 'Recursion',
+      description: 'With --recursive: the URLs checked in all.',
+    },
+    html: { type: 'string', value: 'FILE', group: 'Reports', description: 'Also write an HTML report page to FILE.' },
+    junit: {
+      type: 'string',
+      value: 'FILE',
+      group: 'Reports',
+      description: 'Also write a JUnit XML report to FILE, for CI systems.',
+    },
+    'dns-server': {
+      type: 'string',
+      value: 'HOST[:PORT]',
+      multiple: true,
+      default: "the system's",
+      group: 'mailto: URLs',
+      description: 'A DNS server for the MX and address lookups of mailto: URLs. Repeatable.',
+    },
+    'smtp-probe': {
+      type: 'boolean',
+      group: 'mailto: URLs',
+      description: 'Also ask the mail exchanger RCPT TO for the address (no message is sent).',
+    },
+    'smtp-server': {
+      type: 'string',
+      value: 'HOST[:PORT]',
+      default: 'the best MX, port 25',
+      group: 'mailto: URLs',
+      description: 'With --smtp-probe: the server to ask instead.',
+    },
   },
   run: (args, values, io) => {
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);

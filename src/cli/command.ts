@@ -31,15 +31,45 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-export type OptionSpec = { type: 'boolean' | 'string'; short?: string; multiple?: boolean };
+/**
+ * One option of a command: what the parser accepts (node:util parseArgs's type, short and
+ * multiple) and what --help says of it: a string option names its value (`--timeout MS`).
+ * options.ts parses the command line from this table and help.ts writes the command's help from
+ * it, so the two cannot differ.
+ */
+export type OptionSpec = OptionHelp & ({ type: 'boolean'; value?: undefined } | { type: 'string'; value: string });
+
+interface OptionHelp {
+  short?: string;
+  multiple?: boolean;
+  /** What the option does, in sentences. */
+  description: string;
+  /** The value in force without the option, as it would be written (`10000`, `$SMTP_RELAY`). */
+  default?: string;
+  /** The unit of the value (`milliseconds`, `octets`). */
+  unit?: string;
+  /** The heading the option is listed under in the command's help; none: the first list. */
+  group?: string;
+}
+
+/** A command's option table: the option names (without "--") and their specs. */
+export type Options = Readonly<Record<string, OptionSpec>>;
 
 export interface Command {
   name: string;
-  /** One line per entry for the command list of --help: "name [options] ARGS  what it does". */
+  /** The command lines it takes, without "locator " ("check [options] [FILE|URL...]"). */
   synopsis: string[];
-  /** Option lines for --help, already indented. */
-  help: string[];
-  options: Record<string, OptionSpec>;
+  /** What the command does and prints, one paragraph per entry, for its --help. */
+  about: string[];
+  /** Its options (those of every command, options.ts COMMON, are added by the parser). */
+  options: Options;
+  /**
+   * The exit statuses it gives and what each means for it; help.ts adds 2 (usage) and 70
+   * (internal) when they are not listed.
+   */
+  exits: ReadonlyArray<readonly [number, string]>;
+  /** One example command line, without "locator ", and what it does. */
+  example: readonly [string, string];
   /**
    * False when standard output carries an object's bytes (fetch), which are never altered: no
    * escaping of control characters. Passwords are hidden by each command where it writes a URL

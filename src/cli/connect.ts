@@ -20,6 +20,7 @@ import { escapeScanner } from '../clients/rlogin/protocol.js';
 import type { InteractiveSession, SessionOptions } from '../clients/interactive.js';
 import type { TranscriptLine } from '../clients/types.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
+import { ALLOW_PORT, REFUSE_PRIVATE, TIMEOUT, VERBOSE } from './options.js';
 import { maskSecrets, secretsOf } from '../redact.js';
 import { safeText } from './safe-text.js';
 
@@ -339,26 +340,39 @@ export const connectCommand: Command = {
   name: 'connect',
   redactStdout: false,
   rawStderr: true,
-  synopsis: [
-    'connect [options] URL',
-    'Open the interactive session of a telnet, rlogin or tn3270 URL on this terminal (raw mode, Ctrl-] for a prompt); without a terminal, copy standard input and output.',
+  synopsis: ['connect [options] URL'],
+  about: [
+    'Opens the interactive session of a telnet, rlogin or tn3270 URL on this terminal, in raw mode; the escape character gives a prompt (quit, send brk, status, help; an empty line goes back). Without a terminal, standard input and output are copied. The user name and password in the URL are shown before connecting, as advice; the password is never sent (RFC 1738 3.8; docs/connect.md).',
   ],
-  help: [
-    '  --escape C     (connect) The escape character: ^X, one character, or "none" (default ^]).',
-    '               At its prompt: quit, send brk, status, help; an empty line goes back.',
-    '  --idle MS      (connect) Without a terminal: after the end of standard input, close the',
-    '               session once the server has been silent this long (default 2000).',
-    '  --timeout MS   (connect) Milliseconds allowed to connect (default 30000), or "none".',
-    '  -v, --verbose  (connect) Print the option negotiation on standard error.',
-    '  --allow-port N, --refuse-private  (connect) As for fetch.',
+  exits: [
+    [0, 'the session ended'],
+    [1, 'the URL is not valid or is refused by the security policy'],
+    [3, 'no connection, or the session failed'],
+    [130, 'interrupted (SIGINT; 128 plus the number of another signal)'],
   ],
+  example: ['telnet://localhost/', 'a telnet session with this machine'],
   options: {
-    escape: { type: 'string' },
-    idle: { type: 'string' },
-    timeout: { type: 'string' },
-    verbose: { type: 'boolean', short: 'v' },
-    'allow-port': { type: 'string', multiple: true },
-    'refuse-private': { type: 'boolean' },
+    escape: {
+      type: 'string',
+      value: 'C',
+      default: '^]',
+      description: 'The escape character: ^X, one ASCII character, or "none".',
+    },
+    idle: {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '2000',
+      description:
+        'Without a terminal: after the end of standard input, close the session once the server has been silent this long.',
+    },
+    timeout: {
+      ...TIMEOUT,
+      description: 'The time allowed to connect: a positive whole number, or "none" for no limit.',
+    },
+    verbose: { ...VERBOSE, description: 'Print the option negotiation on standard error.' },
+    'allow-port': ALLOW_PORT,
+    'refuse-private': REFUSE_PRIVATE,
   },
   run,
 };

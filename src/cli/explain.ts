@@ -5,6 +5,7 @@ import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
 import { inputs, Output, failure } from './io.js';
 import type { Command } from './command.js';
+import { JSON_OUTPUT, TRIM } from './options.js';
 import { maskValue, passwordSpans, redactUrl, secretsOf, spanSecrets } from '../redact.js';
 
 export async function runExplain(
@@ -69,19 +70,23 @@ export async function runExplain(
 
 export const explainCommand: Command = {
   name: 'explain',
-  synopsis: [
-    'explain [--json] [--probe] [URL...]',
-    'Show the access algorithm of a URL (the protocol steps a client performs), without the network.',
+  synopsis: ['explain [--json] [--probe] [URL...]'],
+  about: [
+    'Shows the protocol exchanges a client performs, in order, to reach the object of each URL (RFC 1738 3 and the drafts of each scheme), and notes on what the URL leaves to the client. Nothing is sent over the network.',
   ],
-  help: [
-    '  --probe        (explain) Show instead what `locator check` sends to prove the object is there:',
-    '               the least traffic of each scheme (HEAD, SIZE, STAT, GROUP, the first bytes ...).',
+  exits: [
+    [0, 'every URL was explained'],
+    [1, 'some input is not a URL, or its scheme has no access algorithm'],
   ],
+  example: ["'ftp://myname@host.dom/%2Fetc/motd'", 'the FTP commands that retrieve /etc/motd as myname'],
   options: {
-    json: { type: 'boolean' },
-    trim: { type: 'boolean' },
-    probe: { type: 'boolean' },
-    'show-secrets': { type: 'boolean' },
+    json: JSON_OUTPUT,
+    trim: TRIM,
+    probe: {
+      type: 'boolean',
+      description:
+        'Show instead what `locator check` sends to prove the object is there: the least traffic of each scheme (HEAD, SIZE, STAT, GROUP, the first bytes ...).',
+    },
   },
   run: (args, values, io) =>
     runExplain(

@@ -6,6 +6,7 @@ import { extractStream, DEFAULT_MAX_LENGTH, type Match } from '../extract/index.
 import { Output } from './io.js';
 import { redactUrl } from '../redact.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
+import { JSON_OUTPUT } from './options.js';
 
 export interface ExtractCommandOptions {
   json: boolean;
@@ -80,20 +81,28 @@ function maxLengthOption(v: unknown): number {
 
 export const extractCommand: Command = {
   name: 'extract',
-  synopsis: [
-    'extract [--json] [FILE...]',
-    'Find the URLs in plain text (files, or standard input): <URL:...>, <scheme:...> and bare ones; wrapped lines are joined (RFC 1738 appendix).',
+  synopsis: ['extract [--json] [--max-length N] [--wrapped-only] [FILE...]'],
+  about: [
+    'Finds the URLs in FILEs ("-" or none: standard input): <URL:...>, <scheme:...> and bare ones; a URL wrapped over lines is joined (RFC 1738 appendix). Prints FILE:LINE:COLUMN: URL per match, and an indented "or: ..." line for each reading without a hyphen at a line break. With --json, one object per match: url, start, end, line, column, form, alternatives and file ("-" for standard input).',
   ],
-  help: [
-    '  --max-length N  (extract) The longest match, in UTF-16 code units (default 65536); a wrapper',
-    '               with no ">" within it is abandoned and scanning resumes after its "<".',
-    '  --wrapped-only  (extract) Only <URL:...> and <scheme:...>, no bare URLs.',
-    '               extract prints FILE:LINE:COLUMN: URL per match ("  or: ..." for each reading',
-    '               without a hyphen at a line break); --json gives url, start, end, line, column,',
-    '               form, alternatives and file ("-" for standard input). It exits 0 when it found',
-    '               a URL, 1 when it found none, 2 when a FILE cannot be read (the rest are read).',
+  exits: [
+    [0, 'a URL was found'],
+    [1, 'none was found'],
+    [2, 'usage error, or a FILE that cannot be read (the others are still read)'],
   ],
-  options: { json: { type: 'boolean' }, 'max-length': { type: 'string' }, 'wrapped-only': { type: 'boolean' } },
+  example: ['--json notes.txt', 'the URLs of notes.txt, one JSON object each'],
+  options: {
+    json: { ...JSON_OUTPUT, description: 'One JSON object per match, one per line (NDJSON).' },
+    'max-length': {
+      type: 'string',
+      value: 'N',
+      unit: 'UTF-16 code units',
+      default: '65536',
+      description:
+        'The longest match, at least 8; a wrapper with no ">" within it is abandoned and scanning resumes after its "<".',
+    },
+    'wrapped-only': { type: 'boolean', description: 'Only <URL:...> and <scheme:...>, no bare URLs.' },
+  },
   run: (files, values, io) =>
     runExtract(
       files,

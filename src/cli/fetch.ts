@@ -28,6 +28,17 @@ import { open } from '../clients/open.js';
 import { directChunks, recycleChunk } from '../clients/connection.js';
 import type { OpenOptions, TranscriptLine } from '../clients/types.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
+import {
+  ALLOW_PORT,
+  EMAIL,
+  JSON_OUTPUT,
+  MAX_BYTES,
+  NETRC_HOST,
+  NNTP_SERVER,
+  REFUSE_PRIVATE,
+  TIMEOUT,
+  VERBOSE,
+} from './options.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, redactText, secretForms, secretsOf } from '../redact.js';
@@ -436,72 +447,99 @@ export const fetchCommand: Command = {
   name: 'fetch',
   redactStdout: false,
   rawStderr: true,
-  synopsis: [
-    'fetch [options] URL',
-    'Retrieve the object of a URL (ftp, http, https, file, gopher, news, nntp, wais, prospero) to standard output or a file.',
+  synopsis: ['fetch [options] URL'],
+  about: [
+    'Retrieves the object of a URL (ftp, http, https, file, gopher, news, nntp, wais, prospero; and a scheme of a --scheme module) and writes its bytes, unaltered, to standard output or to -o FILE. The protocol steps are those locator explain shows (docs/clients.md).',
   ],
-  help: [
-    '  -o, --output FILE   (fetch) Write to FILE, checked before connecting. A regular file (or a',
-    '               new one) gets the data through a temporary file in the same folder, renamed',
-    '               to FILE only when the transfer is complete; an existing file keeps its mode.',
-    '               A FIFO or a device is written in place; a symbolic link is followed (its',
-    '               target gets these rules, the link stays). A directory is refused.',
-    '  -v, --verbose  (fetch) Print the protocol exchange on standard error (passwords hidden).',
-    '  --timeout MS    (fetch) Milliseconds of silence allowed on any wait: a positive whole',
-    '               number (default 30000), or "none" for no limit.',
-    '  --max-bytes N   (fetch) Refuse objects larger than N octets (exit 3).',
-    '  --ftp-wire-line-ends  (fetch) FTP TYPE A text as it crossed the wire (CR LF); by default',
-    '               it is written with local line ends (LF, RFC 959 3.1.1.1).',
-    '  --search S      (fetch) The search string for a Gopher search item (type 7).',
-    '  --email ADDR    (fetch) The password for anonymous FTP (default: $LOCATOR_EMAIL).',
-    '  --password-stdin  (fetch) Read the FTP or NNTP password from standard input.',
-    '  --no-gateway    (fetch) Ignore <scheme>_proxy gateways from the environment.',
-    '  --no-follow     (fetch) Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL:',
-    '               link is an error. A prospero URL is never followed: its access URLs are',
-    '               written, one a line (text/uri-list, RFC 2483).',
-    '  --allow-port N  (fetch) Allow a port the policy reserves for another protocol; off port 70, a',
-    "               port a Gopher+ form's data block may go to (never one of another protocol).",
-    '  --refuse-private  (fetch) Refuse private, loopback and link-local addresses.',
-    '  -q, --quiet     (fetch) No progress bar.',
-    '  --menu          (fetch) Show a Gopher menu (type 1 or 7) as text, one item and its URL per',
-    '               line (the default when standard output is a terminal); with --json, as NDJSON.',
-    '  --raw           (fetch) Write a Gopher menu as the server sent it.',
-    '  --nntp-server HOST[:PORT]  (fetch) The news server for news: URLs when NNTPSERVER is not',
-    '               set (RFC 1738 3.6: a news URL names no server; port 119 by default).',
-    '  --limit N       (fetch) A news group listing shows only its last N articles.',
-    '  --user NAME     (fetch) The NNTP user name, sent (AUTHINFO USER) only when the server asks',
-    '               for authentication; without it, the netrc entry of the host ($HOME/.netrc):',
-    "               only the URL's own host's machine entry (for news:, the news server's),",
-    '               never the default entry, and none after a redirect to another host.',
-    '  --password PW   (fetch) The password for --user (visible to other local users: prefer',
-    '               --password-stdin, or ~/.netrc). --user and --password go to the host of',
-    '               the URL only, never to another host a redirect leads to.',
-    '  --netrc-host HOST  (fetch) Repeatable. The hosts whose netrc entries may be used: the',
-    '               machine entry of a host named, or else the default entry; none for another.',
+  exits: [
+    [0, 'the object was written'],
+    [
+      1,
+      'the URL is not valid or is refused by the security policy, or -o FILE cannot be written (checked before connecting)',
+    ],
+    [
+      2,
+      'usage error: an unknown or malformed option, a bad option value, input the URL needs and no way to ask for it (a search string, a password)',
+    ],
+    [
+      3,
+      "network or protocol failure: no connection, a timeout, the server's error reply, an object over --max-bytes, a transfer cut short",
+    ],
+    [130, 'interrupted (Ctrl-C)'],
   ],
+  example: ['-o menu.txt gopher://gopher.floodgap.com/1/', 'the Floodgap Gopher menu, written to menu.txt'],
   options: {
-    output: { type: 'string', short: 'o' },
-    verbose: { type: 'boolean', short: 'v' },
-    timeout: { type: 'string' },
-    'max-bytes': { type: 'string' },
-    'ftp-wire-line-ends': { type: 'boolean' },
-    search: { type: 'string' },
-    email: { type: 'string' },
-    'password-stdin': { type: 'boolean' },
-    'no-gateway': { type: 'boolean' },
-    'no-follow': { type: 'boolean' },
-    'allow-port': { type: 'string', multiple: true },
-    'refuse-private': { type: 'boolean' },
-    'show-secrets': { type: 'boolean' },
-    quiet: { type: 'boolean', short: 'q' },
-    menu: { type: 'boolean' },
-    raw: { type: 'boolean' },
-    json: { type: 'boolean' },
-    'nntp-server': { type: 'string' },
-    limit: { type: 'string' },
-    user: { type: 'string' },
-    password: { type: 'string' },
-    'netrc-host': { type: 'string', multiple: true },
+    output: {
+      type: 'string',
+      value: 'FILE',
+      short: 'o',
+      description:
+        'Write to FILE, checked before connecting. A regular file (or a new one) gets the data through a temporary file in the same folder, renamed to FILE only when the transfer is complete; an existing file keeps its mode. A FIFO or a device is written in place; a symbolic link is followed (its target gets these rules, the link stays). A directory is refused.',
+    },
+    verbose: VERBOSE,
+    quiet: { type: 'boolean', short: 'q', description: 'No progress bar.' },
+    timeout: TIMEOUT,
+    'max-bytes': { ...MAX_BYTES, default: 'no limit' },
+    'no-follow': {
+      type: 'boolean',
+      description:
+        'Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL: link is an error. A prospero URL is never followed: its access URLs are written, one a line (text/uri-list, RFC 2483).',
+    },
+    'no-gateway': { type: 'boolean', description: 'Ignore <scheme>_proxy gateways from the environment.' },
+    'allow-port': {
+      ...ALLOW_PORT,
+      description: `${ALLOW_PORT.description} Off port 70, also a port a Gopher+ form's data block may go to (never one of another protocol).`,
+    },
+    'refuse-private': REFUSE_PRIVATE,
+    'ftp-wire-line-ends': {
+      type: 'boolean',
+      group: 'FTP',
+      description:
+        'Write FTP TYPE A text as it crossed the wire (CR LF); by default it is written with local line ends (LF, RFC 959 3.1.1.1).',
+    },
+    email: { ...EMAIL, group: 'FTP' },
+    search: {
+      type: 'string',
+      value: 'S',
+      group: 'Gopher',
+      description:
+        'The search string for a Gopher search item (type 7) whose URL holds none; without it, it is asked for on the terminal (none: exit 2).',
+    },
+    menu: {
+      type: 'boolean',
+      group: 'Gopher',
+      description:
+        'Show a Gopher menu (type 1 or 7) as text, one item and its URL per line (the default when standard output is a terminal).',
+    },
+    json: { ...JSON_OUTPUT, group: 'Gopher', description: 'Show a Gopher menu as NDJSON, one item per line.' },
+    raw: { type: 'boolean', group: 'Gopher', description: 'Write a Gopher menu as the server sent it.' },
+    'nntp-server': { ...NNTP_SERVER, group: 'News' },
+    limit: {
+      type: 'string',
+      value: 'N',
+      group: 'News',
+      description: 'A news group listing shows only its last N articles.',
+    },
+    user: {
+      type: 'string',
+      value: 'NAME',
+      group: 'Passwords',
+      description:
+        "The NNTP user name, sent (AUTHINFO USER) only when the server asks for authentication. Without it, the netrc entry of the host ($HOME/.netrc): only the URL's own host's machine entry (for news:, the news server's), never the default entry, and none after a redirect to another host.",
+    },
+    password: {
+      type: 'string',
+      value: 'PW',
+      group: 'Passwords',
+      description:
+        'The password for --user (visible to other local users: prefer --password-stdin, or ~/.netrc). --user and --password go to the host of the URL only, never to another host a redirect leads to.',
+    },
+    'password-stdin': {
+      type: 'boolean',
+      group: 'Passwords',
+      description: 'Read the FTP or NNTP password from standard input.',
+    },
+    'netrc-host': { ...NETRC_HOST, group: 'Passwords' },
   },
   run: (args, values, io) => run(args, values, io),
 };

@@ -8,6 +8,7 @@ import { maskValue, passwordSpans, redactedOffset, replaceSpans, spanSecrets, ty
 import { inputs, Output, failure, shownInput } from './io.js';
 import { visible, columns } from './draw.js';
 import { EXIT, type Command } from './command.js';
+import { JSON_OUTPUT, TRIM } from './options.js';
 
 export interface LintCommandOptions {
   json: boolean;
@@ -87,12 +88,16 @@ export async function runLint(
 
 export const lintCommand: Command = {
   name: 'lint',
-  synopsis: [
-    'lint [--json] [--show-secrets] [URL...]',
-    'Check URLs for the dangers of RFC 1738 section 6 (encoded delimiters, ports of other protocols, passwords) and every violation; exit 1 on any error.',
+  synopsis: ['lint [--json] [--trim] [URL...]'],
+  about: [
+    'Reports the dangers of RFC 1738 section 6 (encoded delimiters, ports of other protocols, passwords, unsafe characters) and every violation of the spec, each with its code, severity, offset and section (docs/security.md).',
   ],
-  help: [],
-  options: { json: { type: 'boolean' }, trim: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+  exits: [
+    [0, 'no URL has an error (warnings do not count)'],
+    [1, 'some URL has an error'],
+  ],
+  example: ["'ftp://user:secret@host.dom:25/'", 'a password in the URL, and a port registered to another protocol'],
+  options: { json: JSON_OUTPUT, trim: TRIM },
   run: (args, values, io) =>
     runLint(
       args,

@@ -1,87 +1,41 @@
 #!/usr/bin/env node
 // The `locator` command: a thin layer over the library (test/data/docs/contract.md). The
-// subcommands are listed in commands.ts; --help is built from them.
-import { parseArgs } from 'node:util';
-import { COMMAND_NAMES, loadCommand, loadCommands } from './commands.js';
+// subcommands are listed in commands.ts; help.ts writes --help from them and their option tables.
+import { COMMAND_NAMES, loadCommand } from './commands.js';
 import { EXIT, UsageError, type Io } from './command.js';
 import { redacting } from './io.js';
 import { loadSchemes } from './schemes.js';
 import { escaping, safeText } from './safe-text.js';
 
-function wrap(text: string, width: number, indent: number): string[] {
-  const out: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      out.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') out.push(line);
-  return out.map((l, i) => (i === 0 ? l : ' '.repeat(indent) + l));
+/** A usage error as one line on standard error, with where to read more; exit 2. */
+function usage(io: Io, who: string, message: string): number {
+  io.stderr.write(
+    safeText(`locator${who === '' ? '' : ` ${who}`}: ${message} (see locator ${who === '' ? '' : `${who} `}--help)\n`),
+  );
+  return EXIT.usage;
 }
 
-export async function helpText(): Promise<string> {
-  const COMMANDS = await loadCommands();
-  const lines = [
-    'locator: the URLs of RFC 1738 and its 1993-94 drafts',
-    '',
-    'Usage: locator <command> [options] [URL...]',
-    '',
-    'Commands:',
-  ];
-  for (const c of COMMANDS) {
-    const [syn, what] = c.synopsis;
-    const head = `  ${syn}`;
-    const desc = wrap(what, 58, 38);
-    lines.push(head.length < 36 ? head.padEnd(38) + desc[0] : head);
-    if (head.length >= 36) lines.push(' '.repeat(38) + desc[0]);
-    lines.push(...desc.slice(1));
+/** The help of the command called `name`: its text from its option table (help.ts). */
+async function showHelp(io: Io, name?: string): Promise<number> {
+  const { commandHelp, generalHelp } = await import('./help.js');
+  if (name === undefined) {
+    io.stdout.write(generalHelp());
+    return EXIT.ok;
   }
-  lines.push('  help'.padEnd(38) + 'Show this text.', '');
-  lines.push(
-    'With no URL arguments, a command reads one URL per line from standard input (batch mode) and',
-    'prints a result for every line, in order. With --json, each result is one JSON object on its',
-    'own line (NDJSON); the fields are listed in docs/cli.md.',
-    '',
-    'Options:',
-    '  --json       One JSON object per input, one per line.',
-  );
-  for (const c of COMMANDS) lines.push(...c.help);
-  lines.push(
-    '  --scheme MODULE',
-    '               Load a scheme that is not built in: MODULE is an ES module file whose default',
-    '               export is a scheme entry (README "Adding a scheme"); it is registered before',
-    '               the command runs. Repeatable. LOCATOR_SCHEMES lists more such files, separated',
-    '               by ":". A module that does not load or is no scheme entry: exit 2.',
-    '  -h, --help   Show this text.',
-    '  -V, --version',
-    '',
-    'A leading "URL:" and a surrounding "<...>" are accepted and removed (RFC 1738 appendix).',
-    'Control, bidi and other format characters are shown as \\xHH, \\uHHHH or \\u{HHHHH} in text',
-    "output and as \\uHHHH in JSON (fetch's data is never altered); passwords as **** unless",
-    '--show-secrets.',
-    '',
-    'Exit status:',
-    '  0    success: every input was read (for parse: every URL is valid)',
-    '  1    some input was invalid or refused by the security policy (parse: not valid, or not',
-    '       readable at all); batch mode keeps going. check: some link is not ok or redirected',
-    '  2    usage error (unknown command or option, a bad option value,',
-    '       a --scheme module that does not load, input the URL needs and no way to ask for it)',
-    "  3    network or protocol failure (no connection, a timeout, the server's error reply)",
-    '  70   internal error (a bug in locator: please report it)',
-    '  130  interrupted (Ctrl-C, or the transfer was cancelled)',
-    '',
-  );
-  return lines.join('\n');
+  const command = COMMAND_NAMES.includes(name) ? await loadCommand(name) : null;
+  if (command === null) return usage(io, '', `unknown command '${name}'`);
+  io.stdout.write(commandHelp(command));
+  return EXIT.ok;
 }
 
 async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '-h' || name === '--help') {
-    io.stdout.write(await helpText());
-    return name === undefined ? EXIT.usage : EXIT.ok;
+  if (name === undefined) {
+    await showHelp(io);
+    return EXIT.usage;
   }
+  if (name === '-h' || name === '--help') return showHelp(io);
+  if (name === 'help') return showHelp(io, rest[0]);
   if (name === '-V' || name === '--version') {
     const { createRequire } = await import('node:module');
     const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -89,31 +43,18 @@ async function main(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const command = COMMAND_NAMES.includes(name) ? await loadCommand(name) : null;
-  if (command === null) {
-    io.stderr.write(safeText(`locator: unknown command '${name}'\nTry 'locator --help'.\n`));
-    return EXIT.usage;
-  }
+  if (command === null)
+    return usage(io, '', name.startsWith('-') ? `unknown option ${name}` : `unknown command '${name}'`);
+  // The command line read against the command's option table, the one its --help is written from.
+  const { parseCommandLine } = await import('./options.js');
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...command.options,
-        'show-secrets': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        scheme: { type: 'string', multiple: true },
-      },
-    });
+    parsed = parseCommandLine(command, rest);
   } catch (e) {
-    io.stderr.write(safeText(`locator ${name}: ${(e as Error).message}\nTry 'locator --help'.\n`));
-    return EXIT.usage;
+    if (e instanceof UsageError) return usage(io, name, e.message);
+    throw e;
   }
-  if (parsed.values.help) {
-    io.stdout.write(await helpText());
-    return EXIT.ok;
-  }
+  if (parsed.help) return showHelp(io, name);
   // Schemes from modules (RFC 1738 4): --scheme MODULE and LOCATOR_SCHEMES, registered before the command runs.
   const modules = [
     ...(io.env.LOCATOR_SCHEMES ?? '').split(':'),
@@ -123,10 +64,7 @@ async function main(argv: string[], io: Io): Promise<number> {
     modules.filter((m) => m !== ''),
     process.cwd(),
   );
-  if (loaded !== null) {
-    io.stderr.write(safeText(`locator ${name}: ${loaded.message}\nTry 'locator --help'.\n`));
-    return EXIT.usage;
-  }
+  if (loaded !== null) return usage(io, name, loaded.message);
   // Passwords never appear in output unless asked for (RFC 1738 6): each command hides them where
   // it writes a URL, from the parsed offsets; standard error also goes through the redacting
   // filter as a last net for free-text messages. Control and bidi characters are shown escaped in
@@ -144,10 +82,7 @@ async function main(argv: string[], io: Io): Promise<number> {
   try {
     return await command.run(parsed.positionals, parsed.values, cio);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(safeText(`locator ${name}: ${e.message}\nTry 'locator --help'.\n`));
-      return EXIT.usage;
-    }
+    if (e instanceof UsageError) return usage(io, name, e.message);
     throw e;
   }
 }

@@ -8,6 +8,7 @@ import { failure } from './io.js';
 import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
+import { JOBS, JSON_OUTPUT } from './options.js';
 
 export interface NormalizeCommandOptions {
   json: boolean;
@@ -152,12 +153,23 @@ export async function runEqual(
 
 export const normalizeCommand: Command = {
   name: 'normalize',
-  synopsis: [
-    'normalize [--json] [--display] [--jobs N] [URL...]',
-    'Print the normal form of each URL (scheme and host in lower case, default port dropped, escapes in normal form, scheme rules).',
+  synopsis: ['normalize [--json] [--display] [--jobs N] [URL...]'],
+  about: [
+    'The normal form: scheme and host in lower case, the default port dropped, escapes in normal form (docs/resolve.md), then the rules of the scheme.',
   ],
-  help: ['  --display    (normalize) Show escapes of printable characters decoded (reversible, draft 1994-03).'],
-  options: { json: { type: 'boolean' }, display: { type: 'boolean' }, jobs: { type: 'string' } },
+  exits: [
+    [0, 'every URL was normalized'],
+    [1, 'some input is not a URL'],
+  ],
+  example: ["'HTTP://Example.COM:80/%7euser'", 'prints http://example.com/%7Euser'],
+  options: {
+    json: JSON_OUTPUT,
+    display: {
+      type: 'boolean',
+      description: 'Show escapes of printable characters decoded (reversible, draft 1994-03).',
+    },
+    jobs: JOBS,
+  },
   run: (args, values, io) =>
     runNormalize(
       args,
@@ -175,12 +187,19 @@ export const normalizeCommand: Command = {
 
 export const equalCommand: Command = {
   name: 'equal',
-  synopsis: [
-    'equal [--json] [--ignore-fragment] A B',
-    "Exit 0 when A and B denote the same object under their scheme's rules (equal normal forms), 1 when not.",
+  synopsis: ['equal [--json] [--ignore-fragment] A B'],
+  about: [
+    "A and B denote the same object when their normal forms (those of locator normalize) are equal, under their scheme's rules.",
   ],
-  help: ['  --ignore-fragment  (equal) Compare without the fragment ids.'],
-  options: { json: { type: 'boolean' }, 'ignore-fragment': { type: 'boolean' } },
+  exits: [
+    [0, 'A and B denote the same object'],
+    [1, 'they do not, or one of them is not a URL'],
+  ],
+  example: ["'http://h.com:80/%7Ea' 'HTTP://H.COM/~a'", 'exit 0: the same object'],
+  options: {
+    json: { ...JSON_OUTPUT, description: 'One JSON object: a, b, ok, equivalent, normal, error, errorIn.' },
+    'ignore-fragment': { type: 'boolean', description: 'Compare without the fragment ids.' },
+  },
   run: (args, values, io) =>
     runEqual(
       args,

@@ -6,6 +6,7 @@ import { failure, shownInput } from './io.js';
 import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import type { Command } from './command.js';
+import { JOBS, JSON_OUTPUT, TRIM } from './options.js';
 import {
   MASK,
   maskValue,
@@ -144,24 +145,16 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
 
 export const parseCommand: Command = {
   name: 'parse',
-  synopsis: [
-    'parse [--json] [--trim] [--jobs N] [URL...]',
-    'Parse URLs; show each part and every violation of the spec.',
+  synopsis: ['parse [--json] [--trim] [--jobs N] [URL...]'],
+  about: [
+    'Shows each URL with every part drawn under it (offsets in UTF-16 code units of the input as given) and every violation of RFC 1738 and its drafts, with its code and section. With --json, the fields of docs/cli.md.',
   ],
-  help: [
-    '  --show-secrets  Show passwords in output (every command). By default a password is',
-    '               shown as **** (offsets still count the input as given).',
-    '  --trim       (parse) Remove white space and a byte order mark around each URL first',
-    '               (leniency; each removal is reported as a warning).',
-    '  --jobs N     (parse, normalize) Batch mode over N worker threads ("auto": one per core;',
-    '               default 1); the output is the same, in input order.',
+  exits: [
+    [0, 'every URL is valid'],
+    [1, 'some URL is not valid, or not readable at all (batch mode still prints a result for every line)'],
   ],
-  options: {
-    json: { type: 'boolean' },
-    trim: { type: 'boolean' },
-    'show-secrets': { type: 'boolean' },
-    jobs: { type: 'string' },
-  },
+  example: ["'ftp://myname@host.dom/%2Fetc/motd;type=a'", 'the parts of an FTP URL'],
+  options: { json: JSON_OUTPUT, trim: TRIM, jobs: JOBS },
   run: (args, values, io) =>
     runParse(
       args,

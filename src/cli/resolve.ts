@@ -8,7 +8,8 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { inputs, Output, failure } from './io.js';
 import { tryParse } from '../schemes/registry.js';
 import { redactPartial, redactUrl } from '../redact.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type Command, type Options } from './command.js';
+import { JSON_OUTPUT } from './options.js';
 
 export interface ResolveCommandOptions {
   json: boolean;
@@ -122,18 +123,26 @@ export async function runRelativize(
   return status;
 }
 
-const OPTIONS = { json: { type: 'boolean' }, rfc3986: { type: 'boolean' }, 'draft-1993': { type: 'boolean' } } as const;
+const OPTIONS: Options = {
+  json: JSON_OUTPUT,
+  rfc3986: { type: 'boolean', description: 'Use the rules of RFC 3986 section 5 instead of RFC 1808.' },
+  'draft-1993': {
+    type: 'boolean',
+    description: 'Use the partial form rules of the October 1993 draft instead of RFC 1808.',
+  },
+};
 
 export const resolveCommand: Command = {
   name: 'resolve',
-  synopsis: [
-    'resolve [--json] [--rfc3986] BASE [PARTIAL...]',
-    'Resolve partial (relative) URLs against BASE: one absolute URL per PARTIAL (RFC 1808).',
+  synopsis: ['resolve [--json] [--rfc3986 | --draft-1993] BASE [PARTIAL...]'],
+  about: [
+    'Prints one absolute URL per PARTIAL, in order (the arguments after BASE, or one per line of standard input); a PARTIAL that cannot be resolved gets an empty line, and a message on standard error. --rfc3986 and --draft-1993 exclude each other (docs/resolve.md).',
   ],
-  help: [
-    '  --rfc3986    (resolve, relativize) Use RFC 3986 section 5 instead of RFC 1808.',
-    '  --draft-1993 (resolve, relativize) Use the partial form rules of the October 1993 draft.',
+  exits: [
+    [0, 'every partial form was resolved'],
+    [1, 'some could not be'],
   ],
+  example: ["'http://a/b/c/d;p?q' ../g '?y'", 'prints http://a/b/g and http://a/b/c/d;p?y'],
   options: OPTIONS,
   run: (args, values, io) =>
     runResolve(
@@ -151,11 +160,15 @@ export const resolveCommand: Command = {
 
 export const relativizeCommand: Command = {
   name: 'relativize',
-  synopsis: [
-    'relativize [--json] [--rfc3986] BASE [TARGET...]',
-    'Print the shortest partial form that resolves against BASE back to each TARGET.',
+  synopsis: ['relativize [--json] [--rfc3986 | --draft-1993] BASE [TARGET...]'],
+  about: [
+    'Prints, for each TARGET, the shortest partial form that resolves against BASE back to it ("<>" for the empty one, as RFC 1808 5.2 writes it), under the rules resolve uses.',
   ],
-  help: [],
+  exits: [
+    [0, 'every target got its partial form'],
+    [1, 'some did not'],
+  ],
+  example: ['http://a/b/c/d http://a/b/g', 'prints ../g'],
   options: OPTIONS,
   run: (args, values, io) =>
     runRelativize(

@@ -9,6 +9,7 @@ import { LocatorError } from '../core/errors.js';
 import type { TranscriptLine } from '../clients/types.js';
 import type { SendOptions } from '../clients/smtp/client.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
+import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../redact.js';
 import { safeText } from './safe-text.js';
@@ -192,36 +193,63 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const sendCommand: Command = {
   name: 'send',
   rawStderr: true,
-  synopsis: [
-    'send [options] mailto:ADDR',
-    'Send standard input (or --body-file) as a message to ADDR over SMTP (relay: --smtp or SMTP_RELAY).',
+  synopsis: ['send [options] mailto:ADDR'],
+  about: [
+    "Sends standard input (or --body-file) as a message to ADDR over SMTP, through a relay (RFC 1738 3.5; docs/mail.md). Prints the relay's reply, or with --json one object.",
   ],
-  help: [
-    '  --smtp HOST[:PORT]  (send) The SMTP relay (default: $SMTP_RELAY; port 25 when none).',
-    '  --from ADDR     (send) The sender, "user@host" or "Name <user@host>" (default: $EMAIL).',
-    '  --subject S     (send) The Subject (any text; encoded as RFC 2047 words when not ASCII).',
-    '  --body-file FILE  (send) The body from FILE instead of standard input (at most 32 MiB: exit 2).',
-    '  --starttls MODE  (send) auto (default: when offered), required (fail without TLS), never.',
-    '  --smtp-ca FILE  (send) Check the relay certificate against the PEM authorities in FILE.',
-    '  --smtp-user USER  (send) AUTH PLAIN/LOGIN as USER (only over TLS); the password comes from',
-    '               $SMTP_PASSWORD, or with --body-file a prompt on the terminal.',
-    '  --json          (send) One JSON object: ok, recipient, relay, reply, queueId, messageId, error.',
-    '  -v, --verbose   (send) Print the SMTP exchange on standard error (AUTH secrets hidden).',
-    '  --timeout MS    (send) Milliseconds of silence allowed on any wait (default 30000, or "none").',
-    '               Exit 0 sent; 1 the URL or a value is refused; 2 usage; 3 the relay failed',
-    '               (a 4yz reply may be retried; the message says so).',
+  exits: [
+    [0, 'the relay accepted the message'],
+    [1, 'the URL or a value is refused'],
+    [
+      2,
+      'usage error: an unknown or malformed option, a bad option value, no sender (--from or $EMAIL), a body over 32 MiB',
+    ],
+    [3, 'the relay failed or refused the message (a 4yz reply may be retried: the message says so)'],
+    [130, 'interrupted (Ctrl-C)'],
   ],
+  example: ["--subject 'Hello' mailto:joe@example.org < note.txt", 'note.txt to joe@example.org through $SMTP_RELAY'],
   options: {
-    smtp: { type: 'string' },
-    from: { type: 'string' },
-    subject: { type: 'string' },
-    'body-file': { type: 'string' },
-    starttls: { type: 'string' },
-    'smtp-ca': { type: 'string' },
-    'smtp-user': { type: 'string' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean', short: 'v' },
-    timeout: { type: 'string' },
+    smtp: {
+      type: 'string',
+      value: 'HOST[:PORT]',
+      default: '$SMTP_RELAY; port 25 when none is given',
+      description: 'The SMTP relay.',
+    },
+    from: {
+      type: 'string',
+      value: 'ADDR',
+      default: '$EMAIL',
+      description: 'The sender, "user@host" or "Name <user@host>".',
+    },
+    subject: {
+      type: 'string',
+      value: 'S',
+      description: 'The Subject (any text; encoded as RFC 2047 words when not ASCII).',
+    },
+    'body-file': {
+      type: 'string',
+      value: 'FILE',
+      description: 'The body from FILE instead of standard input (at most 32 MiB: exit 2).',
+    },
+    starttls: {
+      type: 'string',
+      value: 'MODE',
+      default: 'auto',
+      description: 'auto (TLS when the relay offers it), required (fail without TLS), or never.',
+    },
+    'smtp-ca': SMTP_CA,
+    'smtp-user': {
+      type: 'string',
+      value: 'USER',
+      description:
+        'AUTH PLAIN/LOGIN as USER (only over TLS); the password comes from $SMTP_PASSWORD, or with --body-file a prompt on the terminal.',
+    },
+    json: {
+      ...JSON_OUTPUT,
+      description: 'One JSON object: input, ok, recipient, relay, reply, queueId, messageId, size, tls, auth, error.',
+    },
+    verbose: { ...VERBOSE, description: 'Print the SMTP exchange on standard error (AUTH secrets hidden).' },
+    timeout: TIMEOUT,
   },
   run: (args, values, io) => run(args, values, io),
 };

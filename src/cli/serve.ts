@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
-import { runWaisServe, WAIS_SERVE_HELP } from './wais-serve.js';
+import { ALLOW_PORT, EMAIL, MAX_BYTES, NETRC_HOST, NNTP_SERVER, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
+import { runWaisServe } from './wais-serve.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 
@@ -88,63 +89,138 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   return EXIT.ok;
 }
 
+const WAIS_GROUP = 'With --wais DIR (a WAIS server instead of the gateway)';
+
 export const serveCommand: Command = {
   name: 'serve',
   synopsis: [
-    'serve [--host 127.0.0.1] [--port 8080]',
-    'Run the gateway: objects of gopher, ftp, news, wais ... URLs as web pages, and a proxy for them (RFC 1738 4).',
-    'serve --wais DIR [--database NAME] [--port 210]',
-    'Serve the text files of DIR as a WAIS database (RFC 1625), on loopback unless --host.',
+    'serve [--host ADDR] [--port N] [options]',
+    'serve --wais DIR [--database NAME] [--host ADDR] [--port N] [-v]',
   ],
-  help: [
-    '  --host ADDR          interface to listen on (default 127.0.0.1, loopback only)',
-    '  --port N             port (default 8080; 0 for any free port)',
-    '  --host-name NAME     another name the gateway is reached by, NAME or NAME:PORT (repeatable);',
-    '                       requests naming any other host are refused (421)',
-    '  --allow-private      bound elsewhere than loopback, still allow URLs naming private addresses',
-    '  --allow-port N       allow a port registered to another protocol (repeatable)',
-    '  --allow-files        serve file: URLs from this machine',
-    '  --open-proxy         answer proxy requests from other machines too',
-    '  --http               retrieve http: URLs too (default: link to them)',
-    '  --timeout MS, --request-timeout MS, --max-bytes N, --max-per-client N   limits',
-    '  --headers-timeout MS  time a client may take to send its headers (default 10000); then 408',
-    '  --receive-timeout MS  time a client may take to send a whole request (default 30000)',
-    '  --idle-timeout MS  close a connection with no request in progress after MS (default 5000)',
-    '  --max-connections N  connections at once (default 64); past it, the longest idle one is closed',
-    "  --netrc-host HOST    the operator's ~/.netrc may be used for this host (repeatable; default none)",
-    '  --nntp-server HOST[:PORT]  the news server of news: URLs when NNTPSERVER is not set',
-    '  --smtp HOST:PORT     mailto: pages get a form that sends through this relay (default: no form)',
-    "  --smtp-ca FILE       the CA certificates (PEM) to trust for the relay's STARTTLS",
-    '  --quiet              no request log on standard error',
-    '  With --wais (a WAIS server instead of the gateway):',
-    ...WAIS_SERVE_HELP,
+  about: [
+    'Runs the gateway until Ctrl-C (SIGINT or SIGTERM): GET /?url=<percent-encoded URL> shows the object of a gopher, ftp, news, wais ... URL as a web page, and a request line with an absolute URL is served as a proxy (RFC 1738 4; docs/gateway.md). A line per request on standard error.',
+    'With --wais DIR, serves the text files of DIR as a WAIS database (RFC 1625; docs/wais.md) instead.',
   ],
+  exits: [
+    [0, 'stopped by SIGINT or SIGTERM'],
+    [2, 'usage error: an unknown or malformed option, a bad option value, a DIR that is not a folder'],
+    [3, 'the port cannot be bound'],
+  ],
+  example: ['--port 8070', 'the gateway at http://127.0.0.1:8070/'],
   options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    timeout: { type: 'string' },
-    'request-timeout': { type: 'string' },
-    'max-bytes': { type: 'string' },
-    'max-per-client': { type: 'string' },
-    'max-connections': { type: 'string' },
-    'idle-timeout': { type: 'string' },
-    'headers-timeout': { type: 'string' },
-    'receive-timeout': { type: 'string' },
-    'netrc-host': { type: 'string', multiple: true },
-    'host-name': { type: 'string', multiple: true },
-    'allow-private': { type: 'boolean' },
-    'allow-port': { type: 'string', multiple: true },
-    'allow-files': { type: 'boolean' },
-    'open-proxy': { type: 'boolean' },
-    http: { type: 'boolean' },
-    email: { type: 'string' },
-    'nntp-server': { type: 'string' },
-    quiet: { type: 'boolean' },
-    smtp: { type: 'string' },
-    'smtp-ca': { type: 'string' },
-    wais: { type: 'string' },
-    database: { type: 'string' },
-    verbose: { type: 'boolean', short: 'v' },
+    host: {
+      type: 'string',
+      value: 'ADDR',
+      default: '127.0.0.1 (loopback only)',
+      description: 'The interface to listen on.',
+    },
+    port: {
+      type: 'string',
+      value: 'N',
+      default: '8080; with --wais 210',
+      description: 'The TCP port; 0 for any free port.',
+    },
+    'host-name': {
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      description:
+        'Another name the gateway is reached by, NAME or NAME:PORT (repeatable); requests naming any other host are refused (421).',
+    },
+    'allow-private': {
+      type: 'boolean',
+      description: 'Bound elsewhere than loopback, still allow URLs naming private addresses.',
+    },
+    'allow-port': ALLOW_PORT,
+    'allow-files': { type: 'boolean', description: 'Serve file: URLs from this machine.' },
+    'open-proxy': { type: 'boolean', description: 'Answer proxy requests from other machines too.' },
+    http: { type: 'boolean', description: 'Retrieve http: URLs too (by default their pages link to them).' },
+    'netrc-host': {
+      ...NETRC_HOST,
+      description:
+        "A host whose URLs may use the operator's ~/.netrc (its default entry included). Repeatable; without it, none.",
+    },
+    email: EMAIL,
+    'nntp-server': NNTP_SERVER,
+    smtp: {
+      type: 'string',
+      value: 'HOST:PORT',
+      description:
+        'mailto: pages get a form that sends through this relay; without it there is no form ($SMTP_RELAY alone does not turn it on).',
+    },
+    'smtp-ca': SMTP_CA,
+    quiet: { type: 'boolean', description: 'No request log on standard error.' },
+    timeout: {
+      ...TIMEOUT,
+      group: 'Limits',
+      description: 'The silence allowed on any one wait of a retrieval: a positive whole number.',
+    },
+    'request-timeout': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '300000',
+      group: 'Limits',
+      description: 'The time one request may take in all, transfer included.',
+    },
+    'max-bytes': {
+      ...MAX_BYTES,
+      default: '1073741824 (1 GiB)',
+      group: 'Limits',
+      description: 'The largest object passed on; past it the transfer is cut.',
+    },
+    'max-per-client': {
+      type: 'string',
+      value: 'N',
+      default: '4',
+      group: 'Limits',
+      description: 'The requests one client address may have in progress; more get 429.',
+    },
+    'headers-timeout': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '10000',
+      group: 'Limits',
+      description: "The time a client may take to send a request's headers; then 408.",
+    },
+    'receive-timeout': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '30000',
+      group: 'Limits',
+      description: 'The time a client may take to send a whole request; then 408.',
+    },
+    'idle-timeout': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '5000',
+      group: 'Limits',
+      description: 'A connection with no request in progress is closed after this.',
+    },
+    'max-connections': {
+      type: 'string',
+      value: 'N',
+      default: '64',
+      group: 'Limits',
+      description: 'Connections at once, all clients together; past it, the one idle longest is closed.',
+    },
+    wais: {
+      type: 'string',
+      value: 'DIR',
+      group: WAIS_GROUP,
+      description: 'Serve the text files of DIR as one WAIS database (RFC 1625); --host and --port as above.',
+    },
+    database: {
+      type: 'string',
+      value: 'NAME',
+      default: 'the name of the folder',
+      group: WAIS_GROUP,
+      description: 'The database name.',
+    },
+    verbose: { ...VERBOSE, group: WAIS_GROUP, description: 'Print a line per request on standard error.' },
   },
   run: (args, values, io) => run(args, values, io),
 };

@@ -16,14 +16,6 @@ function stringOption(values: Values, name: string): string | undefined {
   return v;
 }
 
-/** The option lines of `locator serve --wais` for --help. */
-export const WAIS_SERVE_HELP = [
-  '  --wais DIR         serve the text files of DIR as one WAIS database (RFC 1625)',
-  '  --database NAME    the database name (default: the folder name)',
-  '  --port N           the TCP port (default 210; 0: any free port)',
-  '  --host ADDR        the address to listen on (default 127.0.0.1, loopback only)',
-];
-
 /**
  * Runs the WAIS server until SIGINT/SIGTERM (or `stop` aborts): prints one line with the
  * database, the address and the port, then a line per request with `--verbose`. Returns the exit

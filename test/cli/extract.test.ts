@@ -94,9 +94,15 @@ test('exit 1 when no URL is found; 2 for an unreadable FILE (the others still re
   assert.equal(run(['extract', '--bogus']).code, 2);
 });
 
-test('--help lists extract with its options and exit codes', () => {
-  const h = run(['--help']);
-  for (const s of ['extract [--json] [FILE...]', '--max-length N', '--wrapped-only', '1 when it found none']) {
+test('extract --help lists its options and exit codes', () => {
+  const h = run(['extract', '--help']);
+  for (const s of [
+    'extract [--json] [--max-length N] [--wrapped-only] [FILE...]',
+    '--max-length N',
+    '--wrapped-only',
+  ]) {
     assert.ok(h.out.includes(s), s);
   }
+  assert.match(h.out, /^ {2}1 +none was found$/m);
+  assert.match(h.out, /^ {2}2 +usage error, or a FILE that cannot be read/m);
 });

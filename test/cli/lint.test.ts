@@ -93,7 +93,7 @@ test('lint --trim; --help lists lint and --show-secrets; an unknown option is a 
     lines(r.out)[0].diagnostics.map((d: { code: string }) => d.code),
     ['trimmed-whitespace', 'trimmed-whitespace'],
   );
-  const h = run(['--help']);
-  for (const s of ['lint [--json] [--show-secrets] [URL...]', '--show-secrets']) assert.ok(h.out.includes(s), s);
+  const h = run(['lint', '--help']);
+  for (const s of ['lint [--json] [--trim] [URL...]', '--show-secrets']) assert.ok(h.out.includes(s), s);
   assert.equal(run(['lint', '--bogus']).code, 2);
 });

@@ -91,9 +91,11 @@ test('relativize: the shortest partial form per target; "<>" for the empty one; 
   assert.deepEqual(back.out.split('\n'), [BASE, 'http://a/b/g?y', '']);
 });
 
-test('--help lists resolve and relativize with their options', () => {
-  const r = run(['--help']);
-  assert.match(r.out, /resolve \[--json\] \[--rfc3986\] BASE \[PARTIAL\.\.\.\]/);
-  assert.match(r.out, /relativize \[--json\] \[--rfc3986\] BASE \[TARGET\.\.\.\]/);
-  assert.match(r.out, /--draft-1993/);
+test('resolve --help and relativize --help list their options', () => {
+  const r = run(['resolve', '--help']);
+  assert.match(r.out, /resolve \[--json\] \[--rfc3986 \| --draft-1993\] BASE \[PARTIAL\.\.\.\]/);
+  assert.match(r.out, /^ {2}--draft-1993 +Use the partial form rules of the October 1993 draft/m);
+  const b = run(['relativize', '--help']);
+  assert.match(b.out, /relativize \[--json\] \[--rfc3986 \| --draft-1993\] BASE \[TARGET\.\.\.\]/);
+  assert.match(b.out, /^ {2}--rfc3986 +Use the rules of RFC 3986 section 5/m);
 });
