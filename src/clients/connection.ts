@@ -5,6 +5,7 @@
 // unread data waits, so memory stays bounded by the queue, not by the object.
 
 import net from 'node:net';
+import tls from 'node:tls';
 import { lookup } from 'node:dns/promises';
 import { LocatorError } from '../core/errors.js';
 import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js';
@@ -152,6 +153,7 @@ export class Connection {
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
   readonly #secrets: string[];
+  readonly #options: ConnectOptions;
   /** Bytes received so far. */
   received = 0;
 
@@ -161,6 +163,7 @@ export class Connection {
     feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
   ) {
     this.socket = socket;
+    this.#options = options;
     this.timeout =
       options.readTimeout !== undefined
         ? checkTimeout(options.readTimeout, 'readTimeout')
@@ -285,6 +288,55 @@ export class Connection {
   /** Wraps a socket already connected (e.g. the FTP data connection). */
   static wrap(socket: net.Socket, options: ConnectOptions = {}): Connection {
     return new Connection(socket, options);
+  }
+
+  /**
+   * TLS over this connection's socket, after the protocol's STARTTLS (RFC 3207 4.2, RFC 4642,
+   * RFC 4217): the handshake bounded by `timeout`, the AbortSignal and errors wired as connect()
+   * wires them; the server's certificate checked against `ca` (else the system's authorities) and
+   * `servername` (else `host`). Resolves with the Connection that reads the TLS socket (same
+   * options and secrets); this one keeps the plain socket, to be closed with it. A failed
+   * handshake closes this connection with the error `failed` makes (timeout and aborted as
+   * connect()).
+   */
+  async startTls(
+    peer: { host: string; servername?: string; ca?: string | Uint8Array },
+    failed: (e: Error & { code?: string }) => LocatorError,
+  ): Promise<Connection> {
+    const timeout = this.timeout;
+    const signal = this.#signal;
+    const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const s = tls.connect({
+        socket: this.socket,
+        host: peer.host, // the name (or address) the certificate is checked against, when no servername
+        servername: peer.servername,
+        ca: peer.ca === undefined ? undefined : Buffer.from(peer.ca),
+        rejectUnauthorized: true,
+      });
+      const done = (e: LocatorError | null) => {
+        timer.clear();
+        signal?.removeEventListener('abort', onAbort);
+        s.off('error', onError);
+        s.off('secureConnect', onSecure);
+        if (e === null) {
+          resolve(s);
+          return;
+        }
+        s.destroy();
+        this.close(e);
+        reject(e);
+      };
+      const timer = startTimer(timeout, () =>
+        done(new LocatorError(TIMEOUT, -1, `the TLS handshake did not complete within ${timeout} ms`)),
+      );
+      const onAbort = () => done(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      const onError = (e: Error & { code?: string }) => done(failed(e));
+      const onSecure = () => done(null);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      s.once('error', onError);
+      s.once('secureConnect', onSecure);
+    });
+    return Connection.wrap(socket, { ...this.#options, secrets: [...this.#secrets] });
   }
 
   /** Queues a chunk; false when the queue is full and the socket should pause. */
@@ -531,9 +583,10 @@ export class Connection {
     this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
   }
 
-  /** Puts back data read too far (a parser's rest). */
-  unread(chunk: Buffer): void {
-    if (chunk.length > 0) this.#queue.unshift(chunk);
+  /** Puts back data read too far (a parser's rest), as a view (no copy). */
+  unread(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.#queue.unshift(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
   }
 
   /** True once close() ran or the peer ended the stream and all data was read. */

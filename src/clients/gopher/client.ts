@@ -28,16 +28,9 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../types.js';
-import {
-  concat,
-  parseAsk,
-  parseAttributes,
-  parseErrorText,
-  parseMenu,
-  parsePlusHeader,
-  readDotData,
-  type PlusHeader,
-} from './parser.js';
+import { parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
+import { CRLF, concat, concatBytes } from '../framing/bytes.js';
+import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
 export {
@@ -59,7 +52,6 @@ interface Exchange {
 
 const EMPTY = new Uint8Array(0);
 const TAB = new Uint8Array([9]);
-const CRLF = new Uint8Array([13, 10]);
 const utf8 = new TextEncoder();
 const text = new TextDecoder('utf-8');
 /** How much of a reply starting with "3" is read to see whether it is a lone error line. */
@@ -67,10 +59,6 @@ const ERROR_LINE_PEEK = 4096;
 /** The largest Gopher+ error text kept, and the largest +ASK attribute reply accepted. */
 const ERROR_TEXT_LIMIT = 64 * 1024;
 const ASK_REPLY_LIMIT = 1024 * 1024;
-
-function asBuffer(b: Uint8Array): Buffer {
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
-}
 
 // ---------------------------------------------------------------------------------------------
 // What is sent
@@ -89,7 +77,7 @@ function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null
 }
 
 function join(...parts: Uint8Array[]): Uint8Array {
-  return parts.reduce((a, b) => concat(a, b), EMPTY);
+  return concatBytes(parts);
 }
 
 /**
@@ -215,7 +203,7 @@ async function readHeader(conn: Connection): Promise<PlusHeader> {
       );
     if (r.header !== null) {
       conn.note('receive', r.header.line);
-      conn.unread(asBuffer(r.rest));
+      conn.unread(r.rest);
       return r.header;
     }
   }
@@ -253,25 +241,16 @@ function dataReader(conn: Connection, length: number): () => Promise<Uint8Array 
     };
   }
   if (length === -1) {
-    const state = { atLineStart: true };
-    let rest: Uint8Array = EMPTY;
-    let done = false;
-    return async () => {
-      for (;;) {
-        if (done) return finish();
-        const c = await conn.read();
-        if (c === null)
-          throw new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            'the server closed the connection before the "." line that ends a "+-1" reply',
-          );
-        const r = readDotData(concat(rest, c), state);
-        rest = r.rest;
-        done = r.done;
-        if (r.data.length > 0) return r.data;
-      }
-    };
+    return dotBlockReader(conn, {
+      unstuff: 'double',
+      closed: () =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          'the server closed the connection before the "." line that ends a "+-1" reply',
+        ),
+      end: finish,
+    });
   }
   return async () => (await conn.read()) ?? finish();
 }
@@ -336,7 +315,7 @@ async function checkErrorLine(conn: Connection, where: string, menu: boolean): P
     }
     buf = concat(buf, chunk);
   }
-  conn.unread(asBuffer(buf));
+  conn.unread(buf);
 }
 
 /** A MIME type for the answer (Gopher+ views are MIME types; otherwise by RFC 1436 item type). */

@@ -6,16 +6,9 @@
 import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
-import {
-  MAX_STATUS_LINE,
-  LineSplitter,
-  decodeText,
-  parseCapabilities,
-  parseReply,
-  undotChunk,
-  type DotState,
-  type Reply,
-} from './parser.js';
+import { MAX_STATUS_LINE, LineSplitter, decodeText, parseCapabilities, parseReply, type Reply } from './parser.js';
+import { LF, concat, lineEnd } from '../framing/bytes.js';
+import { dotBlockReader } from '../framing/reader.js';
 import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
 import { passwordSecrets } from '../secrets.js';
 
@@ -29,20 +22,7 @@ export interface Credentials {
 
 /** How long the answer to QUIT is waited for (ms), at most. */
 const QUIT_WAIT = 1000;
-const LF = 10;
 const EMPTY = new Uint8Array(0);
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function asBuffer(b: Uint8Array): Buffer {
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
-}
 
 export interface SessionOptions extends ConnectOptions {
   /** Asked for credentials when the server answers 480; null: none configured. */
@@ -122,8 +102,8 @@ export class NntpSession {
     for (;;) {
       const lf = buf.indexOf(LF);
       if (lf >= 0) {
-        this.conn.unread(asBuffer(buf.subarray(lf + 1)));
-        const line = decodeText(buf.subarray(0, lf > 0 && buf[lf - 1] === 13 ? lf - 1 : lf));
+        this.conn.unread(buf.subarray(lf + 1));
+        const line = decodeText(buf.subarray(0, lineEnd(buf, 0, lf)));
         this.conn.note('receive', line);
         try {
           return parseReply(line);
@@ -233,29 +213,16 @@ export class NntpSession {
    * unread). A connection closed before the "." line is `connection-closed`.
    */
   blockReader(): () => Promise<Uint8Array | null> {
-    const state: DotState = { atLineStart: true };
-    let pending: Uint8Array = EMPTY;
-    let done = false;
-    return async () => {
-      for (;;) {
-        if (done) return null;
-        const c = await this.conn.read();
-        if (c === null) {
-          throw new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            'the NNTP server closed the connection before the "." line that ends a multi-line reply (RFC 3977 3.1.1)',
-          );
-        }
-        const r = undotChunk(concat(pending, c), state);
-        pending = r.pending;
-        if (r.done) {
-          done = true;
-          this.conn.unread(asBuffer(r.rest));
-        }
-        if (r.data.length > 0) return r.data;
-      }
-    };
+    return dotBlockReader(this.conn, {
+      unstuff: 'any',
+      closed: () =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          'the NNTP server closed the connection before the "." line that ends a multi-line reply (RFC 3977 3.1.1)',
+        ),
+      after: (rest) => this.conn.unread(rest),
+    });
   }
 
   /** A function giving the lines (line ends cut) of the multi-line block; null after the last. */
