@@ -16,7 +16,12 @@ export interface ReplyReaderOptions<R> {
   /** The lines of a reply as the transcript shows them (secrets masked). */
   shown: (reply: R) => string[];
   /** The error when the server closes before a full reply; `partial` names what it had sent. */
-  closed: (partial: string) => LocatorError;
+  closed: (partial: string, rest: Uint8Array) => LocatorError;
+  /**
+   * One reply per read, what follows it put back on the connection (the NNTP status line before
+   * a data block, RFC 3977 3.1), instead of the replies kept in order (FTP, SMTP).
+   */
+  single?: boolean;
   /** The grammar's error about `input` as it may be shown (default: as it is). */
   shownError?: (e: LocatorError, input: Uint8Array) => LocatorError;
   /** Closes the session with the error (default: the connection). */
@@ -26,7 +31,7 @@ export interface ReplyReaderOptions<R> {
 const EMPTY = new Uint8Array(0);
 
 /** Reads replies one at a time; the replies after the one asked for wait in order. */
-export class ReplyReader<R extends { lines: string[] }> {
+export class ReplyReader<R> {
   #rest: Uint8Array = EMPTY;
   readonly #pending: R[] = [];
   readonly #o: ReplyReaderOptions<R>;
@@ -50,17 +55,20 @@ export class ReplyReader<R extends { lines: string[] }> {
       const chunk = await conn.read();
       if (chunk === null) {
         const partial = this.#rest.length > 0 ? ` (it had sent ${this.#rest.length} octets of a reply)` : '';
-        throw this.#fail(this.#o.closed(partial));
+        throw this.#fail(this.#o.closed(partial, this.#rest));
       }
       const input = concat(this.#rest, chunk);
       let parsed;
       try {
-        parsed = parseReplies(input, this.#o.grammar);
+        parsed = parseReplies(input, this.#o.grammar, this.#o.single ? 1 : Infinity);
       } catch (e) {
         const err = e as LocatorError;
         throw this.#fail(this.#o.shownError?.(err, input) ?? err);
       }
-      this.#rest = parsed.rest;
+      if (this.#o.single && parsed.replies.length > 0) {
+        conn.unread(parsed.rest);
+        this.#rest = EMPTY;
+      } else this.#rest = parsed.rest;
       for (const r of parsed.replies) {
         for (const line of this.#o.shown(r)) conn.note('receive', line);
         this.#pending.push(r);

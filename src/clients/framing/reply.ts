@@ -17,6 +17,8 @@ export interface ReplyGrammar<R> {
    * for a line the protocol refuses inside a reply.
    */
   ends(bytes: Uint8Array, start: number, end: number, code: number, first: boolean): boolean;
+  /** A line's text (default: lineText, UTF-8). */
+  text?(bytes: Uint8Array, start: number, end: number): string;
   /** The reply of `code` from its lines' text. */
   reply(code: number, lines: string[]): R;
   /** The error for a line [start, end) that starts no reply. */
@@ -52,13 +54,14 @@ export function lineText(bytes: Uint8Array, start: number, end: number): string 
  */
 export function parseReplies<R>(input: Uint8Array, grammar: ReplyGrammar<R>, limit = Infinity): ParsedReplies<R> {
   const replies: R[] = [];
+  const text = grammar.text ?? lineText;
   let pos = 0; // where the reply being read starts
   outer: while (pos < input.length && replies.length < limit) {
     let end = input.indexOf(LF, pos);
     if (end < 0) break;
     const code = grammar.codeOf(input, pos, end);
     if (code < 0) throw grammar.notAReply(input, pos, end);
-    const lines = [lineText(input, pos, end)];
+    const lines = [text(input, pos, end)];
     let done = grammar.ends(input, pos, end, code, true);
     while (!done) {
       if (end + 1 - pos > grammar.maxOctets) throw grammar.tooLong();
@@ -66,7 +69,7 @@ export function parseReplies<R>(input: Uint8Array, grammar: ReplyGrammar<R>, lim
       end = input.indexOf(LF, start);
       if (end < 0) break outer;
       done = grammar.ends(input, start, end, code, false);
-      lines.push(lineText(input, start, end));
+      lines.push(text(input, start, end));
     }
     replies.push(grammar.reply(code, lines));
     pos = end + 1;

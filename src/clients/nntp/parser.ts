@@ -7,6 +7,8 @@ import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
 import { undot, type DotChunk, type DotState } from '../framing/dot.js';
 import { LineSplitter as Lines } from '../framing/lines.js';
+import { lineEnd } from '../framing/bytes.js';
+import type { ReplyGrammar } from '../framing/reply.js';
 
 /** A status line (RFC 3977 3.1): three digits, then the rest of the line (its arguments). */
 export interface Reply {
@@ -52,6 +54,43 @@ export function parseReply(line: string): Reply {
   }
   return { code: Number(m[1]), text: m[2] ?? '' };
 }
+
+/** A status line as read from the wire: the reply and the line itself, for the transcript. */
+export interface StatusLine extends Reply {
+  line: string;
+}
+
+/**
+ * NNTP's reply grammar for the framing engine (RFC 3977 3.1): a reply is one status line, at most
+ * MAX_STATUS_LINE octets, its text decodeText's.
+ */
+export const NNTP_STATUS: ReplyGrammar<StatusLine> = {
+  maxOctets: MAX_STATUS_LINE,
+  text: (bytes, start, end) => decodeText(bytes.subarray(start, lineEnd(bytes, start, end))),
+  codeOf(bytes, start, end) {
+    try {
+      return parseReply(NNTP_STATUS.text!(bytes, start, end)).code;
+    } catch {
+      return -1;
+    }
+  },
+  ends: () => true,
+  reply: (_code, lines) => ({ ...parseReply(lines[0]), line: lines[0] }),
+  notAReply(bytes, start, end) {
+    try {
+      parseReply(NNTP_STATUS.text!(bytes, start, end));
+    } catch (e) {
+      return e as LocatorError;
+    }
+    return new LocatorError(PROTOCOL_ERROR, -1, 'the NNTP server sent a line that is not a status line (RFC 3977 3.2)');
+  },
+  tooLong: () =>
+    new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the NNTP server sent a status line of more than ${MAX_STATUS_LINE} octets (RFC 3977 3.1: at most 512)`,
+    ),
+};
 
 export type { DotState } from '../framing/dot.js';
 

@@ -6,9 +6,17 @@
 import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
-import { MAX_STATUS_LINE, LineSplitter, decodeText, parseCapabilities, parseReply, type Reply } from './parser.js';
-import { LF, concat, lineEnd } from '../framing/bytes.js';
-import { dotBlockReader } from '../framing/reader.js';
+import {
+  LineSplitter,
+  NNTP_STATUS,
+  decodeText,
+  parseCapabilities,
+  parseReply,
+  type Reply,
+  type StatusLine,
+} from './parser.js';
+import { LF, lineEnd } from '../framing/bytes.js';
+import { ReplyReader, dotBlockReader } from '../framing/reader.js';
 import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
 import { passwordSecrets } from '../secrets.js';
 
@@ -22,7 +30,6 @@ export interface Credentials {
 
 /** How long the answer to QUIT is waited for (ms), at most. */
 const QUIT_WAIT = 1000;
-const EMPTY = new Uint8Array(0);
 
 export interface SessionOptions extends ConnectOptions {
   /** Asked for credentials when the server answers 480; null: none configured. */
@@ -37,10 +44,46 @@ export class NntpSession {
   posting = false;
   readonly #credentials: () => Promise<Credentials | null>;
   #authenticated = false;
+  readonly #status: ReplyReader<StatusLine>;
 
   private constructor(conn: Connection, credentials: () => Promise<Credentials | null>) {
     this.conn = conn;
     this.#credentials = credentials;
+    this.#status = new ReplyReader({
+      conn: () => this.conn,
+      grammar: NNTP_STATUS,
+      single: true,
+      shown: (r) => [r.line],
+      closed: (_partial, rest) =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          rest.length === 0
+            ? 'the NNTP server closed the connection instead of answering'
+            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(this.conn.redact(decodeText(rest)).slice(0, 80))})`,
+        ),
+      shownError: (e, input) => this.#shownError(e, input),
+      fail: () => {}, // the caller closes the session (open(), or the client's one close path)
+    });
+  }
+
+  /**
+   * A status line that is not one: it goes to the transcript, and the error quotes it with the
+   * password masked (RFC 4643 2.3: a server may echo it).
+   */
+  #shownError(e: LocatorError, input: Uint8Array): LocatorError {
+    const lf = input.indexOf(LF);
+    if (lf < 0) return e;
+    const line = decodeText(input.subarray(0, lineEnd(input, 0, lf)));
+    this.conn.note('receive', line);
+    const shown = this.conn.redact(line);
+    if (shown === line) return e;
+    try {
+      parseReply(shown);
+    } catch (again) {
+      if (again instanceof LocatorError) return again;
+    }
+    return e;
   }
 
   /**
@@ -98,41 +141,8 @@ export class NntpSession {
    * stays for the next read.
    */
   async readStatus(): Promise<Reply> {
-    let buf: Uint8Array = EMPTY;
-    for (;;) {
-      const lf = buf.indexOf(LF);
-      if (lf >= 0) {
-        this.conn.unread(buf.subarray(lf + 1));
-        const line = decodeText(buf.subarray(0, lineEnd(buf, 0, lf)));
-        this.conn.note('receive', line);
-        try {
-          return parseReply(line);
-        } catch (e) {
-          // The error quotes the line: quoted with the password masked (it fails as well).
-          const shown = this.conn.redact(line);
-          if (shown !== line) parseReply(shown);
-          throw e;
-        }
-      }
-      if (buf.length > MAX_STATUS_LINE) {
-        throw new LocatorError(
-          PROTOCOL_ERROR,
-          -1,
-          `the NNTP server sent a status line of more than ${MAX_STATUS_LINE} octets (RFC 3977 3.1: at most 512)`,
-        );
-      }
-      const c = await this.conn.read();
-      if (c === null) {
-        throw new LocatorError(
-          CONNECTION_CLOSED,
-          -1,
-          buf.length === 0
-            ? 'the NNTP server closed the connection instead of answering'
-            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(this.conn.redact(decodeText(buf)).slice(0, 80))})`,
-        );
-      }
-      buf = concat(buf, c);
-    }
+    const r = await this.#status.next();
+    return { code: r.code, text: r.text };
   }
 
   /**
