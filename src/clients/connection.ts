@@ -63,26 +63,18 @@ export function startTimer(ms: number, fn: () => void): Timer {
 }
 const HIGH_WATER = 4;
 /**
- * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock.
- * Small, so that the clock sees progress as soon as the system does (a 16 MiB write costs 1,024
- * callbacks). The system itself shows progress in steps: Linux wakes a writer once about half of
- * its send buffer is free (tcp_poll, sk_stream_is_writeable), up to 2 MB on loopback, so a peer
- * that reads more slowly than such a step per `timeout` is seen as stalled.
+ * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock,
+ * so a small piece lets the clock see progress as soon as the system does.
  */
 const WRITE_PIECE = 16 * 1024;
 const READ_SIZE = 256 * 1024;
-/** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
+/** How many returned read buffers are kept for reuse; more are left to the collector. */
 const POOL_MAX = 4;
 
-// Read buffers (speed and memory, issue 16). Each socket read goes into a 256 KiB buffer of its
-// own, handed to the reader whole (no copy): Node's default is 64 KiB reads into fresh buffers,
-// which costs a third more time on a large transfer. A reader that is done with a chunk may give
-// it back with recycleChunk(), and a later read reuses its memory. Before, every read took fresh
-// memory (windows of 4 MiB slabs), which V8 frees only when the external memory it tracks has
-// grown by tens of MiB: the peak RSS of `locator fetch` grew with the object (59 MiB at 5 MB,
-// 90 at 50 MB, 97-103 at 200 MB and 1 GB); with the buffers given back it is 53-55 MiB at every
-// size (bench/RESULTS.md, fetch). A chunk nobody gives back is collected like any other buffer,
-// so open()'s callers need to know nothing of this.
+// Read buffers: each socket read goes into a READ_SIZE buffer handed to the reader whole (no
+// copy); a reader done with a chunk may give it back (recycleChunk) so that memory stays flat
+// whatever the object's size (figures: bench/RESULTS.md, "History moved from comments"). A chunk
+// nobody gives back is collected like any other buffer.
 const pool: ArrayBuffer[] = [];
 /** The one chunk object each buffer was handed out as: only that object can give it back. */
 const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
@@ -510,11 +502,8 @@ export class Connection {
    * end of the stream; fails with the connection's error (timeout after `timeout` ms of silence,
    * aborted, reset), or with what `write` threw, as it is (the connection is then closed).
    *
-   * Speed (issue 16): this is the path of `locator fetch` to a file. With read() each chunk costs
-   * a promise and the consumer's turn of the event loop, and loopback TCP delivers a large
-   * transfer in chunks of about 64 KiB (what is queued between two reads), so that cost is paid
-   * about 16 times per MiB; here a chunk costs one call, and one 256 KiB buffer is read into over
-   * and over (no new memory per read, none for the collector).
+   * The path of `locator fetch` to a file: a chunk costs one call, not a promise and a turn of
+   * the event loop, and one read buffer is read into over and over (bench/RESULTS.md).
    */
   async drain(write: (chunk: Buffer) => void): Promise<void> {
     this.#drainTo = write;
@@ -551,11 +540,10 @@ export class Connection {
   }
 
   /**
-   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. Speed
-   * (issue 16): a large transfer waits once per chunk, and a timer made and cleared per wait
-   * showed in the profile; one Node timer per connection is re-armed instead (refresh), and left
-   * unreferenced between waits (it then fires into nothing: no wait is pending). Waits longer than
-   * one Node timer can hold (and Infinity) keep the chained startTimer.
+   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. One Node
+   * timer per connection is re-armed (refresh) and left unreferenced between waits, as a timer
+   * per wait showed in the profile (bench/RESULTS.md); waits longer than one Node timer can hold
+   * (and Infinity) keep the chained startTimer.
    */
   #armSilence(): void {
     this.#lastData = Date.now();
@@ -722,9 +710,8 @@ export function pullStream(
  * no web-stream machinery per chunk (`locator fetch`), or null for any other stream. The stream
  * is locked, so that nobody else reads it; the caller reads with `next()` (null at the end, the
  * byte limit applied, the source closed on a failure) and calls `cancel()` if it stops early.
- * Speed (issue 16): a ReadableStream costs several promises and queue operations per chunk, and
- * a transfer of 50 MB arrives in about 800 chunks of 64 KiB (what loopback TCP queues between
- * two reads); the profile of `locator fetch` showed that time as the gap to curl.
+ * A ReadableStream costs several promises and queue operations per chunk, which showed in the
+ * profile of `locator fetch` (bench/RESULTS.md).
  */
 export function directChunks(body: ReadableStream<Uint8Array>): DirectSource | null {
   const source = (body as unknown as Record<symbol, DirectSource | undefined>)[DIRECT];

@@ -6,7 +6,7 @@
 //   RFC 5321 4.5.2 (dot-stuffing), 2.3.8 (CR LF line ends)
 
 import { LocatorError } from '../../core/errors.js';
-import { CRLF_TEXT as CRLF } from '../framing/bytes.js';
+import { CRLF_TEXT as CRLF, concatBytes } from '../framing/bytes.js';
 import { checkAddrSpec } from '../../schemes/mailto.js';
 import { BODY_NOT_UTF8, INVALID_MAILBOX, SMTP_CONTROL, SMTP_LINE_BREAK, SMTP_TOO_LONG } from './errors.js';
 
@@ -391,11 +391,7 @@ export function composeMessage(c: Composition): Uint8Array {
   // address within RFC 5321's 256 octets fits) - checked, so that nothing longer is ever sent.
   for (const l of head.split(CRLF))
     if (l.length > MAX_LINE) throw tooLong('a header line', l.length, MAX_LINE, 'RFC 5322 2.1.1');
-  const h = enc.encode(head + CRLF);
-  const out = new Uint8Array(h.length + body.octets.length);
-  out.set(h);
-  out.set(body.octets, h.length);
-  return out;
+  return concatBytes([enc.encode(head + CRLF), body.octets]);
 }
 
 /** The message as DATA sends it, dot-stuffed (RFC 5321 4.5.2): the framing core's encoder. */
