@@ -13,16 +13,24 @@ export class ReplyError extends LocatorError {
   readonly replyText: string;
   readonly command: string | null;
 
-  constructor(code: string, message: string, replyCode: number, replyText: string, command: string | null) {
-    super(code, -1, message);
+  /** `message` defaults to describe(protocol, reply, command). */
+  constructor(
+    code: string,
+    protocol: string,
+    reply: { code: number; text: string },
+    command: string | null,
+    message?: string,
+  ) {
+    super(code, -1, message ?? ReplyError.describe(protocol, reply, command));
     this.name = 'ReplyError';
-    this.replyCode = replyCode;
-    this.replyText = replyText;
+    this.replyCode = reply.code;
+    this.replyText = reply.text;
     this.command = command;
   }
-}
 
-/** "to \"COMMAND\"", or "on connecting" for the greeting: how a reply error names its command. */
-export function answeredTo(command: string | null): string {
-  return command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
+  /** "the FTP server answered 550 "text" to "RETR x"" ("on connecting" for the greeting). */
+  static describe(protocol: string, reply: { code: number; text: string }, command: string | null): string {
+    const to = command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
+    return `the ${protocol} server answered ${reply.code} ${JSON.stringify(reply.text)} ${to}`;
+  }
 }

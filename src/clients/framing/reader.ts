@@ -117,3 +117,23 @@ export function dotBlockReader(
     }
   };
 }
+
+/**
+ * Waits for `answer` at most `ms` milliseconds, and never throws: the answer to QUIT (RFC 959
+ * 4.1.1, RFC 5321 4.1.1.10, RFC 3977 5.4), which changes nothing once the exchange is over.
+ */
+export async function briefly(answer: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      answer,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+  } catch {
+    // a server that closes, or answers badly, after QUIT changes nothing
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -8,7 +8,7 @@ import { CONNECTION_CLOSED } from '../types.js';
 import { FTP_REPLIES, type FtpReply } from './parser.js';
 import { FtpReplyError } from './errors.js';
 import { CRLF, concatBytes } from '../framing/bytes.js';
-import { ReplyReader } from '../framing/reader.js';
+import { ReplyReader, briefly } from '../framing/reader.js';
 
 export { FtpReplyError, FTP_REPLY } from './errors.js';
 
@@ -84,19 +84,12 @@ export class FtpControl {
    * whatever happens, the connection is closed. Never throws.
    */
   async quit(wait: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.send('QUIT', null, 'QUIT');
-      await Promise.race([
-        this.reply(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, wait);
-        }),
-      ]);
+      await briefly(this.reply(), wait);
     } catch {
-      // The object is complete; a server that does not answer QUIT changes nothing.
+      // The object is complete; a server that does not take QUIT changes nothing.
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
       this.conn.close();
     }
   }

@@ -2,7 +2,7 @@
 // root can export FtpReplyError without pulling in node:net.
 
 import { defineCode } from '../../core/errors.js';
-import { ReplyError, answeredTo } from '../framing/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { FtpReply } from './parser.js';
 
 export const FTP_REPLY = defineCode(
@@ -28,13 +28,7 @@ export const FTP_LINE_BREAK = defineCode(
  */
 export class FtpReplyError extends ReplyError {
   constructor(reply: FtpReply, command: string | null, message?: string) {
-    super(
-      FTP_REPLY,
-      message ?? `the FTP server answered ${reply.code} ${JSON.stringify(reply.text)} ${answeredTo(command)}`,
-      reply.code,
-      reply.text,
-      command,
-    );
+    super(FTP_REPLY, 'FTP', reply, command, message);
     this.name = 'FtpReplyError';
   }
 }

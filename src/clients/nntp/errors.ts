@@ -2,7 +2,7 @@
 // here, so locator/clients can export them without loading the client.
 
 import { defineCode } from '../../core/errors.js';
-import { ReplyError, answeredTo } from '../framing/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { Reply } from './parser.js';
 
 export const NNTP_REPLY = defineCode(
@@ -35,13 +35,7 @@ export const NNTP_AUTH_REQUIRED = defineCode(
  */
 export class NntpReplyError extends ReplyError {
   constructor(reply: Reply, command: string | null, message?: string, code: string = NNTP_REPLY) {
-    super(
-      code,
-      message ?? `the NNTP server answered ${reply.code} ${JSON.stringify(reply.text)} ${answeredTo(command)}`,
-      reply.code,
-      reply.text,
-      command,
-    );
+    super(code, 'NNTP', reply, command, message);
     this.name = 'NntpReplyError';
   }
 }

@@ -16,7 +16,7 @@ import {
   type StatusLine,
 } from './parser.js';
 import { LF, lineEnd } from '../framing/bytes.js';
-import { ReplyReader, dotBlockReader } from '../framing/reader.js';
+import { ReplyReader, briefly, dotBlockReader } from '../framing/reader.js';
 import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
 import { passwordSecrets } from '../secrets.js';
 
@@ -30,6 +30,7 @@ export interface Credentials {
 
 /** How long the answer to QUIT is waited for (ms), at most. */
 const QUIT_WAIT = 1000;
+const utf8 = new TextEncoder();
 
 export interface SessionOptions extends ConnectOptions {
   /** Asked for credentials when the server answers 480; null: none configured. */
@@ -252,6 +253,24 @@ export class NntpSession {
     };
   }
 
+  /**
+   * A function giving the multi-line block as a listing: each line decoded (decodeText) and
+   * turned by `line` into listing text ("" to skip it), the text of a batch of lines as UTF-8;
+   * null after the last.
+   */
+  listingReader(line: (text: string) => string): () => Promise<Uint8Array | null> {
+    const lines = this.lineReader();
+    return async () => {
+      for (;;) {
+        const batch = await lines();
+        if (batch === null) return null;
+        let out = '';
+        for (const l of batch) out += line(decodeText(l));
+        if (out !== '') return utf8.encode(out);
+      }
+    };
+  }
+
   /** Reads a whole (small) multi-line block as text lines: at most `limit` octets. */
   async readTextBlock(limit: number): Promise<string[]> {
     const next = this.lineReader();
@@ -274,18 +293,13 @@ export class NntpSession {
    * exchange is over), then the connection is closed.
    */
   async quit(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.conn.write('QUIT\r\n');
       // The data is complete: the 205 is waited for briefly, not for the whole timeout.
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, Math.min(this.conn.timeout, QUIT_WAIT));
-      });
-      await Promise.race([this.readStatus().catch(() => {}), late]);
+      await briefly(this.readStatus(), Math.min(this.conn.timeout, QUIT_WAIT));
     } catch {
       // a server that closes without 205 changes nothing
     } finally {
-      clearTimeout(timer);
       this.conn.note('info', `received ${this.conn.received} octets; connection closed`);
       this.conn.close();
     }

@@ -2,7 +2,7 @@
 // these can be imported without pulling in node:net.
 
 import { defineCode } from '../../core/errors.js';
-import { ReplyError, answeredTo } from '../framing/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { SmtpReply } from './reply.js';
 
 export const SMTP_REPLY = defineCode(
@@ -103,13 +103,13 @@ export class SmtpReplyError extends ReplyError {
       : reply.code >= 500
         ? 'a permanent failure (5yz): sending it again as it is will fail again'
         : 'a reply this command does not allow';
+    const r = { code: reply.code, text };
     super(
       SMTP_REPLY,
-      message ??
-        `the SMTP server answered ${reply.code} ${JSON.stringify(text)} ${answeredTo(command)}: ${kind} (RFC 5321 4.2.1)`,
-      reply.code,
-      text,
+      'SMTP',
+      r,
       command,
+      message ?? `${ReplyError.describe('SMTP', r, command)}: ${kind} (RFC 5321 4.2.1)`,
     );
     this.name = 'SmtpReplyError';
     this.enhancedCode = reply.enhanced;

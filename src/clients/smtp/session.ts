@@ -10,7 +10,7 @@ import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
 import { parseReplies, SMTP_REPLIES, type SmtpReply } from './reply.js';
 import { SmtpReplyError, STARTTLS_UNAVAILABLE } from './errors.js';
 import { maskAcross } from '../secrets.js';
-import { ReplyReader } from '../framing/reader.js';
+import { ReplyReader, briefly } from '../framing/reader.js';
 
 export class SmtpSession {
   conn: Connection;
@@ -166,19 +166,12 @@ export class SmtpSession {
    * 4.1.1.10); whatever happens, the connection is closed. Never throws.
    */
   async quit(wait: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.send(['QUIT']);
-      await Promise.race([
-        this.reply(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, wait);
-        }),
-      ]);
+      await briefly(this.reply(), wait);
     } catch {
-      // The message is queued already (or the session failed): a server that does not answer changes nothing.
+      // The message is queued already (or the session failed): a server that does not take QUIT changes nothing.
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
       this.close();
     }
   }
