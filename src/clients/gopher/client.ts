@@ -29,7 +29,7 @@ import {
   type TranscriptLine,
 } from '../types.js';
 import { parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
-import { CRLF, concat, concatBytes } from '../framing/bytes.js';
+import { CRLF, TAB, concat, concatBytes } from '../framing/bytes.js';
 import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
@@ -51,7 +51,7 @@ interface Exchange {
 }
 
 const EMPTY = new Uint8Array(0);
-const TAB = new Uint8Array([9]);
+const TAB_OCTET = Uint8Array.of(TAB);
 const utf8 = new TextEncoder();
 const text = new TextDecoder('utf-8');
 /** How much of a reply starting with "3" is read to see whether it is a lone error line. */
@@ -76,10 +76,6 @@ function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null
   return { selector: octets(p.selector)!, search: octets(p.search), gopherPlus: octets(p.gopherPlus) };
 }
 
-function join(...parts: Uint8Array[]): Uint8Array {
-  return concatBytes(parts);
-}
-
 /**
  * The octets of `fields.request` (RFC 1738 3.4.2-3.4.9): its UTF-8 form, except when the URL
  * escapes octets that are not UTF-8 (the fields show them as U+FFFD): then the same request is
@@ -97,14 +93,14 @@ export function requestOctets(url: Url): Uint8Array {
 export function requestFromOctets(url: Url): Uint8Array {
   const f = fieldsOf(url, 'gopher');
   const p = octetParts(url);
-  if (f.plus?.kind === 'ask') return join(p.selector, utf8.encode('\t!+ASK\r\n'));
+  if (f.plus?.kind === 'ask') return concatBytes([p.selector, utf8.encode('\t!+ASK\r\n')]);
   let out = p.selector;
-  if (p.search !== null && p.search.length > 0) out = join(out, TAB, p.search);
+  if (p.search !== null && p.search.length > 0) out = concatBytes([out, TAB_OCTET, p.search]);
   if (p.gopherPlus !== null && p.gopherPlus.length > 0) {
-    out = join(out, TAB, p.gopherPlus);
+    out = concatBytes([out, TAB_OCTET, p.gopherPlus]);
     if (f.gopherPlus!.includes('\r\n')) return out;
   }
-  return join(out, CRLF);
+  return concatBytes([out, CRLF]);
 }
 
 /** True when the server answers with a Gopher+ header (RFC 1738 3.4.4-3.4.9: "+", "!", "$"). */
@@ -154,7 +150,7 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
       'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)',
     );
   }
-  const request = join(octetParts(url).selector, TAB, utf8.encode(search), CRLF);
+  const request = concatBytes([octetParts(url).selector, TAB_OCTET, utf8.encode(search), CRLF]);
   return { request, shown: formatRequest(`${f.selector}\t${search}\r\n`), plus: false, secrets: [] };
 }
 
@@ -395,7 +391,7 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
  */
 function askExchange(url: Url, f: GopherFields): Exchange {
   return {
-    request: join(octetParts(url).selector, utf8.encode('\t!+ASK\r\n')),
+    request: concatBytes([octetParts(url).selector, utf8.encode('\t!+ASK\r\n')]),
     shown: formatRequest(`${f.selector}\t!+ASK\r\n`),
     plus: true,
     secrets: [],
@@ -454,10 +450,11 @@ function answerExchange(url: Url, f: GopherFields, questions: AskQuestion[], ans
   const head = f.selector + (f.search === null || f.search === '' ? '' : '\t' + f.search);
   const block = `\t+\t1\r\n+-1\r\n${lines.map((l) => l + '\r\n').join('')}.\r\n`;
   const p = octetParts(url);
-  const selectorAndSearch = p.search !== null && p.search.length > 0 ? join(p.selector, TAB, p.search) : p.selector;
+  const selectorAndSearch =
+    p.search !== null && p.search.length > 0 ? concatBytes([p.selector, TAB_OCTET, p.search]) : p.selector;
   const secrets = answers.filter((_, i) => questions[i].kind === 'AskP');
   return {
-    request: join(selectorAndSearch, utf8.encode(block)),
+    request: concatBytes([selectorAndSearch, utf8.encode(block)]),
     shown: formatRequest(head + block),
     plus: true,
     secrets,
