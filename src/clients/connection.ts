@@ -5,6 +5,7 @@
 // unread data waits, so memory stays bounded by the queue, not by the object.
 
 import net from 'node:net';
+import tls from 'node:tls';
 import { lookup } from 'node:dns/promises';
 import { LocatorError } from '../core/errors.js';
 import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js';
@@ -62,26 +63,18 @@ export function startTimer(ms: number, fn: () => void): Timer {
 }
 const HIGH_WATER = 4;
 /**
- * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock.
- * Small, so that the clock sees progress as soon as the system does (a 16 MiB write costs 1,024
- * callbacks). The system itself shows progress in steps: Linux wakes a writer once about half of
- * its send buffer is free (tcp_poll, sk_stream_is_writeable), up to 2 MB on loopback, so a peer
- * that reads more slowly than such a step per `timeout` is seen as stalled.
+ * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock,
+ * so a small piece lets the clock see progress as soon as the system does.
  */
 const WRITE_PIECE = 16 * 1024;
 const READ_SIZE = 256 * 1024;
-/** How many returned read buffers are kept for reuse (1 MiB); more are left to the collector. */
+/** How many returned read buffers are kept for reuse; more are left to the collector. */
 const POOL_MAX = 4;
 
-// Read buffers (speed and memory, issue 16). Each socket read goes into a 256 KiB buffer of its
-// own, handed to the reader whole (no copy): Node's default is 64 KiB reads into fresh buffers,
-// which costs a third more time on a large transfer. A reader that is done with a chunk may give
-// it back with recycleChunk(), and a later read reuses its memory. Before, every read took fresh
-// memory (windows of 4 MiB slabs), which V8 frees only when the external memory it tracks has
-// grown by tens of MiB: the peak RSS of `locator fetch` grew with the object (59 MiB at 5 MB,
-// 90 at 50 MB, 97-103 at 200 MB and 1 GB); with the buffers given back it is 53-55 MiB at every
-// size (bench/RESULTS.md, fetch). A chunk nobody gives back is collected like any other buffer,
-// so open()'s callers need to know nothing of this.
+// Read buffers: each socket read goes into a READ_SIZE buffer handed to the reader whole (no
+// copy); a reader done with a chunk may give it back (recycleChunk) so that memory stays flat
+// whatever the object's size (figures: bench/RESULTS.md, "History moved from comments"). A chunk
+// nobody gives back is collected like any other buffer.
 const pool: ArrayBuffer[] = [];
 /** The one chunk object each buffer was handed out as: only that object can give it back. */
 const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
@@ -152,6 +145,7 @@ export class Connection {
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
   readonly #secrets: string[];
+  readonly #options: ConnectOptions;
   /** Bytes received so far. */
   received = 0;
 
@@ -161,6 +155,7 @@ export class Connection {
     feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
   ) {
     this.socket = socket;
+    this.#options = options;
     this.timeout =
       options.readTimeout !== undefined
         ? checkTimeout(options.readTimeout, 'readTimeout')
@@ -285,6 +280,55 @@ export class Connection {
   /** Wraps a socket already connected (e.g. the FTP data connection). */
   static wrap(socket: net.Socket, options: ConnectOptions = {}): Connection {
     return new Connection(socket, options);
+  }
+
+  /**
+   * TLS over this connection's socket, after the protocol's STARTTLS (RFC 3207 4.2, RFC 4642,
+   * RFC 4217): the handshake bounded by `timeout`, the AbortSignal and errors wired as connect()
+   * wires them; the server's certificate checked against `ca` (else the system's authorities) and
+   * `servername` (else `host`). Resolves with the Connection that reads the TLS socket (same
+   * options and secrets); this one keeps the plain socket, to be closed with it. A failed
+   * handshake closes this connection with the error `failed` makes (timeout and aborted as
+   * connect()).
+   */
+  async startTls(
+    peer: { host: string; servername?: string; ca?: string | Uint8Array },
+    failed: (e: Error & { code?: string }) => LocatorError,
+  ): Promise<Connection> {
+    const timeout = this.timeout;
+    const signal = this.#signal;
+    const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const s = tls.connect({
+        socket: this.socket,
+        host: peer.host, // the name (or address) the certificate is checked against, when no servername
+        servername: peer.servername,
+        ca: peer.ca === undefined ? undefined : Buffer.from(peer.ca),
+        rejectUnauthorized: true,
+      });
+      const done = (e: LocatorError | null) => {
+        timer.clear();
+        signal?.removeEventListener('abort', onAbort);
+        s.off('error', onError);
+        s.off('secureConnect', onSecure);
+        if (e === null) {
+          resolve(s);
+          return;
+        }
+        s.destroy();
+        this.close(e);
+        reject(e);
+      };
+      const timer = startTimer(timeout, () =>
+        done(new LocatorError(TIMEOUT, -1, `the TLS handshake did not complete within ${timeout} ms`)),
+      );
+      const onAbort = () => done(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
+      const onError = (e: Error & { code?: string }) => done(failed(e));
+      const onSecure = () => done(null);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      s.once('error', onError);
+      s.once('secureConnect', onSecure);
+    });
+    return Connection.wrap(socket, { ...this.#options, secrets: [...this.#secrets] });
   }
 
   /** Queues a chunk; false when the queue is full and the socket should pause. */
@@ -458,11 +502,8 @@ export class Connection {
    * end of the stream; fails with the connection's error (timeout after `timeout` ms of silence,
    * aborted, reset), or with what `write` threw, as it is (the connection is then closed).
    *
-   * Speed (issue 16): this is the path of `locator fetch` to a file. With read() each chunk costs
-   * a promise and the consumer's turn of the event loop, and loopback TCP delivers a large
-   * transfer in chunks of about 64 KiB (what is queued between two reads), so that cost is paid
-   * about 16 times per MiB; here a chunk costs one call, and one 256 KiB buffer is read into over
-   * and over (no new memory per read, none for the collector).
+   * The path of `locator fetch` to a file: a chunk costs one call, not a promise and a turn of
+   * the event loop, and one read buffer is read into over and over (bench/RESULTS.md).
    */
   async drain(write: (chunk: Buffer) => void): Promise<void> {
     this.#drainTo = write;
@@ -499,11 +540,10 @@ export class Connection {
   }
 
   /**
-   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. Speed
-   * (issue 16): a large transfer waits once per chunk, and a timer made and cleared per wait
-   * showed in the profile; one Node timer per connection is re-armed instead (refresh), and left
-   * unreferenced between waits (it then fires into nothing: no wait is pending). Waits longer than
-   * one Node timer can hold (and Infinity) keep the chained startTimer.
+   * Starts the clock of a read's wait: `timeout` ms of silence close the connection. One Node
+   * timer per connection is re-armed (refresh) and left unreferenced between waits, as a timer
+   * per wait showed in the profile (bench/RESULTS.md); waits longer than one Node timer can hold
+   * (and Infinity) keep the chained startTimer.
    */
   #armSilence(): void {
     this.#lastData = Date.now();
@@ -531,9 +571,10 @@ export class Connection {
     this.close(new LocatorError(TIMEOUT, -1, `the server sent nothing for ${this.timeout} ms`));
   }
 
-  /** Puts back data read too far (a parser's rest). */
-  unread(chunk: Buffer): void {
-    if (chunk.length > 0) this.#queue.unshift(chunk);
+  /** Puts back data read too far (a parser's rest), as a view (no copy). */
+  unread(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.#queue.unshift(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
   }
 
   /** True once close() ran or the peer ended the stream and all data was read. */
@@ -669,9 +710,8 @@ export function pullStream(
  * no web-stream machinery per chunk (`locator fetch`), or null for any other stream. The stream
  * is locked, so that nobody else reads it; the caller reads with `next()` (null at the end, the
  * byte limit applied, the source closed on a failure) and calls `cancel()` if it stops early.
- * Speed (issue 16): a ReadableStream costs several promises and queue operations per chunk, and
- * a transfer of 50 MB arrives in about 800 chunks of 64 KiB (what loopback TCP queues between
- * two reads); the profile of `locator fetch` showed that time as the gap to curl.
+ * A ReadableStream costs several promises and queue operations per chunk, which showed in the
+ * profile of `locator fetch` (bench/RESULTS.md).
  */
 export function directChunks(body: ReadableStream<Uint8Array>): DirectSource | null {
   const source = (body as unknown as Record<symbol, DirectSource | undefined>)[DIRECT];

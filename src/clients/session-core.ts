@@ -1,5 +1,5 @@
-// What the rlogin and tn3270 sessions (src/clients/rlogin/session.ts, src/clients/tn3270/session.ts)
-// share: one Connection (socket, AbortSignal, one close path), the `output` stream fed by a read
+// What the telnet, rlogin and tn3270 sessions (./telnet/session.ts, ./rlogin/session.ts,
+// ./tn3270/session.ts) share: one Connection (socket, AbortSignal, one close path), the `output` stream fed by a read
 // loop with back-pressure, the `closed` promise, the byte counters and the transcript. The
 // protocol module turns what arrives into what to show (`onData`), and says what to send.
 
@@ -112,6 +112,11 @@ export class SessionCore {
     return this.conn.received;
   }
 
+  /** True once the session ended (the peer, close(), or a failure). */
+  get ended(): boolean {
+    return this.#done;
+  }
+
   /** Shows `data` first (what arrived with the handshake), then starts the read loop. */
   start(first: Uint8Array | null): void {
     if (first !== null && first.length > 0) this.#controller.enqueue(first);
@@ -144,6 +149,7 @@ export class SessionCore {
     this.#done = true;
     this.conn.note('info', `session ended: ${this.bytesIn} octets in, ${this.bytesOut} out`);
     if (error === null) {
+      this.conn.close(); // the socket is released when the peer ends the session too
       try {
         this.#controller.close();
       } catch {
@@ -175,6 +181,18 @@ export class SessionCore {
   /** Shows `data` (e.g. a redraw after a key) in order with what the server sent. */
   show(data: Uint8Array): void {
     if (!this.#done && data.length > 0) this.#controller.enqueue(data);
+  }
+
+  /**
+   * Ends the session with `error` (a fault the protocol module finds outside the read loop: a
+   * cancelled session, a peer that stopped reading): `closed` rejects with it. Idempotent.
+   */
+  fail(error: LocatorError): void {
+    this.conn.close(error);
+    this.#finish(error);
+    const p = this.#pulled;
+    this.#pulled = null;
+    p?.();
   }
 
   /** Ends the session from this side. Idempotent. */

@@ -3,8 +3,7 @@
 // its own internal form". Here the internal form is the POSIX one: CR LF becomes LF; a CR not
 // followed by LF stays as it is. No networking here: a pure converter, fed chunk by chunk.
 
-const CR = 13;
-const LF = 10;
+import { CR, LF, concat } from '../framing/bytes.js';
 
 /**
  * Converts NVT-ASCII (CR LF line ends) to local line ends (LF), chunk by chunk (RFC 959
@@ -59,11 +58,5 @@ export class NvtToLocal {
 /** The whole of `data` in local form (RFC 959 3.1.1.1), for tests and small objects. */
 export function nvtToLocal(data: Uint8Array): Uint8Array {
   const c = new NvtToLocal();
-  const a = c.push(data);
-  const b = c.end();
-  if (b.length === 0) return a;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+  return concat(c.push(data), c.end());
 }

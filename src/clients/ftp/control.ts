@@ -1,26 +1,36 @@
 // The FTP control connection (RFC 959 4, 5.4): commands out, replies in, over a Connection that
-// owns the socket, the timeouts, the AbortSignal and the one close path. Replies are read with
-// the pure parser (parser.ts), so a reply split across packets is resumed.
+// owns the socket, the timeouts, the AbortSignal and the one close path. Replies are read by the
+// framing engine (../framing/reader.ts) with FTP's grammar (parser.ts).
 
 import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
 import { CONNECTION_CLOSED } from '../types.js';
-import { parseReplies, type FtpReply } from './parser.js';
+import { FTP_REPLIES, type FtpReply } from './parser.js';
 import { FtpReplyError } from './errors.js';
+import { CRLF, concatBytes } from '../framing/bytes.js';
+import { ReplyReader, briefly } from '../framing/reader.js';
 
 export { FtpReplyError, FTP_REPLY } from './errors.js';
 
-const CRLF = Buffer.from('\r\n');
-
 export class FtpControl {
   readonly conn: Connection;
-  #rest: Uint8Array = new Uint8Array(0);
-  #pending: FtpReply[] = [];
+  readonly #replies: ReplyReader<FtpReply>;
   /** The last command sent, as the transcript shows it. */
   last: string | null = null;
 
   private constructor(conn: Connection) {
     this.conn = conn;
+    this.#replies = new ReplyReader({
+      conn: () => this.conn,
+      grammar: FTP_REPLIES,
+      shown: (r) => r.lines,
+      closed: (partial) =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          `the FTP server closed the control connection${this.last === null ? '' : ` after ${JSON.stringify(this.last)}`}${partial}`,
+        ),
+    });
   }
 
   /** Opens the control connection to host:port (RFC 959 5.4; policy checked by Connection). */
@@ -39,37 +49,7 @@ export class FtpControl {
    * or `protocol-error` for octets that are not a reply.
    */
   async reply(): Promise<FtpReply> {
-    while (this.#pending.length === 0) {
-      const chunk = await this.conn.read();
-      if (chunk === null) {
-        const partial = this.#rest.length > 0 ? ` (it had sent ${this.#rest.length} octets of a reply)` : '';
-        throw this.#fail(
-          new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            `the FTP server closed the control connection${this.last === null ? '' : ` after ${JSON.stringify(this.last)}`}${partial}`,
-          ),
-        );
-      }
-      const input = this.#rest.length === 0 ? chunk : Buffer.concat([this.#rest, chunk]);
-      let parsed;
-      try {
-        parsed = parseReplies(input);
-      } catch (e) {
-        throw this.#fail(e as LocatorError);
-      }
-      this.#rest = parsed.rest;
-      for (const r of parsed.replies) {
-        for (const line of r.lines) this.conn.note('receive', line);
-        this.#pending.push(r);
-      }
-    }
-    return this.#pending.shift()!;
-  }
-
-  #fail(e: LocatorError): LocatorError {
-    this.conn.close(e);
-    return e;
+    return this.#replies.next();
   }
 
   /**
@@ -79,10 +59,7 @@ export class FtpControl {
   async send(verb: string, argument: Uint8Array | null, text: string): Promise<void> {
     this.last = text;
     const head = Buffer.from(argument === null ? verb : `${verb} `, 'latin1');
-    await this.conn.write(
-      argument === null ? Buffer.concat([head, CRLF]) : Buffer.concat([head, argument, CRLF]),
-      text,
-    );
+    await this.conn.write(argument === null ? concatBytes([head, CRLF]) : concatBytes([head, argument, CRLF]), text);
   }
 
   /** Sends a command and reads its reply. */
@@ -107,19 +84,12 @@ export class FtpControl {
    * whatever happens, the connection is closed. Never throws.
    */
   async quit(wait: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.send('QUIT', null, 'QUIT');
-      await Promise.race([
-        this.reply(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, wait);
-        }),
-      ]);
+      await briefly(this.reply(), wait);
     } catch {
-      // The object is complete; a server that does not answer QUIT changes nothing.
+      // The object is complete; a server that does not take QUIT changes nothing.
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
       this.conn.close();
     }
   }

@@ -1,7 +1,8 @@
 // The FTP client's own error codes (RFC 959 4.2, RFC 1738 6). No networking here, so the package
 // root can export FtpReplyError without pulling in node:net.
 
-import { LocatorError, defineCode } from '../../core/errors.js';
+import { defineCode } from '../../core/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { FtpReply } from './parser.js';
 
 export const FTP_REPLY = defineCode(
@@ -25,17 +26,9 @@ export const FTP_LINE_BREAK = defineCode(
  * `replyCode` and `replyText` are the server's; `command` the command it answered (PASS hidden),
  * null for the greeting.
  */
-export class FtpReplyError extends LocatorError {
-  readonly replyCode: number;
-  readonly replyText: string;
-  readonly command: string | null;
-
+export class FtpReplyError extends ReplyError {
   constructor(reply: FtpReply, command: string | null, message?: string) {
-    const to = command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
-    super(FTP_REPLY, -1, message ?? `the FTP server answered ${reply.code} ${JSON.stringify(reply.text)} ${to}`);
+    super(FTP_REPLY, 'FTP', reply, command, message);
     this.name = 'FtpReplyError';
-    this.replyCode = reply.code;
-    this.replyText = reply.text;
-    this.command = command;
   }
 }

@@ -8,6 +8,8 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
+import { CR, HYPHEN, SPACE } from '../framing/bytes.js';
+import { lineText, parseReplies as readReplies, type ParsedReplies, type ReplyGrammar } from '../framing/reply.js';
 
 /** One reply of the server (RFC 959 4.2). */
 export interface FtpReply {
@@ -19,28 +21,10 @@ export interface FtpReply {
   text: string;
 }
 
-export interface ParsedReplies {
-  replies: FtpReply[];
-  /** Octets of an incomplete reply: give them back, followed by the next chunk. */
-  rest: Uint8Array;
-}
+export type { ParsedReplies };
 
 /** The longest reply accepted, all lines together; more is a protocol error, not a memory sink. */
 export const MAX_REPLY_OCTETS = 64 * 1024;
-
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const HYPHEN = 45;
-
-let decoder: TextDecoder | undefined;
-
-/** A line's octets as text: UTF-8 (RFC 2640 2.2), anything else as U+FFFD. */
-function lineText(bytes: Uint8Array, start: number, end: number): string {
-  if (end > start && bytes[end - 1] === CR) end--;
-  decoder ??= new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-  return decoder.decode(bytes.subarray(start, end));
-}
 
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 48 && c <= 57;
@@ -74,15 +58,6 @@ function closesReply(bytes: Uint8Array, start: number, end: number, code: number
   return end - start === 3 || bytes[start + 3] === SPACE || (end - start === 4 && bytes[start + 3] === CR);
 }
 
-function garbage(bytes: Uint8Array, start: number, end: number): LocatorError {
-  const shown = lineText(bytes, start, Math.min(end, start + 80));
-  return new LocatorError(
-    PROTOCOL_ERROR,
-    -1,
-    `the FTP server sent ${JSON.stringify(shown)}, which is not a reply: a reply starts with a three-digit code (RFC 959 4.2)`,
-  );
-}
-
 function reply(code: number, lines: string[]): FtpReply {
   const text = lines
     .map((l) =>
@@ -97,44 +72,38 @@ function reply(code: number, lines: string[]): FtpReply {
 }
 
 /**
- * Reads every complete reply in `input` (RFC 959 4.2). A line ends at LF; a CR before it is
- * dropped. Throws `protocol-error` when a reply does not start with a code, or when one reply
- * grows past MAX_REPLY_OCTETS.
- * DEVIATION: RFC 959 ends lines with CR LF; a bare LF is accepted too, as every client does.
+ * FTP's reply grammar (RFC 959 4.2): "xyz-" opens a multi-line reply whose lines may be anything
+ * until the first "xyz " (same code) closes it; "xyz " alone is a single-line reply.
  */
-export function parseReplies(input: Uint8Array): ParsedReplies {
-  const replies: FtpReply[] = [];
-  let pos = 0;
-  outer: while (pos < input.length) {
-    const firstEnd = input.indexOf(LF, pos);
-    if (firstEnd < 0) break;
-    const code = codeAt(input, pos, firstEnd);
-    if (code < 0) throw garbage(input, pos, firstEnd);
-    const lines = [lineText(input, pos, firstEnd)];
-    const multi = firstEnd - pos > 3 && input[pos + 3] === HYPHEN;
-    let end = firstEnd;
-    if (multi) {
-      for (;;) {
-        const start = end + 1;
-        end = input.indexOf(LF, start);
-        if (end < 0) break outer;
-        lines.push(lineText(input, start, end));
-        if (closesReply(input, start, end, code)) break;
-        if (end - pos > MAX_REPLY_OCTETS) break outer;
-      }
-    }
-    replies.push(reply(code, lines));
-    pos = end + 1;
-  }
-  const rest = input.subarray(pos);
-  if (rest.length > MAX_REPLY_OCTETS) {
-    throw new LocatorError(
+export const FTP_REPLIES: ReplyGrammar<FtpReply> = {
+  maxOctets: MAX_REPLY_OCTETS,
+  codeOf: codeAt,
+  ends: (bytes, start, end, code, first) =>
+    first ? !(end - start > 3 && bytes[start + 3] === HYPHEN) : closesReply(bytes, start, end, code),
+  reply,
+  notAReply(bytes, start, end) {
+    const shown = lineText(bytes, start, Math.min(end, start + 80));
+    return new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the FTP server sent ${JSON.stringify(shown)}, which is not a reply: a reply starts with a three-digit code (RFC 959 4.2)`,
+    );
+  },
+  tooLong: () =>
+    new LocatorError(
       PROTOCOL_ERROR,
       -1,
       `the FTP server sent a reply longer than ${MAX_REPLY_OCTETS} octets (RFC 959 4.2)`,
-    );
-  }
-  return { replies, rest };
+    ),
+};
+
+/**
+ * Reads every complete reply in `input` (RFC 959 4.2) with the framing engine and FTP_REPLIES.
+ * Throws `protocol-error` when a reply does not start with a code, or when one reply grows past
+ * MAX_REPLY_OCTETS.
+ */
+export function parseReplies(input: Uint8Array): ParsedReplies<FtpReply> {
+  return readReplies(input, FTP_REPLIES);
 }
 
 /**

@@ -28,16 +28,9 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../types.js';
-import {
-  concat,
-  parseAsk,
-  parseAttributes,
-  parseErrorText,
-  parseMenu,
-  parsePlusHeader,
-  readDotData,
-  type PlusHeader,
-} from './parser.js';
+import { parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
+import { CRLF, TAB, concat, concatBytes } from '../framing/bytes.js';
+import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
 export {
@@ -58,8 +51,7 @@ interface Exchange {
 }
 
 const EMPTY = new Uint8Array(0);
-const TAB = new Uint8Array([9]);
-const CRLF = new Uint8Array([13, 10]);
+const TAB_OCTET = Uint8Array.of(TAB);
 const utf8 = new TextEncoder();
 const text = new TextDecoder('utf-8');
 /** How much of a reply starting with "3" is read to see whether it is a lone error line. */
@@ -67,10 +59,6 @@ const ERROR_LINE_PEEK = 4096;
 /** The largest Gopher+ error text kept, and the largest +ASK attribute reply accepted. */
 const ERROR_TEXT_LIMIT = 64 * 1024;
 const ASK_REPLY_LIMIT = 1024 * 1024;
-
-function asBuffer(b: Uint8Array): Buffer {
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
-}
 
 // ---------------------------------------------------------------------------------------------
 // What is sent
@@ -86,10 +74,6 @@ function octetParts(url: Url): { selector: Uint8Array; search: Uint8Array | null
   const octets = (r: { start: number; end: number } | null) =>
     r === null ? null : decode(url.href, { strict: false }, r.start, r.end);
   return { selector: octets(p.selector)!, search: octets(p.search), gopherPlus: octets(p.gopherPlus) };
-}
-
-function join(...parts: Uint8Array[]): Uint8Array {
-  return parts.reduce((a, b) => concat(a, b), EMPTY);
 }
 
 /**
@@ -109,14 +93,14 @@ export function requestOctets(url: Url): Uint8Array {
 export function requestFromOctets(url: Url): Uint8Array {
   const f = fieldsOf(url, 'gopher');
   const p = octetParts(url);
-  if (f.plus?.kind === 'ask') return join(p.selector, utf8.encode('\t!+ASK\r\n'));
+  if (f.plus?.kind === 'ask') return concatBytes([p.selector, utf8.encode('\t!+ASK\r\n')]);
   let out = p.selector;
-  if (p.search !== null && p.search.length > 0) out = join(out, TAB, p.search);
+  if (p.search !== null && p.search.length > 0) out = concatBytes([out, TAB_OCTET, p.search]);
   if (p.gopherPlus !== null && p.gopherPlus.length > 0) {
-    out = join(out, TAB, p.gopherPlus);
+    out = concatBytes([out, TAB_OCTET, p.gopherPlus]);
     if (f.gopherPlus!.includes('\r\n')) return out;
   }
-  return join(out, CRLF);
+  return concatBytes([out, CRLF]);
 }
 
 /** True when the server answers with a Gopher+ header (RFC 1738 3.4.4-3.4.9: "+", "!", "$"). */
@@ -166,7 +150,7 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
       'a search string cannot hold a TAB, CR or LF: they end the Gopher request (RFC 1436)',
     );
   }
-  const request = join(octetParts(url).selector, TAB, utf8.encode(search), CRLF);
+  const request = concatBytes([octetParts(url).selector, TAB_OCTET, utf8.encode(search), CRLF]);
   return { request, shown: formatRequest(`${f.selector}\t${search}\r\n`), plus: false, secrets: [] };
 }
 
@@ -215,7 +199,7 @@ async function readHeader(conn: Connection): Promise<PlusHeader> {
       );
     if (r.header !== null) {
       conn.note('receive', r.header.line);
-      conn.unread(asBuffer(r.rest));
+      conn.unread(r.rest);
       return r.header;
     }
   }
@@ -253,25 +237,16 @@ function dataReader(conn: Connection, length: number): () => Promise<Uint8Array 
     };
   }
   if (length === -1) {
-    const state = { atLineStart: true };
-    let rest: Uint8Array = EMPTY;
-    let done = false;
-    return async () => {
-      for (;;) {
-        if (done) return finish();
-        const c = await conn.read();
-        if (c === null)
-          throw new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            'the server closed the connection before the "." line that ends a "+-1" reply',
-          );
-        const r = readDotData(concat(rest, c), state);
-        rest = r.rest;
-        done = r.done;
-        if (r.data.length > 0) return r.data;
-      }
-    };
+    return dotBlockReader(conn, {
+      unstuff: 'double',
+      closed: () =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          'the server closed the connection before the "." line that ends a "+-1" reply',
+        ),
+      end: finish,
+    });
   }
   return async () => (await conn.read()) ?? finish();
 }
@@ -336,7 +311,7 @@ async function checkErrorLine(conn: Connection, where: string, menu: boolean): P
     }
     buf = concat(buf, chunk);
   }
-  conn.unread(asBuffer(buf));
+  conn.unread(buf);
 }
 
 /** A MIME type for the answer (Gopher+ views are MIME types; otherwise by RFC 1436 item type). */
@@ -416,7 +391,7 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
  */
 function askExchange(url: Url, f: GopherFields): Exchange {
   return {
-    request: join(octetParts(url).selector, utf8.encode('\t!+ASK\r\n')),
+    request: concatBytes([octetParts(url).selector, utf8.encode('\t!+ASK\r\n')]),
     shown: formatRequest(`${f.selector}\t!+ASK\r\n`),
     plus: true,
     secrets: [],
@@ -475,10 +450,11 @@ function answerExchange(url: Url, f: GopherFields, questions: AskQuestion[], ans
   const head = f.selector + (f.search === null || f.search === '' ? '' : '\t' + f.search);
   const block = `\t+\t1\r\n+-1\r\n${lines.map((l) => l + '\r\n').join('')}.\r\n`;
   const p = octetParts(url);
-  const selectorAndSearch = p.search !== null && p.search.length > 0 ? join(p.selector, TAB, p.search) : p.selector;
+  const selectorAndSearch =
+    p.search !== null && p.search.length > 0 ? concatBytes([p.selector, TAB_OCTET, p.search]) : p.selector;
   const secrets = answers.filter((_, i) => questions[i].kind === 'AskP');
   return {
-    request: join(selectorAndSearch, utf8.encode(block)),
+    request: concatBytes([selectorAndSearch, utf8.encode(block)]),
     shown: formatRequest(head + block),
     plus: true,
     secrets,

@@ -11,11 +11,9 @@ import { tryParse } from '../../schemes/registry.js';
 import { Url } from '../../core/url.js';
 import { XCHAR_SET, encode } from '../../core/percent.js';
 import type { AskQuestion, MenuItem } from './types.js';
+import { CR, DOT, LF, TAB, concat } from '../framing/bytes.js';
+import { undot, type DotState } from '../framing/dot.js';
 
-const TAB = 9;
-const LF = 10;
-const CR = 13;
-const DOT = 46;
 const PLUS = 43;
 const MINUS = 45;
 const EMPTY = new Uint8Array(0);
@@ -23,29 +21,8 @@ const EMPTY = new Uint8Array(0);
 const utf8 = new TextDecoder('utf-8');
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
-/** Joins two byte arrays (either may be empty) without copying when one is empty. */
-export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-function joinAll(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 0) return EMPTY;
-  if (parts.length === 1) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Joins two byte arrays (the framing core's, ../framing/bytes.ts). */
+export { concat };
 
 // ---------------------------------------------------------------------------------------------
 // Gopher+ reply header (Gopher+ 2.3)
@@ -121,10 +98,7 @@ function latin1(buf: Uint8Array, start: number, end: number): string {
 // ---------------------------------------------------------------------------------------------
 // Period-terminated data (RFC 1436 3.9 text; Gopher+ 2.3 length -1)
 
-/** The state of readDotData between chunks: true when the next octet starts a line. */
-export interface DotState {
-  atLineStart: boolean;
-}
+export type { DotState };
 
 /**
  * Reads data that ends with a line holding only "." (RFC 1436: "a period on a line by itself";
@@ -132,34 +106,11 @@ export interface DotState {
  * beginning with a period are sent with an extra one). The line end before the "." line is data.
  * Returns the data read, the octets kept for the next call (a "." or ".\r" at a line start that
  * may still be the end), and `done` once the "." line was read (`rest` is then what followed it).
+ * The framing core's decoder (../framing/dot.ts), a lone "." of an unstuffed line kept.
  */
 export function readDotData(buf: Uint8Array, state: DotState): { data: Uint8Array; rest: Uint8Array; done: boolean } {
-  const parts: Uint8Array[] = [];
-  let i = 0;
-  while (i < buf.length) {
-    if (state.atLineStart && buf[i] === DOT) {
-      if (i + 1 >= buf.length) return { data: joinAll(parts), rest: buf.subarray(i), done: false };
-      const next = buf[i + 1];
-      if (next === LF) return { data: joinAll(parts), rest: buf.subarray(i + 2), done: true };
-      if (next === CR) {
-        if (i + 2 >= buf.length) return { data: joinAll(parts), rest: buf.subarray(i), done: false };
-        if (buf[i + 2] === LF) return { data: joinAll(parts), rest: buf.subarray(i + 3), done: true };
-      } else if (next === DOT) {
-        i++; // the extra period of a stuffed line
-      }
-    }
-    const lf = buf.indexOf(LF, i);
-    if (lf < 0) {
-      parts.push(buf.subarray(i));
-      state.atLineStart = false;
-      i = buf.length;
-    } else {
-      parts.push(buf.subarray(i, lf + 1));
-      state.atLineStart = true;
-      i = lf + 1;
-    }
-  }
-  return { data: joinAll(parts), rest: EMPTY, done: false };
+  const r = undot(buf, state, 'double');
+  return { data: r.data, rest: r.done ? r.rest : r.pending, done: r.done };
 }
 
 // ---------------------------------------------------------------------------------------------

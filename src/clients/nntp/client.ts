@@ -29,7 +29,6 @@ import { NNTP_NO_SERVER } from './errors.js';
 import {
   activeListingLine,
   bareMessageId,
-  decodeText,
   entryFromHeaders,
   parseActiveLine,
   parseHeaders,
@@ -275,19 +274,10 @@ async function listing(
     const cmd = `${overCmd} ${lo}-${high}`;
     const r = await s.command(cmd);
     if (r.code === 224) {
-      const lines = s.lineReader();
-      const next = async (): Promise<Uint8Array | null> => {
-        for (;;) {
-          const batch = await lines();
-          if (batch === null) return null;
-          let out = '';
-          for (const l of batch) {
-            const e = parseOverviewLine(decodeText(l));
-            if (e !== null) out += overviewListingLine(e, urlOf(e));
-          }
-          if (out !== '') return utf8.encode(out);
-        }
-      };
+      const next = s.listingReader((line) => {
+        const e = parseOverviewLine(line);
+        return e === null ? '' : overviewListingLine(e, urlOf(e));
+      });
       return { meta: m, body: streamOf(s, next, options) };
     }
     if (r.code === 420 || r.code === 423) return { meta: m, body: streamOf(s, async () => null, options) };
@@ -343,19 +333,10 @@ export async function listActive(s: NntpSession): Promise<void> {
 /** news:* (RFC 1738 3.6: "all available newsgroups"): LIST ACTIVE (RFC 3977 7.6.3), LIST for an RFC 977 server. */
 async function allGroups(s: NntpSession, url: Url, options: OpenOptions): Promise<Resource> {
   await listActive(s);
-  const lines = s.lineReader();
-  const next = async (): Promise<Uint8Array | null> => {
-    for (;;) {
-      const batch = await lines();
-      if (batch === null) return null;
-      let out = '';
-      for (const l of batch) {
-        const e = parseActiveLine(decodeText(l));
-        if (e !== null) out += activeListingLine(e, groupUrl(e.group));
-      }
-      if (out !== '') return utf8.encode(out);
-    }
-  };
+  const next = s.listingReader((line) => {
+    const e = parseActiveLine(line);
+    return e === null ? '' : activeListingLine(e, groupUrl(e.group));
+  });
   return { meta: meta(url, GROUPS_TYPE), body: streamOf(s, next, options) };
 }
 

@@ -1,7 +1,8 @@
 // The NNTP client's error codes and NntpReplyError (RFC 3977 3.2; RFC 4643 2.3). No networking
 // here, so locator/clients can export them without loading the client.
 
-import { LocatorError, defineCode } from '../../core/errors.js';
+import { defineCode } from '../../core/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { Reply } from './parser.js';
 
 export const NNTP_REPLY = defineCode(
@@ -32,17 +33,9 @@ export const NNTP_AUTH_REQUIRED = defineCode(
  * A failure reply (RFC 3977 3.2.1): `replyCode` and `replyText` are the server's, `command` the
  * command it answered (the password of AUTHINFO PASS hidden), null for the greeting.
  */
-export class NntpReplyError extends LocatorError {
-  readonly replyCode: number;
-  readonly replyText: string;
-  readonly command: string | null;
-
+export class NntpReplyError extends ReplyError {
   constructor(reply: Reply, command: string | null, message?: string, code: string = NNTP_REPLY) {
-    const to = command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
-    super(code, -1, message ?? `the NNTP server answered ${reply.code} ${JSON.stringify(reply.text)} ${to}`);
+    super(code, 'NNTP', reply, command, message);
     this.name = 'NntpReplyError';
-    this.replyCode = reply.code;
-    this.replyText = reply.text;
-    this.command = command;
   }
 }

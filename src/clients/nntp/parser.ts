@@ -5,6 +5,10 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
+import { undot, type DotChunk, type DotState } from '../framing/dot.js';
+import { LineSplitter as Lines } from '../framing/lines.js';
+import { lineEnd } from '../framing/bytes.js';
+import type { ReplyGrammar } from '../framing/reply.js';
 
 /** A status line (RFC 3977 3.1): three digits, then the rest of the line (its arguments). */
 export interface Reply {
@@ -51,112 +55,67 @@ export function parseReply(line: string): Reply {
   return { code: Number(m[1]), text: m[2] ?? '' };
 }
 
-/** Where a multi-line block is read: at a line start, and whether the "." line was seen. */
-export interface DotState {
-  atLineStart: boolean;
+/** A status line as read from the wire: the reply and the line itself, for the transcript. */
+export interface StatusLine extends Reply {
+  line: string;
 }
 
-const DOT = 46;
-const CR = 13;
-const LF = 10;
+/**
+ * NNTP's reply grammar for the framing engine (RFC 3977 3.1): a reply is one status line, at most
+ * MAX_STATUS_LINE octets, its text decodeText's.
+ */
+export const NNTP_STATUS: ReplyGrammar<StatusLine> = {
+  maxOctets: MAX_STATUS_LINE,
+  text: (bytes, start, end) => decodeText(bytes.subarray(start, lineEnd(bytes, start, end))),
+  codeOf(bytes, start, end) {
+    try {
+      return parseReply(NNTP_STATUS.text!(bytes, start, end)).code;
+    } catch {
+      return -1;
+    }
+  },
+  ends: () => true,
+  reply: (_code, lines) => ({ ...parseReply(lines[0]), line: lines[0] }),
+  notAReply(bytes, start, end) {
+    try {
+      parseReply(NNTP_STATUS.text!(bytes, start, end));
+    } catch (e) {
+      return e as LocatorError;
+    }
+    return new LocatorError(PROTOCOL_ERROR, -1, 'the NNTP server sent a line that is not a status line (RFC 3977 3.2)');
+  },
+  tooLong: () =>
+    new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the NNTP server sent a status line of more than ${MAX_STATUS_LINE} octets (RFC 3977 3.1: at most 512)`,
+    ),
+};
+
+export type { DotState } from '../framing/dot.js';
 
 /**
  * Undoes the dot-stuffing of a multi-line data block (RFC 3977 3.1.1): a line that starts with
  * "." loses that "."; the line "." alone ends the block. Takes the octets received so far (after
  * the status line) and returns the data in them (line ends kept as sent), the octets it could not
  * judge yet (a "." or ".\r" at the end, which the next chunk decides), what follows the block
- * (when done), and whether the block ended.
- *
- * DEVIATION: RFC 3977 3.1.1 ends every line with CR LF; a lone LF is accepted as a line end too
- * (old servers and gateways send them), and such lines are handed on as they came.
+ * (when done), and whether the block ended. The framing core's decoder (../framing/dot.ts).
  */
-export function undotChunk(
-  buf: Uint8Array,
-  state: DotState,
-): { data: Uint8Array; pending: Uint8Array; rest: Uint8Array; done: boolean } {
-  // The data is kept as ranges of buf; adjacent ranges are merged, so a chunk with no stuffed
-  // "." is handed on as one view of buf, not copied.
-  const ranges: number[] = [];
-  const add = (from: number, to: number) => {
-    if (ranges.length > 0 && ranges[ranges.length - 1] === from) ranges[ranges.length - 1] = to;
-    else ranges.push(from, to);
-  };
-  let i = 0;
-  const n = buf.length;
-  const empty = buf.subarray(n);
-  const result = (pending: Uint8Array, rest: Uint8Array, done: boolean) => {
-    const parts: Uint8Array[] = [];
-    for (let r = 0; r < ranges.length; r += 2) parts.push(buf.subarray(ranges[r], ranges[r + 1]));
-    return { data: parts.length === 0 ? empty : join(parts), pending, rest, done };
-  };
-  while (i < n) {
-    if (state.atLineStart && buf[i] === DOT) {
-      if (i + 1 >= n) return result(buf.subarray(i), empty, false);
-      if (buf[i + 1] === LF) return result(empty, buf.subarray(i + 2), true);
-      if (buf[i + 1] === CR) {
-        if (i + 2 >= n) return result(buf.subarray(i), empty, false);
-        if (buf[i + 2] === LF) return result(empty, buf.subarray(i + 3), true);
-      }
-      i++; // the stuffed "."
-    }
-    state.atLineStart = false;
-    const lf = buf.indexOf(LF, i);
-    if (lf < 0) {
-      add(i, n);
-      i = n;
-    } else {
-      add(i, lf + 1);
-      i = lf + 1;
-      state.atLineStart = true;
-    }
-  }
-  return result(empty, empty, false);
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+export function undotChunk(buf: Uint8Array, state: DotState): DotChunk {
+  return undot(buf, state, 'any');
 }
 
 /**
  * Splits the data of a listing (RFC 3977 3.1.1: CR LF ends each line) into whole lines (their CR
- * LF, or a lone LF, cut off), keeping an unfinished last line in
- * `carry` for the next call. A line longer than MAX_DATA_LINE is a protocol error.
+ * LF, or a lone LF, cut off), keeping an unfinished last line for the next call. A line longer
+ * than MAX_DATA_LINE is a protocol error. The framing core's splitter (../framing/lines.ts).
  */
-export class LineSplitter {
-  #carry: Uint8Array = new Uint8Array(0);
-
-  push(data: Uint8Array): Uint8Array[] {
-    const buf = this.#carry.length === 0 ? data : join([this.#carry, data]);
-    const lines: Uint8Array[] = [];
-    let start = 0;
-    for (;;) {
-      const lf = buf.indexOf(LF, start);
-      if (lf < 0) break;
-      const end = lf > start && buf[lf - 1] === CR ? lf - 1 : lf;
-      lines.push(buf.subarray(start, end));
-      start = lf + 1;
-    }
-    this.#carry = buf.slice(start);
-    if (this.#carry.length > MAX_DATA_LINE) {
-      throw new LocatorError(PROTOCOL_ERROR, -1, `the NNTP server sent a line of more than ${MAX_DATA_LINE} octets`);
-    }
-    return lines;
-  }
-
-  /** What is left at the end of the block: an unfinished last line (no line end), or null. */
-  end(): Uint8Array | null {
-    const c = this.#carry;
-    this.#carry = new Uint8Array(0);
-    return c.length > 0 ? c : null;
+export class LineSplitter extends Lines {
+  constructor() {
+    super(
+      MAX_DATA_LINE,
+      (max) => new LocatorError(PROTOCOL_ERROR, -1, `the NNTP server sent a line of more than ${max} octets`),
+    );
   }
 }
 

@@ -7,15 +7,16 @@ import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
 import {
-  MAX_STATUS_LINE,
   LineSplitter,
+  NNTP_STATUS,
   decodeText,
   parseCapabilities,
   parseReply,
-  undotChunk,
-  type DotState,
   type Reply,
+  type StatusLine,
 } from './parser.js';
+import { LF, lineEnd } from '../framing/bytes.js';
+import { ReplyReader, briefly, dotBlockReader } from '../framing/reader.js';
 import { NNTP_AUTH_REQUIRED, NntpReplyError } from './errors.js';
 import { passwordSecrets } from '../secrets.js';
 
@@ -29,20 +30,7 @@ export interface Credentials {
 
 /** How long the answer to QUIT is waited for (ms), at most. */
 const QUIT_WAIT = 1000;
-const LF = 10;
-const EMPTY = new Uint8Array(0);
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function asBuffer(b: Uint8Array): Buffer {
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
-}
+const utf8 = new TextEncoder();
 
 export interface SessionOptions extends ConnectOptions {
   /** Asked for credentials when the server answers 480; null: none configured. */
@@ -57,10 +45,46 @@ export class NntpSession {
   posting = false;
   readonly #credentials: () => Promise<Credentials | null>;
   #authenticated = false;
+  readonly #status: ReplyReader<StatusLine>;
 
   private constructor(conn: Connection, credentials: () => Promise<Credentials | null>) {
     this.conn = conn;
     this.#credentials = credentials;
+    this.#status = new ReplyReader({
+      conn: () => this.conn,
+      grammar: NNTP_STATUS,
+      single: true,
+      shown: (r) => [r.line],
+      closed: (_partial, rest) =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          rest.length === 0
+            ? 'the NNTP server closed the connection instead of answering'
+            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(this.conn.redact(decodeText(rest)).slice(0, 80))})`,
+        ),
+      shownError: (e, input) => this.#shownError(e, input),
+      fail: () => {}, // the caller closes the session (open(), or the client's one close path)
+    });
+  }
+
+  /**
+   * A status line that is not one: it goes to the transcript, and the error quotes it with the
+   * password masked (RFC 4643 2.3: a server may echo it).
+   */
+  #shownError(e: LocatorError, input: Uint8Array): LocatorError {
+    const lf = input.indexOf(LF);
+    if (lf < 0) return e;
+    const line = decodeText(input.subarray(0, lineEnd(input, 0, lf)));
+    this.conn.note('receive', line);
+    const shown = this.conn.redact(line);
+    if (shown === line) return e;
+    try {
+      parseReply(shown);
+    } catch (again) {
+      if (again instanceof LocatorError) return again;
+    }
+    return e;
   }
 
   /**
@@ -118,41 +142,8 @@ export class NntpSession {
    * stays for the next read.
    */
   async readStatus(): Promise<Reply> {
-    let buf: Uint8Array = EMPTY;
-    for (;;) {
-      const lf = buf.indexOf(LF);
-      if (lf >= 0) {
-        this.conn.unread(asBuffer(buf.subarray(lf + 1)));
-        const line = decodeText(buf.subarray(0, lf > 0 && buf[lf - 1] === 13 ? lf - 1 : lf));
-        this.conn.note('receive', line);
-        try {
-          return parseReply(line);
-        } catch (e) {
-          // The error quotes the line: quoted with the password masked (it fails as well).
-          const shown = this.conn.redact(line);
-          if (shown !== line) parseReply(shown);
-          throw e;
-        }
-      }
-      if (buf.length > MAX_STATUS_LINE) {
-        throw new LocatorError(
-          PROTOCOL_ERROR,
-          -1,
-          `the NNTP server sent a status line of more than ${MAX_STATUS_LINE} octets (RFC 3977 3.1: at most 512)`,
-        );
-      }
-      const c = await this.conn.read();
-      if (c === null) {
-        throw new LocatorError(
-          CONNECTION_CLOSED,
-          -1,
-          buf.length === 0
-            ? 'the NNTP server closed the connection instead of answering'
-            : `the NNTP server closed the connection in the middle of a status line (${JSON.stringify(this.conn.redact(decodeText(buf)).slice(0, 80))})`,
-        );
-      }
-      buf = concat(buf, c);
-    }
+    const r = await this.#status.next();
+    return { code: r.code, text: r.text };
   }
 
   /**
@@ -233,29 +224,16 @@ export class NntpSession {
    * unread). A connection closed before the "." line is `connection-closed`.
    */
   blockReader(): () => Promise<Uint8Array | null> {
-    const state: DotState = { atLineStart: true };
-    let pending: Uint8Array = EMPTY;
-    let done = false;
-    return async () => {
-      for (;;) {
-        if (done) return null;
-        const c = await this.conn.read();
-        if (c === null) {
-          throw new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            'the NNTP server closed the connection before the "." line that ends a multi-line reply (RFC 3977 3.1.1)',
-          );
-        }
-        const r = undotChunk(concat(pending, c), state);
-        pending = r.pending;
-        if (r.done) {
-          done = true;
-          this.conn.unread(asBuffer(r.rest));
-        }
-        if (r.data.length > 0) return r.data;
-      }
-    };
+    return dotBlockReader(this.conn, {
+      unstuff: 'any',
+      closed: () =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          'the NNTP server closed the connection before the "." line that ends a multi-line reply (RFC 3977 3.1.1)',
+        ),
+      after: (rest) => this.conn.unread(rest),
+    });
   }
 
   /** A function giving the lines (line ends cut) of the multi-line block; null after the last. */
@@ -272,6 +250,24 @@ export class NntpSession {
         return last === null ? [] : [last];
       }
       return split.push(data);
+    };
+  }
+
+  /**
+   * A function giving the multi-line block as a listing: each line decoded (decodeText) and
+   * turned by `line` into listing text ("" to skip it), the text of a batch of lines as UTF-8;
+   * null after the last.
+   */
+  listingReader(line: (text: string) => string): () => Promise<Uint8Array | null> {
+    const lines = this.lineReader();
+    return async () => {
+      for (;;) {
+        const batch = await lines();
+        if (batch === null) return null;
+        let out = '';
+        for (const l of batch) out += line(decodeText(l));
+        if (out !== '') return utf8.encode(out);
+      }
     };
   }
 
@@ -297,18 +293,13 @@ export class NntpSession {
    * exchange is over), then the connection is closed.
    */
   async quit(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.conn.write('QUIT\r\n');
       // The data is complete: the 205 is waited for briefly, not for the whole timeout.
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, Math.min(this.conn.timeout, QUIT_WAIT));
-      });
-      await Promise.race([this.readStatus().catch(() => {}), late]);
+      await briefly(this.readStatus(), Math.min(this.conn.timeout, QUIT_WAIT));
     } catch {
       // a server that closes without 205 changes nothing
     } finally {
-      clearTimeout(timer);
       this.conn.note('info', `received ${this.conn.received} octets; connection closed`);
       this.conn.close();
     }

@@ -22,6 +22,7 @@ import { redactUrl } from '../../redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED } from '../types.js';
+import { concatBytes } from '../framing/bytes.js';
 import { connectUrl, deadline, SessionCore, transcriptOf } from '../session-core.js';
 import {
   DEFAULT_SPEED,
@@ -91,15 +92,10 @@ async function connectReserved(
 
 /** Reads until the server's answer to the handshake is complete (RFC 1282); returns what followed the NUL. */
 async function awaitAnswer(conn: Connection, where: string): Promise<Uint8Array> {
-  let buf = new Uint8Array(0);
+  let buf: Uint8Array = new Uint8Array(0);
   for (;;) {
     const chunk = await conn.read();
-    if (chunk !== null) {
-      const joined = new Uint8Array(buf.length + chunk.length);
-      joined.set(buf);
-      joined.set(chunk, buf.length);
-      buf = joined;
-    }
+    if (chunk !== null) buf = concatBytes([buf, chunk]);
     const a = readAnswer(buf, chunk === null);
     if (a.kind === 'accepted') {
       conn.note('receive', '<NUL> (handshake accepted)');

@@ -1,7 +1,8 @@
 // The SMTP client's own error codes (RFC 5321 4.2, RFC 1738 3.5 and 6). No networking here, so
 // these can be imported without pulling in node:net.
 
-import { LocatorError, defineCode } from '../../core/errors.js';
+import { defineCode } from '../../core/errors.js';
+import { ReplyError } from '../framing/errors.js';
 import type { SmtpReply } from './reply.js';
 
 export const SMTP_REPLY = defineCode(
@@ -90,15 +91,11 @@ export const MAILTO_NOT_RETRIEVABLE = defineCode(
  * command it answered (AUTH secrets hidden), null for the greeting; `transient` is true for a 4yz,
  * which "may be retried" (RFC 5321 4.2.1: "the error condition is temporary").
  */
-export class SmtpReplyError extends LocatorError {
-  readonly replyCode: number;
+export class SmtpReplyError extends ReplyError {
   readonly enhancedCode: string | null;
-  readonly replyText: string;
-  readonly command: string | null;
   readonly transient: boolean;
 
   constructor(reply: SmtpReply, command: string | null, message?: string) {
-    const to = command === null ? 'on connecting' : `to ${JSON.stringify(command)}`;
     const text = reply.texts.join('\n');
     const transient = reply.code >= 400 && reply.code < 500;
     const kind = transient
@@ -106,16 +103,16 @@ export class SmtpReplyError extends LocatorError {
       : reply.code >= 500
         ? 'a permanent failure (5yz): sending it again as it is will fail again'
         : 'a reply this command does not allow';
+    const r = { code: reply.code, text };
     super(
       SMTP_REPLY,
-      -1,
-      message ?? `the SMTP server answered ${reply.code} ${JSON.stringify(text)} ${to}: ${kind} (RFC 5321 4.2.1)`,
+      'SMTP',
+      r,
+      command,
+      message ?? `${ReplyError.describe('SMTP', r, command)}: ${kind} (RFC 5321 4.2.1)`,
     );
     this.name = 'SmtpReplyError';
-    this.replyCode = reply.code;
     this.enhancedCode = reply.enhanced;
-    this.replyText = text;
-    this.command = command;
     this.transient = transient;
   }
 }

@@ -6,6 +6,7 @@
 //   RFC 5321 4.5.2 (dot-stuffing), 2.3.8 (CR LF line ends)
 
 import { LocatorError } from '../../core/errors.js';
+import { CRLF_TEXT as CRLF, concatBytes } from '../framing/bytes.js';
 import { checkAddrSpec } from '../../schemes/mailto.js';
 import { BODY_NOT_UTF8, INVALID_MAILBOX, SMTP_CONTROL, SMTP_LINE_BREAK, SMTP_TOO_LONG } from './errors.js';
 
@@ -29,7 +30,6 @@ export interface Mailbox {
   address: string;
 }
 
-const CRLF = '\r\n';
 const enc = new TextEncoder();
 
 /**
@@ -391,36 +391,8 @@ export function composeMessage(c: Composition): Uint8Array {
   // address within RFC 5321's 256 octets fits) - checked, so that nothing longer is ever sent.
   for (const l of head.split(CRLF))
     if (l.length > MAX_LINE) throw tooLong('a header line', l.length, MAX_LINE, 'RFC 5322 2.1.1');
-  const h = enc.encode(head + CRLF);
-  const out = new Uint8Array(h.length + body.octets.length);
-  out.set(h);
-  out.set(body.octets, h.length);
-  return out;
+  return concatBytes([enc.encode(head + CRLF), body.octets]);
 }
 
-/**
- * The message as DATA sends it (RFC 5321 4.5.2, 4.1.1.4): every line that starts with "." gets
- * one more "."; the message ends with CR LF (added when missing), then the end "." CR LF.
- */
-export function dotStuff(message: Uint8Array): Uint8Array {
-  let dots = 0;
-  for (let i = 0; i < message.length; i++) {
-    if (message[i] === 46 && (i === 0 || message[i - 1] === 10)) dots++;
-  }
-  const endsWithCrLf = message.length >= 2 && message[message.length - 2] === 13 && message[message.length - 1] === 10;
-  const tail = message.length === 0 || endsWithCrLf ? 3 : 5;
-  const out = new Uint8Array(message.length + dots + tail);
-  let o = 0;
-  for (let i = 0; i < message.length; i++) {
-    if (message[i] === 46 && (i === 0 || message[i - 1] === 10)) out[o++] = 46;
-    out[o++] = message[i];
-  }
-  if (tail === 5) {
-    out[o++] = 13;
-    out[o++] = 10;
-  }
-  out[o++] = 46;
-  out[o++] = 13;
-  out[o++] = 10;
-  return out;
-}
+/** The message as DATA sends it, dot-stuffed (RFC 5321 4.5.2): the framing core's encoder. */
+export { dotStuff } from '../framing/dot.js';

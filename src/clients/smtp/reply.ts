@@ -9,6 +9,8 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
+import { CR, HYPHEN, SPACE } from '../framing/bytes.js';
+import { lineText, parseReplies as readReplies, type ParsedReplies, type ReplyGrammar } from '../framing/reply.js';
 
 /** One reply of the server (RFC 5321 4.2). */
 export interface SmtpReply {
@@ -22,11 +24,7 @@ export interface SmtpReply {
   enhanced: string | null;
 }
 
-export interface ParsedReplies {
-  replies: SmtpReply[];
-  /** Octets of an incomplete reply: give them back, followed by the next chunk. */
-  rest: Uint8Array;
-}
+export type { ParsedReplies };
 
 /**
  * The longest reply accepted, all lines together: RFC 5321 4.5.3.1.5 limits a reply line to 512
@@ -34,20 +32,6 @@ export interface ParsedReplies {
  * error, not a memory sink.
  */
 export const MAX_REPLY_OCTETS = 64 * 1024;
-
-const LF = 10;
-const CR = 13;
-const SPACE = 32;
-const HYPHEN = 45;
-
-let decoder: TextDecoder | undefined;
-
-/** A line's octets as text (UTF-8; RFC 6531 allows it; anything else as U+FFFD). */
-function lineText(bytes: Uint8Array, start: number, end: number): string {
-  if (end > start && bytes[end - 1] === CR) end--;
-  decoder ??= new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-  return decoder.decode(bytes.subarray(start, end));
-}
 
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 48 && c <= 57;
@@ -89,55 +73,44 @@ function reply(code: number, lines: string[]): SmtpReply {
 }
 
 /**
- * Reads every complete reply in `input` (RFC 5321 4.2). A line ends at LF; a CR before it is
- * dropped. Throws `protocol-error` when a line is not a reply line, when the lines of one reply
- * change code (RFC 5321 4.2.1: "the same reply code" on every line), or when one reply grows
- * past MAX_REPLY_OCTETS.
- * DEVIATION: RFC 5321 2.3.8 ends lines with CR LF; a bare LF is accepted too, as every client
- * does (a server that sends one still means a line end).
+ * SMTP's reply grammar (RFC 5321 4.2): every line is a reply line; "xyz-" goes on, "xyz " (or
+ * bare "xyz") ends the reply. A line that is not a reply line, or one that changes the code
+ * (RFC 5321 4.2.1: "the same reply code" on every line), is a protocol error.
  */
-export function parseReplies(input: Uint8Array): ParsedReplies {
-  const replies: SmtpReply[] = [];
-  let pos = 0;
-  let start = 0; // the start of the reply being read
-  let lines: string[] = [];
-  let code = -1;
-  while (pos < input.length) {
-    const end = input.indexOf(LF, pos);
-    if (end < 0) break;
-    const c = codeAt(input, pos, end);
-    if (c < 0) throw garbage(input, pos, end);
-    if (code >= 0 && c !== code) {
-      throw new LocatorError(
-        PROTOCOL_ERROR,
-        -1,
-        `the SMTP server changed the reply code from ${code} to ${c} inside one multi-line reply (RFC 5321 4.2.1)`,
-      );
+export const SMTP_REPLIES: ReplyGrammar<SmtpReply> = {
+  maxOctets: MAX_REPLY_OCTETS,
+  codeOf: codeAt,
+  ends(bytes, start, end, code, first) {
+    if (!first) {
+      const c = codeAt(bytes, start, end);
+      if (c < 0) throw garbage(bytes, start, end);
+      if (c !== code) {
+        throw new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          `the SMTP server changed the reply code from ${code} to ${c} inside one multi-line reply (RFC 5321 4.2.1)`,
+        );
+      }
     }
-    code = c;
-    lines.push(lineText(input, pos, end));
-    const more = end - pos > 3 && input[pos + 3] === HYPHEN;
-    pos = end + 1;
-    if (!more) {
-      replies.push(reply(code, lines));
-      lines = [];
-      code = -1;
-      start = pos;
-    } else if (pos - start > MAX_REPLY_OCTETS) {
-      throw tooLong();
-    }
-  }
-  const rest = input.subarray(start);
-  if (rest.length > MAX_REPLY_OCTETS) throw tooLong();
-  return { replies, rest };
-}
+    return !(end - start > 3 && bytes[start + 3] === HYPHEN);
+  },
+  reply,
+  notAReply: garbage,
+  tooLong: () =>
+    new LocatorError(
+      PROTOCOL_ERROR,
+      -1,
+      `the SMTP server sent a reply longer than ${MAX_REPLY_OCTETS} octets without ending it (RFC 5321 4.5.3.1.5: a reply line has at most 512)`,
+    ),
+};
 
-function tooLong(): LocatorError {
-  return new LocatorError(
-    PROTOCOL_ERROR,
-    -1,
-    `the SMTP server sent a reply longer than ${MAX_REPLY_OCTETS} octets without ending it (RFC 5321 4.5.3.1.5: a reply line has at most 512)`,
-  );
+/**
+ * Reads every complete reply in `input` (RFC 5321 4.2) with the framing engine and SMTP_REPLIES.
+ * Throws `protocol-error` when a line is not a reply line, when the lines of one reply change
+ * code, or when one reply grows past MAX_REPLY_OCTETS.
+ */
+export function parseReplies(input: Uint8Array): ParsedReplies<SmtpReply> {
+  return readReplies(input, SMTP_REPLIES);
 }
 
 /**

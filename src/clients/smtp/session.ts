@@ -1,21 +1,21 @@
 // The SMTP command connection (RFC 5321 4.1, 4.2): commands out, replies in, over a Connection
 // that owns the socket, the timeouts, the AbortSignal and the one close path. Replies are read
-// with the pure parser (reply.ts), so a reply split across packets is resumed. STARTTLS (RFC 3207)
-// moves the session onto a TLS connection over the same socket.
+// by the framing engine (../framing/reader.ts) with SMTP's grammar (reply.ts). STARTTLS (RFC 3207)
+// moves the session onto a TLS connection over the same socket (Connection.startTls).
 
-import tls from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { LocatorError } from '../../core/errors.js';
-import { Connection, startTimer, type ConnectOptions } from '../connection.js';
-import { ABORTED, CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT } from '../types.js';
-import { parseReplies, type SmtpReply } from './reply.js';
+import { Connection, type ConnectOptions } from '../connection.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
+import { parseReplies, SMTP_REPLIES, type SmtpReply } from './reply.js';
 import { SmtpReplyError, STARTTLS_UNAVAILABLE } from './errors.js';
 import { maskAcross } from '../secrets.js';
+import { ReplyReader, briefly } from '../framing/reader.js';
 
 export class SmtpSession {
   conn: Connection;
   readonly #options: ConnectOptions;
-  #rest: Uint8Array = new Uint8Array(0);
-  #pending: SmtpReply[] = [];
+  readonly #replies: ReplyReader<SmtpReply>;
   /** The last command sent, as the transcript shows it (null before the first). */
   last: string | null = null;
   /** True once the session runs over TLS. */
@@ -26,6 +26,19 @@ export class SmtpSession {
   private constructor(conn: Connection, options: ConnectOptions) {
     this.conn = conn;
     this.#options = options;
+    this.#replies = new ReplyReader({
+      conn: () => this.conn,
+      grammar: SMTP_REPLIES,
+      shown: (r) => this.hidden(r).lines,
+      closed: (partial) =>
+        new LocatorError(
+          CONNECTION_CLOSED,
+          -1,
+          `the SMTP server closed the connection${this.last === null ? ' before its greeting' : ` after ${JSON.stringify(this.last)}`}${partial}`,
+        ),
+      shownError: (e, input) => this.#redacted(e, input),
+      fail: (e) => this.close(e),
+    });
   }
 
   /** Opens the connection to the relay (RFC 5321 3.1; the policy is asked by Connection). */
@@ -39,32 +52,7 @@ export class SmtpSession {
    * `protocol-error` for octets that are not a reply.
    */
   async reply(): Promise<SmtpReply> {
-    while (this.#pending.length === 0) {
-      const chunk = await this.conn.read();
-      if (chunk === null) {
-        const partial = this.#rest.length > 0 ? ` (it had sent ${this.#rest.length} octets of a reply)` : '';
-        throw this.#fail(
-          new LocatorError(
-            CONNECTION_CLOSED,
-            -1,
-            `the SMTP server closed the connection${this.last === null ? ' before its greeting' : ` after ${JSON.stringify(this.last)}`}${partial}`,
-          ),
-        );
-      }
-      const input = this.#rest.length === 0 ? chunk : Buffer.concat([this.#rest, chunk]);
-      let parsed;
-      try {
-        parsed = parseReplies(input);
-      } catch (e) {
-        throw this.#fail(this.#redacted(e as LocatorError, input));
-      }
-      this.#rest = parsed.rest;
-      for (const r of parsed.replies) {
-        for (const line of this.hidden(r).lines) this.conn.note('receive', line);
-        this.#pending.push(r);
-      }
-    }
-    return this.#pending.shift()!;
+    return this.#replies.next();
   }
 
   /**
@@ -83,11 +71,6 @@ export class SmtpSession {
       if (again instanceof LocatorError) return again;
     }
     return new LocatorError(e.code, e.offset, 'the SMTP server sent a line that is not a reply (RFC 5321 4.2)');
-  }
-
-  #fail(e: LocatorError): LocatorError {
-    this.close(e);
-    return e;
   }
 
   /**
@@ -146,66 +129,35 @@ export class SmtpSession {
   /**
    * After a 220 to STARTTLS (RFC 3207 4.2): the TLS handshake over the same socket, the server's
    * certificate checked against `ca` (or the system's authorities) and `servername` (else `host`,
-   * a name or an address). Octets the
-   * server sent after its 220 and before the handshake are refused (they would be taken as
-   * protected replies: the STARTTLS command injection of CVE-2011-0411's kind).
+   * a name or an address). Octets the server sent after its 220 and before the handshake are
+   * refused (they would be taken as protected replies: the STARTTLS command injection of
+   * CVE-2011-0411's kind).
    */
   async startTls(host: string, servername: string | undefined, ca: string | Uint8Array | undefined): Promise<void> {
-    if (this.#rest.length > 0 || this.#pending.length > 0) {
-      throw this.#fail(
-        new LocatorError(
-          PROTOCOL_ERROR,
-          -1,
-          'the SMTP server sent more after "220" to STARTTLS, before the TLS handshake: refused, as it would be read as protected (RFC 3207 4.2)',
-        ),
+    if (this.#replies.buffered) {
+      const e = new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        'the SMTP server sent more after "220" to STARTTLS, before the TLS handshake: refused, as it would be read as protected (RFC 3207 4.2)',
       );
+      this.close(e);
+      throw e;
     }
-    const raw = this.conn.socket;
-    const timeout = this.conn.timeout;
-    const signal = this.#options.signal;
     this.conn.note('info', `TLS handshake${servername ? ` with ${servername}` : ''}`);
-    const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
-      const s = tls.connect({
-        socket: raw,
-        host, // the name (or address) the certificate is checked against, when no servername
-        servername,
-        ca: ca === undefined ? undefined : Buffer.from(ca),
-        rejectUnauthorized: true,
-      });
-      const done = (e: LocatorError | null) => {
-        timer.clear();
-        signal?.removeEventListener('abort', onAbort);
-        s.off('error', onError);
-        s.off('secureConnect', onSecure);
-        if (e === null) {
-          resolve(s);
-          return;
-        }
-        s.destroy();
-        this.conn.close(e);
-        reject(e);
-      };
-      const timer = startTimer(timeout, () =>
-        done(new LocatorError(TIMEOUT, -1, `the TLS handshake did not complete within ${timeout} ms`)),
-      );
-      const onAbort = () => done(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
-      const onError = (e: Error & { code?: string }) =>
-        done(
-          new LocatorError(
-            STARTTLS_UNAVAILABLE,
-            -1,
-            `the TLS handshake after STARTTLS failed: ${e.code ?? ''}${e.code ? ': ' : ''}${e.message} (RFC 3207 4.1)`,
-            { cause: e },
-          ),
-        );
-      const onSecure = () => done(null);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      s.once('error', onError);
-      s.once('secureConnect', onSecure);
-    });
+    const secure = await this.conn.startTls(
+      { host, servername, ca },
+      (e) =>
+        new LocatorError(
+          STARTTLS_UNAVAILABLE,
+          -1,
+          `the TLS handshake after STARTTLS failed: ${e.code ?? ''}${e.code ? ': ' : ''}${e.message} (RFC 3207 4.1)`,
+          { cause: e },
+        ),
+    );
     this.#plain = this.conn;
-    this.conn = Connection.wrap(socket, this.#options);
+    this.conn = secure;
     this.secure = true;
+    const socket = secure.socket as TLSSocket;
     this.conn.note('info', `TLS ${socket.getProtocol() ?? ''} ${socket.getCipher()?.name ?? ''}`.trimEnd());
   }
 
@@ -214,19 +166,12 @@ export class SmtpSession {
    * 4.1.1.10); whatever happens, the connection is closed. Never throws.
    */
   async quit(wait: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await this.send(['QUIT']);
-      await Promise.race([
-        this.reply(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, wait);
-        }),
-      ]);
+      await briefly(this.reply(), wait);
     } catch {
-      // The message is queued already (or the session failed): a server that does not answer changes nothing.
+      // The message is queued already (or the session failed): a server that does not take QUIT changes nothing.
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
       this.close();
     }
   }

@@ -24,6 +24,17 @@ interface OptionState {
   answers: number;
 }
 
+/** Sets one side's state and queue bit (RFC 1143 7). */
+function put(s: OptionState, side: Side, q: Q, opposite: boolean): void {
+  if (side === 'him') {
+    s.him = q;
+    s.himq = opposite;
+  } else {
+    s.us = q;
+    s.usq = opposite;
+  }
+}
+
 /** What one step of the negotiation does: the replies to send, and the options turned on or off. */
 export interface Step {
   send: Array<{ verb: Verb; option: number }>;
@@ -96,13 +107,7 @@ export class Negotiator {
     const get = (): [Q, boolean] => (side === 'him' ? [s.him, s.himq] : [s.us, s.usq]);
     const set = (q: Q, opposite: boolean) => {
       const before = side === 'him' ? s.him : s.us;
-      if (side === 'him') {
-        s.him = q;
-        s.himq = opposite;
-      } else {
-        s.us = q;
-        s.usq = opposite;
-      }
+      put(s, side, q, opposite);
       if ((before === 'YES') !== (q === 'YES')) step.changed.push({ side, option, enabled: q === 'YES' });
     };
     const answer = (v: Verb): boolean => {
@@ -168,29 +173,21 @@ export class Negotiator {
     const step: Step = { send: [], changed: [] };
     const q = side === 'him' ? s.him : s.us;
     const opposite = side === 'him' ? s.himq : s.usq;
-    const put = (nq: Q, nopp: boolean) => {
-      if (side === 'him') {
-        s.him = nq;
-        s.himq = nopp;
-      } else {
-        s.us = nq;
-        s.usq = nopp;
-      }
-    };
+    const set = (nq: Q, nopp: boolean) => put(s, side, nq, nopp);
     const verb: Verb = side === 'him' ? (enable ? DO : DONT) : enable ? WILL : WONT;
     if (enable) {
       if (q === 'NO') {
-        put('WANTYES', false);
+        set('WANTYES', false);
         step.send.push({ verb, option });
-      } else if (q === 'WANTNO' && !opposite) put('WANTNO', true);
-      else if (q === 'WANTYES' && opposite) put('WANTYES', false);
+      } else if (q === 'WANTNO' && !opposite) set('WANTNO', true);
+      else if (q === 'WANTYES' && opposite) set('WANTYES', false);
     } else {
       if (q === 'YES') {
-        put('WANTNO', false);
+        set('WANTNO', false);
         step.send.push({ verb, option });
         step.changed.push({ side, option, enabled: false });
-      } else if (q === 'WANTNO' && opposite) put('WANTNO', false);
-      else if (q === 'WANTYES' && !opposite) put('WANTYES', true);
+      } else if (q === 'WANTNO' && opposite) set('WANTNO', false);
+      else if (q === 'WANTYES' && !opposite) set('WANTYES', true);
     }
     return step;
   }

@@ -2,7 +2,10 @@
 // command parser that takes the IAC sequences out of the data stream (RFC 854), the escaper for
 // what is sent (IAC doubling, the NVT's CR NUL / CR LF rule), and the encoders of the
 // subnegotiations locator answers (TERMINAL-TYPE RFC 1091, NAWS RFC 1073, NEW-ENVIRON RFC 1572).
-// The option negotiation itself is in ./options.ts.
+// The option negotiation itself is in ./options.ts, and ./engine.ts joins the two for a session.
+
+import { LocatorError } from '../../core/errors.js';
+import { CR, LF, NUL } from '../framing/bytes.js';
 
 /** RFC 854 "TELNET COMMAND STRUCTURE": the command codes. */
 export const IAC = 255;
@@ -21,9 +24,8 @@ export const BRK = 243;
 export const DM = 242;
 export const NOP = 241;
 export const SE = 240;
-const NUL = 0;
-const LF = 10;
-const CR = 13;
+/** RFC 885: END-OF-RECORD's command, the end of a record (TN3270's, RFC 1576). */
+export const EOR = 239;
 
 /** The options locator knows by name (RFC 855 and the option RFCs; the IANA registry's numbers). */
 export const OPT = {
@@ -43,6 +45,7 @@ export const OPT = {
   AUTHENTICATION: 37, // RFC 2941
   ENCRYPT: 38, // RFC 2946
   NEW_ENVIRON: 39, // RFC 1572
+  TN3270E: 40, // RFC 2355
 } as const;
 
 const OPTION_NAMES: Record<number, string> = {
@@ -62,6 +65,7 @@ const OPTION_NAMES: Record<number, string> = {
   37: 'AUTHENTICATION',
   38: 'ENCRYPT',
   39: 'NEW-ENVIRON',
+  40: 'TN3270E',
 };
 
 const COMMAND_NAMES: Record<number, string> = {
@@ -80,6 +84,7 @@ const COMMAND_NAMES: Record<number, string> = {
   [DM]: 'DM',
   [NOP]: 'NOP',
   [SE]: 'SE',
+  [EOR]: 'EOR',
 };
 
 /** An option's name for a transcript (RFC 855 and the option RFCs), or its number. */
@@ -134,9 +139,15 @@ export class TelnetParser {
   /** True while the server sends BINARY (RFC 856): CR NUL is kept as it is. */
   binary = false;
   readonly maxSubnegotiation: number;
+  readonly #tooLong: ((option: number) => LocatorError) | undefined;
 
-  constructor(maxSubnegotiation = MAX_SUBNEGOTIATION) {
+  /**
+   * `tooLong`, when given, makes a subnegotiation past `maxSubnegotiation` octets a failure (the
+   * error it returns, thrown at once) instead of one dropped.
+   */
+  constructor(maxSubnegotiation = MAX_SUBNEGOTIATION, tooLong?: (option: number) => LocatorError) {
     this.maxSubnegotiation = maxSubnegotiation;
+    this.#tooLong = tooLong;
   }
 
   /**
@@ -226,6 +237,7 @@ export class TelnetParser {
 
   #sbByte(b: number): void {
     this.#sbLength++;
+    if (this.#sbLength > this.maxSubnegotiation && this.#tooLong !== undefined) throw this.#tooLong(this.#sbOption);
     if (this.#sbLength <= this.maxSubnegotiation) this.#sb.push(b);
     else if (this.#sb.length > 0) this.#sb = []; // dropped: memory stays bounded
   }

@@ -1,8 +1,8 @@
 // A Telnet session (RFC 1738 3.8: "a telnet URL designates an interactive service"; the
 // protocol is RFC 854 and 855 with the option RFCs). The connection (../connection.ts) owns the
-// socket, the connect timeout, the AbortSignal and the one close path; this module runs the
-// option negotiation (./options.ts, RFC 1143) and the byte-level rules (./protocol.ts) between
-// it and the user's terminal.
+// socket, the connect timeout, the AbortSignal and the one close path; the read loop is the
+// sessions' (../session-core.ts); this module runs the Telnet engine (./engine.ts: RFC 1143
+// negotiation, RFC 854 byte rules) between it and the user's terminal.
 //
 // What locator agrees to, when asked:
 //   the server WILL: ECHO (RFC 857), SUPPRESS-GO-AHEAD (RFC 858), BINARY (RFC 856)
@@ -16,30 +16,25 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { DEFAULT_POLICY } from '../../policy.js';
 import { Connection, checkTimeout } from '../connection.js';
+import { SessionCore } from '../session-core.js';
 import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, transcriptRecorder, type TranscriptLine } from '../types.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
-import { Negotiator } from './options.js';
+import { concatBytes } from '../framing/bytes.js';
+import { TelnetEngine } from './engine.js';
 import {
   BRK,
-  DO,
-  DONT,
   ENV,
   OPT,
   TTYPE_SEND,
   TelnetEncoder,
-  TelnetParser,
-  WILL,
-  WONT,
   command,
   commandName,
   describeBytes,
   environIs,
-  negotiation,
   optionName,
   parseEnvironSend,
   terminalTypeIs,
   windowSize,
-  type TelnetEvent,
 } from './protocol.js';
 
 /** The Telnet port (RFC 1738 3.8, "The default port is 23"). */
@@ -50,8 +45,6 @@ export const MAX_UNSENT = 1 << 20;
 
 /** Transcript lines recorded at most; then one line says the rest was left out (a flooding server). */
 export const MAX_TRANSCRIPT = 2000;
-
-const VERB_NAMES: Record<number, string> = { [DO]: 'DO', [DONT]: 'DONT', [WILL]: 'WILL', [WONT]: 'WONT' };
 
 /**
  * RFC 1738 3.8 (access: open a Telnet session to host:port, default 23) and RFC 854: connects
@@ -77,28 +70,26 @@ export async function connectSession(url: Url, options: SessionOptions = {}): Pr
   return new TelnetSession(conn, url, port, options, lines);
 }
 
-/** One Telnet session over a connected socket (RFC 854). */
+/**
+ * One Telnet session over a connected socket (RFC 854): the Telnet engine (./engine.ts) between
+ * the socket and the user's terminal, on the sessions' shared read loop (../session-core.ts).
+ */
 export class TelnetSession implements InteractiveSession {
   readonly output: ReadableStream<Uint8Array>;
   readonly closed: Promise<void>;
   readonly transcript: TranscriptLine[];
   readonly #conn: Connection;
-  readonly #parser = new TelnetParser();
+  readonly #core: SessionCore;
+  readonly #engine: TelnetEngine;
   readonly #encoder = new TelnetEncoder();
-  readonly #neg: Negotiator;
   readonly #where: string;
   readonly #term: string | undefined;
   readonly #env: Record<string, string>;
   readonly #started = Date.now();
   #cols: number | undefined;
   #rows: number | undefined;
-  #sent = 0;
-  #received = 0;
-  #done = false;
-  readonly #signal: AbortSignal | undefined;
-  readonly #onAbort = () => this.#finish(this.#abortError());
-  #resolve!: () => void;
-  #reject!: (e: LocatorError) => void;
+  /** The data of the chunk being read, in order with its negotiation. */
+  #shown: Uint8Array[] = [];
 
   constructor(conn: Connection, url: Url, port: number, options: SessionOptions, transcript: TranscriptLine[]) {
     this.#conn = conn;
@@ -111,66 +102,50 @@ export class TelnetSession implements InteractiveSession {
     const us: number[] = [OPT.SGA, OPT.BINARY, OPT.NEW_ENVIRON];
     if (this.#term !== undefined) us.push(OPT.TTYPE);
     if (this.#cols !== undefined && this.#rows !== undefined) us.push(OPT.NAWS);
-    this.#neg = new Negotiator(us, [OPT.ECHO, OPT.SGA, OPT.BINARY]);
-    this.closed = new Promise<void>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.closed.catch(() => {}); // the caller's await still sees the failure
-    this.#signal = options.signal;
-    this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
-    this.output = new ReadableStream<Uint8Array>(
+    this.#engine = new TelnetEngine(
+      { us, him: [OPT.ECHO, OPT.SGA, OPT.BINARY] },
       {
-        pull: async (controller) => {
-          for (;;) {
-            let chunk: Uint8Array | null;
-            try {
-              chunk = await this.#conn.read();
-            } catch (e) {
-              const err = e instanceof LocatorError ? e : new LocatorError(PROTOCOL_ERROR, -1, String(e));
-              this.#finish(err);
-              controller.error(err);
-              return;
-            }
-            if (chunk === null) {
-              this.#finish();
-              controller.close();
-              return;
-            }
-            this.#received += chunk.length;
-            const data = this.#receive(chunk);
-            if (data.length > 0) {
-              controller.enqueue(data);
-              return;
-            }
+        send: (bytes, shown) => this.#send(bytes, shown),
+        note: (direction, text) => this.#conn.note(direction, text),
+        data: (bytes) => void this.#shown.push(bytes),
+        subnegotiation: (option, data) => this.#subnegotiation(option, data),
+        command: (c) => this.#conn.note('receive', commandName(c)),
+        changed: (side, option, enabled) => {
+          if (option === OPT.BINARY) {
+            if (side === 'him') this.#engine.parser.binary = enabled;
+            else this.#encoder.binary = enabled;
           }
+          if (side === 'us' && option === OPT.NAWS && enabled) this.#sendWindowSize();
         },
-        cancel: () => this.close(),
       },
-      { highWaterMark: 1 },
     );
-  }
-
-  #abortError(): LocatorError {
-    return new LocatorError(ABORTED, -1, 'the session was cancelled');
+    this.#core = new SessionCore(conn, (chunk) => {
+      this.#shown = [];
+      this.#engine.receive(chunk);
+      return concatBytes(this.#shown);
+    });
+    this.output = this.#core.output;
+    this.closed = this.#core.closed;
+    const signal = options.signal;
+    const onAbort = () => this.#core.fail(new LocatorError(ABORTED, -1, 'the session was cancelled'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.closed.then(
+      () => signal?.removeEventListener('abort', onAbort),
+      () => signal?.removeEventListener('abort', onAbort),
+    );
+    this.#core.start(null);
   }
 
   /** True when the server echoes what is typed (RFC 857); otherwise the local side should. */
   get remoteEcho(): boolean {
-    return this.#neg.enabled('him', OPT.ECHO);
-  }
-
-  #note(direction: TranscriptLine['direction'], text: string): void {
-    this.#conn.note(direction, text);
+    return this.#engine.enabled('him', OPT.ECHO);
   }
 
   #send(bytes: Uint8Array, shown?: string): void {
-    if (this.#done || this.#conn.socket.destroyed) return;
-    if (shown !== undefined) this.#note('send', shown);
-    this.#sent += bytes.length;
-    this.#conn.send(bytes); // a write the server takes none of for the timeout ends the session
+    if (this.#core.ended || this.#conn.socket.destroyed) return;
+    this.#core.send(bytes, shown); // a write the server takes none of for the timeout ends the session
     if (this.#conn.socket.writableLength > MAX_UNSENT) {
-      this.#fail(
+      this.#core.fail(
         new LocatorError(
           PROTOCOL_ERROR,
           -1,
@@ -180,64 +155,12 @@ export class TelnetSession implements InteractiveSession {
     }
   }
 
-  /** The events of one chunk from the server: negotiation answered, data returned. */
-  #receive(chunk: Uint8Array): Uint8Array {
-    const parts: Uint8Array[] = [];
-    this.#parser.push(chunk, (ev) => {
-      if (ev.type === 'data') parts.push(ev.data);
-      else this.#event(ev);
-    });
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let n = 0;
-    for (const p of parts) {
-      out.set(p, n);
-      n += p.length;
-    }
-    return out;
-  }
-
-  #event(ev: Exclude<TelnetEvent, { type: 'data' }>): void {
-    switch (ev.type) {
-      case 'negotiate': {
-        const step = this.#neg.receive(ev.verb, ev.option);
-        if (step.send.length > 0 || step.note === undefined) {
-          this.#note('receive', `${VERB_NAMES[ev.verb]} ${optionName(ev.option)}`);
-        }
-        if (step.note !== undefined && this.#neg.ignored <= 1) this.#note('info', step.note);
-        for (const s of step.send) {
-          this.#send(negotiation(s.verb, s.option), `${VERB_NAMES[s.verb]} ${optionName(s.option)}`);
-        }
-        for (const c of step.changed) {
-          if (c.option === OPT.BINARY) {
-            if (c.side === 'him') this.#parser.binary = c.enabled;
-            else this.#encoder.binary = c.enabled;
-          }
-          if (c.side === 'us' && c.option === OPT.NAWS && c.enabled) this.#sendWindowSize();
-        }
-        break;
-      }
-      case 'subnegotiation':
-        this.#subnegotiation(ev.option, ev.data);
-        break;
-      case 'overflow':
-        this.#note(
-          'info',
-          `a subnegotiation of ${optionName(ev.option)} of ${ev.length} octets was dropped (more than ${this.#parser.maxSubnegotiation})`,
-        );
-        break;
-      case 'command':
-        this.#note('receive', commandName(ev.command));
-        break;
-    }
-  }
-
   #subnegotiation(option: number, data: Uint8Array): void {
-    this.#note('receive', `SB ${optionName(option)} ${describeBytes(data)}`);
-    if (option === OPT.TTYPE && data[0] === TTYPE_SEND && this.#neg.enabled('us', OPT.TTYPE)) {
+    this.#conn.note('receive', `SB ${optionName(option)} ${describeBytes(data)}`);
+    if (option === OPT.TTYPE && data[0] === TTYPE_SEND && this.#engine.enabled('us', OPT.TTYPE)) {
       // RFC 1091: one type only; asked again, the same type says the list has ended.
       this.#send(terminalTypeIs(this.#term!), `SB TERMINAL-TYPE IS ${this.#term}`);
-    } else if (option === OPT.NEW_ENVIRON && data[0] === ENV.SEND && this.#neg.enabled('us', OPT.NEW_ENVIRON)) {
+    } else if (option === OPT.NEW_ENVIRON && data[0] === ENV.SEND && this.#engine.enabled('us', OPT.NEW_ENVIRON)) {
       const req = parseEnvironSend(data.subarray(1));
       const reply = environIs(req, this.#env);
       this.#send(reply, `SB NEW-ENVIRON IS ${describeBytes(reply.subarray(4, reply.length - 2))}`);
@@ -251,7 +174,7 @@ export class TelnetSession implements InteractiveSession {
 
   /** RFC 854: what the user typed, IAC doubled, line ends per the NVT (./protocol.ts TelnetEncoder). */
   write(data: Uint8Array): void {
-    if (this.#done) return;
+    if (this.#core.ended) return;
     this.#send(this.#encoder.encode(data));
   }
 
@@ -260,7 +183,7 @@ export class TelnetSession implements InteractiveSession {
     if (cols === this.#cols && rows === this.#rows) return;
     this.#cols = cols;
     this.#rows = rows;
-    if (this.#neg.enabled('us', OPT.NAWS)) this.#sendWindowSize();
+    if (this.#engine.enabled('us', OPT.NAWS)) this.#sendWindowSize();
   }
 
   /** RFC 854: IAC BRK. */
@@ -270,7 +193,7 @@ export class TelnetSession implements InteractiveSession {
 
   /** The session's facts, one per line (for the escape prompt's `status`). */
   status(): string[] {
-    const { us, him } = this.#neg.inEffect();
+    const { us, him } = this.#engine.negotiator.inEffect();
     const ours = us.map((o) =>
       o === OPT.TTYPE
         ? `${optionName(o)} (${this.#term})`
@@ -280,34 +203,16 @@ export class TelnetSession implements InteractiveSession {
     );
     const secs = Math.round((Date.now() - this.#started) / 1000);
     return [
-      `telnet session with ${this.#where}, ${this.#done ? 'closed' : 'open'} for ${secs} s`,
+      `telnet session with ${this.#where}, ${this.#core.ended ? 'closed' : 'open'} for ${secs} s`,
       `the server performs: ${him.map(optionName).join(', ') || 'no option'}`,
       `locator performs: ${ours.join(', ') || 'no option'}`,
       `echo: ${this.remoteEcho ? 'by the server' : 'local'}`,
-      `octets received ${this.#received}, sent ${this.#sent}`,
+      `octets received ${this.#core.bytesIn}, sent ${this.#core.bytesOut}`,
     ];
-  }
-
-  #fail(e: LocatorError): void {
-    this.#conn.close(e);
-    this.#finish(e);
-  }
-
-  #finish(e?: LocatorError): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-    if (e) {
-      this.#conn.close(e);
-      this.#reject(e);
-    } else {
-      this.#conn.close();
-      this.#resolve();
-    }
   }
 
   /** Ends the session from this side: the socket is closed; `closed` resolves. Idempotent. */
   close(): void {
-    this.#finish();
+    this.#core.close();
   }
 }
