@@ -22,7 +22,6 @@ import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { entryOf, tryParse } from '../schemes/registry.js';
-import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { open, copyBody, faceOf, type OpenOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';

@@ -26,4 +26,16 @@ export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './prob
 export { followChain, type Chain } from './open.js';
 export { faceOf, kindOfUrl } from './faces.js';
 export { copyBody, type BodyOutput } from './body.js';
+export {
+  ABORTED,
+  CONNECT_FAILED,
+  CONNECTION_CLOSED,
+  NEEDS_INPUT,
+  NO_CLIENT,
+  NOT_FOUND,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+  TOO_LARGE,
+} from './types.js';
+export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection.js';
 export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';
