@@ -5,37 +5,14 @@
 
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { LocatorError } from '../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../policy.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
 import { faceOf, interactiveSchemes } from './faces.js';
+import { NO_SESSION } from './interactive.js';
 
 export { interactiveSchemes };
-
-export const NO_SESSION = defineCode(
-  'no-session',
-  'error',
-  'RFC 1738 3.8',
-  'the URL designates no interactive service that connect() can open (use open() for data objects)',
-  'usage',
-);
-
-export const INTERACTIVE_ONLY = defineCode(
-  'interactive-only',
-  'error',
-  'RFC 1738 3.8',
-  'the URL designates an interactive service, not a data object: open it with connect() (locator connect)',
-  'usage',
-);
-
-/** The error open() gives for a URL of an interactive scheme (RFC 1738 3.8). */
-export function interactiveOnly(u: Url): LocatorError {
-  return new LocatorError(
-    INTERACTIVE_ONLY,
-    0,
-    `a ${u.scheme} URL designates an interactive service, not a data object (RFC 1738 3.8): open it with connect() (\`locator connect URL\`), not open() or fetch`,
-  );
-}
+export { NO_SESSION, INTERACTIVE_ONLY, interactiveOnly } from './interactive.js';
 
 /**
  * Opens an interactive session (RFC 1738 3.8): checks the URL against the policy first (no byte

@@ -1,7 +1,9 @@
 // `locator/clients`: the part of the package that reaches the network (node only). open()
 // dereferences a URL the way the specs say (RFC 1738 section 3); it lives in ./open.js, and
-// this module only re-exports, so that a client module that needs open() (gopher/menu.ts)
-// imports ./open.js and never this index (no import cycle, docs/layering.md).
+// this module only re-exports, so that a client module that needs open() (gopher/open-menu.ts)
+// imports ./open.js and never this index (no import cycle, docs/layering.md). It is also the one
+// door of the CLI, the checker and the gateway into the clients (the rule
+// clients-through-their-face): each scheme's face (faceOf) and the few helpers they share.
 
 export { open } from './open.js';
 export { connect, NO_SESSION, INTERACTIVE_ONLY } from './connect.js';
@@ -38,4 +40,6 @@ export {
   TOO_LARGE,
 } from './types.js';
 export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection.js';
+export { netrcHost } from './nntp/netrc.js';
+export { authSecrets } from './smtp/secrets.js';
 export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';

@@ -25,7 +25,7 @@ import {
   REDIRECT_NOT_FOLLOWED,
 } from '../policy.js';
 import { gatewayFor, gatewayFromEnv } from './proxy.js';
-import { interactiveOnly } from './connect.js';
+import { interactiveOnly } from './interactive.js';
 import { classify, faceOf } from './faces.js';
 import {
   NO_CLIENT,
