@@ -51,6 +51,7 @@ for (const [url, kind] of [
   [`${FTP}/pub/`, 'listing'],
   [`${FTP}/pub;type=d`, 'listing'],
   [`${FTP}/pub/hello.txt`, 'document'],
+  [FTP, 'document'], // no "/" after the host: no name, not a directory URL (RFC 1738 3.2.2)
   ['wais://h/db', 'search'],
   ['wais://h/db/TEXT/doc', 'document'],
   ['telnet://h/', 'session'],

@@ -11,8 +11,8 @@ import { FtpReplyError } from './errors.js';
 
 /** True when the URL names a directory: an empty last segment (a final "/") or `;type=d` (RFC 1738 3.2.2). */
 function isDirectory(u: Url): boolean {
-  const f = fieldsOf(u, 'ftp') as { name?: string; ftptype?: string | null };
-  return f.ftptype === 'd' || f.name === '' || f.name === undefined;
+  const f = fieldsOf(u, 'ftp');
+  return f.ftptype === 'd' || f.name === '';
 }
 
 /** ftp (RFC 1738 3.2; RFC 959, RFC 3659): login, one CWD per segment, then SIZE for a file, CWD for a directory. */
@@ -41,8 +41,7 @@ async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGen
   const href = u.withoutFragment;
   const semi = href.lastIndexOf(';type=');
   let base = semi > href.lastIndexOf('/') ? href.slice(0, semi) : href;
-  const f = fieldsOf(u, 'ftp') as { name?: string };
-  if (f.name !== '' && !base.endsWith('/')) base += '/';
+  if (fieldsOf(u, 'ftp').name !== '' && !base.endsWith('/')) base += '/';
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = '';
