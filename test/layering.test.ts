@@ -71,6 +71,11 @@ const TREE: Record<string, string> = {
   'src/cli/m.ts': "import { readFileSync } from 'node:fs';\nexport const m = typeof readFileSync;\n",
   // check-below-cli
   'src/check/k.ts': "import { m } from '../cli/m.js';\nexport const k = m;\n",
+  // clients-through-their-face: the gateway reaches past src/clients/index.ts (a type-only import
+  // counts); the same import through the index is fine
+  'src/gateway/w.ts': "import type { C } from '../clients/c.js';\nexport const w: C | null = null;\n",
+  'src/gateway/ok.ts': "import { i } from '../clients/index.js';\nexport const ok = i;\n",
+  'src/clients/index.ts': 'export const i = 1;\n',
   // node-builtins-only-in-clients-and-cli, by a type-only import
   'src/extract/n.ts': "import type { Socket } from 'node:net';\nexport const n: Socket | null = null;\n",
   // no-cycle through a dynamic import()
@@ -82,7 +87,7 @@ const TREE: Record<string, string> = {
   'src/misc/x.ts': "import { a } from '../core/a.js';\nexport const x = a;\n",
 };
 
-test('each rule catches its violation: layers (type-only imports included), node: modules, dynamic cycles, packages, unresolved imports, unknown folders', () => {
+test("each rule catches its violation: layers (type-only imports included), the clients' face, node: modules, dynamic cycles, packages, unresolved imports, unknown folders", () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-layering-'));
   try {
     for (const [path, text] of Object.entries(TREE)) {
@@ -108,6 +113,7 @@ test('each rule catches its violation: layers (type-only imports included), node
       [
         'error check-below-cli: src/check/k.ts -> src/cli/m.ts',
         'error clients-below-cli: src/clients/c.ts -> src/cli/m.ts',
+        'error clients-through-their-face: src/gateway/w.ts -> src/clients/c.ts',
         'error core-stands-alone: src/core/a.ts -> src/schemes/s.ts',
         'error known-layer: src/misc/x.ts -> src/core/a.ts',
         'error no-cycle: cycle src/clients/g.ts src/clients/open.ts',

@@ -15,10 +15,14 @@ import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { connect } from '../clients/connect.js';
-import { escapeScanner } from '../clients/rlogin/protocol.js';
-import type { InteractiveSession, SessionOptions } from '../clients/interactive.js';
-import type { TranscriptLine } from '../clients/types.js';
+import {
+  connect,
+  escapeScanner,
+  faceOf,
+  type InteractiveSession,
+  type SessionOptions,
+  type TranscriptLine,
+} from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { ALLOW_PORT, REFUSE_PRIVATE, TIMEOUT, VERBOSE } from './options.js';
 import { maskSecrets, secretsOf } from '../redact.js';
@@ -222,9 +226,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
           break;
       }
     };
-    // rlogin's own escape (rlogin(1), after RFC 1282): "~." at the start of a line ends the
-    // session, on a terminal only (a script's input is sent as it is).
-    const tilde = terminal && url.scheme === 'rlogin' ? escapeScanner() : null;
+    // rlogin's own escape (rlogin(1), after RFC 1282), where the scheme's face takes it: "~." at
+    // the start of a line ends the session, on a terminal only (a script's input is sent as it is).
+    const tilde = terminal && faceOf(url).tildeEscapes === true ? escapeScanner() : null;
     const send = (bytes: Uint8Array) => {
       if (tilde === null) return s.write(bytes);
       const r = tilde(bytes);

@@ -21,12 +21,9 @@ import { constants, fstatSync, unlinkSync, writeSync, type Stats } from 'node:fs
 import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
-import { tryParse } from '../schemes/registry.js';
-import type { Url } from '../core/url.js';
+import { entryOf, tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { open } from '../clients/open.js';
-import { directChunks, recycleChunk } from '../clients/connection.js';
-import type { OpenOptions, TranscriptLine } from '../clients/types.js';
+import { open, copyBody, faceOf, type OpenOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import {
   ALLOW_PORT,
@@ -137,9 +134,10 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     netrcHosts: netrcHostsArg(values['netrc-host']),
     limit: positive('limit', values.limit),
     gateway: values['no-gateway'] === true ? false : undefined,
-    // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11), which this command's policy
-    // does not follow (maxCrossSchemeRedirects 0): it prints them (text/uri-list) instead.
-    followRedirects: values['no-follow'] === true || url.scheme === 'prospero' ? false : undefined,
+    // A Prospero URL comes to URLs of other schemes (RFC 1738 3.11: an `indirect` scheme), which
+    // this command's policy does not follow (maxCrossSchemeRedirects 0): it prints them
+    // (text/uri-list) instead.
+    followRedirects: values['no-follow'] === true || entryOf(url)?.indirect === true ? false : undefined,
     policy: {
       allowPorts: allow,
       refusePrivateAddresses: values['refuse-private'] === true,
@@ -188,55 +186,23 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     return EXIT.invalid;
   }
   try {
-    // Gopher menus (types 1 and 7) are shown as text, one item with its URL per line, when asked
-    // (--menu, or --json for NDJSON items) or when the output is a terminal (RFC 1436 appendix).
-    const gtype = url.scheme === 'gopher' ? (url.fields as { gophertype?: string }).gophertype : undefined;
+    const res = await open(url, options);
+    // A menu (a Gopher menu, RFC 1436 appendix) is shown as text, one item with its URL per line,
+    // when asked (--menu, or --json for NDJSON items) or when the output is a terminal.
+    const items = res.meta.kind === 'menu' ? faceOf(url).items : undefined;
     const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
     if (
-      (gtype === '1' || gtype === '7') &&
+      items !== undefined &&
       values.raw !== true &&
       (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))
     ) {
-      const { openMenu, renderItem } = await import('../clients/gopher/menu.js');
       const text = showSecrets ? hide : (t: string) => redactText(hide(t));
-      const menu = await openMenu(url, options);
-      for await (const item of menu.items) {
-        await sink.write(Buffer.from(text(values.json === true ? JSON.stringify(item) : renderItem(item)) + '\n'));
+      for await (const item of items(res.body)) {
+        await sink.write(Buffer.from(text(values.json === true ? JSON.stringify(item.json) : item.text) + '\n'));
       }
     } else {
-      const res = await open(url, options);
       const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
-      // The chunks are taken from the client directly when it allows (directChunks: no web
-      // stream per chunk), else through the stream's reader; see bench/RESULTS.md, fetch.
-      const direct = directChunks(res.body);
-      const reader = direct === null ? res.body.getReader() : null;
-      const next = direct?.next ?? (async () => ((r) => (r.done ? null : r.value))(await reader!.read()));
-      let bytes = 0;
-      const writeSync = sink.writeSync;
-      try {
-        if (direct?.pipe && writeSync !== undefined) {
-          // A file (or /dev/null): each chunk is written from the read callback itself, into
-          // one reused buffer (Connection.drain): the fastest path, and flat in memory.
-          await direct.pipe((chunk) => {
-            writeSync(chunk);
-            bytes += chunk.length;
-            progress?.update(bytes);
-          });
-        } else
-          for (let value = await next(); value !== null; value = await next()) {
-            bytes += value.length;
-            await sink.write(value);
-            // Written out and not kept: the read buffer goes back for the next read (issue 16:
-            // this keeps the peak memory flat in the size of the object, the reads in warm memory).
-            recycleChunk(value);
-            progress?.update(bytes);
-          }
-      } catch (e) {
-        // The output failed (or the transfer did): the connections are closed now, not at exit.
-        if (direct !== null) direct.cancel(e);
-        else await reader!.cancel(e).catch(() => {});
-        throw e;
-      }
+      const bytes = await copyBody(res.body, sink, (n) => progress?.update(n));
       progress?.finish(bytes);
     }
     await sink.commit();

@@ -1,58 +1,22 @@
 // connect(): open an interactive session for a URL that designates one (RFC 1738 3.8: "the
 // telnet URL designates an interactive text-based service"; the drafts' rlogin and tn3270). The
-// counterpart of open(), which retrieves data objects. The protocol module of each scheme is
-// imported only when a URL of that scheme is connected to.
+// counterpart of open(), which retrieves data objects. The session is the scheme's face's
+// (./faces.ts), whose protocol module is imported only when a URL of that scheme is connected to.
 
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
-import { LocatorError, defineCode } from '../core/errors.js';
+import { LocatorError } from '../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../policy.js';
-import type { InteractiveSession, SessionModule, SessionOptions } from './interactive.js';
+import type { InteractiveSession, SessionOptions } from './interactive.js';
+import { faceOf, interactiveSchemes } from './faces.js';
+import { NO_SESSION } from './interactive.js';
 
-/**
- * The session modules, by scheme name, loaded on first use (each exports connectSession): telnet
- * (RFC 854), rlogin (RFC 1282) and tn3270 (RFC 1576), the three of the drafts' "Telnet, rlogin,
- * tn3270" section.
- */
-const SESSION_MODULES: Readonly<Record<string, () => Promise<SessionModule>>> = {
-  telnet: () => import('./telnet/session.js'),
-  rlogin: () => import('./rlogin/session.js'),
-  tn3270: () => import('./tn3270/session.js'),
-};
-
-/** The schemes connect() opens sessions for (open() refuses them and names connect()). */
-export function interactiveSchemes(): string[] {
-  return Object.keys(SESSION_MODULES);
-}
-
-export const NO_SESSION = defineCode(
-  'no-session',
-  'error',
-  'RFC 1738 3.8',
-  'the URL designates no interactive service that connect() can open (use open() for data objects)',
-  'usage',
-);
-
-export const INTERACTIVE_ONLY = defineCode(
-  'interactive-only',
-  'error',
-  'RFC 1738 3.8',
-  'the URL designates an interactive service, not a data object: open it with connect() (locator connect)',
-  'usage',
-);
-
-/** The error open() gives for a URL of an interactive scheme (RFC 1738 3.8). */
-export function interactiveOnly(u: Url): LocatorError {
-  return new LocatorError(
-    INTERACTIVE_ONLY,
-    0,
-    `a ${u.scheme} URL designates an interactive service, not a data object (RFC 1738 3.8): open it with connect() (\`locator connect URL\`), not open() or fetch`,
-  );
-}
+export { interactiveSchemes };
+export { NO_SESSION, INTERACTIVE_ONLY, interactiveOnly } from './interactive.js';
 
 /**
  * Opens an interactive session (RFC 1738 3.8): checks the URL against the policy first (no byte
- * is sent for a refused URL, RFC 1738 6), then hands it to its scheme's session module. Resolves
+ * is sent for a refused URL, RFC 1738 6), then hands it to its scheme's face (its session). Resolves
  * to an InteractiveSession; fails with a LocatorError (policy-refused, no-session,
  * connect-failed, timeout, aborted).
  */
@@ -61,13 +25,13 @@ export async function connect(url: string | Url, options: SessionOptions = {}): 
   const u = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
   assertAllowed(u, policy);
-  const load = SESSION_MODULES[u.scheme];
-  if (load === undefined) {
+  const face = faceOf(u);
+  if (face.session === undefined) {
     throw new LocatorError(
       NO_SESSION,
       0,
       `${u.scheme}: URLs designate no interactive service connect() can open (it opens ${interactiveSchemes().join(', ')}); use open() (\`locator fetch\`) for data objects`,
     );
   }
-  return (await load()).connectSession(u, { ...options, policy });
+  return face.session(u, { ...options, policy });
 }

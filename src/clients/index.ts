@@ -1,14 +1,17 @@
 // `locator/clients`: the part of the package that reaches the network (node only). open()
 // dereferences a URL the way the specs say (RFC 1738 section 3); it lives in ./open.js, and
-// this module only re-exports, so that a client module that needs open() (gopher/menu.ts)
-// imports ./open.js and never this index (no import cycle, docs/layering.md).
+// this module only re-exports, so that a client module that needs open() (gopher/open-menu.ts)
+// imports ./open.js and never this index (no import cycle, docs/layering.md). It is also the one
+// door of the CLI, the checker and the gateway into the clients (the rule
+// clients-through-their-face): each scheme's face (faceOf) and the few helpers they share.
 
 export { open } from './open.js';
 export { connect, NO_SESSION, INTERACTIVE_ONLY } from './connect.js';
 export type { InteractiveSession, SessionOptions, SessionModule } from './interactive.js';
 export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig, ClientModule, Redirect } from './types.js';
-export { gatewayFromEnv } from './gateway.js';
-export { openMenu, readMenu, renderItem, renderMenu, type Menu } from './gopher/menu.js';
+export { gatewayFromEnv } from './proxy.js';
+export { readMenu, renderItem, renderMenu } from './gopher/menu.js';
+export { openMenu, type Menu } from './gopher/open-menu.js';
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
@@ -23,3 +26,20 @@ export type { Tn3270Session } from './tn3270/session.js';
 export { probe, explainProbe, statusOf } from './probe/index.js';
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
 export { followChain, type Chain } from './open.js';
+export { faceOf, kindOfUrl } from './faces.js';
+export { copyBody, type BodyOutput } from './body.js';
+export {
+  ABORTED,
+  CONNECT_FAILED,
+  CONNECTION_CLOSED,
+  NEEDS_INPUT,
+  NO_CLIENT,
+  NOT_FOUND,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+  TOO_LARGE,
+} from './types.js';
+export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection.js';
+export { netrcHost } from './nntp/netrc.js';
+export { authSecrets } from './smtp/secrets.js';
+export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';

@@ -2,9 +2,10 @@
 // rlogin and tn3270): a session, not an object to read. Each protocol module
 // (src/clients/<protocol>/session.ts) exports `connectSession(url, options)`; connect() picks the
 // module by scheme, and the CLI (`locator connect`) or the gateway puts a terminal on either side.
-// No networking code here: types only.
+// No networking code here: types, and the errors of interactive URLs (open() names connect()).
 
 import type { Url } from '../core/url.js';
+import { LocatorError, defineCode } from '../core/errors.js';
 import type { Policy } from '../policy.js';
 import type { TranscriptLine } from './types.js';
 
@@ -59,4 +60,29 @@ export interface InteractiveSession {
 /** What a protocol module of an interactive scheme exports. */
 export interface SessionModule {
   connectSession(url: Url, options: SessionOptions): Promise<InteractiveSession>;
+}
+
+export const NO_SESSION = defineCode(
+  'no-session',
+  'error',
+  'RFC 1738 3.8',
+  'the URL designates no interactive service that connect() can open (use open() for data objects)',
+  'usage',
+);
+
+export const INTERACTIVE_ONLY = defineCode(
+  'interactive-only',
+  'error',
+  'RFC 1738 3.8',
+  'the URL designates an interactive service, not a data object: open it with connect() (locator connect)',
+  'usage',
+);
+
+/** The error open() gives for a URL of an interactive scheme (RFC 1738 3.8). */
+export function interactiveOnly(u: Url): LocatorError {
+  return new LocatorError(
+    INTERACTIVE_ONLY,
+    0,
+    `a ${u.scheme} URL designates an interactive service, not a data object (RFC 1738 3.8): open it with connect() (\`locator connect URL\`), not open() or fetch`,
+  );
 }

@@ -2,14 +2,15 @@
 // and a stream of its bytes. Exported by `locator/clients` (src/clients/index.ts, which only
 // re-exports): the modules that need open() (gopher/menu.ts) import it from here, so no client
 // module imports the index that re-exports it (no import cycle, docs/layering.md).
-// The client of each scheme is imported only when a URL of that scheme is opened.
+// Each scheme's client is asked through its face (./faces.ts), which imports the protocol modules
+// only when a URL of that scheme is opened.
 //
 // Redirects are followed here and nowhere else: a client that finds the object elsewhere (HTTP
 // 3xx, a Gopher "URL:" link) answers with a Redirect, and this loop follows it with one budget
 // for the whole chain (total hops, hops across schemes, a loop by normal form), asking the policy
 // before each hop, and recording every hop in the transcript.
 
-import { parse, entryOf } from '../schemes/registry.js';
+import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, diagnostic } from '../core/errors.js';
 import { objectKey } from '../normalize.js';
@@ -23,49 +24,25 @@ import {
   REDIRECT_LOOP,
   REDIRECT_NOT_FOLLOWED,
 } from '../policy.js';
-import { gatewayFor, gatewayFromEnv } from './gateway.js';
-import { interactiveOnly, interactiveSchemes } from './connect.js';
+import { gatewayFor, gatewayFromEnv } from './proxy.js';
+import { interactiveOnly } from './interactive.js';
+import { classify, faceOf } from './faces.js';
 import {
   NO_CLIENT,
   transcriptRecorder,
-  type ClientModule,
   type OpenOptions,
   type Redirect,
   type Resource,
   type TranscriptLine,
 } from './types.js';
 
-/**
- * The clients of the built-in schemes, loaded on first use. A scheme entry's own `client` comes
- * first; this table pairs the built-in entries (src/schemes/, which the browser bundle holds) with
- * their clients (here, which it must not: they import node:net), by scheme name.
- */
-const BUILTIN_CLIENTS: Readonly<Record<string, () => Promise<ClientModule>>> = {
-  ftp: () => import('./ftp/client.js'),
-  file: () => import('./file/client.js'),
-  gopher: () => import('./gopher/client.js'),
-  http: () => import('./http/client.js'),
-  https: () => import('./http/client.js'),
-  mailto: () => import('./smtp/mailto.js'),
-  prospero: () => import('./prospero/client.js'),
-  news: () => import('./nntp/client.js'),
-  nntp: () => import('./nntp/client.js'),
-  wais: () => import('./wais/client.js'),
-};
-
 function envOf(options: OpenOptions): Record<string, string | undefined> {
   return options.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 }
 
-/** The client module of a URL's scheme: its entry's `client`, else the built-in one, else null. */
-function clientOf(u: Url): (() => Promise<ClientModule>) | null {
-  const own = entryOf(u)?.client as (() => Promise<ClientModule>) | undefined;
-  return own ?? BUILTIN_CLIENTS[u.scheme] ?? null;
-}
-
 /**
  * One hop of open() (RFC 1738 3, 4): through the scheme's gateway when one is configured, else
- * its client; a redirect comes back as it is (followChain() follows it).
+ * its face's client; a redirect comes back as it is (followChain() follows it).
  */
 export async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Redirect> {
   const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(envOf(opts)));
@@ -74,16 +51,16 @@ export async function openOnce(u: Url, opts: OpenOptions): Promise<Resource | Re
     const http = await import('./http/client.js');
     return http.openThroughGateway(u, via, opts);
   }
-  const load = clientOf(u);
-  if (load === null && interactiveSchemes().includes(u.scheme)) throw interactiveOnly(u);
-  if (load === null) {
+  const face = faceOf(u);
+  if (face.open === undefined && face.session !== undefined) throw interactiveOnly(u);
+  if (face.open === undefined) {
     throw new LocatorError(
       NO_CLIENT,
       0,
       `no client can retrieve ${u.scheme}: URLs (configure a gateway with ${u.scheme}_proxy)`,
     );
   }
-  return (await load()).open(u, opts);
+  return face.open(u, opts);
 }
 
 /**
@@ -183,7 +160,8 @@ export async function followChain<T extends object>(
  * client, and follows redirects within the policy (RFC 1945 9.3, RFC 1738 6) through
  * followChain(): at most `maxRedirects` hops, at most `maxCrossSchemeRedirects` of them to
  * another scheme (http and https count as one), never to a file URL, never back to a URL of the
- * chain. Resolves to `{ meta, body }` with `body` a ReadableStream; fails with a LocatorError.
+ * chain. Resolves to `{ meta, body }` with `body` a ReadableStream and `meta.kind`, `meta.view`
+ * set by the face of the URL's scheme; fails with a LocatorError.
  */
 export async function open(url: string | Url, options: OpenOptions = {}): Promise<Resource> {
   expectUrl(url, 'open: the URL');
@@ -192,5 +170,8 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
   const r = await followChain<Resource>(first, options, openOnce, chain);
   r.meta.transcript = chain.transcript;
   r.meta.redirects = chain.redirects;
+  // What the URL asked for is, for the caller: the face of its scheme says (a redirect's target
+  // is shown under the URL that was asked for).
+  classify(first, r.meta);
   return r;
 }

@@ -4,6 +4,7 @@
 import type { Url } from '../core/url.js';
 import type { Policy } from '../policy.js';
 import { defineCode } from '../core/errors.js';
+import type { ObjectKind } from './face.js';
 
 /** One line of a protocol exchange, passwords already hidden. */
 export interface TranscriptLine {
@@ -121,6 +122,10 @@ export interface Meta {
   redirects?: string[];
   /** The protocol exchange, when asked for (passwords hidden). */
   transcript: TranscriptLine[];
+  /** What the object is (src/clients/face.ts): set by open() from the scheme's face. */
+  kind?: ObjectKind;
+  /** How the gateway shows it: a view name ('gopher-menu', 'ftp-listing', 'article' ...), or null for text or a download. */
+  view?: string | null;
 }
 
 export interface Resource {
@@ -141,7 +146,7 @@ export interface Redirect {
   reason: string;
 }
 
-/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3). */
+/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3); its face (./face.ts) calls it. */
 export interface ClientModule {
   open(url: Url, options: OpenOptions): Promise<Resource | Redirect>;
 }

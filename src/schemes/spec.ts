@@ -82,12 +82,12 @@ export interface WirePart {
 
 /** What a scheme's client module offers open() (src/clients/types.ts narrows it). */
 export interface SchemeClient {
-  open(url: Url, options: any): Promise<unknown>;
+  open(url: Url, options: unknown): Promise<unknown>;
 }
 
 /** A scheme's own probe for `locator check` (src/clients/probe/types.ts ProbeModule): typed loosely here. */
 export interface SchemeProbe {
-  probe(url: Url, options: any): Promise<unknown>;
+  probe(url: Url, options: unknown): Promise<unknown>;
 }
 
 /**

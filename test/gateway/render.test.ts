@@ -17,7 +17,7 @@ import {
   messageIdUrl,
   renderArticle,
   renderFtpListing,
-  renderMenu,
+  renderGopherMenu,
   renderNewsGroups,
   renderNewsOverview,
   renderText,
@@ -26,7 +26,7 @@ import {
   searchForm,
   sessionBlock,
   type RenderContext,
-} from '../../src/gateway/render.js';
+} from '../../src/gateway/render/index.js';
 import { parseMenu } from '../../src/clients/gopher/parser.js';
 import { parse } from '../helpers.js';
 
@@ -166,7 +166,7 @@ test('RFC 1436 3.8: a hostile menu is rendered escaped, its "URL:" javascript: s
     `3<b>error</b>\t\terror.host\t1\r\n` +
     `0no port\t/x\thost\r\n` +
     `0Form item\t/form\t127.0.0.1\t70\t?\r\n.\r\n`;
-  const out = await collect((sink) => renderMenu(items(menu), ctx, sink));
+  const out = await collect((sink) => renderGopherMenu(items(menu), ctx, sink));
   assertSafe(out);
   assert.match(out, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.match(out, />&quot;&gt;&lt;img src=x onerror=alert\(1\)&gt;<\/a>/);
@@ -191,7 +191,7 @@ function assertNoBidi(out: string): void {
 
 test('UAX #9: a menu entry with a right-to-left override is shown with the override named, not applied', async () => {
   const menu = `0${RLO_NAME}\t/${RLO_NAME}\t127.0.0.1\t70\r\ni${RLO_NAME}\t\t\t0\r\n3${RLO_NAME}\t\t\t0\r\n.\r\n`;
-  const out = await collect((sink) => renderMenu(items(menu), ctx, sink));
+  const out = await collect((sink) => renderGopherMenu(items(menu), ctx, sink));
   assertSafe(out);
   assertNoBidi(out);
   assert.equal(out.split(RLO_SHOWN).length - 1, 3, 'link, info line and error line');
@@ -203,7 +203,7 @@ test('category Cf: a menu entry with invisible format characters (zero width spa
   const name = 'pay\u200Bp\u00ADa\uFEFFl\u{E0041}.com';
   const shown = 'pay&lt;U+200B&gt;p&lt;U+00AD&gt;a&lt;U+FEFF&gt;l&lt;U+E0041&gt;.com';
   const menu = `0${name}\t/${name}\t127.0.0.1\t70\r\ni${name}\t\t\t0\r\n.\r\n`;
-  const out = await collect((sink) => renderMenu(items(menu), ctx, sink));
+  const out = await collect((sink) => renderGopherMenu(items(menu), ctx, sink));
   assertSafe(out);
   assert.doesNotMatch(out, /[\u00ad\u200b\ufeff\u{e0000}-\u{e007f}]/u);
   assert.doesNotMatch(out, /[\ud800-\udfff]/, 'no half of a surrogate pair');
@@ -245,7 +245,7 @@ test('UAX #9: an article header and body, WAIS headlines and text with bidi form
 });
 
 test('RFC 1436 3.8: an empty menu says so', async () => {
-  const out = await collect((sink) => renderMenu(items('.\r\n'), ctx, sink));
+  const out = await collect((sink) => renderGopherMenu(items('.\r\n'), ctx, sink));
   assert.match(out, /<p>The menu is empty.<\/p>/);
 });
 

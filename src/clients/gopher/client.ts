@@ -9,7 +9,7 @@
 // imports open(), which loads this module, so a re-export here would close an import cycle.
 
 import type { Url } from '../../core/url.js';
-import { INTERACTIVE_ONLY } from '../connect.js';
+import { INTERACTIVE_ONLY } from '../interactive.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';

@@ -1,24 +1,14 @@
 // Gopher menus (RFC 1436 3.8 and appendix; the answer to a type 1 item and to a type 7 search):
 // read from a body stream into items that carry their own URLs, and rendered as text.
 //
-//   const { meta, items } = await openMenu('gopher://127.0.0.1:7070/1/files');
-//   for await (const item of items) console.log(renderItem(item));
+//   for await (const item of readMenu(body)) console.log(renderItem(item));
+//
+// openMenu() (./open-menu.ts) opens a URL and reads it here; this module does not import open(),
+// so the gopher face (./index.ts) can read menus without an import cycle.
 
-import { parse } from '../../schemes/registry.js';
-import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import type { GopherPlus } from '../../schemes/gopher.js';
-import { open } from '../open.js';
-import type { Meta } from '../types.js';
 import { parseMenu } from './parser.js';
-import { GOPHER_NOT_MENU, type GopherOpenOptions, type MenuItem } from './types.js';
-
-/** A menu being read: what is known of it, and its items as they arrive. */
-export interface Menu {
-  meta: Meta;
-  /** The items in order; breaking out of the loop closes the connection. */
-  items: AsyncGenerator<MenuItem, void, undefined>;
-}
+import type { MenuItem } from './types.js';
 
 /**
  * The longest menu line read (octets, line end included). RFC 1436 3.8 asks for display strings
@@ -94,34 +84,6 @@ function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
     n += c.length;
   }
   return out;
-}
-
-/**
- * Opens a gopher URL of type 1 (a menu) or 7 (a search, whose answer is a menu; RFC 1436 3.7)
- * with open() (policy, gateways, transcript as for any URL) and reads its answer as a menu.
- * Gopher+ "+" requests are allowed (the header is stripped by the client); "!", "$" and "?"
- * answers are not menus and are refused with `gopher-not-menu`, as are other item types.
- */
-export async function openMenu(url: string | Url, options: GopherOpenOptions = {}): Promise<Menu> {
-  const u = typeof url === 'string' ? parse(url) : url;
-  const f = u.fields as { gophertype?: string; plus?: GopherPlus | null };
-  if (u.scheme !== 'gopher' || (f.gophertype !== '1' && f.gophertype !== '7')) {
-    throw new LocatorError(
-      GOPHER_NOT_MENU,
-      -1,
-      `${u.scheme === 'gopher' ? `the gophertype is "${f.gophertype}"` : `a ${u.scheme}: URL is not a Gopher item`}: only types 1 (menu) and 7 (search) answer with a menu (RFC 1436 3.8)`,
-    );
-  }
-  const kind = f.plus?.kind;
-  if (kind === 'attributes' || kind === 'directory-attributes' || kind === 'ask') {
-    throw new LocatorError(
-      GOPHER_NOT_MENU,
-      -1,
-      `a Gopher+ "${u.fields.gopherPlus}" request is answered with attributes or a form, not a menu (RFC 1738 3.4.5-3.4.7)`,
-    );
-  }
-  const r = await open(u, options);
-  return { meta: r.meta, items: readMenu(r.body) };
 }
 
 /** Short names of the item types (RFC 1436 3.8, and the common "g", "I", "h", "s", "d", "i"). */

@@ -1,47 +1,28 @@
-// probe(): does the object a URL designates exist? (issue 18, `locator check`). Each scheme's
-// probe sends the least traffic that proves it (./steps.ts says what, for `explain --probe`), and
-// is loaded only when a URL of that scheme is probed. Redirects go through followChain(), the one
+// probe(): does the object a URL designates exist? (`locator check`). Each scheme's face
+// (../faces.ts) gives the probe that sends the least traffic that proves it, and its steps for
+// `explain --probe`; the probe is loaded only when a URL of that scheme is probed. Redirects go through followChain(), the one
 // loop open() uses too (src/clients/open.ts): the same hop budget, cross-scheme budget, loop
 // check by normal form and policy before each hop. Failures become statuses here, in one place.
 
 import { redactUrl } from '../../redact.js';
-import { parse, entryOf } from '../../schemes/registry.js';
+import { parse } from '../../schemes/registry.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { LocatorError, kindOf } from '../../core/errors.js';
 import { followChain, type Chain } from '../open.js';
-import { gatewayFor, gatewayFromEnv } from '../gateway.js';
+import { gatewayFor, gatewayFromEnv } from '../proxy.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
-import type { ProbeModule, ProbeOptions, ProbeResult } from './types.js';
-import { probeSteps } from './steps.js';
+import type { ProbeOptions, ProbeResult } from './types.js';
+import { openedSteps } from './steps.js';
+import { faceOf } from '../faces.js';
 import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../../lint/codes.js';
 import { result } from './result.js';
 
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
 
-/** The probe of each built-in scheme, loaded on first use. */
-const BUILTIN_PROBES: Readonly<Record<string, () => Promise<ProbeModule>>> = {
-  ftp: () => import('./ftp.js'),
-  file: () => import('./file.js'),
-  gopher: () => import('./gopher.js'),
-  http: () => import('./http.js'),
-  https: () => import('./http.js'),
-  news: () => import('./nntp.js'),
-  nntp: () => import('./nntp.js'),
-  mailto: () => import('./mailto.js'),
-  telnet: () => import('./session.js'),
-  rlogin: () => import('./session.js'),
-  tn3270: () => import('./session.js'),
-  wais: () => import('./wais.js'),
-  prospero: () => import('./prospero.js'),
-};
-
-/** The probe of a URL's scheme: its entry's own `probe`, else the built-in one, else open() and the first bytes. */
-function probeOf(u: Url): () => Promise<ProbeModule> {
-  const own = entryOf(u)?.probe as (() => Promise<ProbeModule>) | undefined;
-  return own ?? BUILTIN_PROBES[u.scheme] ?? (() => import('./opened.js'));
-}
-
-/** The reply code and text an error of a protocol carries (FtpReplyError, NntpReplyError, SmtpReplyError, WaisError). */
+/**
+ * The reply code and text an error of a protocol carries (FtpReplyError, NntpReplyError,
+ * SmtpReplyError: `replyCode`; WaisError: `diagnosticCode`): the one place probe() reads them.
+ */
 function replyOf(e: LocatorError): { code: number | null; text: string | null; reply: string | null } {
   const x = e as LocatorError & { replyCode?: number; replyText?: string; diagnosticCode?: string };
   if (typeof x.replyCode === 'number')
@@ -58,7 +39,7 @@ function isTransient(e: LocatorError): boolean {
 }
 
 /**
- * What an error says of the object (issue 18): the policy refused -> `refused` (but a redirect loop
+ * What an error says of the object: the policy refused -> `refused` (but a redirect loop
  * or a chain past `maxRedirects` is `broken`); no answer (DNS, connect,
  * a timeout, a reset) -> `unreachable`; the server answered that it is not there, or answered
  * wrongly -> `broken`. A 4yz reply of FTP, NNTP or SMTP (RFC 959 4.2, RFC 3977 3.2.1, RFC 5321
@@ -84,7 +65,7 @@ export function statusOf(e: unknown): ProbeResult {
 }
 
 /**
- * Probes a URL (issue 18): does the object it designates exist? Checks the URL against the policy
+ * Probes a URL (RFC 1738 3): does the object it designates exist? Checks the URL against the policy
  * first (a refused URL is `refused`, nothing sent), runs its scheme's probe (the steps of
  * explainProbe(); a scheme registered with its own `probe` uses it, any other is opened and its
  * first bytes read), and follows redirects through followChain(), open()'s one loop (RFC 1945
@@ -116,24 +97,25 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
 }
 
 /**
- * One hop of a probe: the scheme's probe module on one URL, or, when a gateway is configured for
+ * One hop of a probe: the probe of the scheme's face on one URL, or, when a gateway is configured for
  * the scheme (RFC 1738 4), open() through the gateway and the first bytes; errors are left to probe().
  */
 async function hop(u: Url, opts: OpenOptions): Promise<ProbeResult | Redirect> {
   const env = opts.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
   const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(env));
   const viaGateway = gateways !== null && gatewayFor(u.scheme, u.host, gateways) !== null;
-  const m = await (viaGateway ? () => import('./opened.js') : probeOf(u))();
-  return m.probe(u, opts as ProbeOptions);
+  const face = faceOf(u);
+  if (!viaGateway && face.probe !== undefined) return face.probe(u, opts as ProbeOptions);
+  return (await import('./opened.js')).probe(u, opts as ProbeOptions);
 }
 
 /**
- * What probe() sends for a URL, as steps (`locator explain --probe`; issue 18): the probe of its
+ * What probe() sends for a URL, as steps (`locator explain --probe`): the probe of its
  * scheme, written like explain()'s steps. Redirects are not known before they come, so they are
  * not shown. A URL that does not parse fails as parse() does.
  */
 export function explainProbe(url: string | Url, options: ProbeOptions = {}): string[] {
   expectUrl(url, 'explainProbe: the URL');
   const u = typeof url === 'string' ? parse(url) : url;
-  return probeSteps(u, options);
+  return faceOf(u).steps?.(u, options) ?? openedSteps(u);
 }

@@ -5,7 +5,7 @@
 
 import type { Url } from '../../core/url.js';
 import { checkTimeout, Connection, startTimer } from '../connection.js';
-import { FIRST_BYTES_WAIT, SESSION_PORTS } from './steps.js';
+import { FIRST_BYTES_WAIT } from './steps.js';
 import { result } from './result.js';
 import type { ProbeOptions, ProbeResult } from './types.js';
 
@@ -31,7 +31,7 @@ async function firstBytes(conn: Connection, wait: number): Promise<Buffer | 'clo
 export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResult> {
   const timeout = checkTimeout(options.timeout);
   const wait = Math.min(checkTimeout(options.firstBytesWait ?? FIRST_BYTES_WAIT, 'firstBytesWait'), timeout);
-  const port = url.port ?? SESSION_PORTS[url.scheme] ?? 23;
+  const port = url.port ?? url.spec?.defaultPort ?? 23;
   const conn = await Connection.connect(url.host ?? '', port, {
     signal: options.signal,
     timeout,

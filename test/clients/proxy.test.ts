@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { gatewayFromEnv, gatewayFor, bypasses } from '../../src/clients/gateway.js';
+import { gatewayFromEnv, gatewayFor, bypasses } from '../../src/clients/proxy.js';
 import { open } from '../../src/clients/index.js';
 
 test('<scheme>_proxy: lower case wins over upper case; every scheme may have one', () => {

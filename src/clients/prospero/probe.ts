@@ -5,9 +5,9 @@
 // URL of its own, to be checked as such). A NOT-FOUND failure is `not-found`: broken.
 
 import type { Url } from '../../core/url.js';
-import { accessMethods } from '../prospero/client.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { accessMethods } from './client.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 /** Probes a prospero URL (RFC 1738 3.11): the steps of prosperoSteps(url). */
 export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResult> {

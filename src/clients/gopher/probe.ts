@@ -7,12 +7,12 @@
 
 import type { Url } from '../../core/url.js';
 import { isRedirect, PROTOCOL_ERROR, type Redirect } from '../types.js';
-import { open, GopherError, GOPHER_ERROR } from '../gopher/client.js';
-import { parseMenuLine, concat } from '../gopher/parser.js';
+import { open, GopherError, GOPHER_ERROR } from './client.js';
+import { parseMenuLine, concat } from './parser.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { parse } from '../../schemes/registry.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 /** How many octets are read, at most, to find the first line. */
 const FIRST_LINE_LIMIT = 4096;
@@ -54,7 +54,7 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
   if (type === '8' || type === 'T') {
     // RFC 1436 3.8: a Telnet (8) or tn3270 (T) session at the item's host and port: probed as one.
     const session = parse(`${type === '8' ? 'telnet' : 'tn3270'}://${url.host}:${url.port ?? 23}/`);
-    return (await import('./session.js')).probe(session, options);
+    return (await import('../probe/session.js')).probe(session, options);
   }
   // A type 7 search with no search string in the URL is asked with an empty one (RFC 1436 3.7).
   let r;

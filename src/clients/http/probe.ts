@@ -9,9 +9,9 @@ import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { redactUrl } from '../../redact.js';
 import { PROTOCOL_ERROR, NOT_FOUND, type Redirect } from '../types.js';
-import { requestOf, HTTP_STATUS } from '../http/client.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { requestOf, HTTP_STATUS } from './client.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses that say trying again later may succeed (RFC 7231 6.5.7, 6.6.3-6.6.5; RFC 6585 4). */

@@ -19,12 +19,13 @@ export function gatewayFromEnv(env: Record<string, string | undefined>): Gateway
     if (value === undefined || value === '') continue;
     const m = /^([A-Za-z0-9+.-]+)_proxy$/i.exec(key);
     if (m === null) continue;
-    const scheme = m[1].toLowerCase();
-    if (scheme === 'no' || scheme === 'all') continue;
+    // The variable's prefix: a scheme's name, or no_proxy / all_proxy, which name none.
+    const prefix = m[1].toLowerCase();
+    if (prefix === 'no' || prefix === 'all') continue;
     const lower = key === key.toLowerCase();
-    if (!lower && cgi && scheme === 'http') continue;
-    if (!lower && env[`${scheme}_proxy`]) continue; // the lower-case one wins
-    proxies[scheme] = value;
+    if (!lower && cgi && key.toUpperCase() === 'HTTP_PROXY') continue;
+    if (!lower && env[`${prefix}_proxy`]) continue; // the lower-case one wins
+    proxies[prefix] = value;
   }
   const noProxy = (env.no_proxy ?? env.NO_PROXY ?? '')
     .split(',')

@@ -6,11 +6,11 @@
 import type { Url } from '../../core/url.js';
 import { NOT_FOUND } from '../types.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import { NntpSession } from '../nntp/session.js';
-import { assertArgument, credentialsFor, listActive, selectGroup, serverOf } from '../nntp/client.js';
-import { decodeText } from '../nntp/parser.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { NntpSession } from './session.js';
+import { assertArgument, credentialsFor, listActive, selectGroup, serverOf } from './client.js';
+import { decodeText } from './parser.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 /** STAT (RFC 3977 6.2.4): 223 when the article is there; `missing` (430 or 423) when it is not. */
 async function stat(s: NntpSession, arg: string, missing: number): Promise<ProbeResult> {

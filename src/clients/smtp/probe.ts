@@ -11,11 +11,11 @@ import { LocatorError } from '../../core/errors.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { checkTimeout } from '../connection.js';
 import { CONNECT_FAILED, NOT_FOUND, TIMEOUT } from '../types.js';
-import { checkAddress } from '../smtp/message.js';
-import { SmtpSession } from '../smtp/session.js';
-import { addressLiteral, hello, parseRelay } from '../smtp/client.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { checkAddress } from './message.js';
+import { SmtpSession } from './session.js';
+import { addressLiteral, hello, parseRelay } from './client.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 /** The DNS errors that say "no such record" (c-ares: ENODATA) or "no such name" (ENOTFOUND, NXDOMAIN). */
 const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND']);

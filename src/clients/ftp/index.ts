@@ -1,0 +1,83 @@
+// The face of the ftp client (RFC 1738 3.2; RFC 959): files and directory listings. Its protocol
+// modules are imported when a URL is first opened or probed (./client.ts, ../probe/ftp.ts).
+
+import type { Url } from '../../core/url.js';
+import { encode, SEGMENT_SET } from '../../core/percent.js';
+import { fieldsOf } from '../../schemes/fields.js';
+import type { ClientFace } from '../face.js';
+import { ftpCheck } from '../probe/steps.js';
+import { planFtp, passPlaceholder, shown } from './plan.js';
+import { FtpReplyError } from './errors.js';
+
+/** True when the URL names a directory: an empty last segment (a final "/") or `;type=d` (RFC 1738 3.2.2). */
+function isDirectory(u: Url): boolean {
+  const f = fieldsOf(u, 'ftp');
+  return f.ftptype === 'd' || f.name === '';
+}
+
+/** ftp (RFC 1738 3.2; RFC 959, RFC 3659): login, one CWD per segment, then SIZE for a file, CWD for a directory. */
+export function ftpSteps(url: Url): string[] {
+  const plan = planFtp(url);
+  const steps = [plan.user === null ? 'USER anonymous' : shown('USER', plan.user), passPlaceholder(plan)];
+  for (const c of plan.cwd) steps.push(shown('CWD', c));
+  const check = ftpCheck(plan);
+  if (check.kind === 'file') {
+    steps.push(
+      `${shown('SIZE', check.name)} [213: there; 550: ${shown('CWD', check.name)}, a directory if 250]`,
+      `[if SIZE is not known (500, 502)] ${shown('MDTM', check.name)}`,
+    );
+  } else if (check.kind === 'directory') {
+    steps.push(`${shown('CWD', check.name)} [if refused: ${shown('SIZE', check.name)}]`);
+  }
+  steps.push('QUIT');
+  return steps;
+}
+
+/**
+ * The entries of a directory listing (RFC 1738 3.2.2: NLST, names only), each as a URL under the
+ * directory. NLST does not say which names are directories: each name is a URL with no final "/".
+ */
+async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGenerator<string | null> {
+  const href = u.withoutFragment;
+  const semi = href.lastIndexOf(';type=');
+  let base = semi > href.lastIndexOf('/') ? href.slice(0, semi) : href;
+  if (fieldsOf(u, 'ftp').name !== '' && !base.endsWith('/')) base += '/';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (let ended = false; !ended;) {
+      const chunk = await reader.read();
+      ended = chunk.done;
+      text += ended ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+      const lines = text.split('\n');
+      text = ended ? '' : (lines.pop() as string);
+      for (const line of lines) {
+        const name = line.replace(/\r$/, '').split('/').pop() ?? '';
+        if (name === '' || name === '.' || name === '..') continue;
+        yield base + encode(name, SEGMENT_SET);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+const ftp: ClientFace = {
+  kinds: ['document', 'listing'],
+  kindOf: (url) => (isDirectory(url) ? 'listing' : 'document'),
+  objectOf: (url) => (planFtp(url).listing ? { kind: 'listing', view: 'ftp-listing' } : null),
+  open: async (url, options) => (await import('./client.js')).open(url, options),
+  probe: async (url, options) => (await import('../probe/ftp.js')).probe(url, options),
+  steps: ftpSteps,
+  links: listingLinks,
+  // A name that is a directory: RETR fails with 550; the directory is listed instead (the draft of
+  // 1994-03: a final "/" lists the directory).
+  insteadOf(url, e) {
+    if (!(e instanceof FtpReplyError) || e.replyCode !== 550 || e.command?.startsWith('RETR') !== true) return null;
+    if (url.href.endsWith('/') || (url.path ?? '').includes(';')) return null;
+    return url.withoutFragment + '/';
+  },
+};
+
+export default ftp;

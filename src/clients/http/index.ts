@@ -1,0 +1,27 @@
+// The face of the http and https client (RFC 1738 3.3; RFC 1945, RFC 9112): documents. Its
+// protocol modules are imported when a URL is first opened or probed (./client.ts, ./probe.ts).
+
+import type { Url } from '../../core/url.js';
+import type { ClientFace } from '../face.js';
+
+/** http, https (RFC 1738 3.3; RFC 1945 8.2): HEAD, and GET with its body cancelled when HEAD is refused. */
+export function httpSteps(url: Url): string[] {
+  const target = '/' + (url.path ?? ''); // RFC 1738 3.3, as the http client sends it
+  const host = url.explicitPort && url.port !== url.spec?.defaultPort ? `${url.host}:${url.port}` : (url.host ?? '');
+  return [
+    `HEAD ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    `[if HEAD is answered 405 or 501] GET ${target} HTTP/1.1, the body cancelled unread`,
+  ];
+}
+
+const http: ClientFace = {
+  kinds: ['document'],
+  open: async (url, options) => (await import('./client.js')).open(url, options),
+  probe: async (url, options) => (await import('./probe.js')).probe(url, options),
+  steps: httpSteps,
+  // A web browser reaches HTTP itself: the gateway links to it (unless told to carry it).
+  form: () => ({ form: 'browser' }),
+};
+
+export default http;

@@ -1,0 +1,228 @@
+// The gateway's options, its configuration as it runs, its own names and its error codes
+// (`locator serve`, RFC 1738 4).
+
+import { networkInterfaces } from 'node:os';
+import { defineCode } from '../core/errors.js';
+import type { Policy } from '../policy.js';
+import type { GopherOpenOptions } from '../clients/index.js';
+
+/** What `startGateway` takes; every field is optional. */
+export interface GatewayOptions {
+  /** The interface to listen on (default 127.0.0.1, loopback only). */
+  host?: string;
+  /** The port (default 8080; 0 for any free port). */
+  port?: number;
+  /** Milliseconds of silence allowed on any one wait of a retrieval (default 30000). */
+  timeout?: number;
+  /** Milliseconds one request may take in all, transfer included (default 300000). */
+  requestTimeout?: number;
+  /** The largest object passed on, in octets (default 1 GiB); past it the transfer stops. */
+  maxBytes?: number;
+  /** Requests one client address may have in progress at once (default 4); more get 429. */
+  maxPerClient?: number;
+  /**
+   * Connections open at once, all clients together (default 64). When a new one would pass it,
+   * the connection that has waited longest without a request in progress (idle, or still
+   * sending its headers) is closed to make room; a connection being answered is never closed
+   * for that, and the new one is refused only when every one is being answered.
+   */
+  maxConnections?: number;
+  /** Milliseconds a connection may stay open with no request in progress: none yet, or between two (default 5000). */
+  idleTimeout?: number;
+  /** Milliseconds a client may take to send a request's headers, from its first octet (default 10000); then 408 and closed. */
+  headersTimeout?: number;
+  /** Milliseconds a client may take to send a whole request, headers and body, from its first octet (default 30000). */
+  receiveTimeout?: number;
+  /**
+   * The other names the gateway is reached by (a LAN host name, `gateway.lan`, or
+   * `gateway.lan:8080`): requests whose `Host` names anything but the gateway itself are refused
+   * (DNS rebinding), and so are `Origin`/`Referer` of other origins. Without a port, the gateway's
+   * own port. Always accepted: the bound address and port; bound to loopback, `localhost`,
+   * `127.0.0.1` and `[::1]`; bound to every interface (0.0.0.0, ::), those and the machine's
+   * addresses (`locator serve --host-name NAME`).
+   */
+  hostNames?: string[];
+  /**
+   * Allow URLs that name loopback and private addresses when bound to an interface other than
+   * loopback (default false: refused there, as for any server that fetches URLs for others).
+   */
+  allowPrivate?: boolean;
+  /** Ports registered to another protocol that URLs may name (the policy's allowPorts). */
+  allowPorts?: number[];
+  /** Read file: (and afs:, mid:, cid:) URLs from this machine (default false). */
+  allowLocalFiles?: boolean;
+  /** Answer proxy requests (an absolute URL in the request line) from any client, not only loopback (default false). */
+  openProxy?: boolean;
+  /** Retrieve http: and https: URLs too (default false: a page links to them directly). */
+  http?: boolean;
+  /** The e-mail address sent as the anonymous FTP password. */
+  email?: string;
+  /**
+   * The news server of news: URLs (RFC 1738 3.6: the reader's own), `host[:port]`, used when the
+   * gateway's environment sets no NNTPSERVER (as open()'s `newsServer`).
+   */
+  newsServer?: string;
+  /**
+   * The SMTP relay (`host:port`) through which a mailto: page's form sends (RFC 1738 3.5);
+   * default none: a mailto: page then shows the address and sends nothing.
+   */
+  smtp?: string;
+  /** TLS for that relay: the CA certificates to trust (PEM), as send()'s `ca`. */
+  smtpCa?: string | Buffer;
+  /** One line per request (method, URL with passwords hidden, status). */
+  log?: (line: string) => void;
+  /**
+   * Hosts whose entries of the operator's ~/.netrc (the `default` entry included) the clients may
+   * use for URLs the gateway is asked to open (default none: a URL from a request never gets the
+   * operator's credentials; `locator serve --netrc-host HOST`).
+   */
+  netrcHosts?: string[];
+}
+
+/** A running gateway. */
+export interface Gateway {
+  /** `http://host:port`, without a final "/". */
+  url: string;
+  host: string;
+  port: number;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** A request the gateway will not serve (not a URL of its own, a proxy request from elsewhere ...). */
+export const GATEWAY_REFUSED = defineCode(
+  'gateway-refused',
+  'error',
+  'RFC 1738 6',
+  'the gateway does not serve this request',
+  'policy',
+);
+/** Too many requests of one client at once. */
+export const GATEWAY_BUSY = defineCode(
+  'gateway-busy',
+  'error',
+  null,
+  'too many requests from this client are in progress',
+  'network',
+);
+
+/**
+ * A request whose `Host` is not one of the gateway's own names (RFC 9110 15.5.20: 421, "the
+ * request was directed at a server that is unable or unwilling to produce an authoritative
+ * response for the target URI"): a page of another site whose name resolves to the gateway's
+ * address (DNS rebinding).
+ */
+export const GATEWAY_MISDIRECTED = defineCode(
+  'gateway-misdirected',
+  'error',
+  'RFC 9110 15.5.20',
+  'the request names a host that is not this gateway',
+  'policy',
+);
+
+/** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
+export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
+
+export const MAX_TARGET = 8192;
+export const MAX_FORM = 64 * 1024;
+
+export interface Config {
+  timeout: number;
+  requestTimeout: number;
+  maxBytes: number;
+  maxPerClient: number;
+  allowLocalFiles: boolean;
+  openProxy: boolean;
+  http: boolean;
+  email: string | undefined;
+  newsServer: string | undefined;
+  smtp: string | undefined;
+  smtpCa: string | Buffer | undefined;
+  /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
+  formToken: string;
+  log: ((line: string) => void) | undefined;
+  policy: Policy;
+  netrcHosts: string[];
+  /** The gateway's own origin, "http://127.0.0.1:8080". */
+  origin: string;
+  /** The gateway's own names (OwnNames): the only Host of its pages, the only origins of its requests. */
+  names: OwnNames;
+}
+
+/**
+ * The names a browser reaches the gateway by, as `Host` header values ("127.0.0.1:8080",
+ * "[::1]:8080", "gateway.lan:8080"; RFC 9110 7.2) and as origins ("http://127.0.0.1:8080";
+ * RFC 6454 6.1, which leaves out the default port 80). A page of another site whose name was made
+ * to resolve to the gateway's address (DNS rebinding) sends its own name as `Host`, and its own
+ * origin as `Origin`/`Referer`: none of these.
+ */
+export class OwnNames {
+  private readonly hosts = new Set<string>();
+  private readonly origins = new Set<string>();
+  constructor(
+    private readonly port: number,
+    names: Iterable<string>,
+    /** Bound to every interface: the machine's addresses too, as they are at the time of a request. */
+    private readonly everyInterface: boolean,
+  ) {
+    for (const n of names) this.add(n);
+  }
+
+  private add(name: string): void {
+    const n = name.trim().toLowerCase();
+    // "[::1]:8080", "[::1]"; a bare IPv6 address ("::1", "fe80::1%eth0" from networkInterfaces())
+    // is written in brackets without its zone (RFC 3986 3.2.2); "name:8080", "name".
+    const m = n.startsWith('[')
+      ? /^(\[[^\]]+\])(?::([0-9]{1,5}))?$/.exec(n)
+      : n.indexOf(':') !== n.lastIndexOf(':')
+        ? [n, `[${n.replace(/%.*$/, '')}]`, undefined]
+        : /^([^:]+)(?::([0-9]{1,5}))?$/.exec(n);
+    const host = m?.[1];
+    if (m === null || host === undefined) return;
+    const port = m[2] !== undefined ? Number(m[2]) : this.port;
+    this.hosts.add(`${host}:${port}`);
+    this.origins.add(`http://${host}:${port}`);
+    // Without a port, a Host or an origin names port 80 (RFC 9110 7.2, RFC 6454 6.1); HTTP/1.0
+    // clients may also leave the port out of Host.
+    if (port === 80 || port === this.port) this.hosts.add(host);
+    if (port === 80) this.origins.add(`http://${host}`);
+  }
+
+  private refresh(): boolean {
+    if (!this.everyInterface) return false;
+    for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.add(i.address);
+    return true;
+  }
+
+  /** True when a `Host` header value names the gateway. */
+  host(value: string | undefined): boolean {
+    const h = (value ?? '').toLowerCase();
+    if (this.hosts.has(h)) return true;
+    // An address the machine got after the start (bound to every interface: DHCP, a VPN).
+    return this.refresh() && this.hosts.has(h);
+  }
+
+  /** True when an origin ("http://host:port", as `Origin` or the start of a `Referer`) is the gateway's own. */
+  origin(value: string | undefined): boolean {
+    const o = (value ?? '').toLowerCase();
+    if (this.origins.has(o)) return true;
+    return this.refresh() && this.origins.has(o);
+  }
+}
+
+export function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {
+  return {
+    signal,
+    timeout: cfg.timeout,
+    maxBytes: cfg.maxBytes,
+    policy: cfg.policy,
+    // The gateway does not pass its retrievals to another gateway: an environment that names
+    // this gateway as gopher_proxy would otherwise make it call itself.
+    gateway: false,
+    email: cfg.email,
+    newsServer: cfg.newsServer,
+    // The operator's ~/.netrc is not for URLs that requests name (any page can name one): only
+    // the hosts the operator listed may get its entries.
+    ...(cfg.netrcHosts.length === 0 ? { netrc: false as const } : { netrcHosts: [...cfg.netrcHosts] }),
+  };
+}

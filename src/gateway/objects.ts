@@ -1,0 +1,84 @@
+// The gateway's pages of retrieved objects (RFC 1738 4: "images of objects in the new scheme"):
+// a menu, a listing or a search's answer as links through the gateway, an article with its
+// headers, text as text; a document of another type, and any object asked as a proxy, passed on
+// as it is. The view is the one open() names in meta.view (the scheme's face), never the scheme.
+
+import type { ServerResponse } from 'node:http';
+import type { Url } from '../core/url.js';
+import { redactUrl } from '../redact.js';
+import type { Resource } from '../clients/index.js';
+import { markup, pageEnd, pageStart } from './html.js';
+import { renderText, viewOf, type RenderContext } from './render/index.js';
+import type { Config } from './config.js';
+import {
+  HEADS,
+  actions,
+  commonHeaders,
+  contentDisposition,
+  downloadType,
+  fileNameOf,
+  sinkOf,
+  startPage,
+  streamBytes,
+} from './respond.js';
+
+/**
+ * An object retrieved (RFC 1738 4) as the answer: a page of its view (meta.view, named by its
+ * scheme's face: a menu, a listing, a search's answer, an article), or its text as a page; a
+ * document of another type, `view=raw`, and a document asked as a proxy are passed on as they
+ * are, as a download with a safe type.
+ */
+export async function renderResource(
+  res: ServerResponse,
+  cfg: Config,
+  url: Url,
+  r: Resource,
+  view: string | null,
+  ctx: RenderContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const shows = viewOf(r.meta.view ?? null);
+  const text = shows === null && /^text\//i.test((r.meta.contentType ?? '').trim());
+  const download = shows === null && !text;
+  const sink = sinkOf(res, signal);
+  // Asked as a proxy, a document or file is passed on as it is (what a proxy does); menus,
+  // listings and the other line formats have no HTTP form but a page.
+  if (view === 'raw' || download || (ctx.proxy && text)) {
+    res.statusCode = 200;
+    commonHeaders(res, cfg);
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader(
+      'Content-Type',
+      view === 'raw' && !download ? downloadType(r.meta.contentType ?? 'text/plain') : downloadType(r.meta.contentType),
+    );
+    if (!ctx.proxy) res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
+    if (r.meta.size !== null) res.setHeader('Content-Length', String(r.meta.size));
+    if (HEADS.has(res)) {
+      await r.body.cancel().catch(() => {});
+      res.end();
+      return;
+    }
+    await streamBytes(r.body, sink);
+    res.end();
+    return;
+  }
+  startPage(res, cfg, 200);
+  if (HEADS.has(res)) {
+    await r.body.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  const title = shows?.title ?? 'Text';
+  const shown = redactUrl(r.meta.url || url.href);
+  await sink.write(pageStart({ title, url: shown, base: ctx.base }));
+  await sink.write(markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value);
+  if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
+    await sink.write(
+      markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p>\n`
+        .value,
+    );
+  }
+  if (shows !== null) await shows.render(r.body, url, ctx, sink);
+  else await renderText(r.body, sink);
+  res.end(pageEnd());
+}
