@@ -70,7 +70,7 @@ module.exports = {
       from: {
         path: '^src/(cli|check|gateway)/',
         pathNot: [
-          '^src/cli/(check|explain|netrc-hosts|prompt|send|wais-serve)\\.ts$',
+          '^src/cli/(check|explain|netrc-hosts|prompt|wais-serve)\\.ts$',
           '^src/check/(check|limiter)\\.ts$',
         ],
       },

@@ -23,7 +23,7 @@ import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { entryOf, tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { open, copyBody, faceOf, type OpenOptions, type TranscriptLine } from '../clients/index.js';
+import { open, copyBody, faceOf, ReplyError, type OpenOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import {
   ALLOW_PORT,
@@ -215,10 +215,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       io.stderr.write(safeText(`locator fetch: cannot write the output: ${code}\n`));
       return EXIT.invalid;
     }
-    const extra =
-      (e as { replyCode?: number }).replyCode !== undefined
-        ? ` [reply ${(e as { replyCode?: number }).replyCode}]`
-        : '';
+    const extra = e instanceof ReplyError ? ` [reply ${e.replyCode}]` : '';
     // The message may quote a server's reply, which may echo the password in any form (as sent,
     // decoded, JSON-escaped): every known form of every secret in play is masked, then escaped.
     const known = showSecrets ? [] : [...secretsOf(url), ...secrets.flatMap(secretForms)];

@@ -6,14 +6,12 @@
 import { open, readFile } from 'node:fs/promises';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import type { TranscriptLine } from '../clients/types.js';
-import type { SendOptions } from '../clients/smtp/client.js';
+import { ReplyError, authSecrets, send, type SendOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../redact.js';
 import { safeText } from './safe-text.js';
-import { authSecrets } from '../clients/smtp/secrets.js';
 
 /** The most a body read from standard input or a file may hold (the message stays in memory). */
 export const MAX_BODY = 32 * 1024 * 1024;
@@ -136,7 +134,6 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   const onSignal = () => ac.abort();
   for (const sig of SIGNALS) process.on(sig, onSignal);
   try {
-    const { send } = await import('../clients/smtp/client.js');
     const r = await send(url, { from, subject: values.subject as string | undefined, body }, options);
     if (json) {
       io.stdout.write(
@@ -164,7 +161,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof LocatorError)) throw e;
-    const reply = (e as { replyCode?: number }).replyCode;
+    const reply = e instanceof ReplyError ? e.replyCode : undefined;
     const message = hide(e.message);
     if (json) {
       io.stdout.write(

@@ -15,8 +15,13 @@ export { openMenu, type Menu } from './gopher/open-menu.js';
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
-export { send, parseRelay, RELAY_ENV, type SendOptions, type SendResult } from './smtp/client.js';
-export type { MailMessage } from './smtp/message.js';
+export { parseRelay, RELAY_ENV } from './smtp/relay.js';
+export type { SendOptions, SendResult } from './smtp/client.js';
+export { ReplyError } from './framing/errors.js';
+import type { MailMessage } from './smtp/message.js';
+import type { Url as UrlRecord } from '../core/url.js';
+import type { SendOptions, SendResult } from './smtp/client.js';
+export type { MailMessage };
 export { SmtpReplyError } from './smtp/errors.js';
 export { NntpReplyError } from './nntp/errors.js';
 export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
@@ -43,3 +48,15 @@ export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection
 export { netrcHost } from './nntp/netrc.js';
 export { authSecrets } from './smtp/secrets.js';
 export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';
+
+/**
+ * Sends a message to a mailto URL's address through an SMTP relay (RFC 1738 3.5, RFC 5321): see
+ * smtp/client.ts. Loaded on first use, so importing this door loads no TLS module.
+ */
+export async function send(
+  url: string | UrlRecord,
+  message: MailMessage,
+  options: SendOptions = {},
+): Promise<SendResult> {
+  return (await import('./smtp/client.js')).send(url, message, options);
+}

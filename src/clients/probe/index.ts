@@ -16,18 +16,18 @@ import { openedSteps } from './steps.js';
 import { faceOf } from '../faces.js';
 import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../../lint/codes.js';
 import { result } from './result.js';
+import { ReplyError } from '../framing/errors.js';
+import { WaisError } from '../wais/types.js';
 
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
 
 /**
- * The reply code and text an error of a protocol carries (FtpReplyError, NntpReplyError,
- * SmtpReplyError: `replyCode`; WaisError: `diagnosticCode`): the one place probe() reads them.
+ * The reply code and text an error of a protocol carries: a ReplyError's (FTP, SMTP, NNTP: RFC
+ * 959 4.2, RFC 5321 4.2.1, RFC 3977 3.2.1) or a WaisError's diagnostic code (Z39.50 diagnostics).
  */
 function replyOf(e: LocatorError): { code: number | null; text: string | null; reply: string | null } {
-  const x = e as LocatorError & { replyCode?: number; replyText?: string; diagnosticCode?: string };
-  if (typeof x.replyCode === 'number')
-    return { code: x.replyCode, text: x.replyText ?? '', reply: String(x.replyCode) };
-  if (typeof x.diagnosticCode === 'string') return { code: null, text: null, reply: x.diagnosticCode };
+  if (e instanceof ReplyError) return { code: e.replyCode, text: e.replyText, reply: String(e.replyCode) };
+  if (e instanceof WaisError) return { code: null, text: null, reply: e.diagnosticCode };
   return { code: null, text: null, reply: null };
 }
 

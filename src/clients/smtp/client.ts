@@ -33,10 +33,10 @@ import {
 } from './message.js';
 import { parseEhlo, queueId, type SmtpReply } from './reply.js';
 import { SmtpSession } from './session.js';
-import { authSecrets } from './secrets.js';
+import { RELAY_ENV, parseRelay } from './relay.js';
 
-/** The environment variable that names the relay, `host` or `host:port` (port 25 when none). */
-export const RELAY_ENV = 'SMTP_RELAY';
+export { RELAY_ENV, parseRelay };
+import { authSecrets } from './secrets.js';
 
 export interface SendOptions {
   /** The relay: "host", "host:port" or "[v6]:port" (default: the environment's SMTP_RELAY). */
@@ -91,17 +91,6 @@ export interface SendResult {
   auth: 'PLAIN' | 'LOGIN' | null;
   /** The exchange (AUTH secrets hidden); empty unless asked for. */
   transcript: TranscriptLine[];
-}
-
-/** "host", "host:port", "[v6]", "[v6]:port" (RFC 1738 3.1 hostport, with RFC 2732 brackets). */
-export function parseRelay(text: string): { host: string; port: number } {
-  assertNoLineBreak('the SMTP relay', text);
-  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(text.trim());
-  const port = m?.[2] === undefined ? 25 : Number(m[2]);
-  if (m === null || port < 1 || port > 65535) {
-    throw new LocatorError(NO_RELAY, -1, `the SMTP relay ${JSON.stringify(text)} is not host or host:port`);
-  }
-  return { host: m[1], port };
 }
 
 /** A Message-ID (RFC 5322 3.6.4): random, at the sender's domain (or a domain literal's text). */
