@@ -113,6 +113,11 @@ export interface Meta {
   size: number | null;
   /** A MIME type when known (HTTP, guessed for others), else null. */
   contentType: string | null;
+  /**
+   * What the object is, when the client says: `document` (the object itself) or `listing` (the
+   * names of a directory, one per line, as an FTP NLST gives them: a `file:` directory).
+   */
+  kind?: 'document' | 'listing';
   /** Gopher: the item type character. */
   gopherType?: string;
   /** HTTP: the status code. */

@@ -1315,7 +1315,8 @@ async function renderResource(
   ctx: RenderContext,
   signal: AbortSignal,
 ): Promise<void> {
-  const kind = kindOf(url, r.meta.contentType, r.meta.gopherType);
+  // A client that says the object is a listing (a file: directory) is shown as an FTP one is.
+  const kind = r.meta.kind === 'listing' ? 'listing' : kindOf(url, r.meta.contentType, r.meta.gopherType);
   const sink = sinkOf(res, signal);
   // Asked as a proxy, a document or file is passed on as it is (what a proxy does); menus,
   // listings and the other line formats have no HTTP form but a page.
@@ -1347,10 +1348,9 @@ async function renderResource(
     return;
   }
   const shown = redactUrl(r.meta.url || url.href);
-  await sink.write(pageStart({ title: TITLES[kind], url: shown, base: ctx.base }));
-  await sink.write(
-    markup`<h1>${TITLES[kind]}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value,
-  );
+  const title = kind === 'listing' && url.scheme === 'file' ? 'Directory' : TITLES[kind];
+  await sink.write(pageStart({ title, url: shown, base: ctx.base }));
+  await sink.write(markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value);
   if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
     await sink.write(
       markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p>\n`

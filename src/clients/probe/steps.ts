@@ -128,7 +128,7 @@ export function mailtoSteps(url: Url, options: ProbeOptions = {}): string[] {
 export function fileSteps(url: Url): string[] {
   const f = fieldsOf(url, 'file');
   if (!f.local) return [`the file is on ${url.host}: its ftp URL is probed (RFC 1738 3.10)`];
-  return [`stat ${f.path}`];
+  return [`open ${f.path}: a document for reading (no octet read), a directory for listing`];
 }
 
 /** wais (RFC 1738 3.9): InitRequest and the search (or the first piece of a document); then close. */
