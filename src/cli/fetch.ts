@@ -194,6 +194,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       }
     } else {
       const res = await open(url, options);
+      // What the server said beside a partial answer (a WAIS diagnostic), as waissearch shows it.
+      for (const d of res.meta.diagnostics ?? [])
+        io.stderr.write(safeText(`locator fetch: the server reports ${d.code}: ${d.text || '(no message)'}\n`));
       const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
       // The chunks are taken from the client directly when it allows (directChunks: no web
       // stream per chunk), else through the stream's reader; see bench/RESULTS.md, fetch.

@@ -118,6 +118,12 @@ export interface Meta {
    * names of a directory, one per line, as an FTP NLST gives them: a `file:` directory).
    */
   kind?: 'document' | 'listing';
+  /**
+   * What the server reported beside the object it gave, each a code and a text: a WAIS
+   * diagnostic record after a partial answer (RFC 1625 3; freeWAIS-sf's `S1` for the search
+   * `?`). Absent when there is none.
+   */
+  diagnostics?: Array<{ code: string; text: string }>;
   /** Gopher: the item type character. */
   gopherType?: string;
   /** HTTP: the status code. */
