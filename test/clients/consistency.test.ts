@@ -3,7 +3,8 @@
 // from locator/clients, the exit status of `locator fetch`, the HTTP status of the gateway, the
 // verdict of `locator check`), against the real test servers (test/servers/*.sh: vsftpd 2121,
 // pygopherd 7070, gophernicus 7071, nginx 8080, INN 1119) and locator's own WAIS server. Each
-// row says what the object is; every face must say the same.
+// row says what the object is; every face must say the same. A row that names a known
+// divergence runs as a todo (reported, not failing) until the client it names is mended.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,8 +37,9 @@ after(async () => {
 
 type Verdict = 'ok' | 'broken';
 
-// url (a function: the WAIS port is known only once its server runs) | what the object is | section
-const ROWS: [() => string, Verdict, string][] = [
+// url (a function: the WAIS port is known only once its server runs) | what the object is |
+// section | (a known divergence, run as a todo: what differs and where it would be mended)
+const ROWS: [() => string, Verdict, string, string?][] = [
   [() => `file://${DIR}/doc.txt`, 'ok', 'RFC 1738 3.10 file document'],
   [() => `file://${DIR}/sub/`, 'ok', 'RFC 1738 3.10 file directory'],
   [() => `file://${DIR}/sub`, 'ok', 'RFC 1738 3.10 file directory without "/"'],
@@ -45,15 +47,33 @@ const ROWS: [() => string, Verdict, string][] = [
   [() => 'ftp://127.0.0.1:2121/hello.txt', 'ok', 'RFC 1738 3.2 ftp file'],
   [() => 'ftp://127.0.0.1:2121/pub/', 'ok', 'RFC 1738 3.2.2 ftp directory'],
   [() => 'ftp://127.0.0.1:2121/pub/missing.txt', 'broken', 'RFC 1738 3.2 missing ftp file'],
+  [() => 'ftp://127.0.0.1:2121/nodir/', 'broken', 'RFC 1738 3.2.2 missing ftp directory'],
+  [
+    () => 'ftp://127.0.0.1:2121/pub',
+    'ok',
+    'RFC 1738 3.2.2 ftp directory named without "/"',
+    'open() and fetch send RETR pub and fail (550); the gateway lists the directory (303 to pub/) and the ftp probe says ok after CWD: the FTP client (or open()) would list it as the gateway does',
+  ],
   [() => 'gopher://127.0.0.1:7070/0/hello.txt', 'ok', 'RFC 1738 3.4 gopher document'],
   [() => 'gopher://127.0.0.1:7071/1/files', 'ok', 'RFC 1738 3.4 gopher menu'],
   [() => 'gopher://127.0.0.1:7070/0/nothere.txt', 'broken', 'RFC 1738 3.4 missing gopher selector'],
+  [() => 'gopher://127.0.0.1:7070/1/nomenu', 'broken', 'RFC 1738 3.4 missing gopher menu (a type-3 line)'],
+  [
+    () => 'gopher://127.0.0.1:7071/1/nomenu',
+    'broken',
+    'RFC 1738 3.4 missing gopher menu (gophernicus: a plain-text error page)',
+    'the gopher probe says broken (the first line is not a menu line); open(), fetch and the gateway pass the page on as a menu: the Gopher client would check the first line of a menu as the probe does',
+  ],
   [() => 'http://127.0.0.1:8080/hello.txt', 'ok', 'RFC 1738 3.3 http'],
+  [() => 'http://127.0.0.1:8080/', 'ok', 'RFC 1738 3.3 http directory (an index page)'],
   [() => 'http://127.0.0.1:8080/missing.html', 'broken', 'RFC 1738 3.3 missing http'],
   [() => 'news:first.1@example.test', 'ok', 'RFC 1738 3.6 news article'],
   [() => 'news:missing.7@example.test', 'broken', 'RFC 1738 3.6 missing news article'],
   [() => 'nntp://127.0.0.1:1119/local.test/1', 'ok', 'RFC 1738 3.7 nntp article'],
   [() => 'nntp://127.0.0.1:1119/local.test/999', 'broken', 'RFC 1738 3.7 missing nntp article'],
+  [() => 'news:local.test', 'ok', 'RFC 1738 3.6 news group'],
+  [() => 'news:no.such.group', 'broken', 'RFC 1738 3.6 missing news group'],
+  [() => 'nntp://127.0.0.1:1119/no.such.group', 'broken', 'RFC 1738 3.7 missing nntp group'],
   [() => `wais://127.0.0.1:${wais.port}/demo?forecast`, 'ok', 'RFC 1738 3.9 wais search'],
   [() => `wais://127.0.0.1:${wais.port}/nodb?forecast`, 'broken', 'RFC 1738 3.9 wais search of a missing database'],
 ];
@@ -97,8 +117,9 @@ async function viaCheck(url: string): Promise<string> {
   return rows[0].status;
 }
 
-for (const [url, want, section] of ROWS) {
-  test(`${section}: open(), fetch, the gateway and check agree the object is ${want}`, async () => {
+for (const [url, want, section, known] of ROWS) {
+  const name = `${section}: open(), fetch, the gateway and check agree the object is ${want}`;
+  test(name, known === undefined ? {} : { todo: `known divergence: ${known}` }, async () => {
     const u = url();
     const [o, f, g, c] = await Promise.all([viaOpen(u), viaFetch(u), viaGateway(u), viaCheck(u)]);
     assert.deepEqual(
