@@ -1,7 +1,8 @@
 // The file probe (RFC 1738 3.10): on this machine (no host, or "localhost"), what open() would
-// give can be given: a document can be opened for reading (opened non-blocking and closed, no
-// octet read), a directory can be listed (opened and closed); on another host, the file is reached as open() reaches it, by anonymous
-// FTP (draft 1993-07 fileaddress; src/clients/file/client.ts), so its ftp URL is probed.
+// give can be given: a document can be opened for reading (non-blocking, closed again, no octet
+// read), a directory can be listed (opened and closed); on another host, the file is reached as
+// open() reaches it, by anonymous FTP (draft 1993-07 fileaddress; src/clients/file/client.ts),
+// so its ftp URL is probed.
 
 import { open as openFile, opendir } from 'node:fs/promises';
 import { constants } from 'node:fs';
