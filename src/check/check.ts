@@ -9,7 +9,7 @@
 // it; at most `window` URLs are under way or waiting to be reported, so one slow server holds
 // back at most that many. `order: 'completion'` reports each as soon as it is known.
 import { Url, expectUrl } from '../core/url.js';
-import { LocatorError } from '../core/errors.js';
+import { LocatorError, UNSAFE_CHAR } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
 import { lint } from '../lint.js';
 import { objectKey } from '../normalize.js';
@@ -149,10 +149,19 @@ function credentialsOnlyFor(options: ProbeOptions): ProbeOptions {
   return { ...rest, netrcHosts: hosts.map(netrcHost) };
 }
 
+/** What the extractor said of a URL found in a document (Match.written). */
+interface Found {
+  /** A run-on: the URL the extractor stopped at; `url` is the whole run as written. */
+  cutAt?: string;
+  /** A note for the row (white space in a wrapper ignored). */
+  note?: string;
+}
+
 /** One URL found: where, how deep, and its report once known. */
 interface Occurrence {
   url: string;
   where: Where | null;
+  found: Found;
   parent: string | null;
   depth: number;
   /** The server whose links --recursive follows from here (that of the URL given); null for a URL given. */
@@ -398,8 +407,25 @@ class Engine {
   }
 
   /** Creates the occurrence of `url` and starts its check. */
-  add(url: string, where: Where | null, parent: string | null, depth: number, home: string | null = null): Occurrence {
-    const occ: Occurrence = { url, where, parent, depth, home, children: [], result: null, settled: Promise.resolve() };
+  add(
+    url: string,
+    where: Where | null,
+    parent: string | null,
+    depth: number,
+    home: string | null = null,
+    found: Found = {},
+  ): Occurrence {
+    const occ: Occurrence = {
+      url,
+      where,
+      parent,
+      depth,
+      home,
+      found,
+      children: [],
+      result: null,
+      settled: Promise.resolve(),
+    };
     this.pending++;
     occ.settled = this.settle(occ).then(
       () => this.done(occ),
@@ -417,6 +443,7 @@ class Engine {
   }
 
   result(occ: Occurrence, r: Partial<CheckResult> & { status: CheckStatus; reason: string }): CheckResult {
+    const notes = occ.found.note === undefined ? (r.notes ?? []) : [occ.found.note, ...(r.notes ?? [])];
     return {
       url: occ.url,
       redirects: [],
@@ -425,10 +452,10 @@ class Engine {
       depth: occ.depth,
       attempts: 0,
       duplicate: false,
-      notes: [],
       ms: 0,
       transcript: [],
       ...r,
+      notes,
     };
   }
 
@@ -446,6 +473,17 @@ class Engine {
         status: 'invalid',
         reason: `${d.message} (${d.code} at ${d.offset}, ${d.section})`,
         code: d.code,
+      });
+      return;
+    }
+    if (occ.found.cutAt !== undefined) {
+      // The text ran on through a character a bare URL may not hold (RFC 1738 2.2), which the
+      // parser let pass: still not a URL as written, and the shorter one is not probed instead.
+      const at = occ.found.cutAt.length;
+      occ.result = this.result(occ, {
+        status: 'invalid',
+        reason: `the text runs on past ${JSON.stringify(occ.found.cutAt)} through ${JSON.stringify(occ.url.slice(at, at + 1))}, which may not appear unencoded (RFC 1738 2.2)`,
+        code: UNSAFE_CHAR,
       });
       return;
     }
@@ -540,9 +578,17 @@ class Engine {
         throw new TypeError('check: each input must be a URL string or { file, text }');
       }
       const source = typeof input.text === 'string' ? [input.text] : input.text;
-      for await (const m of extractStream(source, this.extractOptions)) {
+      for await (const m of extractStream(source, { ...this.extractOptions, written: true })) {
         if (!(await room())) return;
-        top.push(this.add(m.url, { file: input.file, line: m.line, column: m.column }, null, 0));
+        const where = { file: input.file, line: m.line, column: m.column };
+        // The document as written: a URL the text runs on past is reported as the whole run,
+        // never as the shorter URL before it; ignored white space is noted.
+        const w = m.written;
+        if (w?.why === 'run-on') top.push(this.add(w.text, where, null, 0, null, { cutAt: m.url }));
+        else if (w?.why === 'white-space') {
+          const note = `white space in the wrapper ignored (RFC 1738 appendix): written ${JSON.stringify(w.text)}`;
+          top.push(this.add(m.url, where, null, 0, null, { note }));
+        } else top.push(this.add(m.url, where, null, 0));
         this.changed.fire();
       }
     }

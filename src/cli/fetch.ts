@@ -187,6 +187,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   }
   try {
     const res = await open(url, options);
+    // What the server said beside a partial answer (a WAIS diagnostic), as waissearch shows it.
+    for (const d of res.meta.diagnostics ?? [])
+      io.stderr.write(safeText(`locator fetch: the server reports ${d.code}: ${d.text || '(no message)'}\n`));
     // A menu (a Gopher menu, RFC 1436 appendix) is shown as text, one item with its URL per line,
     // when asked (--menu, or --json for NDJSON items) or when the output is a terminal.
     const items = res.meta.kind === 'menu' ? faceOf(url).items : undefined;

@@ -4,6 +4,8 @@
 // into `locator serve` (src/cli/serve.ts); runWaisServe takes the parsed option values.
 
 import { stat } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { basename } from 'node:path';
 import { EXIT, UsageError, type Io } from './command.js';
 import { safeText } from './safe-text.js';
 
@@ -28,6 +30,12 @@ export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): 
   const database = stringOption(values, 'database');
   if (database !== undefined && (database === '' || /[\x00-\x1f\x7f]/.test(database)))
     throw new UsageError('--database takes a name without control characters');
+  // The name travels as bytes, one per character (RFC 1625 Database-Names): Latin-1 only.
+  const named = database ?? basename(dir);
+  if (/[^\x00-\xff]/.test(named))
+    throw new UsageError(
+      `the database name takes Latin-1 characters (U+0000-U+00FF), not ${JSON.stringify(named)}${database === undefined ? ' (the folder name): name it with --database' : ''}`,
+    );
   const portText = stringOption(values, 'port') ?? '210';
   if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535)
     throw new UsageError(`--port takes a TCP port number (0-65535), not ${JSON.stringify(portText)}`);
@@ -35,6 +43,7 @@ export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): 
   const st = await stat(dir).catch(() => null);
   if (st === null || !st.isDirectory()) throw new UsageError(`--wais: ${JSON.stringify(dir)} is not a folder`);
   const { startWaisServer } = await import('../clients/wais/server.js');
+  const { databaseUrl } = await import('../clients/wais/client.js');
   const verbose = values.verbose === true;
   let server;
   try {
@@ -49,10 +58,11 @@ export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): 
     io.stderr.write(`locator: cannot listen on ${host}:${portText}: ${(e as NodeJS.ErrnoException).code ?? e}\n`);
     return EXIT.network;
   }
+  // An IPv6 address in brackets (RFC 2732), as the client reads it.
+  const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${server.port}`;
   io.stderr.write(
-    safeText(
-      `locator: WAIS database "${server.database}" (${dir}) at wais://${host}:${server.port}/${server.database}`,
-    ) + '\n',
+    safeText(`locator: WAIS database "${server.database}" (${dir}) at ${databaseUrl(authority, server.database)}`) +
+      '\n',
   );
   await new Promise<void>((resolve) => {
     const done = () => {

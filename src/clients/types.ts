@@ -114,6 +114,12 @@ export interface Meta {
   size: number | null;
   /** A MIME type when known (HTTP, guessed for others), else null. */
   contentType: string | null;
+  /**
+   * What the server reported beside the object it gave, each a code and a text: a WAIS
+   * diagnostic record after a partial answer (RFC 1625 3; freeWAIS-sf's `S1` for the search
+   * `?`). Absent when there is none.
+   */
+  diagnostics?: Array<{ code: string; text: string }>;
   /** Gopher: the item type character. */
   gopherType?: string;
   /** HTTP: the status code. */
@@ -122,7 +128,10 @@ export interface Meta {
   redirects?: string[];
   /** The protocol exchange, when asked for (passwords hidden). */
   transcript: TranscriptLine[];
-  /** What the object is (src/clients/face.ts): set by open() from the scheme's face. */
+  /**
+   * What the object is (src/clients/face.ts): set by open() from the scheme's face, which may
+   * read what the client said (a `file:` directory is a listing, one name per line as NLST gives).
+   */
   kind?: ObjectKind;
   /** How the gateway shows it: a view name ('gopher-menu', 'ftp-listing', 'article' ...), or null for text or a download. */
   view?: string | null;

@@ -1,9 +1,9 @@
 // extract() and the streaming extractor over the scanner of scan.ts (RFC 1738 appendix).
 
-import { Scanner, type Match, type MatchForm } from './scan.js';
+import { Scanner, type Match, type MatchForm, type Written } from './scan.js';
 import { expectString } from '../core/percent.js';
 
-export type { Match, MatchForm };
+export type { Match, MatchForm, Written };
 
 /** The default longest match, in UTF-16 code units: 64 KiB. */
 export const DEFAULT_MAX_LENGTH = 65536;
@@ -18,6 +18,13 @@ export interface ExtractOptions {
   maxLength?: number;
   /** Find bare URLs as well as wrapped ones (default true). */
   bare?: boolean;
+  /**
+   * Say where a match is not the text as written (default false): `Match.written` on a bare URL
+   * the text runs on past (a character that may not appear unencoded, RFC 1738 2.2, inside a
+   * word) and on a wrapped URL whose white space was ignored (RFC 1738 appendix). A link checker
+   * reports the text as written; the match itself is the same either way.
+   */
+  written?: boolean;
 }
 
 function scanner(options: ExtractOptions | undefined): Scanner {
@@ -29,7 +36,11 @@ function scanner(options: ExtractOptions | undefined): Scanner {
   if (typeof bare !== 'boolean') {
     throw new TypeError(`extract: bare must be a boolean, not ${typeof bare}`);
   }
-  return new Scanner({ maxLength, bare });
+  const written = options?.written ?? false;
+  if (typeof written !== 'boolean') {
+    throw new TypeError(`extract: written must be a boolean, not ${typeof written}`);
+  }
+  return new Scanner({ maxLength, bare, written });
 }
 
 /**

@@ -5,4 +5,4 @@
 // push forms extract.ts, the async stream form stream.ts.
 export { extract, createExtractor, DEFAULT_MAX_LENGTH, type Extractor, type ExtractOptions } from './extract.js';
 export { extractStream, type TextSource } from './stream.js';
-export type { Match, MatchForm } from './scan.js';
+export type { Match, MatchForm, Written } from './scan.js';

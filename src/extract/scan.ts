@@ -29,6 +29,7 @@ import {
   W_CLOSE,
   W_CONTROL,
   BARE,
+  TRAIL,
   B_STOP,
   B_OK,
   B_PERCENT,
@@ -60,6 +61,24 @@ export interface Match {
   form: MatchForm;
   /** Other readings: for each line break right after a hyphen, the URL without that hyphen. */
   alternatives: string[];
+  /**
+   * Only with the option `written`: the text as written, when `url` is not simply that text
+   * less a wrapper (absent otherwise):
+   * `run-on`, a bare URL stopped at a character that may not appear unencoded (RFC 1738 2.2)
+   * while the text runs on with no white space: `text` is the whole run (to white space, less
+   * trailing punctuation and closing brackets or quotes), the candidate a reader sees;
+   * `white-space`, white space inside a wrapper was ignored (RFC 1738 appendix): `text` is the
+   * URL's part of the wrapper as written, from its first character to its last.
+   */
+  written?: Written;
+}
+
+/** See Match.written. `start` and `end` are offsets in the input, like the match's. */
+export interface Written {
+  why: 'run-on' | 'white-space';
+  text: string;
+  start: number;
+  end: number;
 }
 
 /** The longest scheme name the scanner looks back for before a ":". */
@@ -115,6 +134,8 @@ class NextIndex {
 export interface ScanOptions {
   maxLength: number;
   bare: boolean;
+  /** Say where a match is not the text as written (Match.written). */
+  written: boolean;
 }
 
 /**
@@ -148,10 +169,12 @@ export class Scanner {
   readonly #cr = new NextIndex('\r');
   readonly #max: number;
   readonly #bare: boolean;
+  readonly #written: boolean;
 
   constructor(options: ScanOptions) {
     this.#max = options.maxLength;
     this.#bare = options.bare;
+    this.#written = options.written;
   }
 
   /** Appends text, first dropping what no later match can need (the streaming form). */
@@ -211,12 +234,19 @@ export class Scanner {
   }
 
   /** Makes the match object and moves past it. `s` and `e` are buffer indices. */
-  #emit(url: string, s: number, e: number, form: MatchForm, alternatives: string[]): Match {
+  #emit(
+    url: string,
+    s: number,
+    e: number,
+    form: MatchForm,
+    alternatives: string[],
+    written: [Written['why'], number, number] | null = null,
+  ): Match {
     const start = this.base + s;
     this.#advanceLines(start);
     this.pos = e;
     this.lastEnd = this.base + e;
-    return {
+    const m: Match = {
       url,
       start,
       end: this.base + e,
@@ -225,6 +255,11 @@ export class Scanner {
       form,
       alternatives,
     };
+    if (written !== null && this.#written) {
+      const [why, ws, we] = written;
+      m.written = { why, text: this.buf.slice(ws, we), start: this.base + ws, end: this.base + we };
+    }
+    return m;
   }
 
   /** Counts line ends before the absolute offset `abs` (LF, CR LF, lone CR: one each). */
@@ -302,6 +337,15 @@ export class Scanner {
         hashSeen = true;
         continue;
       }
+      if (internet && buf.charCodeAt(i) === 91) {
+        // An IPv6 literal host, "[" hex, ":" and "." "]" (RFC 2732 2, RFC 3986 3.2.2).
+        const close = ipLiteralEnd(buf, c + 3, i);
+        if (close === MORE && !this.final) return this.#saveBare(c, i, hashSeen);
+        if (close >= 0) {
+          i = close;
+          continue;
+        }
+      }
       break;
     }
     if (i > limit) {
@@ -313,7 +357,16 @@ export class Scanner {
     if (i === buf.length && !this.final) return this.#saveBare(c, i, hashSeen);
     const e = trimTrailing(buf, ts, i);
     if (e <= (internet ? c + 3 : c + 1)) return FAIL;
-    return this.#emit(buf.slice(ts, e), ts, e, 'bare', []);
+    // Stopped inside a word: the text runs on past the URL, and the reader sees all of it.
+    let written: [Written['why'], number, number] | null = null;
+    if (this.#written && i < buf.length && !endsRun(buf.charCodeAt(i))) {
+      let j = i + 1;
+      while (j < buf.length && j <= limit && !endsRun(buf.charCodeAt(j))) j++;
+      if (j === buf.length && !this.final) return this.#saveBare(c, i, hashSeen);
+      const runEnd = trimClosers(buf, ts, i, j);
+      if (j <= limit && runEnd > i) written = ['run-on', ts, runEnd];
+    }
+    return this.#emit(buf.slice(ts, e), ts, e, 'bare', [], written);
   }
 
   #saveBare(c: number, i: number, hashSeen: boolean): number {
@@ -428,7 +481,18 @@ export class Scanner {
       if (w === W_CLOSE) {
         if (state !== 2 || outLen === restStart) return FAIL;
         const url = join(buf, pieces);
-        return this.#emit(url, l, i + 1, prefixed ? 'prefixed' : 'bracketed', alternatives(url, hyphens));
+        // White space inside the URL was ignored (the appendix rule): the row may say so.
+        const first = pieces[0];
+        const last = pieces[pieces.length - 1];
+        const spaced = last - first !== url.length;
+        return this.#emit(
+          url,
+          l,
+          i + 1,
+          prefixed ? 'prefixed' : 'bracketed',
+          alternatives(url, hyphens),
+          spaced ? ['white-space', first, last] : null,
+        );
       }
       if (w === W_OPEN || w === W_CONTROL) return FAIL;
       // A line break.
@@ -482,4 +546,62 @@ export class Scanner {
     const name = nameText(this.buf, pieces, seg, end);
     return schemeTable().lookup(name, 0, name.length, hash) !== undefined;
   }
+}
+
+/** True for what ends a run of text: white space, a line break, a control character. */
+function endsRun(c: number): boolean {
+  const w = WRAP[c];
+  return w !== W_CONTENT && w !== W_OPEN && w !== W_CLOSE;
+}
+
+/** Closing brackets a run of text may end with, and their openers; quotes close themselves. */
+const CLOSERS = ')]}>"\'`';
+const OPENERS = '([{<"\'`';
+
+/**
+ * The end of the run [start, to) less trailing sentence punctuation and closing brackets or
+ * quotes without their opener in the run ("see [ftp://h/]." runs on by nothing; "a[1]" keeps
+ * its "]"), but never before `from`.
+ */
+function trimClosers(buf: string, start: number, from: number, to: number): number {
+  let e = to;
+  while (e > from) {
+    const c = buf.charCodeAt(e - 1);
+    if (c < 128 && TRAIL[c] === 1) {
+      e--;
+      continue;
+    }
+    const k = CLOSERS.indexOf(buf[e - 1]);
+    if (k < 0) break;
+    let opens = 0;
+    let closes = 0;
+    for (let x = start; x < e; x++) {
+      if (buf[x] === CLOSERS[k]) closes++;
+      else if (buf[x] === OPENERS[k]) opens++;
+    }
+    // A quote is its own opener: an odd count has lost its partner.
+    if (OPENERS[k] === CLOSERS[k] ? closes % 2 === 1 : closes > opens) e--;
+    else break;
+  }
+  return e;
+}
+
+/**
+ * An IPv6 literal "[...]" at index `i` of a bare URL whose authority starts at `auth`: the
+ * index of its "]", FAIL when there is none (or "[" is not where a host starts: right after
+ * "//" or a user's "@"), MORE when the buffer ends inside it (RFC 2732 2; RFC 3986 3.2.2).
+ */
+function ipLiteralEnd(buf: string, auth: number, i: number): number {
+  if (i !== auth && buf.charCodeAt(i - 1) !== 64) return FAIL;
+  for (let k = auth; k < i; k++) {
+    const c = buf.charCodeAt(k);
+    if (c === 47 || c === 63 || c === 35) return FAIL; // "/", "?", "#": the authority has ended
+  }
+  let j = i + 1;
+  for (; j < buf.length && j - i <= 64; j++) {
+    const c = buf.charCodeAt(j);
+    if (c === 93) return j - i > 2 ? j : FAIL;
+    if (!(isHex(c) || c === 58 || c === 46)) return FAIL;
+  }
+  return j === buf.length ? MORE : FAIL;
 }

@@ -395,3 +395,26 @@ test('check --junit to a folder that does not exist, with --html: a usage error 
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('check FILE reports the document as written: the run-on URL and the IPv6 literal are invalid rows at their places, the wrapped one with its note', async () => {
+  const doc = join(DIR, 'as-written.txt');
+  writeFileSync(
+    doc,
+    [
+      'see ftp://127.0.0.1:2121/pub/%zz now',
+      'and http://[::1]:18399/ too',
+      'and <URL:http://127.0.0.1:8080/hel lo.txt>',
+      '',
+    ].join('\n'),
+  );
+  const r = await run(['check', '--retries', '0', doc]);
+  assert.equal(r.code, 1, r.err);
+  const lines = r.out.trim().split('\n');
+  assert.equal(lines.length, 3, r.out);
+  assert.match(lines[0], new RegExp(`^${doc}:1:5: invalid ftp://127\\.0\\.0\\.1:2121/pub/%zz \\(.*invalid-escape`));
+  assert.match(lines[1], new RegExp(`^${doc}:2:5: invalid http://\\[::1\\]:18399/ \\(.*ipv6-literal`));
+  assert.equal(
+    lines[2],
+    `${doc}:3:5: ok http://127.0.0.1:8080/hello.txt (200 OK (HEAD)); white space in the wrapper ignored (RFC 1738 appendix): written "http://127.0.0.1:8080/hel lo.txt"`,
+  );
+});

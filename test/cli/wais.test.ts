@@ -12,6 +12,7 @@ import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.
 import { runWaisServe } from '../../src/cli/wais-serve.js';
 import { UsageError } from '../../src/cli/command.js';
 import { open } from '../../src/clients/index.js';
+import { messages, replaying, whole } from '../clients/wais/captures.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DOCS = join(SHARED, 'fixtures', 'wais', 'docs');
@@ -102,3 +103,49 @@ for (const [what, values] of [
     await assert.rejects(runWaisServe(values, io().io), UsageError);
   });
 }
+
+test("fetch: a WAIS diagnostic beside a partial answer (freeWAIS's S1 for the search ?) goes to standard error; the answer to standard output, exit 0", async () => {
+  const fake = await replaying(messages('08-help-query-diagnostic.s2c.bin').map(whole));
+  try {
+    const r = await run(['fetch', `wais://127.0.0.1:${fake.port}/demo?%3F`]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, 'locator fetch: the server reports S1: query syntax error: ?\n');
+    assert.deepEqual(
+      r.out
+        .toString()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split('\t')[3]),
+      ['Information on database: demo', 'Catalog for database: demo'],
+    );
+  } finally {
+    await fake.close();
+  }
+});
+
+test('runWaisServe --database "a/b c": the URL printed is one the client opens (the name escaped: a%2Fb%20c), searches and describes', async () => {
+  const { io: streams, err } = io();
+  const stop = new AbortController();
+  const running = runWaisServe({ wais: DOCS, port: '0', database: 'a/b c' }, streams, stop.signal);
+  try {
+    for (let i = 0; i < 100 && !/:\d+\//.test(err()); i++) await new Promise((r) => setTimeout(r, 20));
+    const m = /at (wais:\/\/127\.0\.0\.1:\d+\/\S+)\n/.exec(err());
+    assert.ok(m, err());
+    assert.match(m[1], /\/a%2Fb%20c$/);
+    const hits = await open(`${m[1]}?forecast`, { gateway: false, timeout: 5000 });
+    assert.match(Buffer.from(await new Response(hits.body).arrayBuffer()).toString(), /Weather notes/);
+    const src = await open(m[1], { gateway: false, timeout: 5000 });
+    assert.match(Buffer.from(await new Response(src.body).arrayBuffer()).toString(), /:database-name "a\/b c"/);
+  } finally {
+    stop.abort();
+  }
+  assert.equal(await running, 0);
+});
+
+test('runWaisServe: a database name beyond Latin-1 (the name travels as bytes) is a usage error naming it', async () => {
+  await assert.rejects(
+    // Stopped at once should it start (a failure, never a hang).
+    runWaisServe({ wais: DOCS, port: '0', database: 'caf\u00e9\u65e5' }, io().io, AbortSignal.abort()),
+    (e: unknown) => e instanceof UsageError && /Latin-1/.test(e.message) && e.message.includes('caf\u00e9\u65e5'),
+  );
+});

@@ -596,3 +596,73 @@ test('createExtractor: a match that spans chunks comes back with the chunk that 
     [['news:x', 3, 24]],
   );
 });
+
+// ---- the text as written (option `written`), IPv6 literals ----------------------------------
+
+// text | url | written (why text), or null when the match is the text as written
+const WRITTEN: Array<[string, string, [string, string] | null]> = [
+  ['see ftp://host/pub/%zz now', 'ftp://host/pub/', ['run-on', 'ftp://host/pub/%zz']],
+  ['http://a.com/x%', 'http://a.com/x', ['run-on', 'http://a.com/x%']],
+  ['http://a.com/~user/a.', 'http://a.com/', ['run-on', 'http://a.com/~user/a']],
+  ['http://a.com/caf\u00e9 ok', 'http://a.com/caf', ['run-on', 'http://a.com/caf\u00e9']],
+  ['http://a.com/a[1] b', 'http://a.com/a', ['run-on', 'http://a.com/a[1]']],
+  ['(http://a.com/x"y").', 'http://a.com/x', ['run-on', 'http://a.com/x"y"']],
+  ['http://a.com/x#a#b', 'http://a.com/x#a', ['run-on', 'http://a.com/x#a#b']],
+  // closers and quotes around a URL are not a run-on
+  ['[ftp://h/].', 'ftp://h/', null],
+  ['"http://a.com/"', 'http://a.com/', null],
+  ['`http://a.com/`,', 'http://a.com/', null],
+  ['{http://a.com/}', 'http://a.com/', null],
+  ['http://a.com/x\u00a0next', 'http://a.com/x', null],
+  ['http://a.com/x\tnext', 'http://a.com/x', null],
+  // the appendix rule: white space inside a wrapper is ignored, and the match says so
+  ['<URL:http://exa mple.com/x>', 'http://example.com/x', ['white-space', 'http://exa mple.com/x']],
+  ['<URL:http://a.com/very-\n   long>', 'http://a.com/very-long', ['white-space', 'http://a.com/very-\n   long']],
+  ['<URL: http://a.com/x >', 'http://a.com/x', null],
+  ['<URL:http://a.com/x>', 'http://a.com/x', null],
+];
+eachRow(
+  'written: true tells where a match is not the text as written (RFC 1738 2.2, appendix)',
+  WRITTEN,
+  ([text, url, w]) => {
+    const found = all(text, { written: true });
+    assert.equal(found.length, 1, JSON.stringify(found));
+    const [m] = found;
+    assert.equal(m.url, url);
+    if (w === null) assert.equal(m.written, undefined);
+    else {
+      assert.deepEqual([m.written?.why, m.written?.text], w);
+      assert.equal(text.slice(m.written!.start, m.written!.end), w[1], 'start and end are offsets in the text');
+    }
+    // The same in chunks of every size; and without the option, the same match with no `written`.
+    for (const n of [1, 2, 3, 5]) assert.deepEqual(streamed(text, [n], { written: true }), found, `chunks of ${n}`);
+    const { written: _written, ...rest } = m;
+    assert.deepEqual(all(text), [rest]);
+  },
+);
+
+test('written must be a boolean (API misuse: TypeError)', () => {
+  assert.throws(() => extract('x', { written: 1 as unknown as boolean }), TypeError);
+});
+
+// text | urls found (RFC 2732 2: an IPv6 literal is a host in brackets)
+const IPV6: Array<[string, string[]]> = [
+  ['x http://[::1]:18399/ y', ['http://[::1]:18399/']],
+  ['http://[2001:db8::7]/c=GB?objectClass?one.', ['http://[2001:db8::7]/c=GB?objectClass?one']],
+  ['ftp://u@[fe80::1]/x', ['ftp://u@[fe80::1]/x']],
+  ['http://[::ffff:192.0.2.1]', ['http://[::ffff:192.0.2.1]']],
+  // not where a host starts, or not a literal: the URL stops before "["
+  ['http://a.com/[::1]', ['http://a.com/']],
+  ['http://[]/', []],
+  ['http://[zz]/', []],
+  ['http://[::1', []],
+];
+eachRow('bare URLs: an IPv6 literal host is found (RFC 2732 2)', IPV6, ([text, want]) => {
+  assert.deepEqual(urls(text), want);
+  for (const n of [1, 2, 4])
+    assert.deepEqual(
+      streamed(text, [n]).map((m) => m.url),
+      want,
+      `chunks of ${n}`,
+    );
+});

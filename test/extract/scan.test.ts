@@ -195,7 +195,7 @@ test('matches of the stream form continue offsets, lines and columns across chun
 
 /** Streams `chunks` through a Scanner and returns the largest buffer it held. */
 function peakBuffer(chunks: Iterable<string>, max: number): { peak: number; found: number } {
-  const s = new Scanner({ maxLength: max, bare: true });
+  const s = new Scanner({ maxLength: max, bare: true, written: false });
   let peak = 0;
   let found = 0;
   for (const c of chunks) {

@@ -4,7 +4,7 @@
 // file is fetched by anonymous FTP from that host (documented in docs/clients.md; a gateway
 // configured with file_proxy takes precedence). It is never read as a local path.
 
-import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { open as openFile, opendir, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
@@ -12,6 +12,7 @@ import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
 import { checkTimeout, pullStream } from '../connection.js';
 import { ABORTED, NOT_FOUND, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { contentTypeOf, isTextType, typeOfName } from './content-type.js';
 
 /** True when the host means this machine (RFC 1738 3.10). */
 function isLocal(host: string | null): boolean {
@@ -60,7 +61,10 @@ function abortError(): LocatorError {
  * gives data: while it has none, the read waits at most `timeout` ms (`timeout`) and stops at
  * once on `signal` (`aborted`); a FIFO that no process has opened for writing is waited for
  * the same way (until its first octet; then its writer closing it is the end). Its size is
- * unknown (null). A directory or a socket is `not-found`.
+ * unknown (null). A document's content type is read from its name, with a charset for text
+ * (./content-type.ts). A directory is listed, as curl lists one: its names one per line (LF),
+ * those starting with "." left out, as an FTP NLST gives them (RFC 959 4.1.3), `kind: 'listing'`.
+ * A socket is `not-found`.
  */
 export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   const timeout = checkTimeout(options.timeout);
@@ -84,7 +88,11 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     // O_NONBLOCK: opening a FIFO with no writer returns at once instead of blocking a thread.
     handle = await openFile(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = await handle.stat();
-    if (st.isDirectory()) throw new LocatorError(NOT_FOUND, -1, `${path} is a directory`);
+    if (st.isDirectory()) {
+      await handle.close().catch(() => {});
+      handle = undefined;
+      return await listDirectory(url, path, options);
+    }
     if (st.isSocket()) throw new LocatorError(NOT_FOUND, -1, `${path} is a socket, not a file (RFC 1738 3.10)`);
     const regular = st.isFile();
     const fifo = st.isFIFO();
@@ -112,8 +120,27 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
         }
         signal?.addEventListener('abort', done, { once: true });
       });
+    // The type from the name; for text in a regular file, the charset from its first octets,
+    // read here and handed out first.
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    const type = typeOfName(name);
+    let head: Uint8Array | null = null;
+    if (regular && type !== null && isTextType(type)) {
+      const b = new Uint8Array(64 * 1024);
+      const { bytesRead } = await handle.read(b, 0, b.length, null);
+      head = b.subarray(0, bytesRead);
+    }
+    const contentType = contentTypeOf(name, head);
     const body = pullStream(
       async () => {
+        if (head !== null) {
+          const first = head;
+          head = null;
+          if (first.length > 0) {
+            got += first.length;
+            return first;
+          }
+        }
         const since = Date.now();
         for (;;) {
           if (signal?.aborted) throw abortError();
@@ -156,7 +183,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
       },
     );
     if (!regular) note({ direction: 'info', text: `${path} is not a regular file: its size is unknown` });
-    return { meta: { scheme: 'file', url: url.href, size, contentType: null, transcript: [] }, body };
+    return { meta: { scheme: 'file', url: url.href, size, contentType, kind: 'document', transcript: [] }, body };
   } catch (e) {
     await handle?.close().catch(() => {});
     if (e instanceof LocatorError) throw e;
@@ -164,3 +191,57 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     throw new LocatorError(NOT_FOUND, -1, `cannot read ${path}: ${code ?? (e as Error).message}`, { cause: e });
   }
 }
+
+/** How many names one chunk of a listing holds at most. */
+const NAMES_PER_CHUNK = 256;
+
+/**
+ * A local directory as a listing (see open()): its names one per line, as read (no order is
+ * promised, as NLST promises none), streamed from the directory so a large one is never whole in
+ * memory; its size unknown.
+ */
+async function listDirectory(url: Url, path: string, options: OpenOptions): Promise<Resource> {
+  const signal = options.signal;
+  const dir = await opendir(path, { encoding: 'buffer' as BufferEncoding });
+  let closed = false;
+  const close = () => {
+    if (!closed) {
+      closed = true;
+      signal?.removeEventListener('abort', close);
+      void dir.close().catch(() => {});
+    }
+  };
+  signal?.addEventListener('abort', close, { once: true });
+  const body = pullStream(
+    async () => {
+      if (signal?.aborted) throw abortError();
+      if (closed) return null;
+      const lines: Uint8Array[] = [];
+      let size = 0;
+      while (lines.length < NAMES_PER_CHUNK) {
+        const entry = await dir.read();
+        if (entry === null) break;
+        const name = entry.name as unknown as Buffer;
+        if (name[0] === 0x2e) continue; // ".": a hidden name, as curl and NLST leave out
+        lines.push(name, LF);
+        size += name.length + 1;
+      }
+      if (lines.length === 0) {
+        close();
+        return null;
+      }
+      return Buffer.concat(lines, size);
+    },
+    close,
+    {
+      maxBytes: options.maxBytes,
+      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the listing is larger than ${options.maxBytes} octets`),
+    },
+  );
+  return {
+    meta: { scheme: 'file', url: url.href, size: null, contentType: 'text/plain', kind: 'listing', transcript: [] },
+    body,
+  };
+}
+
+const LF = new Uint8Array([10]);

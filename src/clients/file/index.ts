@@ -9,11 +9,13 @@ import type { ClientFace } from '../face.js';
 export function fileSteps(url: Url): string[] {
   const f = fieldsOf(url, 'file');
   if (!f.local) return [`the file is on ${url.host}: its ftp URL is probed (RFC 1738 3.10)`];
-  return [`stat ${f.path}`];
+  return [`open ${f.path}: a document for reading (no octet read), a directory for listing`];
 }
 
 const file: ClientFace = {
   kinds: ['document', 'listing'],
+  // The client says which it opened: a directory is listed (its names, one per line).
+  objectOf: (_url, meta) => (meta.kind === 'listing' ? { kind: 'listing', view: 'directory' } : null),
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('../probe/file.js')).probe(url, options),
   steps: fileSteps,

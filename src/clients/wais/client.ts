@@ -147,6 +147,14 @@ export function encodeOctets(b: Uint8Array): string {
   return s;
 }
 
+/**
+ * The URL of a database: wais://host:port/database (RFC 1738 3.9 waisdatabase), its name's
+ * bytes escaped as a wpath's are, so a "/" in it is "%2F" and the name stays one segment.
+ */
+export function databaseUrl(authority: string, database: string): string {
+  return `wais://${authority}/${encodeOctets(stringToBytes(database))}`;
+}
+
 /** The URL of one hit: wais://host:port/database/wtype/wpath (RFC 1738 3.9). */
 export function documentUrl(authority: string, database: string, h: DocumentHeader): string {
   const wtype = h.types[0] ?? 'TEXT';
@@ -262,6 +270,23 @@ function throwDiagnostics(r: SearchResponse, where: string): void {
     const d = r.diagnostics[0];
     throw new WaisError(d.code, d.text, where);
   }
+}
+
+/**
+ * The diagnostic records beside the records of an answer (RFC 1625 3: a SearchResponse may
+ * carry both; freeWAIS-sf answers the search `?` with its help records and `S1 query syntax
+ * error`), for meta.diagnostics; each also goes to the transcript. Empty when there are none.
+ */
+function partialDiagnostics(s: Session, r: SearchResponse): Array<{ code: string; text: string }> {
+  return r.diagnostics.map((d) => {
+    s.conn.note('info', `the server's diagnostic beside its answer: ${d.code} ${d.text}`);
+    return { code: d.code, text: d.text };
+  });
+}
+
+/** The diagnostics of an answer as a clause of a probe's reason ("" when none). */
+function diagnosticsClause(r: SearchResponse): string {
+  return r.diagnostics.map((d) => `; the server's diagnostic beside it: ${d.code} ${d.text}`.trimEnd()).join('');
 }
 
 /** Parts of the url-path as written (RFC 1738 3.9): database, wtype, wpath, search. */
@@ -406,6 +431,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     if (t.kind === 'index') {
       const r = await s.search(seedSearchRequest(t.database, t.search), `search ${t.database} ${t.search}`);
       throwDiagnostics(r, where);
+      const diagnostics = partialDiagnostics(s, r);
       s.conn.close();
       const authority = `${url.host}:${url.port ?? 210}`;
       const text = r.headers.map((h) => formatHeadline(authority, t.database, h)).join('');
@@ -420,7 +446,15 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
         },
         options,
       );
-      return { meta: { ...meta, size: bytes.length, contentType: HEADLINES_TYPE }, body };
+      return {
+        meta: {
+          ...meta,
+          size: bytes.length,
+          contentType: HEADLINES_TYPE,
+          ...(diagnostics.length > 0 ? { diagnostics } : {}),
+        },
+        body,
+      };
     }
     if (t.kind === 'database') {
       const r = await s.search(
@@ -432,10 +466,11 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
       if (src === undefined) {
         throw new LocatorError(NOT_FOUND, -1, `the WAIS server gave no source description (type WSRC) for ${where}`);
       }
+      const diagnostics = partialDiagnostics(s, r);
       const doc: Target = { ...t, kind: 'document', wtype: 'WSRC', docId: src.docId };
       const size = src.documentLength;
       return {
-        meta: { ...meta, size, contentType: 'text/plain' },
+        meta: { ...meta, size, contentType: 'text/plain', ...(diagnostics.length > 0 ? { diagnostics } : {}) },
         body: stream(s, pieces(s, doc, where, size, null), options),
       };
     }
@@ -475,7 +510,7 @@ export async function probeWais(url: Url, options: OpenOptions): Promise<string>
     if (t.kind === 'index') {
       const r = await s.search(seedSearchRequest(t.database, t.search), `search ${t.database} ${t.search}`);
       throwDiagnostics(r, where);
-      return `the search found ${r.headers.length} document${r.headers.length === 1 ? '' : 's'}`;
+      return `the search found ${r.headers.length} document${r.headers.length === 1 ? '' : 's'}${diagnosticsClause(r)}`;
     }
     if (t.kind === 'database') {
       const r = await s.search(
@@ -486,7 +521,7 @@ export async function probeWais(url: Url, options: OpenOptions): Promise<string>
       if (!r.headers.some((h) => h.types.includes('WSRC'))) {
         throw new LocatorError(NOT_FOUND, -1, `the WAIS server gave no source description (type WSRC) for ${where}`);
       }
-      return 'the server has the database (its source description)';
+      return `the server has the database (its source description)${diagnosticsClause(r)}`;
     }
     const want = t.size === null ? CHUNK : Math.min(CHUNK, t.size);
     if (want > 0) {

@@ -262,11 +262,13 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
   function lookup(docs: Doc[], localId: string | null): { bytes: Uint8Array; type: string; index: number } | null {
     if (localId === null) return null;
     const name = fileNameOf(localId);
-    // The help records: "0 0 <database>.src" and ".cat" (a path before the name is ignored, as for files).
-    if (localId.startsWith('0 0 ') && name === `${database}.src`)
-      return { bytes: sourceDescription(docs), type: 'WSRC', index: -1 };
-    if (localId.startsWith('0 0 ') && name === `${database}.cat`)
-      return { bytes: catalogue(docs), type: 'TEXT', index: -1 };
+    // The help records: "0 0 <database>.src" and ".cat" (a path before the name is ignored, as
+    // for files; the database name may itself hold "/").
+    const help = (suffix: string) =>
+      localId.startsWith('0 0 ') &&
+      (localId.slice(4) === `${database}${suffix}` || localId.endsWith(`/${database}${suffix}`));
+    if (help('.src')) return { bytes: sourceDescription(docs), type: 'WSRC', index: -1 };
+    if (help('.cat')) return { bytes: catalogue(docs), type: 'TEXT', index: -1 };
     const index = docs.findIndex((d) => d.name === name);
     return index < 0 ? null : { bytes: docs[index].bytes, type: 'TEXT', index };
   }

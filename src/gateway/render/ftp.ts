@@ -25,9 +25,9 @@ export function ftpEntryUrl(dir: string, name: string): string {
   return (base.endsWith('/') ? base : base + '/') + encode(name, SEGMENT_SET);
 }
 
-/** The directory above an ftp directory URL (RFC 1738 3.2.2), or null at the top. */
+/** The directory above an ftp (or file) directory URL (RFC 1738 3.2.2, 3.10), or null at the top. */
 export function ftpParent(dir: string): string | null {
-  const m = /^(ftp:\/\/[^/]*)(\/.*)?$/i.exec(dir.replace(/[?#].*$/, '').replace(/;type=d$/i, ''));
+  const m = /^((?:ftp|file):\/\/[^/]*)(\/.*)?$/i.exec(dir.replace(/[?#].*$/, '').replace(/;type=d$/i, ''));
   if (m === null) return null;
   const path = (m[2] ?? '/').replace(/\/+$/, '');
   if (path === '') return null;

@@ -32,6 +32,11 @@ const VIEWS: Readonly<Record<string, View>> = {
     title: 'FTP directory',
     render: (body, url, ctx, sink) => renderFtpListing(url.withoutFragment, lines(body), ctx, sink),
   },
+  // A directory of this machine (a file: listing, one name per line as NLST gives them).
+  directory: {
+    title: 'Directory',
+    render: (body, url, ctx, sink) => renderFtpListing(url.withoutFragment, lines(body), ctx, sink),
+  },
   'news-overview': { title: 'Newsgroup', render: (body, _u, ctx, sink) => renderNewsOverview(lines(body), ctx, sink) },
   'news-groups': { title: 'Newsgroups', render: (body, _u, ctx, sink) => renderNewsGroups(lines(body), ctx, sink) },
   'wais-headlines': {

@@ -2,7 +2,7 @@
 // other host goes to FTP, never to a local path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readdirSync, createWriteStream } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readdirSync, createWriteStream } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
@@ -129,8 +129,7 @@ test('a regular file keeps its size; an empty one has size 0', async () => {
   assert.equal((await readAll(r.body)).length, 0);
 });
 
-test('a directory and a socket are not-found', async () => {
-  await assert.rejects(open(`file://${dir}`), (e: unknown) => e instanceof LocatorError && e.code === 'not-found');
+test('a socket is not-found', async () => {
   const sock = join(dir, 'sock');
   const server = createServer().listen(sock);
   await once(server, 'listening');
@@ -139,4 +138,62 @@ test('a directory and a socket are not-found', async () => {
   } finally {
     server.close();
   }
+});
+
+test('RFC 1738 3.10: a directory is a listing, as curl lists one: its names one per line, hidden ones left out', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'locator-list-'));
+  writeFileSync(join(d, 'a.txt'), 'a');
+  writeFileSync(join(d, '.hidden'), 'h');
+  writeFileSync(join(d, Buffer.from('l\xe4tin1', 'latin1').toString('latin1')), 'x');
+  mkdirSync(join(d, 'sub'));
+  for (const u of [`file://${d}`, `file://${d}/`, `file://localhost${d}/`]) {
+    const r = await open(u);
+    assert.equal(r.meta.kind, 'listing', u);
+    assert.equal(r.meta.contentType, 'text/plain');
+    assert.equal(r.meta.size, null);
+    const names = (await readAll(r.body)).toString('utf8').split('\n');
+    assert.equal(names.pop(), '', 'each name ends with LF');
+    assert.deepEqual(names.sort(), ['a.txt', 'l\u00e4tin1', 'sub']);
+  }
+  const empty = mkdtempSync(join(tmpdir(), 'locator-empty-'));
+  assert.equal((await readAll((await open(`file://${empty}/`)).body)).length, 0);
+  // A listing is bounded by maxBytes like any body.
+  for (let i = 0; i < 300; i++) writeFileSync(join(empty, `name-${i}`), '');
+  const big = await open(`file://${empty}/`, { maxBytes: 1000 });
+  await assert.rejects(readAll(big.body), (e: unknown) => e instanceof LocatorError && e.code === 'too-large');
+});
+
+// name | contents | content type
+const TYPES: [string, string | Buffer, string | null][] = [
+  ['notes.txt', 'plain ASCII\n', 'text/plain; charset=utf-8'],
+  ['caf\u00e9.txt', 'caf\u00e9\n', 'text/plain; charset=utf-8'],
+  ['old.txt', Buffer.from('caf\xe9\n', 'latin1'), 'text/plain; charset=iso-8859-1'],
+  ['page.HTML', '<p>x</p>', 'text/html; charset=utf-8'],
+  ['README', 'read me', 'text/plain; charset=utf-8'],
+  ['data.json', '{}', 'application/json'],
+  ['pic.gif', Buffer.from('GIF89a'), 'image/gif'],
+  ['arch.tar.gz', Buffer.from([0x1f, 0x8b]), 'application/gzip'],
+  ['noext', Buffer.from([0, 1, 2]), null],
+];
+for (const [name, contents, type] of TYPES) {
+  test(`a document's content type is read from its name, a charset from its first octets: ${name}`, async () => {
+    writeFileSync(join(dir, name), contents);
+    const r = await open(fileUrl('', name));
+    assert.equal(r.meta.kind, 'document');
+    assert.equal(r.meta.contentType, type);
+    assert.deepEqual(
+      await readAll(r.body),
+      Buffer.from(contents as string),
+      'the octets read for the charset are handed out',
+    );
+  });
+}
+
+test('a text document larger than the first read is whole, its charset from the start', async () => {
+  const text = 'd\u00e9j\u00e0 vu\n'.repeat(20000);
+  writeFileSync(join(dir, 'long.txt'), text);
+  const r = await open(fileUrl('', 'long.txt'));
+  assert.equal(r.meta.contentType, 'text/plain; charset=utf-8');
+  assert.equal(r.meta.size, Buffer.byteLength(text));
+  assert.equal((await readAll(r.body)).toString('utf8'), text);
 });

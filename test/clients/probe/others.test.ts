@@ -74,7 +74,9 @@ test('RFC 1738 3.10: a local file that exists is ok, one that does not is broken
   assert.equal((await probe(`file://localhost${dir}/`, OPTS)).status, 'ok');
   const missing = await probe(`file://${dir}/gone.txt`, OPTS);
   assert.deepEqual([missing.status, missing.code, missing.reply], ['broken', 'not-found', 'ENOENT']);
-  assert.deepEqual(explainProbe(`file://${dir}/here.txt`), [`stat ${dir}/here.txt`]);
+  assert.deepEqual(explainProbe(`file://${dir}/here.txt`), [
+    `open ${dir}/here.txt: a document for reading (no octet read), a directory for listing`,
+  ]);
 });
 
 test('issue 18: explainProbe(wais, prospero) is Init and the search, and the directory lookup', () => {

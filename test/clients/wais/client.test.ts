@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open } from '../../../src/clients/index.js';
+import { open, probe } from '../../../src/clients/index.js';
 import { WaisError } from '../../../src/clients/wais/client.js';
 import { decodeSearchRequest, readRetrieval } from '../../../src/clients/wais/apdu.js';
 import { startWaisServer, type WaisServer } from '../../../src/clients/wais/server.js';
@@ -245,5 +245,30 @@ test('replayed 07 and 08 (freeWAIS): a diagnostic alone is a WaisError; beside r
   } finally {
     await f7.close();
     await f8.close();
+  }
+});
+
+test("replayed 08 (freeWAIS): the diagnostic beside the help records is kept: meta.diagnostics, the transcript, the probe's reason", async () => {
+  const f8 = await replaying(messages('08-help-query-diagnostic.s2c.bin').map(whole));
+  const f8b = await replaying(messages('08-help-query-diagnostic.s2c.bin').map(whole));
+  try {
+    const lines: TranscriptLine[] = [];
+    const r = await open(`wais://127.0.0.1:${f8.port}/demo?%3F`, { ...OPTS, transcript: (l) => lines.push(l) });
+    await readAll(r.body);
+    assert.deepEqual(r.meta.diagnostics, [{ code: 'S1', text: 'query syntax error: ?' }]);
+    assert.ok(
+      lines.some((l) => l.text === "the server's diagnostic beside its answer: S1 query syntax error: ?"),
+      lines.map((l) => l.text).join('\n'),
+    );
+    const p = await probe(`wais://127.0.0.1:${f8b.port}/demo?%3F`, OPTS);
+    assert.equal(p.status, 'ok');
+    assert.equal(p.reason, "the search found 2 documents; the server's diagnostic beside it: S1 query syntax error: ?");
+    // An answer without one has no diagnostics field.
+    const plain = await open(`${base()}?burrow`, OPTS);
+    await readAll(plain.body);
+    assert.equal(plain.meta.diagnostics, undefined);
+  } finally {
+    await f8.close();
+    await f8b.close();
   }
 });
