@@ -164,6 +164,20 @@ export function redactUrl(href: string): string {
 }
 
 /**
+ * redactUrl(input) for an input already parsed: `url` is tryParse(input) (no other options), so
+ * the spans come from its offsets and the input is not parsed a second time (RFC 1738 3.1, 6).
+ */
+export function redactParsed(input: string, url: Url): string {
+  const spans = urlPasswordSpans(url);
+  if (spans.length === 0) return input;
+  const off = url.inputOffset;
+  return replaceSpans(
+    input,
+    spans.map(([s, e]) => [s + off, e + off] as const),
+  );
+}
+
+/**
  * Where an offset of `input` lands in redactUrl(input): offsets inside a password move to the
  * start of the mask, offsets after it shift by the difference in length. For drawing a caret
  * under the redacted text at a diagnostic's offset (offsets count the input, errors.ts).
