@@ -16,7 +16,6 @@ import {
   replaceSpans,
   secretsOf,
   spanSecrets,
-  starSpans,
   urlPasswordSpans,
 } from '../redact.js';
 
@@ -153,11 +152,11 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   lines.status = rec.valid === true ? 0 : 1;
   const r = tryParse(input, { trim: opts.trim });
   const mask = opts.showSecrets ? [] : passwordSpans(input);
-  const shownInput = starSpans(input, mask);
+  const shownInput = replaceSpans(input, mask);
   if (r instanceof LocatorError) {
     lines.push(
       `${JSON.stringify(shownInput)}: not a URL`,
-      ...drawDiagnostics(shownInput, [rec.error as Diagnostic]),
+      ...drawDiagnostics(shownInput, [rec.error as Diagnostic], mask),
       '',
     );
     return lines;
@@ -176,7 +175,7 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   ] as Array<[string, unknown]>) {
     if (v !== null && v !== undefined) lines.push(`  ${k}: ${JSON.stringify(v)}`);
   }
-  lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[]), '');
+  lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[], mask), '');
   return lines;
 }
 
