@@ -10,7 +10,8 @@
 // Peak RSS is the kernel's figure for the child (/usr/bin/time -f %M when present).
 //
 //   TRURL=/path/to/trurl node bench/batch-trurl.bench.mjs
-//   LOCATOR_BIN=/tmp/old-cli/dist/cli/main.js ... (another build of the command, for "before")
+//   LOCATOR_BIN=/tmp/old-cli/dist/cli/main.js ... (another build of the command)
+//   LOCATOR_BEFORE=/tmp/old-cli/dist/cli/main.js ... (that build's rows too, in the same rounds)
 // Without TRURL (or with a path that does not run) the trurl rows are skipped, said in one line.
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,7 +63,15 @@ function runOnce(cmd, args, input) {
   return { s, rssKB: TIME === null ? null : Number(lastLine) };
 }
 
-const locator = (args) => [process.execPath, [BIN, ...args]];
+const BEFORE = process.env.LOCATOR_BEFORE ?? null;
+const BINS =
+  BEFORE === null
+    ? [['', BIN]]
+    : [
+        ['', BIN],
+        ['before: ', BEFORE],
+      ];
+const locator = (bin, args) => [process.execPath, [bin, ...args]];
 const SETS = [
   {
     name: 'parse --json',
@@ -89,30 +98,33 @@ for (const [label, file] of [
 ]) {
   const lines = countLines(file);
   for (const set of SETS) {
-    const runs = { trurl: [], 1: [], 2: [] };
+    const runs = { trurl: [] };
+    const keys = [];
+    for (const [tag, bin] of BINS) for (const args of set.locator) keys.push({ key: tag + args.join(' '), bin, args });
+    for (const k of keys) runs[k.key] = [];
     for (let r = 0; r < ROUNDS; r++) {
       if (trurl !== null) runs.trurl.push(runOnce(trurl, set.trurl, file));
-      runs[1].push(runOnce(...locator(set.locator[0]), file));
-      runs[2].push(runOnce(...locator(set.locator[1]), file));
+      for (const k of keys) runs[k.key].push(runOnce(...locator(k.bin, k.args), file));
     }
     const rate = (k) => Math.round(lines / median(runs[k].map((x) => x.s)));
     const ratio = (k) => (trurl === null ? '' : median(runs[k].map((x, i) => runs.trurl[i].s / x.s)).toFixed(2) + 'x');
     const rss = (k) => (TIME === null ? '' : (Math.max(...runs[k].map((x) => x.rssKB)) / 1024).toFixed(0));
+    const input = `${label} (${lines} lines)`;
     if (trurl !== null)
       rows.push({
-        input: `${label} (${lines} lines)`,
+        input,
         command: `trurl ${set.trurl.join(' ')}`,
         'lines/s': rate('trurl'),
         'vs trurl': '1.00x',
         'peak RSS MB': rss('trurl'),
       });
-    for (const k of [1, 2]) {
+    for (const k of keys) {
       rows.push({
-        input: `${label} (${lines} lines)`,
-        command: `locator ${set.locator[k - 1].join(' ')}`,
-        'lines/s': rate(k),
-        'vs trurl': ratio(k),
-        'peak RSS MB': rss(k),
+        input,
+        command: `${k.key.startsWith('before: ') ? 'before: ' : ''}locator ${k.args.join(' ')}`,
+        'lines/s': rate(k.key),
+        'vs trurl': ratio(k.key),
+        'peak RSS MB': rss(k.key),
       });
     }
   }
@@ -121,9 +133,11 @@ for (const [label, file] of [
 // Start-up: each command on empty input (or --version), beside `node -e ''`, in turn.
 const starts = [
   ["node -e ''", process.execPath, ['-e', '']],
-  ['locator --version', process.execPath, [BIN, '--version']],
-  ['locator parse --json', process.execPath, [BIN, 'parse', '--json']],
-  ['locator normalize', process.execPath, [BIN, 'normalize']],
+  ...BINS.flatMap(([tag, bin]) => [
+    [`${tag}locator --version`, process.execPath, [bin, '--version']],
+    [`${tag}locator parse --json`, process.execPath, [bin, 'parse', '--json']],
+    [`${tag}locator normalize`, process.execPath, [bin, 'normalize']],
+  ]),
   ...(trurl === null ? [] : [['trurl --json', trurl, ['--json', '-f', '-']]]),
 ];
 const times = starts.map(() => []);
@@ -137,7 +151,7 @@ const startRows = starts.map(([name], i) => ({
 rmSync(dir, { recursive: true, force: true });
 
 console.log(
-  `batch against trurl: ${BIN}, median of ${ROUNDS} rounds (start-up: ${STARTS}), Node ${process.version}, ${availableParallelism()} cores, load ${(
+  `batch against trurl: ${BINS.map(([t, b]) => t + b).join(', ')}, median of ${ROUNDS} rounds (start-up: ${STARTS}), Node ${process.version}, ${availableParallelism()} cores, load ${(
     await import('node:os')
   )
     .loadavg()
