@@ -235,12 +235,12 @@ export async function runRows(
 }
 
 /**
- * The one-process loop of runRows(): the rows of each chunk of input in one synchronous pass,
+ * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk of input in one synchronous pass,
  * collected into one string, written when it reaches OUT_CHARS (waiting for 'drain' when the
  * stream asks) and at the end. Past main.ts's escaping stream, as the workers write: each line
  * escaped the same way here, unless its row says it is safe already.
  */
-async function runHere(
+export async function runHere(
   args: string[],
   stdin: Readable,
   stdout: Writable,

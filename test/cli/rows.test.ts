@@ -19,10 +19,15 @@ import { safeJson } from '../../src/cli/safe-text.js';
 import { parseRow } from '../../src/cli/parse.js';
 import { normalizeRecord, normalizeRow } from '../../src/cli/normalize.js';
 import { jsonValue } from '../../src/cli/json-text.js';
+import { lintRow } from '../../src/cli/lint.js';
+import { lintRecord } from '../../src/lint.js';
+import { resolve } from '../../src/resolve.js';
+import { relativize } from '../../src/relativize.js';
 import {
   MASK,
   maskValue,
   passwordSpans,
+  redactPartial,
   redactUrl,
   replaceSpans,
   secretsOf,
@@ -93,6 +98,54 @@ function refNormalizeLine(input: string, show: boolean): string {
     };
   }
   return safeJson(JSON.stringify(rec));
+}
+
+function refLintLine(input: string, show: boolean): string {
+  let rec: ReturnType<typeof lintRecord>;
+  try {
+    rec = lintRecord(input, { trim: false });
+  } catch (e) {
+    return safeJson(JSON.stringify({ input: shownInput(input, show), ok: false, diagnostics: [failure(e)] }));
+  }
+  const spans = show ? [] : passwordSpans(input);
+  const text = replaceSpans(input, spans);
+  if (spans.length > 0) rec.diagnostics = maskValue(rec.diagnostics, spanSecrets(input, spans));
+  return safeJson(JSON.stringify({ input: text, ok: rec.ok, diagnostics: rec.diagnostics }));
+}
+
+/** The rows of `locator resolve --json BASE` (or relativize) as they were written. */
+function refResolveLines(base: string, partials: string[], op: 'resolve' | 'relativize'): string {
+  const b = tryParse(base);
+  const scheme = b instanceof LocatorError ? null : b.scheme;
+  const partialShown = (s: string) => redactPartial(s, scheme);
+  let out = '';
+  for (const p of partials) {
+    let value: string | null = null;
+    let error: unknown = null;
+    try {
+      value = op === 'resolve' ? resolve(base, p, { rfc: 1808 }) : relativize(base, p, { rfc: 1808 });
+    } catch (e) {
+      error = failure(e);
+    }
+    const rec =
+      op === 'resolve'
+        ? {
+            base: redactUrl(base),
+            partial: partialShown(p),
+            ok: error === null,
+            href: value === null ? null : redactUrl(value),
+            error,
+          }
+        : {
+            base: redactUrl(base),
+            target: redactUrl(p),
+            ok: error === null,
+            partial: value === null ? null : partialShown(value),
+            error,
+          };
+    out += safeJson(JSON.stringify(rec)) + '\n';
+  }
+  return out;
 }
 
 // ---- The inputs. ----
@@ -208,6 +261,8 @@ function compare(what: string, lines: string[], every = 1): void {
       }
     }
     for (const show of all ? [false, true] : [false]) {
+      const lint = lintRow(input, { json: true, trim: false, showSecrets: show });
+      assert.equal(lint.lines[0], refLintLine(input, show), `${what}: lint --json of ${JSON.stringify(input)}`);
       const row = normalizeRow(input, { json: true, display: false, showSecrets: show });
       assert.equal(
         row.lines[0],
@@ -220,7 +275,7 @@ function compare(what: string, lines: string[], every = 1): void {
   assert.ok(checked > 0);
 }
 
-test('parse --json and normalize --json rows: the bytes of JSON.stringify + safeJson, over the corpus files', () => {
+test('parse --json, normalize --json and lint --json rows: the bytes of JSON.stringify + safeJson, over the corpus files', () => {
   compare('corpus', corpus(), 7);
 });
 
@@ -281,6 +336,29 @@ test('the command writes the same bytes: invalid UTF-8, CR LF, a lone CR, with -
       });
       assert.equal(r.status, 1, r.stderr.toString());
       assert.ok(r.stdout.equals(Buffer.from(expected[command])), `${command} --jobs ${jobs}: bytes differ`);
+    }
+  }
+});
+
+test('resolve --json and relativize --json write the same bytes, partial forms and passwords included', () => {
+  const partials = [
+    ...hostile().filter((l) => !l.includes('\n') && l.length < 1000),
+    '../g',
+    'g?y#s',
+    '//u:secret@other.com/x',
+    '',
+    '%zz',
+    'ftp://v:pw@h.com/',
+  ];
+  for (const base of ['ftp://u:secret@h.com/a/b;type=a', 'http://a/b/c/d;p?q', 'news:x']) {
+    for (const op of ['resolve', 'relativize'] as const) {
+      const input = Buffer.from(partials.join('\n') + '\n');
+      const r = spawnSync(process.execPath, [CLI, op, '--json', base], { input, maxBuffer: 1 << 28 });
+      assert.ok(r.status === 0 || r.status === 1, r.stderr.toString());
+      // The lines as the command reads them (a lone surrogate is U+FFFD in UTF-8; CR LF ends a line).
+      const read = input.toString('utf8').split('\n').slice(0, -1);
+      const lines = read.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+      assert.equal(r.stdout.toString(), refResolveLines(base, lines, op), `${op} --json ${base}`);
     }
   }
 });
