@@ -7,7 +7,8 @@
 // lines) and kasztp.txt alone; then the start-up on empty input beside `node -e ''`. Rounds run
 // the commands in turn (trurl, then each locator run), so that a ratio is taken within one round
 // and its median reported (the machine is shared and noisy: read the ratios, not the rates).
-// Peak RSS is the kernel's figure for the child (/usr/bin/time -f %M when present).
+// Peak RSS is the kernel's figure for the child (/usr/bin/time -f %M when present). Standard
+// output and error go to /dev/null.
 //
 //   TRURL=/path/to/trurl node bench/batch-trurl.bench.mjs
 //   LOCATOR_BIN=/tmp/old-cli/dist/cli/main.js ... (another build of the command)
@@ -48,19 +49,23 @@ const countLines = (f) =>
     .split('\n')
     .filter((l, i, a) => i < a.length - 1 || l !== '').length;
 
-/** One run: wall seconds and peak RSS in KB (null when /usr/bin/time is missing). */
+/**
+ * One run: wall seconds and peak RSS in KB (null when /usr/bin/time is missing). Standard error
+ * goes to /dev/null: trurl writes a note there for each URL it refuses (a quarter of the corpus
+ * lines), and a pipe read by this process would slow it down.
+ */
+const timeFile = join(dir, 'time.txt');
 function runOnce(cmd, args, input) {
   const fdIn = openSync(input, 'r');
   const fdOut = openSync('/dev/null', 'w');
-  const argv = TIME === null ? [cmd, ...args] : [TIME, '-f', '%M', cmd, ...args];
+  const argv = TIME === null ? [cmd, ...args] : [TIME, '-o', timeFile, '-f', '%M', cmd, ...args];
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { stdio: [fdIn, fdOut, 'pipe'], maxBuffer: 1 << 30 });
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: [fdIn, fdOut, fdOut] });
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
   closeSync(fdIn);
   closeSync(fdOut);
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')}: status ${r.status}\n${r.stderr}`);
-  const lastLine = r.stderr.toString().trim().split('\n').pop();
-  return { s, rssKB: TIME === null ? null : Number(lastLine) };
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')}: status ${r.status}`);
+  return { s, rssKB: TIME === null ? null : Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) };
 }
 
 const BEFORE = process.env.LOCATOR_BEFORE ?? null;
