@@ -4,8 +4,9 @@
 //   (esbuild; the commands stay loaded on first use, as lazy initialisers in the file). It sits
 //   beside main.js, so that its `import.meta.url` (given the bundle's own file: URL) finds
 //   ./batch-worker.js and ../../package.json as main.js does.
-// - dist/cli/locator.bundle.cjs.cache: V8's code cache of that file after a run of
-//   `parse --json` on two lines and of `--version`, made by scripts/cli-cache.cjs.
+// - dist/cli/locator.bundle.cjs.cache: V8's code cache of that file after runs of `parse --json`
+//   and `normalize` on a line or two and of `--version` (the batch commands and the start-up the
+//   benchmarks time), made by scripts/cli-cache.cjs. Other commands compile what they run.
 // - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs, which runs the bundle from the cache.
 // Measured in bench/RESULTS.md (Start-up): this is what brings `locator --version` near `node -e ''`.
 import { build } from 'esbuild';
@@ -52,6 +53,7 @@ chmodSync(`${root}dist/cli/main.js`, 0o755);
 rmSync(`${out}.cache`, { force: true });
 for (const [args, input] of [
   [['parse', '--json'], 'http://h.com/a\nftp://u:p@h.com/x;type=a\n'],
+  [['normalize'], 'HTTP://h.com:80/a\n'],
   [['--version'], ''],
 ]) {
   const r = spawnSync(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], { input, encoding: 'utf8' });
