@@ -129,20 +129,10 @@ export function redactPartial(partial: string, scheme: string | null): string {
 }
 
 /**
- * `text` with each span's characters replaced by "*", one for one, so that columns stay put (RFC
- * 1738 6: passwords are not shown; a drawn view whose marks count the input's offsets).
+ * `text` with each span (in order, not overlapping) replaced by the mask, "****" whatever the
+ * password's length, so that the output does not tell the length (RFC 1738 6: passwords are not
+ * shown). A drawing under the masked text places its marks with redactedOffset().
  */
-export function starSpans(text: string, spans: readonly Span[]): string {
-  let out = '';
-  let last = 0;
-  for (const [s, e] of spans) {
-    out += text.slice(last, s) + '*'.repeat(e - s);
-    last = e;
-  }
-  return out + text.slice(last);
-}
-
-/** `text` with each span (in order, not overlapping) replaced by the mask (RFC 1738 6: passwords are not shown). */
 export function replaceSpans(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return text;
   let out = '';
@@ -161,6 +151,20 @@ export function replaceSpans(text: string, spans: readonly Span[]): string {
  */
 export function redactUrl(href: string): string {
   return replaceSpans(href, passwordSpans(href));
+}
+
+/**
+ * redactUrl(input) for an input already parsed: `url` is tryParse(input) (no other options), so
+ * the spans come from its offsets and the input is not parsed a second time (RFC 1738 3.1, 6).
+ */
+export function redactParsed(input: string, url: Url): string {
+  const spans = urlPasswordSpans(url);
+  if (spans.length === 0) return input;
+  const off = url.inputOffset;
+  return replaceSpans(
+    input,
+    spans.map(([s, e]) => [s + off, e + off] as const),
+  );
 }
 
 /**
@@ -198,7 +202,7 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   const out = maskSecrets(text, secrets);
-  // A password already masked ("****", or "*" one for one in a drawn view) is left as it is.
+  // A password already masked ("****") is left as it is.
   const spans = userinfoSpans(out, 'text').filter(([a, b]) => !/^\*+$/.test(out.slice(a, b)));
   return replaceSpans(out, spans);
 }

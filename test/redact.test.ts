@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parse, eachRow } from './helpers.js';
+import { parse, eachRow, tryParse } from './helpers.js';
+import { LocatorError } from '../src/core/errors.js';
 import {
   redactUrl,
   redactText,
@@ -16,7 +17,8 @@ import {
   partialPasswordSpans,
   redactPartial,
   secretForms,
-  starSpans,
+  replaceSpans,
+  redactParsed,
   maskSecrets,
   maskValue,
 } from '../src/redact.js';
@@ -193,16 +195,31 @@ eachRow(
   { section: (row) => row[2] },
 );
 
-test('starSpans: one "*" for each character of a span, so columns stay put', () => {
-  assert.equal(starSpans('ftp://u:secret@h/', [[8, 14]]), 'ftp://u:******@h/');
+test('replaceSpans: "****" whatever the length of the password, so that its length is not shown', () => {
+  assert.equal(replaceSpans('ftp://u:secret@h/', [[8, 14]]), 'ftp://u:****@h/');
+  assert.equal(replaceSpans('ftp://u:s@h/', [[8, 9]]), 'ftp://u:****@h/');
   assert.equal(
-    starSpans(':ab@ :c@', [
+    replaceSpans(':ab@ :c@', [
       [1, 3],
       [6, 7],
     ]),
-    ':**@ :*@',
+    ':****@ :****@',
   );
-  assert.equal(starSpans('abc', []), 'abc');
+  assert.equal(replaceSpans('abc', []), 'abc');
+});
+
+test('redactParsed: redactUrl() of an input already parsed, from its offsets', () => {
+  for (const input of [
+    'ftp://u:secret@h.com/',
+    '<URL:ftp://u:p%40ss@h.com/x>',
+    'news://u:p@host/x',
+    'http://u:@h.com/',
+    'http://h.com/a:b@c',
+  ]) {
+    const u = tryParse(input);
+    assert.ok(!(u instanceof LocatorError), input);
+    assert.equal(redactParsed(input, u), redactUrl(input), input);
+  }
 });
 
 test('redactText: given secrets (longest first) and every //user:password@ in free text', () => {

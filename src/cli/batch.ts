@@ -19,15 +19,20 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { Output, inputs } from './io.js';
+import { lineBatches } from './io.js';
 import { UsageError } from './command.js';
-import { escapingTarget } from './safe-text.js';
+import { escaper, escapingTarget } from './safe-text.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
 export interface Row {
   lines: string[];
   err: string;
   status: number;
+  /**
+   * The lines hold no character that main.ts's escaping stream would change (JSON text from
+   * json-text.ts): they are written as they are.
+   */
+  safe?: boolean;
 }
 
 /** The commands with a batch path, each with its row function (batch-worker.ts has the table). */
@@ -192,7 +197,7 @@ export function runBlock(
   let status = 0;
   for (const input of blockLines(block)) {
     const r = row(input);
-    for (const l of r.lines) sink.add((escape === null ? l : escape(l)) + '\n');
+    for (const l of r.lines) sink.add((escape === null || r.safe === true ? l : escape(l)) + '\n');
     if (r.err !== '') {
       if (errToOut) sink.add(escape === null ? r.err : escape(r.err));
       else err += r.err;
@@ -225,20 +230,57 @@ export async function runRows(
   setup: BatchSetup,
   row: (input: string) => Row,
 ): Promise<number> {
-  let status = 0;
-  if (jobs <= 1 || args.length > 0) {
-    const out = new Output(stdout);
-    for await (const input of inputs(args, stdin)) {
-      const r = row(input);
-      if (r.status !== 0) status = 1;
-      for (const l of r.lines) await out.line(l);
-      if (r.err !== '') stderr.write(r.err);
-    }
-    await out.flush();
-    return status;
-  }
+  if (jobs <= 1 || args.length > 0) return runHere(args, stdin, stdout, stderr, row);
   return runWorkers(stdin, stdout, stderr, jobs, setup);
 }
+
+/**
+ * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk of input in one synchronous pass,
+ * collected into one string, written when it reaches OUT_CHARS (waiting for 'drain' when the
+ * stream asks) and at the end. Past main.ts's escaping stream, as the workers write: each line
+ * escaped the same way here, unless its row says it is safe already.
+ */
+export async function runHere(
+  args: string[],
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+  row: (input: string) => Row,
+): Promise<number> {
+  let status = 0;
+  let escape: ((line: string) => string) | null = null;
+  const errToOut = stderr === stdout;
+  const target = escapingTarget(stdout);
+  if (target !== null) {
+    escape = escaper(target.json);
+    stdout = target.out;
+  }
+  let buf = '';
+  const write = async (): Promise<void> => {
+    const text = buf;
+    buf = '';
+    if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
+  };
+  for await (const batch of args.length > 0 ? [args] : lineBatches(stdin)) {
+    for (const input of batch) {
+      const r = row(input);
+      if (r.status !== 0) status = 1;
+      const lines = r.lines;
+      if (escape === null || r.safe === true) for (let i = 0; i < lines.length; i++) buf += lines[i] + '\n';
+      else for (let i = 0; i < lines.length; i++) buf += escape(lines[i]) + '\n';
+      if (r.err !== '') {
+        if (errToOut) buf += escape === null ? r.err : escape(r.err);
+        else stderr.write(r.err);
+      }
+      if (buf.length >= OUT_CHARS) await write();
+    }
+  }
+  if (buf !== '') await write();
+  return status;
+}
+
+/** About how much output the one-process loop collects before it writes (UTF-16 units). */
+const OUT_CHARS = 1 << 16;
 
 /**
  * The rows of standard input over `jobs` workers (1 or more), in input order; returns 1 when some

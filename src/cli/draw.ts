@@ -2,7 +2,7 @@
 // (in the manner of ada's CLI), then the fields and the violations, each pointing at its offset.
 import type { Url } from '../core/url.js';
 import type { Diagnostic } from '../core/errors.js';
-import { starSpans, urlPasswordSpans } from '../redact.js';
+import { redactedOffset, replaceSpans, urlPasswordSpans, type Span } from '../redact.js';
 
 const ORDER = ['scheme', 'user', 'password', 'host', 'port', 'path', 'schemePart', 'fragment'] as const;
 
@@ -37,41 +37,48 @@ export function columns(s: string): Int32Array {
 /** Draws the spans of the record under its href. */
 export function drawRecord(url: Url, input: string, hidePassword = false): string[] {
   const out: string[] = [];
-  const href = hidePassword ? starSpans(url.href, urlPasswordSpans(url)) : url.href;
+  // The password shown as "****" whatever its length (RFC 1738 6): the marks are drawn at each
+  // offset's place in the masked text, and name the offsets of the URL as parsed.
+  const spans = hidePassword ? urlPasswordSpans(url) : [];
+  const href = replaceSpans(url.href, spans);
   const shown = visible(href);
   const pad = '  ';
   out.push(pad + shown);
   const comps = url.components();
-  const cols = columns(url.href);
-  const colOf = (offset: number) => cols[Math.min(Math.max(offset, 0), url.href.length)];
+  const cols = columns(href);
+  const at = (offset: number) => Math.min(redactedOffset(spans, Math.max(offset, 0)), href.length);
   for (const name of ORDER) {
     const span = comps[name];
     if (span === null) continue;
     if (name === 'schemePart' && comps.host !== null) continue;
-    const a = colOf(span[0]);
-    const b = colOf(span[1]);
+    const a = cols[at(span[0])];
+    const b = cols[at(span[1])];
     const bar = b > a ? '^'.repeat(b - a) : '|';
-    const value = JSON.stringify(href.slice(span[0], span[1]));
+    const value = JSON.stringify(href.slice(at(span[0]), at(span[1])));
     out.push(
       `${pad}${' '.repeat(a)}${bar}${' '.repeat(Math.max(1, shown.length - a - bar.length + 2))}${name} ${span[0]}..${span[1]} ${value}`,
     );
   }
-  if (input.length !== url.href.length)
+  if (input.length !== href.length)
     out.push(
       `${pad}(the input had ${url.inputOffset} character(s) of wrapper or prefix before the URL; offsets below count the input)`,
     );
   return out;
 }
 
-/** One line per diagnostic, with a caret under the input. */
-export function drawDiagnostics(input: string, list: readonly Diagnostic[]): string[] {
+/**
+ * One line per diagnostic, with a caret under the input. `spans` are the password spans that
+ * `input` shows masked (replaceSpans()): a caret goes where its offset of the input as given
+ * lands in the masked text; the line names the offset as given.
+ */
+export function drawDiagnostics(input: string, list: readonly Diagnostic[], spans: readonly Span[] = []): string[] {
   const out: string[] = [];
   if (list.length === 0) return out;
   const shown = visible(input);
   out.push('  ' + shown);
   const marks = new Array(shown.length + 1).fill(' ');
   const cols = columns(input);
-  const colOf = (offset: number) => cols[Math.min(Math.max(offset, 0), input.length)];
+  const colOf = (offset: number) => cols[Math.min(redactedOffset(spans, Math.max(offset, 0)), input.length)];
   for (const d of list) marks[Math.min(colOf(d.offset), shown.length)] = d.severity === 'error' ? '^' : '~';
   out.push('  ' + marks.join('').trimEnd());
   for (const d of list) {

@@ -48,6 +48,34 @@ export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<s
 }
 
 /**
+ * The lines of `stdin` as inputs() reads them, a chunk's whole lines at a time (one array per
+ * chunk that ends a line): for a loop that handles a chunk's lines in one synchronous pass.
+ */
+export async function* lineBatches(stdin: Readable): AsyncGenerator<string[]> {
+  stdin.setEncoding('utf8');
+  let pieces: string[] = [];
+  for await (const chunk of stdin as AsyncIterable<string>) {
+    const lines: string[] = [];
+    let from = 0;
+    for (let lf = chunk.indexOf('\n'); lf >= 0; lf = chunk.indexOf('\n', from)) {
+      let line: string;
+      if (pieces.length === 0) line = chunk.slice(from, lf);
+      else {
+        pieces.push(chunk.slice(from, lf));
+        line = pieces.join('');
+        pieces = [];
+      }
+      if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+      lines.push(line);
+      from = lf + 1;
+    }
+    if (from < chunk.length) pieces.push(from === 0 ? chunk : chunk.slice(from));
+    if (lines.length > 0) yield lines;
+  }
+  if (pieces.length > 0) yield [pieces.join('')];
+}
+
+/**
  * Batch mode keeps going: an unexpected failure while handling one input (a bug, or a limit of
  * the platform such as the longest string) becomes that input's error row, and the other rows
  * still print. Its diagnostic carries the failure's message.

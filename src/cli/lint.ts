@@ -5,7 +5,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { Diagnostic } from '../core/errors.js';
 import { lintRecord } from '../lint.js';
 import { maskValue, passwordSpans, redactedOffset, replaceSpans, spanSecrets, type Span } from '../redact.js';
-import { inputs, Output, failure, shownInput } from './io.js';
+import { failure, shownInput } from './io.js';
+import { runHere, type Row } from './batch.js';
+import { jsonDiagnostic, jsonDiagnostics, jsonString } from './json-text.js';
 import { visible, columns } from './draw.js';
 import { EXIT, type Command } from './command.js';
 import { JSON_OUTPUT, TRIM } from './options.js';
@@ -46,44 +48,54 @@ export async function runLint(
   stdin: Readable,
   stdout: Writable,
 ): Promise<number> {
-  const out = new Output(stdout);
-  let status: number = EXIT.ok;
-  for await (const input of inputs(args, stdin)) {
-    let rec: ReturnType<typeof lintRecord>;
-    try {
-      rec = lintRecord(input, { trim: opts.trim });
-    } catch (e) {
-      // A failure on one line is that line's row; the lines before and after still print.
-      status = EXIT.invalid;
-      const d = failure(e);
-      const shown = shownInput(input, opts.showSecrets);
-      if (opts.json) await out.line(JSON.stringify({ input: shown, ok: false, diagnostics: [d] }));
-      else await out.line(`${JSON.stringify(shown)}: ${d.severity} ${d.code} (${d.section}): ${d.message}`);
-      continue;
-    }
-    if (!rec.ok) status = EXIT.invalid;
-    const spans = opts.showSecrets ? [] : passwordSpans(input);
-    const text = replaceSpans(input, spans);
-    if (spans.length > 0) {
-      // No message quotes a password; this keeps it so should one ever quote a part of the URL.
-      rec.diagnostics = maskValue(rec.diagnostics, spanSecrets(input, spans));
-    }
-    if (opts.json) {
-      await out.line(JSON.stringify({ input: text, ok: rec.ok, diagnostics: rec.diagnostics }));
-      continue;
-    }
-    const errors = rec.diagnostics.filter((d) => d.severity === 'error').length;
-    const warnings = rec.diagnostics.length - errors;
-    if (rec.diagnostics.length === 0) {
-      await out.line(`${JSON.stringify(text)}: no findings`);
-      continue;
-    }
-    await out.line(`${JSON.stringify(text)}: ${count(errors, 'error')}, ${count(warnings, 'warning')}`);
-    for (const l of draw(text, spans, rec.diagnostics)) await out.line(l);
-    await out.line('');
+  return runHere(args, stdin, stdout, stdout, (input) => lintRow(input, opts));
+}
+
+/** The rows of one input; status 1 when it has an error. The JSON row is written field by field. */
+export function lintRow(input: string, opts: LintCommandOptions): Row {
+  let rec: ReturnType<typeof lintRecord>;
+  try {
+    rec = lintRecord(input, { trim: opts.trim });
+  } catch (e) {
+    // A failure on one line is that line's row; the lines before and after still print.
+    const d = failure(e);
+    const shown = shownInput(input, opts.showSecrets);
+    if (opts.json)
+      return {
+        lines: [`{"input":${jsonString(shown)},"ok":false,"diagnostics":[${jsonDiagnostic(d)}]}`],
+        err: '',
+        status: EXIT.invalid,
+        safe: true,
+      };
+    return {
+      lines: [`${JSON.stringify(shown)}: ${d.severity} ${d.code} (${d.section}): ${d.message}`],
+      err: '',
+      status: EXIT.invalid,
+    };
   }
-  await out.flush();
-  return status;
+  const status = rec.ok ? EXIT.ok : EXIT.invalid;
+  const spans = opts.showSecrets ? [] : passwordSpans(input);
+  const text = replaceSpans(input, spans);
+  if (spans.length > 0) {
+    // No message quotes a password; this keeps it so should one ever quote a part of the URL.
+    rec.diagnostics = maskValue(rec.diagnostics, spanSecrets(input, spans));
+  }
+  if (opts.json) {
+    const line = `{"input":${jsonString(text)},"ok":${rec.ok === true},"diagnostics":${jsonDiagnostics(rec.diagnostics)}}`;
+    return { lines: [line], err: '', status, safe: true };
+  }
+  const errors = rec.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = rec.diagnostics.length - errors;
+  if (rec.diagnostics.length === 0) return { lines: [`${JSON.stringify(text)}: no findings`], err: '', status };
+  return {
+    lines: [
+      `${JSON.stringify(text)}: ${count(errors, 'error')}, ${count(warnings, 'warning')}`,
+      ...draw(text, spans, rec.diagnostics),
+      '',
+    ],
+    err: '',
+    status,
+  };
 }
 
 export const lintCommand: Command = {

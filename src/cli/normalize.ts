@@ -5,6 +5,7 @@ import { normalize, toDisplay, equivalent } from '../normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { failure } from './io.js';
+import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
 import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
@@ -88,7 +89,11 @@ export function normalizeRow(input: string, opts: NormalizeCommandOptions): Row 
     };
   }
   const status = rec.ok ? 0 : 1;
-  if (opts.json) return { lines: [JSON.stringify(rec)], err: '', status };
+  if (opts.json) {
+    // The bytes of JSON.stringify(rec) as main.ts's escaping stream writes them, field by field.
+    const line = `{"input":${jsonString(rec.input as string)},"ok":${rec.ok === true},"href":${jsonNullable(rec.href as string | null)},"error":${rec.error === null ? 'null' : jsonDiagnostic(rec.error)},"valid":${rec.valid === true},"display":${jsonNullable(rec.display as string | null)}}`;
+    return { lines: [line], err: '', status, safe: true };
+  }
   const lines = [((opts.display ? rec.display : rec.href) as string | null) ?? ''];
   if (rec.ok) return { lines, err: '', status };
   const e = rec.error as { code: string; offset: number; message: string };

@@ -5,17 +5,18 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { failure, shownInput } from './io.js';
 import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
+import { jsonDiagnostic, jsonDiagnostics, jsonNullable, jsonString, jsonValue } from './json-text.js';
 import type { Command } from './command.js';
 import { JOBS, JSON_OUTPUT, TRIM } from './options.js';
 import {
   MASK,
   maskValue,
   passwordSpans,
+  redactParsed,
   redactUrl,
   replaceSpans,
   secretsOf,
   spanSecrets,
-  starSpans,
   urlPasswordSpans,
 } from '../redact.js';
 
@@ -82,45 +83,81 @@ export async function runParse(
  * line's row, so that the lines before and after still print.
  */
 export function parseRow(input: string, opts: ParseCommandOptions): Row {
+  const show = opts.showSecrets === true;
+  if (opts.json) {
+    try {
+      return parseJson(input, opts.trim, show);
+    } catch (e) {
+      return { lines: [failedJson(shownInput(input, show), failure(e))], err: '', status: 1, safe: true };
+    }
+  }
   let lines: string[] & { status?: number };
   try {
     lines = parseLines(input, opts);
   } catch (e) {
     const error = failure(e);
-    lines = opts.json
-      ? [
-          JSON.stringify({
-            ...parseRecord('', false, true),
-            input: shownInput(input, opts.showSecrets === true),
-            error,
-          }),
-        ]
-      : [
-          `${JSON.stringify(shownInput(input, opts.showSecrets === true))}: not a URL`,
-          `  ${error.severity} ${error.code} (${error.section}): ${error.message}`,
-          '',
-        ];
+    lines = [
+      `${JSON.stringify(shownInput(input, show))}: not a URL`,
+      `  ${error.severity} ${error.code} (${error.section}): ${error.message}`,
+      '',
+    ];
     lines.status = 1;
   }
   return { lines, err: '', status: lines.status === 0 ? 0 : 1 };
 }
 
-/** The output lines of one input (one JSON line, or the drawn view); `status` 1 when not valid. */
+/** The JSON row of an input that no parse can read: parseRecord()'s shape, written out. */
+function failedJson(shown: string, error: unknown): string {
+  return `{"input":${jsonString(shown)},"ok":false,"valid":false,"error":${jsonDiagnostic(error)},"href":null,"scheme":null,"user":null,"password":null,"host":null,"port":null,"portDigits":null,"explicitPort":false,"path":null,"fragment":null,"fields":{},"violations":[]}`;
+}
+
+/**
+ * The JSON row of one input: the bytes of JSON.stringify(parseRecord(input, trim, showSecrets))
+ * as main.ts's escaping stream writes them (safeJson), written field by field from the one parse
+ * (RFC 1738 6: the password masked from that parse's offsets).
+ */
+function parseJson(input: string, trim: boolean, showSecrets: boolean): Row {
+  const r = tryParse(input, { trim });
+  if (r instanceof LocatorError) {
+    const spans = showSecrets ? [] : passwordSpans(input);
+    const error = maskValue(r.toDiagnostic(), spanSecrets(input, spans));
+    return { lines: [failedJson(replaceSpans(input, spans), error)], err: '', status: 1, safe: true };
+  }
+  const valid = r.valid;
+  let href = r.href;
+  let password = r.password;
+  let fields = r.fields;
+  let violations: readonly unknown[] = r.violations;
+  let shown = input;
+  if (!showSecrets) {
+    // With --trim, redactUrl() reads the input as given, which may differ from the trimmed parse.
+    shown = trim ? redactUrl(input) : redactParsed(input, r);
+    const spans = urlPasswordSpans(r);
+    if (spans.length > 0) {
+      const secrets = secretsOf(r);
+      href = replaceSpans(href, spans);
+      if (password !== null && password !== '') password = MASK;
+      fields = maskValue(fields, secrets);
+      violations = maskValue(violations, secrets);
+    }
+  }
+  const port = r.port;
+  const line = `{"input":${jsonString(shown)},"ok":true,"valid":${valid},"error":null,"href":${jsonString(href)},"scheme":${jsonString(r.scheme)},"user":${jsonNullable(r.user)},"password":${jsonNullable(password)},"host":${jsonNullable(r.host)},"port":${port === null ? 'null' : jsonValue(port)},"portDigits":${jsonNullable(r.portDigits)},"explicitPort":${r.explicitPort},"path":${jsonNullable(r.path)},"fragment":${jsonNullable(r.fragment)},"fields":${jsonValue(fields)},"violations":${jsonDiagnostics(violations)}}`;
+  return { lines: [line], err: '', status: valid ? 0 : 1, safe: true };
+}
+
+/** The drawn view of one input; `status` 1 when not valid. */
 function parseLines(input: string, opts: ParseCommandOptions): string[] & { status?: number } {
   const rec = parseRecord(input, opts.trim, opts.showSecrets === true);
   const lines: string[] & { status?: number } = [];
   lines.status = rec.valid === true ? 0 : 1;
-  if (opts.json) {
-    lines.push(JSON.stringify(rec));
-    return lines;
-  }
   const r = tryParse(input, { trim: opts.trim });
   const mask = opts.showSecrets ? [] : passwordSpans(input);
-  const shownInput = starSpans(input, mask);
+  const shownInput = replaceSpans(input, mask);
   if (r instanceof LocatorError) {
     lines.push(
       `${JSON.stringify(shownInput)}: not a URL`,
-      ...drawDiagnostics(shownInput, [rec.error as Diagnostic]),
+      ...drawDiagnostics(shownInput, [rec.error as Diagnostic], mask),
       '',
     );
     return lines;
@@ -139,7 +176,7 @@ function parseLines(input: string, opts: ParseCommandOptions): string[] & { stat
   ] as Array<[string, unknown]>) {
     if (v !== null && v !== undefined) lines.push(`  ${k}: ${JSON.stringify(v)}`);
   }
-  lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[]), '');
+  lines.push(...drawDiagnostics(shownInput, rec.violations as Diagnostic[], mask), '');
   return lines;
 }
 

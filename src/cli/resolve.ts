@@ -5,7 +5,9 @@ import type { Readable, Writable } from 'node:stream';
 import { resolve, type Rules } from '../resolve.js';
 import { relativize } from '../relativize.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
-import { inputs, Output, failure } from './io.js';
+import { failure } from './io.js';
+import { runHere, type Row } from './batch.js';
+import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
 import { tryParse } from '../schemes/registry.js';
 import { redactPartial, redactUrl } from '../redact.js';
 import { UsageError, type Command, type Options } from './command.js';
@@ -62,28 +64,23 @@ export async function runResolve(
 ): Promise<number> {
   const [base, ...partials] = args;
   if (base === undefined) throw new UsageError('resolve needs a BASE URL');
-  const out = new Output(stdout);
   const show = shower(base, opts.showSecrets);
   const shownBase = show.url(base);
-  let status = 0;
-  for await (const partial of inputs(partials, stdin)) {
+  const jsonBase = jsonString(shownBase);
+  return runHere(partials, stdin, stdout, stderr, (partial): Row => {
     const r = run(() => resolve(base, partial, { rfc: opts.rules }));
-    if (r.error !== null) status = 1;
+    const status = r.error === null ? 0 : 1;
     const href = r.value === null ? null : show.url(r.value);
     if (opts.json) {
-      await out.line(
-        JSON.stringify({ base: shownBase, partial: show.partial(partial), ok: r.error === null, href, error: r.error }),
-      );
-    } else {
-      await out.line(href ?? '');
-      if (r.error !== null)
-        stderr.write(
-          `locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`,
-        );
+      const line = `{"base":${jsonBase},"partial":${jsonString(show.partial(partial))},"ok":${r.error === null},"href":${jsonNullable(href)},"error":${r.error === null ? 'null' : jsonDiagnostic(r.error)}}`;
+      return { lines: [line], err: '', status, safe: true };
     }
-  }
-  await out.flush();
-  return status;
+    const err =
+      r.error === null
+        ? ''
+        : `locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`;
+    return { lines: [href ?? ''], err, status };
+  });
 }
 
 /**
@@ -99,28 +96,23 @@ export async function runRelativize(
 ): Promise<number> {
   const [base, ...targets] = args;
   if (base === undefined) throw new UsageError('relativize needs a BASE URL');
-  const out = new Output(stdout);
   const show = shower(base, opts.showSecrets);
   const shownBase = show.url(base);
-  let status = 0;
-  for await (const target of inputs(targets, stdin)) {
+  const jsonBase = jsonString(shownBase);
+  return runHere(targets, stdin, stdout, stderr, (target): Row => {
     const r = run(() => relativize(base, target, { rfc: opts.rules }));
-    if (r.error !== null) status = 1;
+    const status = r.error === null ? 0 : 1;
     const partial = r.value === null ? null : show.partial(r.value);
     if (opts.json) {
-      await out.line(
-        JSON.stringify({ base: shownBase, target: show.url(target), ok: r.error === null, partial, error: r.error }),
-      );
-    } else {
-      await out.line(partial === '' ? '<>' : (partial ?? ''));
-      if (r.error !== null)
-        stderr.write(
-          `locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`,
-        );
+      const line = `{"base":${jsonBase},"target":${jsonString(show.url(target))},"ok":${r.error === null},"partial":${jsonNullable(partial)},"error":${r.error === null ? 'null' : jsonDiagnostic(r.error)}}`;
+      return { lines: [line], err: '', status, safe: true };
     }
-  }
-  await out.flush();
-  return status;
+    const err =
+      r.error === null
+        ? ''
+        : `locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`;
+    return { lines: [partial === '' ? '<>' : (partial ?? '')], err, status };
+  });
 }
 
 const OPTIONS: Options = {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROOT } from '../helpers.js';
-import { inputs, failure } from '../../src/cli/io.js';
+import { inputs, lineBatches, failure } from '../../src/cli/io.js';
 import { LocatorError } from '../../src/core/errors.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -31,6 +31,30 @@ test('inputs(): lines end at LF, CR LF is trimmed, a lone CR stays in its line; 
   assert.deepEqual(await lines(['x'.repeat(5), 'y'.repeat(5), '\n', 'z']), ['xxxxxyyyyy', 'z']);
   assert.deepEqual(await lines(['\r']), ['\r']);
   assert.deepEqual(await lines([]), []);
+});
+
+test('lineBatches(): the lines of inputs(), a chunk at a time, wherever the chunks are cut', async () => {
+  const text = 'http://a.com/a\rb\r\n\nc\r\r\nd\u00e9\u202e' + 'x'.repeat(70000) + '\ne\r';
+  const bytes = Buffer.from(text);
+  for (const cut of [1, 2, 3, 7, 64, 1000, 65536, bytes.length]) {
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += cut) chunks.push(bytes.subarray(i, i + cut));
+    const make = () => {
+      const s = new Readable({ read() {} });
+      for (const c of chunks) s.push(c);
+      s.push(null);
+      return s;
+    };
+    const want: string[] = [];
+    for await (const l of inputs([], make())) want.push(l);
+    const got: string[] = [];
+    for await (const batch of lineBatches(make())) {
+      assert.ok(batch.length > 0);
+      got.push(...batch);
+    }
+    assert.deepEqual(got, want, `chunks of ${cut} bytes`);
+  }
+  assert.equal((await lines(['a\nb'])).length, 2);
 });
 
 test('a bare CR does not split a batch line: lint --json reports it as control-char, one row, exit 1', () => {

@@ -1,0 +1,77 @@
+// The installed command (package.json "bin": dist/cli/locator.cjs, made by scripts/build-cli.mjs)
+// runs the CLI bundled into one file, compiled from a V8 code cache: it must do what
+// dist/cli/main.js does, byte for byte, in every path that the bundling could change: the
+// version (read from package.json beside it), lazily loaded commands, batch workers (a separate
+// file found from the bundle's own URL), --scheme modules (import() lent by the bin), usage
+// errors and exit statuses. And the cache must be one this Node accepts, or it is dead weight.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import Module from 'node:module';
+import { CLI, ROOT } from '../helpers.js';
+
+const BIN = join(ROOT, 'dist', 'cli', 'locator.cjs');
+const BUNDLE = join(ROOT, 'dist', 'cli', 'locator.bundle.cjs');
+const SCHEME = join(ROOT, 'examples', 'x-finger.mjs');
+
+function run(file: string, args: string[], input = '') {
+  const r = spawnSync(process.execPath, [file, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('package.json "bin" is the bundled command', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  assert.equal(join(ROOT, pkg.bin.locator), BIN);
+});
+
+const CASES: Array<[string[], string]> = [
+  [['--version'], ''],
+  [['-V'], ''],
+  [['--help'], ''],
+  [[], ''],
+  [['bogus'], ''],
+  [['parse', '--bogus'], ''],
+  [['parse', '--json', 'ftp://u:pw@h.com/x;type=a', 'http://h.com:99999/', 'x'], ''],
+  [['parse', 'ftp://me:s3cr3t@host.com/a b'], ''],
+  [['parse', '--json'], 'http://a.com/\n\u202e\x1b[2J\ngopher://h.com/1x\n'],
+  [['parse', '--json', '--jobs', '2'], 'http://a.com/\nftp://u:p@b.com/\nnot a url\n'],
+  [['normalize', '--jobs', '2'], 'HTTP://A.com:80/\nftp://b.com/%7e\n%\n'],
+  [['normalize'], 'HTTP://A.com:80/\n%\n'],
+  [['resolve', 'http://a/b/c/d;p?q', '../g', 'g?y'], ''],
+  [['lint', '--json', 'ftp://u:pw@h.com/'], ''],
+  [['extract', '--json'], 'see <URL:ftp://u:secret@h.com/x> and http://a.com/.\n'],
+  [['explain', 'gopher://h.com/1x'], ''],
+  [['parse', '--scheme', SCHEME, '--json', 'x-finger://h.com/joe'], ''],
+  [['equal', 'http://A.com/', 'http://a.com:80/'], ''],
+];
+
+for (const [args, input] of CASES) {
+  test(`the bin and main.js agree: locator ${args.join(' ')}`, () => {
+    const a = run(BIN, args, input);
+    const b = run(CLI, args, input);
+    assert.equal(a.status, b.status);
+    assert.equal(a.out, b.out);
+    assert.equal(a.err.replaceAll(BIN, CLI), b.err);
+  });
+}
+
+test('a --scheme module that does not load: the usage error, exit 2, from the bin too', () => {
+  const r = run(BIN, ['parse', '--scheme', join(ROOT, 'no-such-scheme.mjs'), 'x']);
+  assert.equal(r.status, 2);
+  assert.match(r.err, /cannot load the scheme module/);
+});
+
+test("the code cache beside the bundle is one this Node accepts, and the bundle's import() calls are the bin's", () => {
+  const source = readFileSync(BUNDLE, 'utf8');
+  const script = new vm.Script(Module.wrap(source), {
+    filename: BUNDLE,
+    cachedData: readFileSync(`${BUNDLE}.cache`),
+  });
+  assert.equal(script.cachedDataRejected, false);
+  // Only the fallback for a plain require() of the bundle calls import() itself.
+  assert.deepEqual(source.match(/(?<![\w$.])import\(/g), ['import(']);
+  assert.ok(!source.startsWith('#!'));
+});
