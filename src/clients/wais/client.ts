@@ -157,7 +157,7 @@ export function databaseUrl(authority: string, database: string): string {
 
 /**
  * The URL of one hit: wais://host:port/database/wtype/length/wpath when the header gives the
- * Document-Length (the 1993-07 draft's waisdoc, "wtype / digits / path": "a client know the
+ * Document-Length, not 0 (the 1993-07 draft's waisdoc, "wtype / digits / path": "a client know the
  * "type" and length of a object prior to retrieval"; CERN libwww's HTWAIS writes and reads the
  * same form), else wais://host:port/database/wtype/wpath (RFC 1738 3.9). So the size the search
  * answer gave is the document's meta.size, and the retrieval asks for exactly its bytes, as
@@ -168,7 +168,9 @@ export function databaseUrl(authority: string, database: string): string {
  */
 export function documentUrl(authority: string, database: string, h: DocumentHeader): string {
   const wtype = h.types[0] ?? 'TEXT';
-  const length = h.documentLength === null ? '' : `${h.documentLength}/`;
+  // A length of 0 is not written: a URL that says 0 would ask for nothing, and without it an
+  // empty first piece shows the size as well.
+  const length = h.documentLength === null || h.documentLength === 0 ? '' : `${h.documentLength}/`;
   return `wais://${authority}/${encodeOctets(stringToBytes(database))}/${encodeOctets(stringToBytes(wtype))}/${length}${encodeOctets(h.docId)}`;
 }
 

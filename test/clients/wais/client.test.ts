@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, probe } from '../../../src/clients/index.js';
-import { WaisError } from '../../../src/clients/wais/client.js';
-import { decodeSearchRequest, readRetrieval } from '../../../src/clients/wais/apdu.js';
+import { WaisError, documentUrl } from '../../../src/clients/wais/client.js';
+import { decodeSearchRequest, readRetrieval, type DocumentHeader } from '../../../src/clients/wais/apdu.js';
 import { startWaisServer, type WaisServer } from '../../../src/clients/wais/server.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { rejects } from '../../helpers.js';
@@ -93,6 +93,24 @@ test('the size a search answer gives is the meta.size of its document URL, and t
   }
 });
 
+test('documentUrl: the length only when the header gives one above 0, else RFC 1738 3.9 wtype/wpath', () => {
+  const h = (documentLength: number | null): DocumentHeader => ({
+    docId: new Uint8Array([3, 2, 0x61, 0x2f]),
+    versionNumber: null,
+    score: 1,
+    bestMatch: null,
+    documentLength,
+    lines: null,
+    types: ['TEXT'],
+    source: null,
+    date: null,
+    headline: 'x',
+  });
+  assert.equal(documentUrl('h:210', 'a/b', h(552)), 'wais://h:210/a%2Fb/TEXT/552/%03%02a%2F');
+  assert.equal(documentUrl('h:210', 'db', h(null)), 'wais://h:210/db/TEXT/%03%02a%2F');
+  assert.equal(documentUrl('h:210', 'db', h(0)), 'wais://h:210/db/TEXT/%03%02a%2F');
+});
+
 test('RFC 1738 3.9 waisdoc without a length: a first piece shorter than asked gives meta.size; a longer document has none', async () => {
   const [short] = await search(`${base()}?ferret`);
   const r = await open(rfc1738(short[4]), OPTS);
@@ -102,6 +120,13 @@ test('RFC 1738 3.9 waisdoc without a length: a first piece shorter than asked gi
   const r2 = await open(rfc1738(long[4]), OPTS);
   assert.equal(r2.meta.size, null);
   assert.ok((await readAll(r2.body)).equals(doc('weather.txt')));
+  // An empty document: the first piece is empty, so the size is 0.
+  const empty = await open(
+    `wais://127.0.0.1:${big.port}/${bigDir.split('/').pop()}/TEXT/%03%0D0%200%20empty.txt`,
+    OPTS,
+  );
+  assert.equal(empty.meta.size, 0);
+  assert.equal((await readAll(empty.body)).length, 0);
 });
 
 test('RFC 1738 3.9 database?search: no match gives no line; words are matched whole, case ignored', async () => {
