@@ -155,10 +155,23 @@ export function databaseUrl(authority: string, database: string): string {
   return `wais://${authority}/${encodeOctets(stringToBytes(database))}`;
 }
 
-/** The URL of one hit: wais://host:port/database/wtype/wpath (RFC 1738 3.9). */
+/**
+ * The URL of one hit: wais://host:port/database/wtype/length/wpath when the header gives the
+ * Document-Length, not 0 (the 1993-07 draft's waisdoc, "wtype / digits / path": "a client know the
+ * "type" and length of a object prior to retrieval"; CERN libwww's HTWAIS writes and reads the
+ * same form), else wais://host:port/database/wtype/wpath (RFC 1738 3.9). So the size the search
+ * answer gave is the document's meta.size, and the retrieval asks for exactly its bytes, as
+ * waissearch does.
+ *
+ * DEVIATION: RFC 1738 3.9's waisdoc has no length; the draft form is written because no RFC 1625
+ * request returns the length of a DocID, so a URL without it cannot know its size before the end.
+ */
 export function documentUrl(authority: string, database: string, h: DocumentHeader): string {
   const wtype = h.types[0] ?? 'TEXT';
-  return `wais://${authority}/${encodeOctets(stringToBytes(database))}/${encodeOctets(stringToBytes(wtype))}/${encodeOctets(h.docId)}`;
+  // A length of 0 is not written: a URL that says 0 would ask for nothing, and without it an
+  // empty first piece shows the size as well.
+  const length = h.documentLength === null || h.documentLength === 0 ? '' : `${h.documentLength}/`;
+  return `wais://${authority}/${encodeOctets(stringToBytes(database))}/${encodeOctets(stringToBytes(wtype))}/${length}${encodeOctets(h.docId)}`;
 }
 
 /**
@@ -477,15 +490,21 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     // A document: the first piece is asked for now, so that a diagnostic (an unknown DocID) fails open().
     const want = t.size === null ? CHUNK : Math.min(CHUNK, t.size);
     let first: SearchResponse | null = null;
+    let size = t.size;
     if (want > 0) {
       first = await s.search(
         retrievalRequest(t.database, t.docId, t.wtype, 0, want),
         `retrieve ${t.wtype} bytes 0-${want}`,
       );
       throwDiagnostics(first, where);
+      // Without a length, a first piece shorter than asked is the whole document: its size is known.
+      if (size === null && first.texts.length > 0) {
+        const n = first.texts.reduce((a, x) => a + x.text.length, 0);
+        if (n < want) size = n;
+      }
     }
     return {
-      meta: { ...meta, size: t.size, contentType: contentTypeOf(t.wtype) },
+      meta: { ...meta, size, contentType: contentTypeOf(t.wtype) },
       body: stream(s, pieces(s, t, where, t.size, first), options),
     };
   } catch (e) {

@@ -8,14 +8,16 @@
 //   Max-Documents-Retrieved of them, each a document header: DocID, Score, Document-Length,
 //   Lines, Type TEXT, Source, Headline (the first non-empty line). Empty seed words (or "?") ask
 //   for help: the source description (type WSRC) and a catalogue of the files (TEXT). A request
-//   that carries a Document-ID and the type WAIS_NEXT asks for the document after that one.
+//   that carries a Document-ID and the type WAIS_NEXT asks for the document after that one in
+//   the server's index (see Index), as freeWAIS-sf answers in the order of its index.
 // - SearchRequest, query type "1" (RFC 1625 4): the DocID, type and byte range [from, to) of a
 //   document; the answer is a document text record with those bytes (fewer at the end of the
 //   file, none past it), the Reference-ID echoed.
 // - Anything else: a diagnostic record (code "S1", freeWAIS's code for a failed search, with a
 //   text) in a SearchResponse; bytes that are not a WAIS message close the connection.
 //
-// The folder is listed on every request (no index); a file is read again only when its size or
+// The folder is listed on every request and its files kept in an index (the order of WAIS_NEXT,
+// the catalogue and the source description); a file is read again only when its size or
 // modification time changed. Every connection has an idle timeout, and back-pressure: no request
 // is read or answered while an answer waits for the client to take it (see serve()).
 
@@ -84,11 +86,34 @@ interface Doc {
 /** What was read of each file, kept while its size and modification time stay the same. */
 type Cache = Map<string, { mtimeMs: number; size: number; bytes: Uint8Array }>;
 
-/** Files of the folder: regular files only, no dotfiles, by name (read again when they change). */
-async function documents(dir: string, cache: Cache): Promise<Doc[]> {
-  const names = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
+/**
+ * The index: the names of the folder's files in the order they entered it, as freeWAIS-sf's
+ * waisindex numbers documents in the order it is given them (and `-a` appends). It is built when
+ * the server starts, the files in name order; a file that appears later goes to the end of it
+ * (several found by the same listing, in name order); a file that disappears leaves it; a file
+ * that changes keeps its place.
+ */
+type Index = string[];
+
+/** The folder's names that are not hidden ("." first), by name. */
+async function listing(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
+}
+
+/** Brings the index up to date with a listing of the folder (see Index). */
+function reindex(index: Index, names: string[]): void {
+  const present = new Set(names);
+  const kept = index.filter((n) => present.has(n));
+  const known = new Set(kept);
+  index.splice(0, index.length, ...kept, ...names.filter((n) => !known.has(n)));
+}
+
+/** Files of the folder in index order: regular files only, no dotfiles (read again when they change). */
+async function documents(dir: string, cache: Cache, index: Index): Promise<Doc[]> {
+  const names = await listing(dir);
+  reindex(index, names);
   const out: Doc[] = [];
-  for (const name of names) {
+  for (const name of index) {
     const p = join(dir, name);
     const st = await lstat(p).catch(() => null);
     if (st === null || !st.isFile()) continue;
@@ -178,6 +203,8 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
   const idle = options.idleTimeout ?? 60_000;
   const sockets = new Set<net.Socket>();
   const cache: Cache = new Map();
+  // Built now, in name order (a folder that cannot be listed yet starts an empty index).
+  const index: Index = await listing(dir).catch(() => []);
   let port = 0;
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -278,7 +305,7 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
     if (!names.includes(database)) {
       return failed(`The following database is not available: ${req.databaseNames}`, req.referenceId);
     }
-    const docs = await documents(dir, cache);
+    const docs = await documents(dir, cache, index);
     const q = req.query;
     if (req.queryType === '1' && q?.kind === 'retrieval') {
       const r = readRetrieval(q);

@@ -8,8 +8,8 @@ import { mkdtempSync, writeFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open, probe } from '../../../src/clients/index.js';
-import { WaisError } from '../../../src/clients/wais/client.js';
-import { decodeSearchRequest, readRetrieval } from '../../../src/clients/wais/apdu.js';
+import { WaisError, documentUrl } from '../../../src/clients/wais/client.js';
+import { decodeSearchRequest, readRetrieval, type DocumentHeader } from '../../../src/clients/wais/apdu.js';
 import { startWaisServer, type WaisServer } from '../../../src/clients/wais/server.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { rejects } from '../../helpers.js';
@@ -64,7 +64,69 @@ test('RFC 1738 3.9 database?search: the headlines found, best first, each with s
   );
   assert.equal(lines[0][0], '1000', 'RFC 1625 4: the top document scores 1000');
   assert.ok(Number(lines[1][0]) < 1000 && Number(lines[1][0]) > 0);
-  for (const l of lines) assert.match(l[4], new RegExp(`^wais://127\\.0\\.0\\.1:${demo.port}/demo/TEXT/[^/?#]+$`));
+  // The URL carries the headline's Document-Length (draft 1993-07 waisdoc: wtype/length/wpath).
+  for (const l of lines)
+    assert.match(l[4], new RegExp(`^wais://127\\.0\\.0\\.1:${demo.port}/demo/TEXT/${l[1]}/[^/?#]+$`));
+});
+
+/** A headline's document URL without its length: RFC 1738 3.9's waisdoc. */
+const rfc1738 = (url: string) => url.replace(/\/TEXT\/[0-9]+\//, '/TEXT/');
+
+test('the size a search answer gives is the meta.size of its document URL, and the retrieval asks for exactly it', async () => {
+  for (const [words, name] of [
+    ['ferret', 'ferrets.txt'],
+    ['forecast', 'weather.txt'],
+  ]) {
+    const [hit] = await search(`${base()}?${words}`);
+    assert.equal(hit[1], String(doc(name).length));
+    const lines: TranscriptLine[] = [];
+    const r = await open(hit[4], { ...OPTS, transcript: (l) => lines.push(l) });
+    assert.equal(r.meta.size, doc(name).length, name);
+    assert.ok((await readAll(r.body)).equals(doc(name)), name);
+    const asked = lines.filter((l) => l.direction === 'send' && l.text.startsWith('retrieve')).map((l) => l.text);
+    assert.deepEqual(
+      asked,
+      name === 'ferrets.txt'
+        ? ['retrieve TEXT bytes 0-552']
+        : ['retrieve TEXT bytes 0-10000', 'retrieve TEXT bytes 10000-11867'],
+    );
+  }
+});
+
+test('documentUrl: the length only when the header gives one above 0, else RFC 1738 3.9 wtype/wpath', () => {
+  const h = (documentLength: number | null): DocumentHeader => ({
+    docId: new Uint8Array([3, 2, 0x61, 0x2f]),
+    versionNumber: null,
+    score: 1,
+    bestMatch: null,
+    documentLength,
+    lines: null,
+    types: ['TEXT'],
+    source: null,
+    date: null,
+    headline: 'x',
+  });
+  assert.equal(documentUrl('h:210', 'a/b', h(552)), 'wais://h:210/a%2Fb/TEXT/552/%03%02a%2F');
+  assert.equal(documentUrl('h:210', 'db', h(null)), 'wais://h:210/db/TEXT/%03%02a%2F');
+  assert.equal(documentUrl('h:210', 'db', h(0)), 'wais://h:210/db/TEXT/%03%02a%2F');
+});
+
+test('RFC 1738 3.9 waisdoc without a length: a first piece shorter than asked gives meta.size; a longer document has none', async () => {
+  const [short] = await search(`${base()}?ferret`);
+  const r = await open(rfc1738(short[4]), OPTS);
+  assert.equal(r.meta.size, 552);
+  assert.ok((await readAll(r.body)).equals(doc('ferrets.txt')));
+  const [long] = await search(`${base()}?forecast`);
+  const r2 = await open(rfc1738(long[4]), OPTS);
+  assert.equal(r2.meta.size, null);
+  assert.ok((await readAll(r2.body)).equals(doc('weather.txt')));
+  // An empty document: the first piece is empty, so the size is 0.
+  const empty = await open(
+    `wais://127.0.0.1:${big.port}/${bigDir.split('/').pop()}/TEXT/%03%0D0%200%20empty.txt`,
+    OPTS,
+  );
+  assert.equal(empty.meta.size, 0);
+  assert.equal((await readAll(empty.body)).length, 0);
 });
 
 test('RFC 1738 3.9 database?search: no match gives no line; words are matched whole, case ignored', async () => {
@@ -88,7 +150,7 @@ test('RFC 1738 3.9 waisdoc: each headline URL retrieves its document, byte for b
   }
 });
 
-test('RFC 1625 4: a document is read in 10000-byte pieces until a shorter one (25001 bytes: 3 requests; 30000: 4, the last empty)', async () => {
+test('RFC 1625 4: without a length, a document is read in 10000-byte pieces until a shorter one (25001 bytes: 3 requests; 30000: 4, the last empty)', async () => {
   for (const [name, size, requests] of [
     ['odd.txt', 25001, 3],
     ['even.txt', 30000, 4],
@@ -96,9 +158,15 @@ test('RFC 1625 4: a document is read in 10000-byte pieces until a shorter one (2
     const [hit] = await search(`wais://127.0.0.1:${big.port}/${bigDir.split('/').pop()}?${name.split('.')[0]}`);
     assert.equal(hit[1], String(size));
     const lines: TranscriptLine[] = [];
-    const r = await open(hit[4], { ...OPTS, transcript: (l) => lines.push(l) });
+    const r = await open(rfc1738(hit[4]), { ...OPTS, transcript: (l) => lines.push(l) });
     assert.ok((await readAll(r.body)).equals(readFileSync(join(bigDir, name))));
     assert.equal(lines.filter((l) => l.direction === 'send' && l.text.startsWith('retrieve')).length, requests);
+    // With the headline's length: 3 requests each, none past the end.
+    const withLength: TranscriptLine[] = [];
+    const r2 = await open(hit[4], { ...OPTS, transcript: (l) => withLength.push(l) });
+    assert.equal(r2.meta.size, size);
+    assert.ok((await readAll(r2.body)).equals(readFileSync(join(bigDir, name))));
+    assert.equal(withLength.filter((l) => l.direction === 'send' && l.text.startsWith('retrieve')).length, 3);
   }
 });
 
@@ -136,7 +204,7 @@ test('server: the help records (empty search) are the source description (WSRC) 
 
 test('draft 1993-07 waisdoc with a length: the announced size is meta.size and bounds the requests', async () => {
   const [hit] = await search(`${base()}?forecast`);
-  const url = hit[4].replace('/TEXT/', '/TEXT/11867/');
+  const url = rfc1738(hit[4]).replace('/TEXT/', '/TEXT/11867/');
   const lines: TranscriptLine[] = [];
   const r = await open(url, { ...OPTS, transcript: (l) => lines.push(l) });
   assert.equal(r.meta.size, 11867);
@@ -194,14 +262,15 @@ test("replayed 01 (freeWAIS): search demo?burrow sends waissearch's SearchReques
     );
     assert.equal(fake.received.length, 2);
     assert.ok(fake.received[1].equals(whole(c2s[1])), 'the SearchRequest message equals the recorded one');
-    // The document URL carries freeWAIS's DocID. With the length in the URL (draft 1993-07's
-    // waisdoc), the retrieval is waissearch's bytes exactly: it asks for 0-552 because it knows
-    // the length from the headline.
+    // The document URL carries freeWAIS's DocID and the headline's length (draft 1993-07's
+    // waisdoc), so the retrieval is waissearch's bytes exactly: it asks for 0-552, the length
+    // the headline gave.
+    assert.match(lines[1][4], new RegExp(`:${fake.port}/demo/TEXT/552/`));
     const recorded = messages('03-retrieve-short-doc.c2s.bin')[2];
     const replies = messages('03-retrieve-short-doc.s2c.bin').map(whole);
     const fake3 = await replaying([replies[0], replies[2]]);
     try {
-      const url = lines[1][4].replace(`:${fake.port}/demo/TEXT/`, `:${fake3.port}/demo/TEXT/552/`);
+      const url = lines[1][4].replace(`:${fake.port}/`, `:${fake3.port}/`);
       const r = await open(url, OPTS);
       assert.ok((await readAll(r.body)).equals(doc('ferrets.txt')));
       assert.ok(fake3.received[1].equals(whole(recorded)));
@@ -212,7 +281,7 @@ test("replayed 01 (freeWAIS): search demo?burrow sends waissearch's SearchReques
     // differs from waissearch's only in that end offset (the "wb rl" term), a client's choice.
     const fake4 = await replaying([replies[0], replies[2]]);
     try {
-      const r = await open(lines[1][4].replace(`:${fake.port}/`, `:${fake4.port}/`), OPTS);
+      const r = await open(rfc1738(lines[1][4]).replace(`:${fake.port}/`, `:${fake4.port}/`), OPTS);
       assert.ok((await readAll(r.body)).equals(doc('ferrets.txt')));
       const ours = decodeSearchRequest(fake4.received[1].subarray(25));
       const theirs = decodeSearchRequest(recorded.apdu);
