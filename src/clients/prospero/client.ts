@@ -196,6 +196,8 @@ export async function accessMethods(
 export const MAX_LINKS = 10000;
 /** Union links followed within union links at most (Prospero v5 A.2.2 sets no bound; a cycle needs one). */
 export const MAX_UNION_DEPTH = 4;
+/** Union directories listed for one listing at most (each is an exchange, perhaps with another server). */
+export const MAX_UNIONS = 32;
 
 const filterText = (f: string[]) => f.map(quoteToken).join(' ');
 
@@ -215,6 +217,7 @@ export async function listDirectory(url: Url, options: OpenOptions = {}): Promis
   const seen = new Set<string>();
   const visited = new Set<string>();
   let read = 0;
+  let unionsListed = 0;
   const list = async (a: Asked) => {
     const { asked, reply } = await askFollowing(a, options, buildListRequest, (t) =>
       parseListReply(t, MAX_LINKS - read),
@@ -252,8 +255,10 @@ export async function listDirectory(url: Url, options: OpenOptions = {}): Promis
       else if (u.url === null || h === null) why = `not expanded: ${u.why ?? 'no host'}`;
       else if (visited.has(key)) why = 'not expanded: it leads back to a directory already listed';
       else if (depth + 1 > MAX_UNION_DEPTH) why = `not expanded: more than ${MAX_UNION_DEPTH} union links deep`;
+      else if (unionsListed >= MAX_UNIONS) why = `not expanded: ${MAX_UNIONS} union directories were listed already`;
       if (why === null) {
         const target = parse(u.url!);
+        unionsListed++;
         try {
           const r = await list(askedOf(target));
           onTranscript?.({
@@ -263,7 +268,9 @@ export async function listDirectory(url: Url, options: OpenOptions = {}): Promis
           await walk(r.links, depth + 1, `through the union link ${l.name}`);
           continue;
         } catch (e) {
-          if (!(e instanceof LocatorError) || e.code === PROSPERO_DIRECTORY_TOO_LARGE) throw e;
+          // the bound on links, and an abort, end the whole listing; any other failure is this link's
+          if (!(e instanceof LocatorError) || e.code === PROSPERO_DIRECTORY_TOO_LARGE || options.signal?.aborted)
+            throw e;
           why = `not expanded: ${e.message}`;
         }
       }

@@ -203,3 +203,41 @@ test(`Prospero v5 3.5: a huge directory is a typed error: more than ${MAX_LINKS}
     await assert.rejects(open(`prospero://127.0.0.1:${s.port}//pros/huger;TARGET=DIRECTORY`, OPTS), code('too-large'));
   });
 });
+
+test('Prospero v5 A.2.2: union links within union links stop at a depth of 4; one that cannot be listed is an entry with why', async () => {
+  let port = 0;
+  const chain: Record<string, () => string[]> = {};
+  for (let i = 0; i < 7; i++) {
+    chain[`/u${i}`] = () => [
+      `LINK L FILE f${i} INTERNET-D 127.0.0.1(${port}) ASCII /f${i} 0`,
+      `LINK U DIRECTORY next${i} INTERNET-D 127.0.0.1(${port}) ASCII /u${i + 1} 0`,
+    ];
+  }
+  chain['/start'] = () => [
+    `LINK U DIRECTORY gone INTERNET-D 127.0.0.1(${port}) ASCII /nowhere 0`,
+    `LINK U DIRECTORY chain INTERNET-D 127.0.0.1(${port}) ASCII /u0 0`,
+  ];
+  const s = await startProsperoServer({ objects: {}, directories: chain });
+  port = s.port;
+  try {
+    const r = await open(`prospero://127.0.0.1:${port}//start;TARGET=DIRECTORY`, OPTS);
+    const got = (await readAll(r.body))
+      .toString()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const e = readEntryLine(l)!;
+        return `${e.name} ${e.linkType} ${e.note}`;
+      });
+    assert.deepEqual(got, [
+      'gone U not expanded: the Prospero server answered "FAILURE NOT-FOUND DIRECTORY /nowhere" (Prospero v5 4.4) (not-found)',
+      'f0 L through the union link chain',
+      'f1 L through the union link next0',
+      'f2 L through the union link next1',
+      'f3 L through the union link next2',
+      'next3 U not expanded: more than 4 union links deep; through the union link next2',
+    ]);
+  } finally {
+    await s.close();
+  }
+});
