@@ -1,6 +1,6 @@
 // A Prospero directory server of ours, for the tests only (Debian has none, and the historic
 // server does not build: test/data/docs/test-servers.md section 11). UDP on 127.0.0.1, port 0.
-// It answers GET-OBJECT-INFO from a table of objects, and DIRECTORY with LIST (Prospero v5 3.4,
+// It answers GET-OBJECT-INFO from a table of objects, and DIRECTORY with LIST (Prospero v5 3.3,
 // 3.5) from a table of directories (or a function, for a huge one made on demand), framing its replies the way the historic
 // server's lib/ardp/ardp_respond.c does: a one-packet reply with a 3-octet header (octet 0 and
 // the connection id), the packets of a longer one with 7 octets (id, packet number, total), and
@@ -76,7 +76,7 @@ function tokens(line: string): string[] {
   return out;
 }
 
-/** The reply text to a request text (Prospero v5 3.1, 3.4, 3.5, 3.7, 4). */
+/** The reply text to a request text (Prospero v5 3.1, 3.3, 3.5, 3.7, 4). */
 function answer(
   text: string,
   objects: Record<string, string[]>,
@@ -99,7 +99,7 @@ function answer(
         out.push(Object.hasOwn(directories, t[3]) ? 'NONE-FOUND' : `FAILURE NOT-FOUND OBJECT ${t[3]}`);
       else out.push(...lines);
     } else if (t[0] === 'DIRECTORY') {
-      // DIRECTORY <hsoname-type> <hsoname> [<object-version>] (3.4)
+      // DIRECTORY <hsoname-type> <hsoname> [<object-version>] (3.3)
       if ((t.length !== 3 && t.length !== 4) || t[1] !== 'ASCII') {
         out.push(`ERROR malformed DIRECTORY: ${line}`);
         break;

@@ -202,7 +202,7 @@ export const MAX_UNIONS = 32;
 const filterText = (f: string[]) => f.map(quoteToken).join(' ');
 
 /**
- * Lists the directory a prospero URL names (Prospero v5 3.4 DIRECTORY, 3.5 LIST), its union
+ * Lists the directory a prospero URL names (Prospero v5 3.3 DIRECTORY, 3.5 LIST), its union
  * links expanded by the client (A.2.2: "the links from the target directory appear as part of
  * the directory from which the union link originates"; "if multiple objects have the same name,
  * the order in which the union links appear determines which object is visible": the

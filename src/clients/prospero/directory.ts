@@ -1,4 +1,4 @@
-// Prospero directories, the text (Prospero v5 3.4 DIRECTORY, 3.5 LIST): the request that lists a
+// Prospero directories, the text (Prospero v5 3.3 DIRECTORY, 3.5 LIST): the request that lists a
 // directory, the reading of its reply (LINK lines and the ATTRIBUTE lines that follow each,
 // NONE-FOUND, FORWARDED, UNRESOLVED, the standard responses), each link made into a URL (RFC 1738
 // 3.11), and the listing's line format. Pure: no I/O.
@@ -25,7 +25,7 @@ import {
 export const PROSPERO_NOT_A_DIRECTORY = defineCode(
   'prospero-not-a-directory',
   'error',
-  'Prospero v5 3.4',
+  'Prospero v5 3.3',
   'the Prospero object is not a directory (FAILURE NOT-A-DIRECTORY)',
   'protocol',
 );
@@ -48,7 +48,7 @@ export const DIRECTORY_TYPE = 'text/x-locator-prospero-directory';
 export const TARGET_FIELD = 'TARGET';
 
 /**
- * The request that lists a directory (Prospero v5 3.1, 3.4, 3.5), lines ended by LF:
+ * The request that lists a directory (Prospero v5 3.1, 3.3, 3.5), lines ended by LF:
  *   VERSION 5
  *   DIRECTORY ASCII <hsoname> [<object-version>]
  *   LIST ATTRIBUTES COMPONENTS
@@ -73,7 +73,7 @@ export function buildListRequest(q: ObjectQuery): string {
   return text;
 }
 
-/** One LINK of a LIST reply (Prospero v5 3.5.4.1) with the attributes sent after it (3.5.4.2). */
+/** One LINK of a LIST reply (Prospero v5 3.5.3.1) with the attributes sent after it (3.5.3.2). */
 export interface DirLink {
   /** L (a normal link) or U (a union link to a directory). */
   linkType: string;
@@ -87,7 +87,7 @@ export interface DirLink {
   version: string;
   /** Its ACCESS-METHOD values, in order (A.1.1). */
   accessMethods: string[][];
-  /** Its FILTER values: the tokens after "FILTER" (3.5.4.3). */
+  /** Its FILTER values: the tokens after "FILTER" (3.5.3.3). */
   filters: string[][];
 }
 
@@ -103,7 +103,7 @@ function malformed(line: string, what: string): LocatorError {
 }
 
 /**
- * Reads a reply to DIRECTORY and LIST (Prospero v5 3.5.4, 4): LINK lines, "LINK <link-type>
+ * Reads a reply to DIRECTORY and LIST (Prospero v5 3.5.3, 4): LINK lines, "LINK <link-type>
  * <target> <name-component> <host-type> <host-name> <hsoname-type> <hsoname> <object-version>
  * [DEST-EXP <t>] [ID <type> <value>]...", the ATTRIBUTE lines after a LINK (its ACCESS-METHOD
  * and FILTER; others, and those before the first LINK, which describe the directory, are passed
@@ -154,7 +154,7 @@ export function parseListReply(text: string, maxLinks: number): ListReply {
       if (name === 'ACCESS-METHOD') last.accessMethods.push(value);
       else if (name === 'FILTER') last.filters.push(value[0] === 'FILTER' ? value.slice(1) : value);
     } else if (word === 'NONE-FOUND') {
-      // an empty directory (3.5.4.5)
+      // an empty directory (3.5.3.5)
     } else if (word === 'FORWARDED') {
       if (t.length < 6) throw malformed(line, 'FORWARDED');
       const f: Forwarded = { hostType: t[1], host: t[2], hsonameType: t[3], hsoname: t[4], version: t[5] };
@@ -174,7 +174,7 @@ export function parseListReply(text: string, maxLinks: number): ListReply {
       throw new LocatorError(
         PROTOCOL_ERROR,
         -1,
-        `the Prospero server answered UNRESOLVED to a LIST with no component: ${JSON.stringify(line)} (Prospero v5 3.5.4.4)`,
+        `the Prospero server answered UNRESOLVED to a LIST with no component: ${JSON.stringify(line)} (Prospero v5 3.5.3.4)`,
       );
     } else {
       throw new LocatorError(
@@ -199,7 +199,7 @@ export function isDirectoryTarget(target: string): boolean {
 }
 
 /**
- * A link as a URL (RFC 1738 3.11; Prospero v5 3.5.4.1):
+ * A link as a URL (RFC 1738 3.11; Prospero v5 3.5.3.1):
  *   EXTERNAL   its first ACCESS-METHOD that is a URL ("External Prospero links are represented as
  *              URLs of the underlying access method and are not represented as Prospero URLs")
  *   a Prospero object on an INTERNET-D host, hsoname type ASCII

@@ -16,7 +16,7 @@ function entryOf(line: string) {
   return { name: f[0], linkType: f[1], target: f[2], url: f[4] === '' ? null : f[4], note: f[5] };
 }
 
-/** What a link is, shown before it: its target (Prospero v5 3.5.4.1), "union" for a union link not expanded. */
+/** What a link is, shown before it: its target (Prospero v5 3.5.3.1), "union" for a union link not expanded. */
 function kindOf(linkType: string, target: string): string {
   if (linkType === 'U') return 'union';
   const t = target.toUpperCase();

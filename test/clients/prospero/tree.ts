@@ -1,5 +1,5 @@
 // A tree of Prospero directories for our Prospero server (test/servers/prospero-server.ts): a
-// directory with a link of each kind (Prospero v5 3.5.4.1: a FILE, a DIRECTORY, EXTERNAL links
+// directory with a link of each kind (Prospero v5 3.5.3.1: a FILE, a DIRECTORY, EXTERNAL links
 // whose access methods lead to the real vsftpd and pygopherd of test/servers/*.sh, a SYMBOLIC
 // link, a link the principal may not read, a union link, a union link with a filter), the union
 // directory (with a name the directory already has, and a union link back), a sub-directory, a
