@@ -15,7 +15,7 @@ import { build } from '../../build.js';
 import { assertAllowed, resolveAllowed, DEFAULT_POLICY } from '../../policy.js';
 import { redactUrl } from '../../redact.js';
 import { checkTimeout } from '../connection.js';
-import { CONNECT_FAILED, PROTOCOL_ERROR, type OpenOptions, type Redirect, type Resource } from '../types.js';
+import { CONNECT_FAILED, NOT_FOUND, PROTOCOL_ERROR, type OpenOptions, type Redirect, type Resource } from '../types.js';
 import { exchange } from './transport.js';
 import {
   PROSPERO_NO_ACCESS,
@@ -331,7 +331,8 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource | R
     try {
       return await listing(url, options);
     } catch (e) {
-      if (!(e instanceof LocatorError) || e.code !== PROSPERO_NOT_A_DIRECTORY) throw e;
+      // not a directory (or, to a server that knows it by GET-OBJECT-INFO only, not found as one)
+      if (!(e instanceof LocatorError) || (e.code !== PROSPERO_NOT_A_DIRECTORY && e.code !== NOT_FOUND)) throw e;
     }
   }
   const shown = redactUrl(url.href);

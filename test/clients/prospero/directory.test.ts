@@ -182,7 +182,15 @@ test('Prospero v5 3.5.3.5: an empty directory (NONE-FOUND) is an empty listing',
 });
 
 test('Prospero v5 3.3: an object with no access method that is not a directory is still prospero-no-access-method', async () => {
-  await withTree({ objects: { ...TREE_OBJECTS, '/pros/bare': ['NONE-FOUND'] } }, async (s) => {
+  const directories = {
+    ...tree(() => 0),
+    // a server that knows the object by GET-OBJECT-INFO only: NOT-FOUND to DIRECTORY
+    '/pros/bare2': () => ['FAILURE NOT-FOUND DIRECTORY /pros/bare2'],
+  };
+  const objects = { ...TREE_OBJECTS, '/pros/bare': ['NONE-FOUND'], '/pros/bare2': ['NONE-FOUND'] };
+  await withTree({ objects, directories }, async (s) => {
+    await assert.rejects(open(`prospero://127.0.0.1:${s.port}//pros/bare2`, OPTS), code('prospero-no-access-method'));
+    s.requests.length = 0;
     await assert.rejects(open(`prospero://127.0.0.1:${s.port}//pros/bare`, OPTS), code('prospero-no-access-method'));
     assert.match(s.requests[1], /^VERSION 5\nDIRECTORY ASCII '\/pros\/bare'\n/);
     // ;TARGET=DIRECTORY on a file: the server's FAILURE NOT-A-DIRECTORY
