@@ -1,6 +1,7 @@
 // A Prospero directory server of ours, for the tests only (Debian has none, and the historic
 // server does not build: test/data/docs/test-servers.md section 11). UDP on 127.0.0.1, port 0.
-// It answers GET-OBJECT-INFO from a table of objects, framing its replies the way the historic
+// It answers GET-OBJECT-INFO from a table of objects, and DIRECTORY with LIST (Prospero v5 3.3,
+// 3.5) from a table of directories (or a function, for a huge one made on demand), framing its replies the way the historic
 // server's lib/ardp/ardp_respond.c does: a one-packet reply with a 3-octet header (octet 0 and
 // the connection id), the packets of a longer one with 7 octets (id, packet number, total), and
 // a packet that asks for an acknowledgement with 12 (received-through, wait, flags 0x80). It
@@ -14,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 export interface ServerOptions {
   /** hsoname -> the reply lines (without LF) for GET-OBJECT-INFO on it. */
   objects: Record<string, string[]>;
+  /** hsoname -> the reply lines for DIRECTORY and LIST on it (LINK, ATTRIBUTE, NONE-FOUND, FORWARDED). */
+  directories?: Record<string, string[] | (() => string[])>;
   /** Data octets per reply packet (default 1250, the historic limit). */
   packetSize?: number;
   /** Lose reply packet `seq` on its `attempt`-th sending (1 = the first). */
@@ -73,9 +76,14 @@ function tokens(line: string): string[] {
   return out;
 }
 
-/** The reply text to a request text (Prospero v5 3.1, 3.7, 4). */
-function answer(text: string, objects: Record<string, string[]>): string {
+/** The reply text to a request text (Prospero v5 3.1, 3.3, 3.5, 3.7, 4). */
+function answer(
+  text: string,
+  objects: Record<string, string[]>,
+  directories: Record<string, string[] | (() => string[])>,
+): string {
   const out: string[] = [];
+  let dir: string | null = null;
   const lines = text.split('\n').filter((l) => l !== '');
   if (!/^VERSION 5( |$)/.test(lines[0] ?? '')) return 'VERSION-NOT-SUPPORTED TRY 5\n';
   for (const line of lines.slice(1)) {
@@ -86,8 +94,30 @@ function answer(text: string, objects: Record<string, string[]>): string {
         continue;
       }
       const lines = objects[t[3]];
-      if (lines === undefined) out.push(`FAILURE NOT-FOUND OBJECT ${t[3]}`);
+      // a directory has no access method: the attributes asked for are none
+      if (lines === undefined)
+        out.push(Object.hasOwn(directories, t[3]) ? 'NONE-FOUND' : `FAILURE NOT-FOUND OBJECT ${t[3]}`);
       else out.push(...lines);
+    } else if (t[0] === 'DIRECTORY') {
+      // DIRECTORY <hsoname-type> <hsoname> [<object-version>] (3.3)
+      if ((t.length !== 3 && t.length !== 4) || t[1] !== 'ASCII') {
+        out.push(`ERROR malformed DIRECTORY: ${line}`);
+        break;
+      }
+      dir = t[2];
+      if (!Object.hasOwn(directories, dir)) {
+        out.push(Object.hasOwn(objects, dir) ? 'FAILURE NOT-A-DIRECTORY' : `FAILURE NOT-FOUND DIRECTORY ${dir}`);
+        break;
+      }
+    } else if (t[0] === 'LIST') {
+      // LIST <options> COMPONENTS [<name-component>...] (3.5); no component: "*"
+      if (dir === null || t.length < 3 || t[2] !== 'COMPONENTS') {
+        out.push(`ERROR malformed LIST, or no DIRECTORY before it: ${line}`);
+        continue;
+      }
+      const d = directories[dir];
+      const lines = typeof d === 'function' ? d() : d;
+      out.push(...(lines.length === 0 ? ['NONE-FOUND'] : lines));
     } else if (t[0] === 'SELECT' || t[0] === 'AUTHENTICATE') {
       // accepted, nothing to say
     } else out.push(`ERROR unknown command ${t[0]}`);
@@ -184,7 +214,7 @@ export async function startProsperoServer(opts: ServerOptions): Promise<Prospero
       for (const d of opts.raw(cid)) socket.send(d, rinfo.port, rinfo.address);
       return;
     }
-    const reply = Buffer.from(answer(text, opts.objects), 'latin1');
+    const reply = Buffer.from(answer(text, opts.objects, opts.directories ?? {}), 'latin1');
     const chunks: Buffer[] = [];
     for (let i = 0; i < reply.length; i += size) chunks.push(reply.subarray(i, i + size));
     if (chunks.length === 0) chunks.push(Buffer.alloc(0));

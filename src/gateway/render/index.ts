@@ -10,6 +10,7 @@ import { renderFtpListing } from './ftp.js';
 import { renderArticle, renderNewsGroups, renderNewsOverview } from './news.js';
 import { renderWaisHeadlines } from './wais.js';
 import { renderUriList } from './uri-list.js';
+import { renderProsperoDirectory } from './prospero.js';
 
 export * from './common.js';
 export * from './gopher.js';
@@ -43,6 +44,7 @@ const VIEWS: Readonly<Record<string, View>> = {
     title: 'WAIS search results',
     render: (body, _u, ctx, sink) => renderWaisHeadlines(lines(body), ctx, sink),
   },
+  'prospero-directory': { title: 'Prospero directory', render: renderProsperoDirectory },
   'uri-list': { title: 'Where the object is', render: (body, _u, ctx, sink) => renderUriList(lines(body), ctx, sink) },
   article: {
     title: 'Article',
