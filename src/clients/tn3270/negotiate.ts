@@ -109,6 +109,8 @@ export interface FeedResult {
   records: Uint8Array[];
   /** The records again, with their TN3270E response request (records[i] is these[i].data). */
   these: Record3270[];
+  /** The records and the NVT text in the order they came (the screen, then NVT mode, or back). */
+  flow: (Record3270 | Uint8Array)[];
   /** Data outside the 3270 mode (RFC 1576 NVT mode, RFC 2355 NVT-DATA): text for the terminal. */
   text: Uint8Array[];
   notes: { direction: 'send' | 'receive' | 'info'; text: string }[];
@@ -116,7 +118,7 @@ export interface FeedResult {
 
 const ascii = (text: string) => [...text].map((c) => (c.charCodeAt(0) < 128 ? c.charCodeAt(0) : 63));
 const latin1 = (b: Uint8Array) => String.fromCharCode(...b);
-const empty = (): FeedResult => ({ replies: [], records: [], these: [], text: [], notes: [] });
+const empty = (): FeedResult => ({ replies: [], records: [], these: [], text: [], flow: [], notes: [] });
 
 /**
  * The Telnet state of a TN3270 client (RFC 1576 "3270 Regime"). Feed it what the server sends;
@@ -172,7 +174,7 @@ export class Tn3270Telnet {
           this.#record = [];
           this.#recordLength = 0;
           if (this.#was3270 && !this.ready) {
-            if (record.length > 0) this.#out.text.push(record);
+            if (record.length > 0) this.#text(record);
           } else this.#message(record);
         },
         changed: (side, option, enabled) => {
@@ -244,11 +246,21 @@ export class Tn3270Telnet {
     return new TelnetEncoder().encode(data);
   }
 
+  #text(data: Uint8Array): void {
+    this.#out.text.push(data);
+    this.#out.flow.push(data);
+  }
+
+  #record3270(r: Record3270): void {
+    this.#out.these.push(r);
+    this.#out.flow.push(r);
+  }
+
   /** One record from the server: the 3270 data of TN3270 or of a TN3270E message by its header (RFC 2355 8.1). */
   #message(record: Uint8Array): void {
     if (!this.e) {
       this.#out.records.push(record);
-      this.#out.these.push({ data: record, response: null });
+      this.#record3270({ data: record, response: null });
       return;
     }
     if (record.length < 5) {
@@ -265,10 +277,10 @@ export class Tn3270Telnet {
       case DATA_TYPE.DATA_3270:
       case DATA_TYPE.SSCP_LU_DATA:
         this.#out.records.push(data);
-        this.#out.these.push({ data, response: { flag, seq } });
+        this.#record3270({ data, response: { flag, seq } });
         break;
       case DATA_TYPE.NVT_DATA:
-        this.#out.text.push(data);
+        this.#text(data);
         break;
       default:
         this.#out.notes.push({
@@ -361,7 +373,7 @@ export class Tn3270Telnet {
 
   #data(bytes: Uint8Array): void {
     if (this.#was3270 && !this.ready) {
-      this.#out.text.push(bytes); // NVT mode (RFC 1576 "Transition back to NVT")
+      this.#text(bytes); // NVT mode (RFC 1576 "Transition back to NVT")
       return;
     }
     if (this.#recordLength + bytes.length > this.limits.record) {

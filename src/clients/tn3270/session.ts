@@ -105,13 +105,37 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
   let nvt = false;
   const draw = () => encoder.encode(screen.ansi(status));
   /**
-   * Applies the host's records, answering those that ask for a response (RFC 2355 10.4); true
-   * when the screen changed. A record that is no 3270 data stream ends the session
-   * (protocol-error), unless the host asked for a response: then it gets a negative one.
+   * Applies the host's records and NVT text in their order, answering the records that ask for a
+   * response (RFC 2355 10.4); returns what to show (the screen after the last record, NVT text as
+   * it is, after a clear when the 3270 screen was up), or null. A record that is no 3270 data
+   * stream ends the session (protocol-error), unless the host asked for a response: then it gets
+   * a negative one.
    */
-  const apply = (r: FeedResult, send: (b: Uint8Array) => void): boolean => {
-    for (const { data, response } of r.these) {
+  const apply = (r: FeedResult, send: (b: Uint8Array) => void): Uint8Array | null => {
+    const shown: Uint8Array[] = [];
+    let screenChanged = false;
+    const flush = () => {
+      if (!screenChanged) return;
+      screenChanged = false;
+      options.onScreen?.(screen);
+      shown.push(draw());
+    };
+    for (const item of r.flow) {
+      if (item instanceof Uint8Array) {
+        flush();
+        if (!nvt) {
+          conn.note('info', 'NVT mode (RFC 1576 "Transition back to NVT")');
+          shown.push(encoder.encode('\x1b[0m\x1b[H\x1b[2J'));
+        }
+        nvt = true;
+        shown.push(item);
+        continue;
+      }
+      const { data, response } = item;
       records++;
+      nvt = false;
+      status = '';
+      screenChanged = true;
       let done;
       try {
         done = applyRecord(screen, data);
@@ -133,22 +157,11 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
         conn.note('send', `TN3270E RESPONSE ${response.seq} positive (DEVICE-END)`);
       }
     }
-    if (r.these.length === 0) return false;
-    nvt = false;
-    status = '';
-    options.onScreen?.(screen);
-    return true;
-  };
-  /** What NVT text shows: the text itself, after a clear when the 3270 screen was up. */
-  const text = (r: FeedResult): Uint8Array | null => {
-    if (r.text.length === 0) return null;
-    const first = !nvt;
-    nvt = true;
-    if (first) conn.note('info', 'NVT mode (RFC 1576 "Transition back to NVT")');
-    return concatBytes(first ? [encoder.encode('\x1b[0m\x1b[H\x1b[2J'), ...r.text] : r.text);
+    flush();
+    return shown.length === 0 ? null : concatBytes(shown);
   };
   const timer = deadline(conn, options, 'the TN3270 negotiation (RFC 1576)');
-  let changed = false;
+  const first: Uint8Array[] = [];
   try {
     while (!telnet.ready) {
       const chunk = await conn.read();
@@ -161,7 +174,8 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       }
       const r = telnet.feed(chunk);
       answer(conn, r, raw);
-      changed = apply(r, raw) || changed;
+      const shown = apply(r, raw);
+      if (shown !== null) first.push(shown);
     }
   } catch (e) {
     const err =
@@ -191,13 +205,10 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
   const core: SessionCore = new SessionCore(conn, (chunk) => {
     const r = telnet.feed(chunk);
     answer(conn, r, (b) => core.send(b));
-    const shown = text(r);
-    const redraw = apply(r, (b) => core.send(b));
-    if (redraw) return shown === null ? draw() : concatBytes([shown, draw()]);
-    return shown;
+    return apply(r, (b) => core.send(b));
   });
   core.bytesOut = out;
-  core.start(changed ? draw() : null);
+  core.start(first.length > 0 ? concatBytes(first) : null);
   const keys = keyReader();
 
   return {

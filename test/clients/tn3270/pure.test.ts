@@ -100,7 +100,7 @@ test('RFC 1576: the result does not depend on how the bytes are split', () => {
 });
 
 const optionRows: [string, number[], string][] = [
-  ['DO TN3270E is refused (RFC 2355 is not spoken)', [IAC, DO, OPT.TN3270E], 'fffc28'],
+  ['DO TN3270E is refused when not enabled (RFC 2355)', [IAC, DO, OPT.TN3270E], 'fffc28'],
   ['DO ECHO is refused', [IAC, DO, 1], 'fffc01'],
   ['WILL ECHO is refused', [IAC, WILL, 1], 'fffe01'],
   ['WILL TERMINAL-TYPE from the server is refused', [IAC, WILL, OPT.TTYPE], 'fffe18'],
@@ -574,4 +574,20 @@ test('GA23-0059 SFE and SA: field and character colours and highlighting drawn a
   s.colors = false;
   assert.doesNotMatch(s.ansi(), /3[0-7]m/);
   assert.match(s.ansi(), /\x1b\[0;7mAB/);
+});
+
+test('RFC 2355 7.1: a rejected device type is answered WONT TN3270E (back to TN3270); refused unless enabled', () => {
+  const t = new Tn3270Telnet('IBM-3278-4-E', undefined, true);
+  const hexOf = (r: { replies: Uint8Array[] }) => r.replies.map((b) => Buffer.from(b).toString('hex')).join(' ');
+  assert.equal(hexOf(t.feed(Uint8Array.of(IAC, DO, OPT.TN3270E))), 'fffb28');
+  // SEND DEVICE-TYPE: REQUEST IBM-3278-4-E.
+  assert.equal(
+    hexOf(t.feed(Uint8Array.of(IAC, SB, OPT.TN3270E, 8, 2, IAC, SE))),
+    'fffa28' + '0207' + Buffer.from('IBM-3278-4-E').toString('hex') + 'fff0',
+  );
+  const r = t.feed(Uint8Array.of(IAC, SB, OPT.TN3270E, 2, 6, 5, 4, IAC, SE)); // REJECT REASON INV-DEVICE-TYPE
+  assert.equal(hexOf(r), 'fffc28');
+  assert.ok(r.notes.some((n) => /REJECT INV-DEVICE-TYPE/.test(n.text)));
+  assert.equal(t.e, false);
+  assert.equal(hexOf(new Tn3270Telnet().feed(Uint8Array.of(IAC, DO, OPT.TN3270E))), 'fffc28');
 });

@@ -352,3 +352,25 @@ test('a connection reset during the negotiation is connection-closed; during the
     await f2.close();
   }
 });
+
+test('RFC 1576 "Transition back to NVT": WONT BINARY leaves the 3270 mode; text both ways (CR NUL)', async () => {
+  const NVT = Buffer.concat([FORM, Buffer.from([255, 252, 0, 255, 254, 0]), Buffer.from('login: ', 'latin1')]);
+  const f = await fake3270(NVT);
+  try {
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${f.port}`), { transcript: true });
+    const out = outputReader(s);
+    await out.until(/login: $/);
+    assert.match(out.text(), /\x1b\[2Jlogin: $/, 'the 3270 screen cleared, then the text as it is');
+    s.write(enc('guest\r'));
+    const deadline = Date.now() + 2000;
+    while (!f.received[0].includes('guest') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(f.received[0].endsWith('guest\r\0'), 'an NVT line: CR NUL (RFC 854)');
+    assert.match(s.status()[1], /NVT mode/);
+    assert.equal(s.transcript.filter((l) => l.direction === 'send' && /BINARY/.test(l.text)).length, 4);
+    s.close();
+    await s.closed;
+    await f.allClosed();
+  } finally {
+    await f.close();
+  }
+});
