@@ -591,3 +591,17 @@ test('RFC 2355 7.1: a rejected device type is answered WONT TN3270E (back to TN3
   assert.equal(t.e, false);
   assert.equal(hexOf(new Tn3270Telnet().feed(Uint8Array.of(IAC, DO, OPT.TN3270E))), 'fffc28');
 });
+
+test('the model is the largest whose alternate screen fits the terminal with a status line', async () => {
+  const { modelFor, terminalType } = await import('../../../src/clients/tn3270/session.js');
+  assert.equal(modelFor(undefined, undefined), 2);
+  assert.equal(modelFor(24, 80), 2);
+  assert.equal(modelFor(25, 80), 2);
+  assert.equal(modelFor(33, 80), 3);
+  assert.equal(modelFor(43, 100), 3, '43 rows leave no room for the status line of model 4');
+  assert.equal(modelFor(43, 200), 5, 'but 27 x 132 fits');
+  assert.equal(modelFor(44, 80), 4);
+  assert.equal(modelFor(50, 132), 5);
+  assert.equal(terminalType(4, true), 'IBM-3278-4-E');
+  assert.equal(terminalType(2, false), 'IBM-3278-2');
+});

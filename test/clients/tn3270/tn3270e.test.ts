@@ -86,20 +86,31 @@ function s3270(model: string) {
 }
 
 /** s3270's ReadBuffer(Ascii) as positions: each field attribute with its c0 (3270 attribute), 41 (highlighting), 42 (colour). */
-function s3270Fields(rows: string[]): { at: number; fa: number; hl: number; color: number }[] {
+function s3270Fields(rows: string[]): {
+  fields: { at: number; fa: number; hl: number; color: number }[];
+  colored: [number, number][];
+} {
   const fields = [];
+  const colored: [number, number][] = [];
+  const pairs = (s: string) => Object.fromEntries(s.split(',').map((x) => x.split('=').map((v) => parseInt(v, 16))));
   let p = 0;
+  let color = 0;
   for (const row of rows) {
     for (const tok of row.trim().split(' ')) {
-      const m = /^SF\((.*)\)$/.exec(tok);
-      if (m !== null) {
-        const kv = Object.fromEntries(m[1].split(',').map((x) => x.split('=').map((v) => parseInt(v, 16))));
-        fields.push({ at: p, fa: kv[0xc0] ?? 0, hl: kv[0x41] ?? 0, color: kv[0x42] ?? 0 });
+      const sf = /^SF\((.*)\)$/.exec(tok);
+      const sa = /^SA\((.*)\)$/.exec(tok);
+      if (sa !== null) {
+        color = pairs(sa[1])[0x42] ?? color;
+        continue;
       }
-      if (!tok.startsWith('SA(')) p++;
+      if (sf !== null) {
+        const kv = pairs(sf[1]);
+        fields.push({ at: p, fa: kv[0xc0] ?? 0, hl: kv[0x41] ?? 0, color: kv[0x42] ?? 0 });
+      } else if (color !== 0) colored.push([p, color]);
+      p++;
     }
   }
-  return fields;
+  return { fields, colored };
 }
 
 function locatorFields(s: Tn3270Session) {
@@ -128,8 +139,12 @@ test(
       const compare = async (when: string) => {
         const theirs = await x.run('Ascii()');
         assert.deepEqual(s.screenText().split('\n'), theirs, `${when}: the screen text`);
-        const fields = s3270Fields(await x.run('ReadBuffer(Ascii)'));
+        const { fields, colored } = s3270Fields(await x.run('ReadBuffer(Ascii)'));
         const ours = locatorFields(s);
+        const ourColored: [number, number][] = [];
+        for (let p = 0; p < s.screen.size; p++)
+          if (s.screen.attrs[p] < 0 && s.screen.color[p] !== 0) ourColored.push([p, s.screen.color[p]]);
+        assert.deepEqual(ourColored, colored, `${when}: the characters with a colour of their own (SA)`);
         assert.deepEqual(
           ours.map((f) => f.at),
           fields.map((f) => f.at),
@@ -149,6 +164,10 @@ test(
       await x.run('Enter()');
       await x.run('Wait(10,Unlock)');
       await compare('after D T');
+      assert.ok(
+        s.screen.color.some((c, p) => c !== 0 && s.screen.attrs[p] < 0),
+        'the comparison saw SA colours',
+      );
       s.close();
       await s.closed;
     } finally {
