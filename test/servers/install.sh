@@ -7,6 +7,7 @@ PKGS=(
   opensmtpd python3-aiosmtpd openssl # smtp.sh
   rsh-redone-server # rlogin.sh
   hercules # hercules.sh
+  s3270 # the TN3270E tests: the x3270 family's scripted client reads the same session as locator
   inetutils-telnetd tmux # telnet.sh, the terminal tests of locator connect
   chromium lynx # the gateway's browser and Lynx tests
   linkchecker dnsmasq # locator check: the peer of its benchmark; a DNS server with MX records for mailto probes

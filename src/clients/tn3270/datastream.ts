@@ -8,7 +8,7 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
-import { AID, decodeAddress, encodeAddress, FA, Screen } from './screen.js';
+import { AID, decodeAddress, encodeAddress, FA, Screen, XA } from './screen.js';
 
 /** Command codes (GA23-0059 "Commands"): each has a CCW code and an SNA code. */
 export const COMMAND = {
@@ -79,6 +79,8 @@ function applyOrders(screen: Screen, data: Uint8Array, from: number, address: nu
   const put = (c: number) => {
     screen.chars[a] = c;
     screen.attrs[a] = -1;
+    screen.color[a] = screen.pen.color;
+    screen.highlight[a] = screen.pen.highlight;
     a = (a + 1) % size;
   };
   let i = from;
@@ -89,6 +91,8 @@ function applyOrders(screen: Screen, data: Uint8Array, from: number, address: nu
         need(i + 1, 1, 'SF');
         screen.attrs[a] = data[i + 1];
         screen.chars[a] = 0;
+        screen.color[a] = 0;
+        screen.highlight[a] = 0;
         a = (a + 1) % size;
         i += 2;
         break;
@@ -97,11 +101,23 @@ function applyOrders(screen: Screen, data: Uint8Array, from: number, address: nu
         need(i + 1, 1, b === ORDER.SFE ? 'SFE' : 'MF');
         const n = data[i + 1];
         need(i + 2, 2 * n, b === ORDER.SFE ? 'SFE' : 'MF');
-        let fa = b === ORDER.SFE ? 0 : screen.attrs[a];
-        for (let k = 0; k < n; k++) if (data[i + 2 + 2 * k] === 0xc0) fa = data[i + 3 + 2 * k];
-        if (b === ORDER.SFE || screen.attrs[a] >= 0) {
+        const sfe = b === ORDER.SFE;
+        if (sfe || screen.attrs[a] >= 0) {
+          // SFE starts a field with no extended attributes; MF changes only those it names.
+          let fa = sfe ? 0 : screen.attrs[a];
+          let color = sfe ? 0 : screen.color[a];
+          let highlight = sfe ? 0 : screen.highlight[a];
+          for (let k = 0; k < n; k++) {
+            const [type, value] = [data[i + 2 + 2 * k], data[i + 3 + 2 * k]];
+            if (type === 0xc0) fa = value;
+            else if (type === XA.COLOR) color = value;
+            else if (type === XA.HIGHLIGHT) highlight = value;
+            else if (type === XA.ALL) color = highlight = 0;
+          }
           screen.attrs[a] = fa;
           screen.chars[a] = 0;
+          screen.color[a] = color;
+          screen.highlight[a] = highlight;
         }
         a = (a + 1) % size;
         i += 2 + 2 * n;
@@ -113,7 +129,11 @@ function applyOrders(screen: Screen, data: Uint8Array, from: number, address: nu
         break;
       case ORDER.SA:
         need(i + 1, 2, 'SA');
-        i += 3; // colour and highlighting: not drawn
+        // The character attributes of what this write puts next (GA23-0059 "Set Attribute").
+        if (data[i + 1] === XA.COLOR) screen.pen.color = data[i + 2];
+        else if (data[i + 1] === XA.HIGHLIGHT) screen.pen.highlight = data[i + 2];
+        else if (data[i + 1] === XA.ALL) screen.pen = { color: 0, highlight: 0 };
+        i += 3;
         break;
       case ORDER.IC:
         cursor = a;
@@ -176,35 +196,37 @@ const SF_READ_PARTITION = 0x01;
 const SF_ERASE_RESET = 0x03;
 const SF_OUTBOUND_3270DS = 0x40;
 
-/** The Query Reply a terminal sends to Read Partition Query (GA23-0059 6): Summary and Usable Area. */
+/** Two octets, high first (the query replies' lengths and sizes). */
+const u16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
+
+/**
+ * The Query Reply a terminal sends to Read Partition Query (GA23-0059 chapter 6): Summary, Usable
+ * Area (the largest screen: the alternate size), Color (the seven colours; default green),
+ * Highlighting (blink, reverse, underscore) and Implicit Partition (the default and the
+ * alternate size, as Erase/Write and Erase/Write Alternate use them).
+ */
 export function queryReply(screen: Screen): Uint8Array {
-  const summary = [0x00, 0x06, 0x81, 0x80, 0x80, 0x81];
+  const cols = screen.alternateCols;
+  const rows = screen.alternateRows;
+  const summary = [0x00, 0x09, 0x81, 0x80, 0x80, 0x81, 0x86, 0x87, 0xa6];
   const usable = [
-    0x00,
-    0x17,
-    0x81,
-    0x81,
-    0x01,
-    0x00,
-    (screen.cols >> 8) & 0xff,
-    screen.cols & 0xff,
-    (screen.rows >> 8) & 0xff,
-    screen.rows & 0xff,
-    0x00,
-    0x00,
-    0x01,
-    0x00,
-    0x01,
-    0x00,
-    0x01,
-    0x00,
-    0x01,
-    0x09,
-    0x0c,
-    (screen.size >> 8) & 0xff,
-    screen.size & 0xff,
+    ...[0x00, 0x17, 0x81, 0x81, 0x01, 0x00],
+    ...u16(cols),
+    ...u16(rows),
+    ...[0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00, 0x01, 0x09, 0x0c],
+    ...u16(cols * rows),
   ];
-  return Uint8Array.from([0x88, ...summary, ...usable]);
+  const colors = [0x00, 0x16, 0x81, 0x86, 0x00, 0x08, 0x00, 0xf4];
+  for (let c = 0xf1; c <= 0xf7; c++) colors.push(c, c);
+  const highlight = [0x00, 0x0f, 0x81, 0x87, 0x05, 0x00, 0xf0, 0xf1, 0xf1, 0xf2, 0xf2, 0xf4, 0xf4, 0xf0, 0xf0];
+  const implicit = [
+    ...[0x00, 0x11, 0x81, 0xa6, 0x00, 0x00, 0x0b, 0x01, 0x00],
+    ...u16(screen.defaultCols),
+    ...u16(screen.defaultRows),
+    ...u16(cols),
+    ...u16(rows),
+  ];
+  return Uint8Array.from([0x88, ...summary, ...usable, ...colors, ...highlight, ...implicit]);
 }
 
 function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied): void {
@@ -218,9 +240,11 @@ function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied
     const body = data.subarray(i + 3, i + len);
     if (id === SF_READ_PARTITION && body.length >= 2 && (body[1] === 0x02 || body[1] === 0x03)) {
       result.reply = queryReply(screen);
-      result.notes.push('Read Partition Query: answered with Summary and Usable Area');
+      result.notes.push(
+        'Read Partition Query: answered with Summary, Usable Area, Color, Highlighting and Implicit Partition',
+      );
     } else if (id === SF_ERASE_RESET) {
-      screen.erase();
+      screen.erase(body.length > 0 && (body[0] & 0x80) !== 0); // 0x80: the alternate size
     } else if (id === SF_OUTBOUND_3270DS && body.length >= 2) {
       const inner = applyRecord(screen, body.subarray(1));
       result.notes.push(...inner.notes);
@@ -269,7 +293,8 @@ export function applyRecord(screen: Screen, record: Uint8Array): Applied {
     default: {
       if (record.length < 2) fail('ends before the write control character', 1);
       const wcc = record[1];
-      if (name !== 'W') screen.erase();
+      if (name !== 'W') screen.erase(name === 'EWA');
+      else screen.pen = { color: 0, highlight: 0 }; // SA's attributes last one write
       if (wcc & WCC.RESET_MDT) screen.resetModified();
       applyOrders(screen, record, 2, name === 'W' ? screen.cursor : 0, 0);
       if (wcc & WCC.ALARM) screen.alarm = true;

@@ -16,13 +16,49 @@ const INTENSIFIED = 0x08;
 /** The attention identifiers (GA23-0059 "AID"): what an operator's key sends. */
 export const AID = {
   NONE: 0x60,
+  SYSREQ: 0xf0,
   ENTER: 0x7d,
   CLEAR: 0x6d,
   PA1: 0x6c,
   PA2: 0x6e,
   PA3: 0x6b,
-  PF: [0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0x7a, 0x7b, 0x7c],
+  PF: [
+    0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0x7a, 0x7b, 0x7c, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+    0xc8, 0xc9, 0x4a, 0x4b, 0x4c,
+  ],
 } as const;
+
+/** The display models of the 3278 (RFC 1576 terminal types IBM-3278-2 to -5): the alternate screen size of each; the default is 24 x 80. */
+export const MODELS: Record<number, { rows: number; cols: number }> = {
+  2: { rows: 24, cols: 80 },
+  3: { rows: 32, cols: 80 },
+  4: { rows: 43, cols: 80 },
+  5: { rows: 27, cols: 132 },
+};
+
+/** Extended attribute types (GA23-0059 "Extended Field Attribute", "Character Attribute"): all, highlighting, foreground colour. */
+export const XA = { ALL: 0x00, HIGHLIGHT: 0x41, COLOR: 0x42 } as const;
+/** Highlighting values (GA23-0059): default, blink, reverse video, underscore, intensify. */
+export const HIGHLIGHT = {
+  DEFAULT: 0x00,
+  NORMAL: 0xf0,
+  BLINK: 0xf1,
+  REVERSE: 0xf2,
+  UNDERSCORE: 0xf4,
+  INTENSIFY: 0xf8,
+} as const;
+/** The colours (GA23-0059 "Color Identifications") and the ANSI foreground code that draws each. */
+const ANSI_COLOR: Record<number, number> = {
+  0xf1: 34, // blue
+  0xf2: 31, // red
+  0xf3: 35, // pink
+  0xf4: 32, // green
+  0xf5: 36, // turquoise
+  0xf6: 33, // yellow
+  0xf7: 37, // white (neutral)
+};
+/** The 3279's base colours of a field without a colour of its own (GA23-0059 "Base Color"): protected or not, intensified or not. */
+const BASE = { protectedNormal: 0xf1, protectedBright: 0xf7, inputNormal: 0xf4, inputBright: 0xf2 } as const;
 
 /** The six-bit code of a 12-bit buffer address (GA23-0059 "Buffer Addressing"). */
 const ADDRESS_CODE = [
@@ -55,32 +91,74 @@ export interface Field {
   length: number;
 }
 
-/** The display buffer of one 3270 terminal (GA23-0059 chapter 3), default model 2: 24 x 80. */
+/**
+ * The display buffer of one 3270 terminal (GA23-0059 chapter 3): the default screen size (24 x
+ * 80) and an alternate one (the model's: 32 x 80, 43 x 80, 27 x 132), chosen by each Erase/Write
+ * (default) or Erase/Write Alternate (alternate).
+ */
 export class Screen {
-  readonly size: number;
-  /** The octet (EBCDIC) at each position. */
+  #rows: number;
+  #cols: number;
+  /** The octet (EBCDIC) at each position (the buffer holds the larger of the two sizes). */
   readonly chars: Uint8Array;
   /** The field attribute at each position, or -1 where the position holds a character. */
   readonly attrs: Int16Array;
+  /** The colour at each position (GA23-0059): of the field at an attribute, of the character (SA) elsewhere; 0 is none. */
+  readonly color: Uint8Array;
+  /** The highlighting at each position, the same way; 0 is none. */
+  readonly highlight: Uint8Array;
   cursor = 0;
   /** The keyboard is locked from an AID until the host restores it (WCC bit 6). */
   locked = false;
   /** The host asked for the alarm (WCC bit 5) in its last write. */
   alarm = false;
+  /** Insert mode (the Insert key): typed characters push the rest of the field right. */
+  insert = false;
+  /** Draw colours (the 3279's base colours and the extended ones) in ansi(); off on a monochrome terminal. */
+  colors = true;
+  /** The character attributes set by SA (GA23-0059 "Set Attribute"), given to what a write puts next. */
+  pen = { color: 0, highlight: 0 };
 
   constructor(
-    readonly rows = 24,
-    readonly cols = 80,
+    readonly defaultRows = 24,
+    readonly defaultCols = 80,
+    readonly alternateRows = defaultRows,
+    readonly alternateCols = defaultCols,
   ) {
-    this.size = rows * cols;
-    this.chars = new Uint8Array(this.size);
-    this.attrs = new Int16Array(this.size).fill(-1);
+    this.#rows = defaultRows;
+    this.#cols = defaultCols;
+    const most = Math.max(defaultRows * defaultCols, alternateRows * alternateCols);
+    this.chars = new Uint8Array(most);
+    this.attrs = new Int16Array(most).fill(-1);
+    this.color = new Uint8Array(most);
+    this.highlight = new Uint8Array(most);
   }
 
-  /** Erase (GA23-0059 Erase/Write): every position to NUL, no fields, cursor at 0. */
-  erase(): void {
+  get rows(): number {
+    return this.#rows;
+  }
+  get cols(): number {
+    return this.#cols;
+  }
+  get size(): number {
+    return this.#rows * this.#cols;
+  }
+  /** True while the alternate screen size is in use (after an Erase/Write Alternate). */
+  get alternate(): boolean {
+    return this.#rows !== this.defaultRows || this.#cols !== this.defaultCols;
+  }
+
+  /** Erase (GA23-0059 Erase/Write): every position to NUL, no fields, cursor at 0; `alternate` picks the screen size (EWA) or the default (EW). */
+  erase(alternate?: boolean): void {
+    if (alternate !== undefined) {
+      this.#rows = alternate ? this.alternateRows : this.defaultRows;
+      this.#cols = alternate ? this.alternateCols : this.defaultCols;
+    }
     this.chars.fill(0);
     this.attrs.fill(-1);
+    this.color.fill(0);
+    this.highlight.fill(0);
+    this.pen = { color: 0, highlight: 0 };
     this.cursor = 0;
   }
 
@@ -174,10 +252,68 @@ export class Screen {
     if (octet === null) return false;
     const fa = this.attributeOf(this.cursor);
     if (fa >= 0 && (this.attrs[fa] & FA.NUMERIC) !== 0 && !/[0-9.\-]/.test(ch)) return false;
+    if (this.insert) {
+      // Insert mode: the field's characters from the cursor on move one right; that needs a NUL
+      // (or a blank) at the field's end, else the real terminal inhibits input (operator error).
+      const end = this.fieldEnd(this.cursor);
+      if (this.chars[end] !== 0 && this.chars[end] !== 0x40) return false;
+      for (let p = end; p !== this.cursor;) {
+        const prev = (p - 1 + this.size) % this.size;
+        this.chars[p] = this.chars[prev];
+        p = prev;
+      }
+    }
     this.chars[this.cursor] = octet;
+    this.color[this.cursor] = 0;
+    this.highlight[this.cursor] = 0;
     this.#touch(this.cursor);
     const next = (this.cursor + 1) % this.size;
     this.cursor = this.attrs[next] >= 0 ? this.nextInput(this.cursor) : next;
+    return true;
+  }
+
+  /** The last position of the field holding `address` (before the next attribute), or the end of an unformatted buffer. */
+  fieldEnd(address: number): number {
+    if (!this.formatted) return this.size - 1;
+    let p = address;
+    for (let i = 0; i < this.size; i++) {
+      const next = (p + 1) % this.size;
+      if (this.attrs[next] >= 0) return p;
+      p = next;
+    }
+    return p;
+  }
+
+  /**
+   * Erase EOF (GA23-0059 "ERASE EOF key"): NULs from the cursor to the end of its field (of the
+   * buffer when unformatted), the MDT set. False, changing nothing, when the cursor is not in an
+   * unprotected field or the keyboard is locked.
+   */
+  eraseEof(): boolean {
+    if (this.locked || !this.isInput(this.cursor)) return false;
+    const end = this.fieldEnd(this.cursor);
+    for (let p = this.cursor; ; p = (p + 1) % this.size) {
+      this.chars[p] = 0;
+      this.color[p] = 0;
+      this.highlight[p] = 0;
+      if (p === end) break;
+    }
+    this.#touch(this.cursor);
+    return true;
+  }
+
+  /** Delete (GA23-0059 "DEL key"): the character at the cursor goes, the rest of the field moves left, a NUL at its end. */
+  deleteChar(): boolean {
+    if (this.locked || !this.isInput(this.cursor)) return false;
+    const end = this.fieldEnd(this.cursor);
+    let p = this.cursor;
+    while (p !== end) {
+      const next = (p + 1) % this.size;
+      this.chars[p] = this.chars[next];
+      p = next;
+    }
+    this.chars[end] = 0;
+    this.#touch(this.cursor);
     return true;
   }
 
@@ -198,7 +334,7 @@ export class Screen {
 
   /** Clear (GA23-0059 "CLEAR key"): the whole buffer erased, unformatted, cursor at 0. */
   clear(): void {
-    this.erase();
+    this.erase(false);
   }
 
   /** Resets the modified data tag of every field (WCC bit 7). */
@@ -217,7 +353,7 @@ export class Screen {
     if (aid === AID.CLEAR || aid === AID.PA1 || aid === AID.PA2 || aid === AID.PA3) return Uint8Array.from(out);
     out.push(...encodeAddress(this.cursor));
     if (!this.formatted) {
-      for (const c of this.chars) if (c !== 0) out.push(c);
+      for (const c of this.chars.subarray(0, this.size)) if (c !== 0) out.push(c);
       return Uint8Array.from(out);
     }
     for (const f of this.fields()) {
@@ -264,10 +400,37 @@ export class Screen {
     return lines.join('\n');
   }
 
+  /** The SGR parameters that draw position `p` of the field whose attribute is at `fa` (none for an attribute position). */
+  #style(p: number, fa: number): string {
+    if (this.attrs[p] >= 0) return '';
+    const a = fa >= 0 ? this.attrs[fa] : 0;
+    const hl = this.highlight[p] || (fa >= 0 ? this.highlight[fa] : 0);
+    const bright = (a & FA.DISPLAY) === INTENSIFIED || hl === HIGHLIGHT.INTENSIFY;
+    const input = fa >= 0 && (a & FA.PROTECTED) === 0;
+    const sgr: number[] = [];
+    if (bright) sgr.push(1);
+    if (input || hl === HIGHLIGHT.UNDERSCORE) sgr.push(4);
+    if (hl === HIGHLIGHT.BLINK) sgr.push(5);
+    if (hl === HIGHLIGHT.REVERSE) sgr.push(7);
+    if (this.colors) {
+      const base = input
+        ? bright
+          ? BASE.inputBright
+          : BASE.inputNormal
+        : bright
+          ? BASE.protectedBright
+          : BASE.protectedNormal;
+      const c = ANSI_COLOR[this.color[p]] ?? (fa >= 0 ? ANSI_COLOR[this.color[fa]] : undefined) ?? ANSI_COLOR[base];
+      sgr.push(c);
+    }
+    return sgr.join(';');
+  }
+
   /**
    * The screen as ANSI terminal text: clear, each row at its place (intensified fields bold,
-   * unprotected fields underlined), a status line below with the keyboard state, and the cursor
-   * at its position.
+   * unprotected fields underlined, the extended highlighting as blink, reverse and underline;
+   * with `colors`, each field in its colour or the 3279's base colour of its kind), a status
+   * line below with the keyboard state, and the cursor at its position.
    */
   ansi(status = ''): string {
     let out = '\x1b[0m\x1b[H\x1b[2J';
@@ -278,20 +441,16 @@ export class Screen {
       for (let c = 0; c < this.cols; c++) {
         const p = r * this.cols + c;
         if (this.attrs[p] >= 0) fa = p;
-        const a = fa >= 0 ? this.attrs[fa] : 0;
-        const want =
-          this.attrs[p] >= 0
-            ? ''
-            : ((a & FA.DISPLAY) === INTENSIFIED ? '1;' : '') + (fa >= 0 && (a & FA.PROTECTED) === 0 ? '4;' : '');
+        const want = this.#style(p, fa);
         if (want !== style) {
-          out += `\x1b[0${want === '' ? '' : ';' + want.slice(0, -1)}m`;
+          out += `\x1b[0${want === '' ? '' : ';' + want}m`;
           style = want;
         }
         out += this.#shown(p, fa);
       }
     }
     out += '\x1b[0m';
-    const state = this.locked ? 'X SYSTEM' : '';
+    const state = (this.locked ? 'X SYSTEM' : '') + (this.insert ? ' INSERT' : '');
     out += `\x1b[${this.rows + 1};1H\x1b[7m${(state + ' ' + status).trim().padEnd(this.cols).slice(0, this.cols)}\x1b[0m`;
     out += `\x1b[${Math.floor(this.cursor / this.cols) + 1};${(this.cursor % this.cols) + 1}H`;
     if (this.alarm) out += '\x07';

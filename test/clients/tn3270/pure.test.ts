@@ -100,7 +100,7 @@ test('RFC 1576: the result does not depend on how the bytes are split', () => {
 });
 
 const optionRows: [string, number[], string][] = [
-  ['DO TN3270E is refused (RFC 2355 is not spoken)', [IAC, DO, OPT.TN3270E], 'fffc28'],
+  ['DO TN3270E is refused when not enabled (RFC 2355)', [IAC, DO, OPT.TN3270E], 'fffc28'],
   ['DO ECHO is refused', [IAC, DO, 1], 'fffc01'],
   ['WILL ECHO is refused', [IAC, WILL, 1], 'fffe01'],
   ['WILL TERMINAL-TYPE from the server is refused', [IAC, WILL, OPT.TTYPE], 'fffe18'],
@@ -327,7 +327,7 @@ test('GA23-0059 WSF: Read Partition Query is answered with a Query Reply (AID 0x
   const s = new Screen();
   const r = applyRecord(s, Uint8Array.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]));
   assert.equal(r.reply![0], 0x88);
-  assert.equal(hex(r.reply!.subarray(1, 7)), '000681808081');
+  assert.equal(hex(r.reply!.subarray(1, 10)), '000981808081868' + '7a6');
 });
 
 // The Query Reply of each 3278 model (GA23-0059 "Query Reply (Summary)" and "Query Reply (Usable
@@ -335,19 +335,29 @@ test('GA23-0059 WSF: Read Partition Query is answered with a Query Reply (AID 0x
 // holds every cell; the point sizes are fractions with a non-zero denominator.
 for (const [model, rows, cols] of MODELS) {
   test(`GA23-0059 Query Reply (Usable Area), ${model}: ${cols} cells wide, ${rows} high, a buffer of ${rows * cols}`, () => {
-    const s = new Screen(rows, cols);
+    const s = new Screen(24, 80, rows, cols);
     const r = applyRecord(s, Uint8Array.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]));
     const fields = queryReplyFields(r.reply!);
     assert.deepEqual(
       fields.map((f) => [f.qcode, f.length]),
       [
-        [0x80, 6],
+        [0x80, 9],
         [0x81, 23],
+        [0x86, 22],
+        [0x87, 15],
+        [0xa6, 17],
       ],
-      'Summary, then Usable Area with its 19 fixed parameter octets',
+      'Summary, Usable Area with its 19 fixed parameter octets, Color (8 pairs), Highlighting (5 pairs), Implicit Partition',
     );
     // Summary: the QCODEs of the replies that follow, itself included.
-    assert.deepEqual([...fields[0].params], [0x80, 0x81]);
+    assert.deepEqual([...fields[0].params], [0x80, 0x81, 0x86, 0x87, 0xa6]);
+    // Implicit Partition (GA23-0059): the default 80 x 24, then the alternate size of the model.
+    const ip = fields[4].params;
+    assert.deepEqual([...ip.subarray(0, 5)], [0x00, 0x00, 0x0b, 0x01, 0x00]);
+    const u16 = (k: number) => (ip[k] << 8) | ip[k + 1];
+    assert.deepEqual([u16(5), u16(7), u16(9), u16(11)], [80, 24, cols, rows]);
+    // Color: 8 pairs, the default green, then blue to white each as itself.
+    assert.deepEqual([...fields[2].params.subarray(0, 4)], [0x00, 0x08, 0x00, 0xf4]);
     const u = usableArea(fields[1]);
     assert.equal(u.width, cols, 'W: the width in cells');
     assert.equal(u.height, rows, 'H: the height in cells');
@@ -446,6 +456,12 @@ const keyRows: [string[], string][] = [
   [['\x0c'], 'Clear'],
   [['é\x01'], 'char:é'],
   [['\x1b[99~x'], 'char:x'],
+  [['\x1b1\x1b2\x1b3'], 'PA1 PA2 PA3'],
+  [['\x1b', '2'], 'PA2'],
+  [['\x1b[25~\x1b[26~\x1b[28~'], 'PA1 PA2 PA3'],
+  [['\x1b[1;2P\x1b[24;2~'], 'PF13 PF24'],
+  [['\x0b\x12'], 'eraseEof reset'],
+  [['\x1b[2~\x1b[3~\x1b[H\x1b[1~'], 'insert delete home home'],
 ];
 for (const [chunks, want] of keyRows) {
   test(`keys: ${JSON.stringify(chunks)} are ${want}`, () => {
@@ -457,3 +473,135 @@ for (const [chunks, want] of keyRows) {
     );
   });
 }
+
+// --- editing, the alternate size, extended attributes -------------------------------------
+
+/** A formatted screen: a protected label at 0, an input field (attribute at 6) of 10 at 7-16, protected from 17. */
+function form(alternate?: [number, number]): Screen {
+  const s = new Screen(24, 80, ...(alternate ?? [24, 80]));
+  applyRecord(
+    s,
+    Uint8Array.from([0xf5, 0xc2, 0x1d, 0x60, ...ebcdic('CMD: '), 0x1d, 0x40, 0x13, ...Array(10).fill(0), 0x1d, 0x60]),
+  );
+  return s;
+}
+const field = (s: Screen) => s.screenText().slice(7, 17);
+
+test('GA23-0059 Erase EOF: NULs from the cursor to the end of the field, the MDT set; refused outside a field', () => {
+  const s = form();
+  for (const c of 'ABCDEFGH') s.type(c);
+  s.resetModified();
+  s.cursor = 10;
+  assert.equal(s.eraseEof(), true);
+  assert.equal(field(s), 'ABC       ');
+  assert.equal(s.attrs[6] & FA.MDT, FA.MDT);
+  assert.equal(s.screenText().slice(17, 21), '    ', 'the next field is untouched');
+  s.cursor = 1;
+  assert.equal(s.eraseEof(), false, 'a protected field');
+  assert.equal(s.screenText().slice(1, 6), 'CMD: ');
+});
+
+test('GA23-0059 Insert: typed characters push the field right; a full field refuses; Delete pulls it left', () => {
+  const s = form();
+  for (const c of 'ACD') s.type(c);
+  s.cursor = 8;
+  s.insert = true;
+  assert.equal(s.type('B'), true);
+  assert.equal(field(s), 'ABCD      ');
+  for (const c of 'EFGHIJ') s.type(c);
+  assert.equal(field(s), 'ABEFGHIJCD');
+  s.cursor = 8;
+  assert.equal(s.type('X'), false, 'no NUL left at the end of the field');
+  assert.equal(field(s), 'ABEFGHIJCD');
+  assert.equal(s.deleteChar(), true);
+  assert.equal(field(s), 'AEFGHIJCD ');
+});
+
+test('GA23-0059 EWA: the alternate size (43x80, 27x132, 32x80); EW and Clear go back to 24x80', () => {
+  for (const [rows, cols] of [
+    [43, 80],
+    [27, 132],
+    [32, 80],
+  ]) {
+    const s = new Screen(24, 80, rows, cols);
+    applyRecord(s, Uint8Array.from([0x7e, 0xc2, 0x11, ...encodeAddress(rows * cols - 1), 0xc1]));
+    assert.deepEqual([s.rows, s.cols, s.alternate], [rows, cols, true]);
+    const lines = s.screenText().split('\n');
+    assert.equal(lines.length, rows);
+    assert.equal(lines[rows - 1].length, cols);
+    assert.equal(lines[rows - 1].at(-1), 'A', 'the last position of the alternate buffer');
+    assert.throws(() => applyRecord(s, Uint8Array.from([0xf5, 0xc2, 0x11, ...encodeAddress(rows * cols - 1)])));
+    assert.deepEqual([s.rows, s.cols], [24, 80], 'EW: the default size');
+    applyRecord(s, Uint8Array.from([0x7e, 0xc2]));
+    s.clear();
+    assert.deepEqual([s.rows, s.cols], [24, 80], 'Clear: the default size');
+  }
+});
+
+test('GA23-0059 SFE and SA: field and character colours and highlighting drawn as ANSI; base colours; none when monochrome', () => {
+  const s = new Screen();
+  // SFE protected, red, reverse; "AB"; SA colour yellow; "C"; SA reset; SF unprotected (base green); "D".
+  applyRecord(
+    s,
+    Uint8Array.from([
+      0xf5,
+      0xc2,
+      0x29,
+      0x03,
+      0xc0,
+      0x60,
+      0x42,
+      0xf2,
+      0x41,
+      0xf2,
+      ...ebcdic('AB'),
+      0x28,
+      0x42,
+      0xf6,
+      ...ebcdic('C'),
+      0x28,
+      0x00,
+      0x00,
+      0x1d,
+      0x40,
+      ...ebcdic('D'),
+    ]),
+  );
+  assert.deepEqual([s.color[0], s.highlight[0], s.color[3], s.color[5]], [0xf2, 0xf2, 0xf6, 0]);
+  const a = s.ansi();
+  assert.match(a, /\x1b\[0;7;31mAB\x1b\[0;7;33mC/, 'red reverse field; the character in yellow, still reverse');
+  assert.match(a, /\x1b\[0;4;32mD/, 'an unprotected field in the base green, underlined');
+  s.colors = false;
+  assert.doesNotMatch(s.ansi(), /3[0-7]m/);
+  assert.match(s.ansi(), /\x1b\[0;7mAB/);
+});
+
+test('RFC 2355 7.1: a rejected device type is answered WONT TN3270E (back to TN3270); refused unless enabled', () => {
+  const t = new Tn3270Telnet('IBM-3278-4-E', undefined, true);
+  const hexOf = (r: { replies: Uint8Array[] }) => r.replies.map((b) => Buffer.from(b).toString('hex')).join(' ');
+  assert.equal(hexOf(t.feed(Uint8Array.of(IAC, DO, OPT.TN3270E))), 'fffb28');
+  // SEND DEVICE-TYPE: REQUEST IBM-3278-4-E.
+  assert.equal(
+    hexOf(t.feed(Uint8Array.of(IAC, SB, OPT.TN3270E, 8, 2, IAC, SE))),
+    'fffa28' + '0207' + Buffer.from('IBM-3278-4-E').toString('hex') + 'fff0',
+  );
+  const r = t.feed(Uint8Array.of(IAC, SB, OPT.TN3270E, 2, 6, 5, 4, IAC, SE)); // REJECT REASON INV-DEVICE-TYPE
+  assert.equal(hexOf(r), 'fffc28');
+  assert.ok(r.notes.some((n) => /REJECT INV-DEVICE-TYPE/.test(n.text)));
+  assert.equal(t.e, false);
+  assert.equal(hexOf(new Tn3270Telnet().feed(Uint8Array.of(IAC, DO, OPT.TN3270E))), 'fffc28');
+});
+
+test('the model is the largest whose alternate screen fits the terminal with a status line', async () => {
+  const { modelFor, terminalType } = await import('../../../src/clients/tn3270/session.js');
+  assert.equal(modelFor(undefined, undefined), 2);
+  assert.equal(modelFor(24, 80), 2);
+  assert.equal(modelFor(25, 80), 2);
+  assert.equal(modelFor(33, 80), 3);
+  assert.equal(modelFor(43, 100), 3, '43 rows leave no room for the status line of model 4');
+  assert.equal(modelFor(43, 200), 5, 'but 27 x 132 fits');
+  assert.equal(modelFor(44, 80), 4);
+  assert.equal(modelFor(50, 132), 5);
+  assert.equal(terminalType(4, true), 'IBM-3278-4-E');
+  assert.equal(terminalType(2, false), 'IBM-3278-2');
+});

@@ -108,22 +108,30 @@ async function pushOnConnect(bytes: Buffer | string, then?: (sock: net.Socket) =
   };
 }
 
-test('RFC 1576, Hercules: connect, negotiate IBM-3278-2, BINARY, EOR, and read the logo screen', async () => {
+// One Hercules session for all (each takes one of its sixteen 3270 devices for the rest of the run).
+test('RFC 1576, Hercules, IBM-3278-4-E: negotiate, read the logo screen, press Enter, end cleanly', async () => {
   serversDir();
-  const s = await connectSession(parse('tn3270://127.0.0.1:3270'), { transcript: true, timeout: 10000 });
-  const out = outputReader(s);
-  await out.until(/Hercules Version/);
-  const text = s.screenText();
-  assert.match(text, /^ Hercules Version  : \S/);
-  assert.match(text, /Device number     : 00[01][0-9A-F]/);
-  assert.match(text, /The S\/370, ESA\/390 and z\/Architecture/);
-  assert.match(out.text(), /^\x1b\[0m\x1b\[H\x1b\[2J/); // drawn as ANSI: clear, then the rows
-  const sent = s.transcript.filter((l) => l.direction === 'send').map((l) => l.text);
-  assert.deepEqual(sent.slice(0, 2), ['WILL TERMINAL-TYPE', 'SB TERMINAL-TYPE IS IBM-3278-2']);
-  assert.ok(s.transcript.some((l) => l.text === '3270 EW (1020 octets)' || /^3270 EW \(\d+ octets\)$/.test(l.text)));
-  assert.match(s.status()[1], /IBM-3278-2 \(24x80\)/);
-  s.close();
-  await s.closed;
+  const s = await connectSession(parse('tn3270://127.0.0.1:3270'), { transcript: true, timeout: 10000, model: 4 });
+  try {
+    const out = outputReader(s);
+    await out.until(/Hercules Version/);
+    const text = s.screenText();
+    assert.match(text, /^ Hercules Version  : \S/);
+    assert.match(text, /Device number     : 00[01][0-9A-F]/);
+    assert.match(text, /The S\/370, ESA\/390 and z\/Architecture/);
+    assert.match(out.text(), /^\x1b\[0m\x1b\[H\x1b\[2J/); // drawn as ANSI: clear, then the rows
+    const sent = s.transcript.filter((l) => l.direction === 'send').map((l) => l.text);
+    assert.deepEqual(sent.slice(0, 2), ['WILL TERMINAL-TYPE', 'SB TERMINAL-TYPE IS IBM-3278-4-E']);
+    assert.ok(s.transcript.some((l) => /^3270 EW \(\d+ octets\)$/.test(l.text)));
+    // Hercules writes its logo with Erase/Write: the default 24 x 80 of model 4 (43 x 80 is its alternate).
+    assert.match(s.status()[1], /IBM-3278-4-E \(24x80, alternate 43x80\)/);
+    s.write(enc('\r'));
+    assert.ok(s.transcript.some((l) => l.direction === 'send' && l.text === '3270 AID Enter'));
+    assert.equal(s.screen.locked, true, 'the keyboard waits for the host after Enter');
+  } finally {
+    s.close();
+  }
+  await s.closed; // resolves: a clean end
 });
 
 test('RFC 1576, GA23-0059: typed characters fill the field; Enter sends AID, cursor, SBA and the field; the keyboard locks', async () => {
@@ -238,7 +246,8 @@ test('RFC 1576, GA23-0059: the client answers Read Partition Query with its 24x8
     const fields = queryReplyFields(records[0]);
     assert.deepEqual(
       fields.map((x) => x.qcode),
-      [0x80, 0x81],
+      [0x80, 0x81, 0x86, 0x87, 0xa6],
+      'Summary, Usable Area, Color, Highlighting, Implicit Partition',
     );
     const u = usableArea(fields[1]);
     assert.deepEqual([u.width, u.height, u.bufsz], [80, 24, 1920], 'IBM-3278-2: 80 cells wide, 24 high');
@@ -341,5 +350,27 @@ test('a connection reset during the negotiation is connection-closed; during the
   } finally {
     await f1.close();
     await f2.close();
+  }
+});
+
+test('RFC 1576 "Transition back to NVT": WONT BINARY leaves the 3270 mode; text both ways (CR NUL)', async () => {
+  const NVT = Buffer.concat([FORM, Buffer.from([255, 252, 0, 255, 254, 0]), Buffer.from('login: ', 'latin1')]);
+  const f = await fake3270(NVT);
+  try {
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${f.port}`), { transcript: true });
+    const out = outputReader(s);
+    await out.until(/login: $/);
+    assert.match(out.text(), /\x1b\[2Jlogin: $/, 'the 3270 screen cleared, then the text as it is');
+    s.write(enc('guest\r'));
+    const deadline = Date.now() + 2000;
+    while (!f.received[0].includes('guest') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(f.received[0].endsWith('guest\r\0'), 'an NVT line: CR NUL (RFC 854)');
+    assert.match(s.status()[1], /NVT mode/);
+    assert.equal(s.transcript.filter((l) => l.direction === 'send' && /BINARY/.test(l.text)).length, 4);
+    s.close();
+    await s.closed;
+    await f.allClosed();
+  } finally {
+    await f.close();
   }
 });
