@@ -104,10 +104,9 @@ export function split(s: string, rules: Rules, isPartial: boolean): Parts {
   ) {
     start += 4;
   }
-  // Speed (issue 16): the scheme and net_loc loops stop at the first "#" themselves, which ends
-  // the text they are read from (RFC 1808 2.4.1, RFC 3986 3.5), rather than after a first pass
-  // that looked for it; the "#", "?" and ";" after them are found by indexOf(), the platform's
-  // native search, not by loops over char codes. The four loops were half of resolve()'s time.
+  // One pass: the scheme and net_loc loops stop at the first "#", which ends the text they read
+  // (RFC 1808 2.4.1, RFC 3986 3.5); the "#", "?" and ";" after them are found by indexOf()
+  // (figures: bench/RESULTS.md, "History moved from comments").
   let bodyEnd = end;
   let frag = -1;
   let scheme = -1;

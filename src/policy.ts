@@ -228,7 +228,7 @@ export function countsAsCrossScheme(from: Url, to: Url): boolean {
  * For a redirect from `from` to `to` (RFC 1945 9.3; RFC 1738 6), `count` redirects followed so
  * far and `crossSchemeCount` of them across schemes: throws when this one would be more than
  * maxRedirects, when it changes the scheme more than maxCrossSchemeRedirects times, when it leads
- * from another scheme to a file URL (never allowed), when `to` carries a data block of several
+ * from a server to a URL read from this machine (a local file: never allowed), when `to` carries a data block of several
  * lines (a filled-in Gopher+ form, RFC 1738 3.4.9: never from a redirect, whatever the port), or
  * when `to` itself is refused (assertAllowed). Messages name the schemes, never the URLs (they may
  * hold passwords).
@@ -251,12 +251,12 @@ export function assertRedirectAllowed(
       ),
     );
   }
-  if (to.scheme === 'file' && from.scheme !== 'file') {
+  if (readsThisMachine(to) && !readsThisMachine(from)) {
     throw new PolicyError(
       diagnostic(
         REDIRECT_TO_FILE,
         at,
-        `a ${from.scheme} answer redirects to a file URL: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
+        `a ${from.scheme} answer redirects to a ${to.scheme} URL read from this machine: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
       ),
     );
   }

@@ -196,13 +196,10 @@ function resolveDraft(b: Parts, r: Parts): string {
   return out + removeDotSegmentsDraft(merged) + frag;
 }
 
-// Speed (issue 16): the links of one page are resolved against the same base, one after the
-// other, so the last base read (its record and its components under the last rules) is kept and
-// reused when the next call gives the same base: the same string (compared by value) or the same
-// record. Both are immutable, and split() of the base depends on nothing but the text and the
-// rules, so the answer is the one a fresh read gives; a string is read with the registry's
-// table, so a registration since (a new table) reads it again. Measured: see bench/RESULTS.md
-// (Round 4, "resolve(): the base kept").
+// The links of a page share one base: the last base read (its record and its components under
+// the last rules) is kept and reused for the same string or record. Both are immutable and
+// split() depends only on the text and the rules, so the answer is a fresh read's; a new registry
+// table reads the string again. Measured: bench/RESULTS.md (Round 4, "resolve(): the base kept").
 let kept: { base: string | Url; rules: Rules; table: unknown; url: Url; parts: Parts } | null = null;
 
 /**

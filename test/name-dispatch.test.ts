@@ -14,16 +14,6 @@ import { ROOT } from './helpers.js';
 const COMPARED = /\bscheme\s*[!=]==?\s*(['"`])([^'"`]*)\1|(['"`])([^'"`]*)\3\s*[!=]==?\s*[\w.?]*\bscheme\b/g;
 const SWITCHED = /\bswitch\s*\(\s*[\w.?]*\bscheme\s*\)/g;
 
-/**
- * Comparisons by name that other helpers' modules still make this session (their owners move
- * them to the entry or the face); each must still be there, so the list only shrinks.
- */
-const PENDING: Readonly<Record<string, readonly string[]>> = {
-  'src/policy.ts': ['file'], // the redirect-to-file refusal: SchemeSpec.readsThisMachine says it
-  'src/cli/send.ts': ['mailto'], // `locator send` takes a mailto URL: the face's form says it
-  'src/check/check.ts': ['ftp'], // directoryOf(): the ftp face's insteadOf() names the directory URL
-};
-
 export interface Finding {
   file: string;
   line: number;
@@ -85,20 +75,11 @@ test("no module outside src/schemes/ and a scheme's own client folder compares a
   const faces = foldersOfFaces(readFileSync(join(ROOT, 'src/clients/builtin.ts'), 'utf8'));
   assert.ok(faces.get('http')?.has('https') && faces.get('nntp')?.has('news'), 'the face table was read');
   const found = findNameDispatch(sources(join(ROOT, 'src')), faces);
-  const unexpected = found.filter((f) => !f.names.every((n) => PENDING[f.file]?.includes(n)));
   assert.deepEqual(
-    unexpected.map((f) => `${f.file}:${f.line}: ${f.text}`),
+    found.map((f) => `${f.file}:${f.line}: ${f.text}`),
     [],
     'dispatch on a scheme name: ask the scheme entry or the client face',
   );
-  for (const [file, names] of Object.entries(PENDING)) {
-    const left = found.filter((f) => f.file === file).flatMap((f) => f.names);
-    assert.deepEqual(
-      [...new Set(left)].sort(),
-      [...names].sort(),
-      `${file} no longer compares by name: drop it from PENDING`,
-    );
-  }
 });
 
 test("the check finds each form of dispatch by name, and allows a scheme's own folder", () => {

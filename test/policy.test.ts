@@ -283,6 +283,20 @@ test('assertRedirectAllowed: at most maxRedirects, none across schemes by defaul
     code(() => assertRedirectAllowed(http, parse('file:///etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })),
     'redirect-to-file',
   );
+  // What is read from this machine is the scheme entry's to say (readsThisMachine): a file URL of
+  // localhost is, one of another host (fetched by FTP, RFC 1738 3.10) is a change of scheme.
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('file://localhost/etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })),
+    'redirect-to-file',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('file://files.example/pub/x'), 0, 0, { maxCrossSchemeRedirects: 9 })),
+    '',
+  );
+  assert.equal(
+    code(() => assertRedirectAllowed(http, parse('file://files.example/pub/x'), 0, 0)),
+    'cross-scheme-redirect',
+  );
   assert.equal(
     code(() => assertRedirectAllowed(http, parse('http://a.com:25/'), 0, 0)),
     'reserved-port',

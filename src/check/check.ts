@@ -1,4 +1,4 @@
-// check(): the link checker of issue 18 ("operations over clients"). URLs given as strings, or
+// check(): the link checker, an operation over the clients (docs/layering.md). URLs given as strings, or
 // found in documents with extract() (RFC 1738 appendix), are read and linted before any network
 // use (RFC 1738 2, 5, 6), probed once per normal form (RFC 1738 2.1, src/normalize.ts) within the
 // limits of ./limiter.ts, retried when the failure is temporary, and, with `recursive`, the links
@@ -14,15 +14,23 @@ import { tryParse } from '../schemes/registry.js';
 import { lint } from '../lint.js';
 import { objectKey } from '../normalize.js';
 import { extractStream, type ExtractOptions, type TextSource } from '../extract/index.js';
-import type { TranscriptLine } from '../clients/types.js';
-import type { CheckStatus, ProbeOptions, ProbeResult } from '../clients/probe/types.js';
-import { TIMEOUT } from '../clients/types.js';
-import { DEFAULT_TIMEOUT, startTimer, type Timer } from '../clients/connection.js';
-import { netrcHost } from '../clients/nntp/netrc.js';
+import {
+  DEFAULT_TIMEOUT,
+  TIMEOUT,
+  faceOf,
+  netrcHost,
+  probe as probeUrl,
+  startTimer,
+  type CheckStatus,
+  type ProbeOptions,
+  type ProbeResult,
+  type Timer,
+  type TranscriptLine,
+} from '../clients/index.js';
 import { HostLimiter } from './limiter.js';
 import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
 
-export type { CheckStatus } from '../clients/probe/types.js';
+export type { CheckStatus } from '../clients/index.js';
 
 /** A document to read URLs from: a name for the report and its text (a string or chunks of text or UTF-8 bytes). */
 export interface CheckDocument {
@@ -291,9 +299,7 @@ class Engine {
   }
 
   async probeFunction(): Promise<ProbeFunction> {
-    if (this.probe !== null) return this.probe;
-    const m = await import('../clients/probe/index.js');
-    return m.probe;
+    return this.probe ?? probeUrl;
   }
 
   /**
@@ -660,17 +666,15 @@ class Engine {
   }
 }
 
-/** The directory URL of an FTP name found to be a directory (`name` -> `name/`); null when it has a `;type=`. */
+/** The listing URL of a name its probe found to be a directory (the face's directoryOf: an FTP `name` -> `name/`), or null. */
 function directoryOf(u: Url): Url | null {
-  if (u.scheme !== 'ftp') return null;
-  const href = u.withoutFragment;
-  if (href.lastIndexOf(';type=') > href.lastIndexOf('/')) return null;
-  const d = tryParse(href + '/');
+  const href = faceOf(u).directoryOf?.(u) ?? null;
+  const d = href === null ? null : tryParse(href);
   return d instanceof Url ? d : null;
 }
 
 /**
- * Checks URLs (issue 18): each string of `inputs` is a URL, each `{ file, text }` a document whose
+ * Checks URLs (RFC 1738 3): each string of `inputs` is a URL, each `{ file, text }` a document whose
  * URLs are found with extract() (RFC 1738 appendix). Yields one CheckResult per occurrence, in
  * input order unless `order: 'completion'`. A URL with a syntax error or a lint finding of
  * severity error (RFC 1738 2, 5, 6) is `invalid`, with no network use; the others are probed once
@@ -689,7 +693,7 @@ export function check(
   return { [Symbol.asyncIterator]: () => engine.run(inputs) };
 }
 
-/** A URL string or record, checked on its own: the first result of check() (issue 18). */
+/** A URL string or record, checked on its own (RFC 1738 3): the first result of check(). */
 export async function checkOne(url: string | Url, options: CheckOptions = {}): Promise<CheckResult> {
   expectUrl(url, 'checkOne: the URL');
   for await (const r of check([typeof url === 'string' ? url : url.href], options)) return r;

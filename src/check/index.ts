@@ -1,4 +1,4 @@
-// The link checker (issue 18): operations over the clients (docs/layering.md). Node only.
+// The link checker (docs/check.md): operations over the clients (docs/layering.md). Node only.
 export { check, checkOne, ANSWERS_KEPT } from './check.js';
 export type {
   CheckOptions,

@@ -1,8 +1,8 @@
-// The checker's traffic limits (issue 18): at most `total` probes at once, at most `perHost` at
+// The checker's traffic limits (docs/check.md): at most `total` probes at once, at most `perHost` at
 // once to one server, and at least `delay` milliseconds between the starts of two probes to the
 // same server. Waiters are served first come, first served among those that may start.
 
-import { startTimer, type Timer } from '../clients/connection.js';
+import { startTimer, type Timer } from '../clients/index.js';
 
 /** Gives back the slot taken by acquire(). */
 export type Release = () => void;
@@ -19,8 +19,8 @@ interface HostState {
 }
 
 /**
- * Limits in total and per server with a delay per server (issue 18: "concurrency with limits per
- * host and in total, a delay per host"). Not a spec rule: politeness to the servers checked.
+ * Limits in total and per server, with a delay per server. Not a spec rule: politeness to the
+ * servers checked.
  */
 export class HostLimiter {
   readonly #total: number;

@@ -1,4 +1,4 @@
-// `locator check`: the link checker (issue 18) over check() of src/check/. URLs as arguments,
+// `locator check`: the link checker (docs/check.md) over check() of src/check/. URLs as arguments,
 // files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
@@ -10,7 +10,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
-import type { CheckStatus } from '../clients/probe/types.js';
+import type { CheckStatus } from '../clients/index.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { redactText, redactUrl } from '../redact.js';

@@ -1,8 +1,7 @@
 // The table of subcommands, in the order --help lists them, with the line --help shows for each.
-// Each lives in its own module, loaded only when it runs (or for its own --help): a cold `locator
-// fetch` used to load every command module and what they import - the gateway, the mail client,
-// the extractor, the batch workers - 100 modules in all, which cost more than the transfer of a
-// small object (bench/RESULTS.md). `locator --help` loads none of them.
+// Each lives in its own module, loaded only when it runs (or for its own --help), so a cold
+// command loads only what it uses (start-up figures: bench/RESULTS.md, fetch). `locator --help`
+// loads none of them.
 import type { Command } from './command.js';
 
 const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = [

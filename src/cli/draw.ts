@@ -19,7 +19,7 @@ export function visible(s: string): string {
 /**
  * The column of each UTF-16 offset of `s` (0 to s.length) when every code point takes one
  * column, as in visible(): one pass, so that pointing at n offsets costs O(length + n), not
- * O(length * n) (issue 10).
+ * O(length * n).
  */
 export function columns(s: string): Int32Array {
   const col = new Int32Array(s.length + 1);

@@ -16,8 +16,8 @@ export async function runExplain(
 ): Promise<number> {
   const out = new Output(stdout);
   let status = 0;
-  // --probe: the least traffic that proves the object is there (issue 18), loaded only when asked.
-  const probeSteps = opts.probe ? (await import('../clients/probe/index.js')).explainProbe : null;
+  // --probe: the least traffic that proves the object is there (docs/probes.md), loaded only when asked.
+  const probeSteps = opts.probe ? (await import('../clients/index.js')).explainProbe : null;
   for await (const raw of inputs(args, stdin)) {
     const u = tryParse(raw, { trim: opts.trim });
     // Passwords are hidden unless asked for (RFC 1738 6): the input from its parsed offsets; the

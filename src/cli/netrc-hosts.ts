@@ -3,7 +3,7 @@
 // means the same to the others, and a value that could never match a host is refused, not
 // silently kept.
 import { isIPv4, isIPv6 } from 'node:net';
-import { netrcHost } from '../clients/nntp/netrc.js';
+import { netrcHost } from '../clients/index.js';
 import { UsageError } from './command.js';
 
 /** A host name (RFC 1123 2.1 labels; "_" too, as names in the wild have it), at most 253 octets. */

@@ -2,7 +2,7 @@
 // without echo, or a line with echo.
 import type { Io } from './command.js';
 import { LocatorError } from '../core/errors.js';
-import { ABORTED } from '../clients/types.js';
+import { ABORTED } from '../clients/index.js';
 
 export async function readSecret(question: string, io: Io, echo = false): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;

@@ -6,7 +6,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { ReplyError, authSecrets, send, type SendOptions, type TranscriptLine } from '../clients/index.js';
+import { ReplyError, authSecrets, faceOf, send, type SendOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
 import { readSecret } from './prompt.js';
@@ -73,7 +73,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     io.stderr.write(safeText(`locator send: not a URL: ${url.message}\n`));
     return EXIT.invalid;
   }
-  if (url.scheme !== 'mailto') throw new UsageError(`send takes a mailto URL, not a ${url.scheme} URL`);
+  // A URL whose face shows a mail form is an address to send to (RFC 1738 3.5: mailto).
+  if (faceOf(url).form?.(url)?.form !== 'mail')
+    throw new UsageError(`send takes a mailto URL, not a ${url.scheme} URL`);
   const from = (values.from as string | undefined) ?? io.env.EMAIL;
   if (from === undefined || from === '') throw new UsageError('no sender: give --from ADDR or set EMAIL');
   const starttls = (values.starttls as string | undefined) ?? 'auto';

@@ -63,7 +63,7 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
 
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
   if (args.length > 0) throw new UsageError('serve takes no URL arguments');
-  // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; issue 14).
+  // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; docs/wais.md).
   if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
   let gw;

@@ -42,8 +42,7 @@ export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): 
   const host = stringOption(values, 'host') ?? '127.0.0.1';
   const st = await stat(dir).catch(() => null);
   if (st === null || !st.isDirectory()) throw new UsageError(`--wais: ${JSON.stringify(dir)} is not a folder`);
-  const { startWaisServer } = await import('../clients/wais/server.js');
-  const { databaseUrl } = await import('../clients/wais/client.js');
+  const { startWaisServer, waisDatabaseUrl } = await import('../clients/index.js');
   const verbose = values.verbose === true;
   let server;
   try {
@@ -60,10 +59,8 @@ export async function runWaisServe(values: Values, io: Io, stop?: AbortSignal): 
   }
   // An IPv6 address in brackets (RFC 2732), as the client reads it.
   const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${server.port}`;
-  io.stderr.write(
-    safeText(`locator: WAIS database "${server.database}" (${dir}) at ${databaseUrl(authority, server.database)}`) +
-      '\n',
-  );
+  const url = await waisDatabaseUrl(authority, server.database);
+  io.stderr.write(safeText(`locator: WAIS database "${server.database}" (${dir}) at ${url}`) + '\n');
   await new Promise<void>((resolve) => {
     const done = () => {
       process.off('SIGINT', done);

@@ -81,7 +81,12 @@ export interface ClientFace {
   /** A menu's items as text lines (`locator fetch --menu`), read from its body. */
   items?(body: ReadableStream<Uint8Array>): AsyncIterable<TextItem>;
   /**
-   * Another URL to try when opening failed (the gateway: an FTP name that is a directory, RETR
+   * The URL that lists a name found to be a directory (an FTP name with a final "/", RFC 1738
+   * 3.2.2), or null: `check --recursive` follows it when the probe says `directory`.
+   */
+  directoryOf?(url: Url): string | null;
+  /**
+   * Another URL to open when opening failed (open(): an FTP name that is a directory, RETR
    * refused with 550, is listed instead), or null.
    */
   insteadOf?(url: Url, error: unknown): string | null;

@@ -21,7 +21,8 @@ export { ReplyError } from './framing/errors.js';
 import type { MailMessage } from './smtp/message.js';
 import type { Url as UrlRecord } from '../core/url.js';
 import type { SendOptions, SendResult } from './smtp/client.js';
-export type { MailMessage };
+import type { WaisServer, WaisServerOptions } from './wais/server.js';
+export type { MailMessage, WaisServer, WaisServerOptions };
 export { SmtpReplyError } from './smtp/errors.js';
 export { NntpReplyError } from './nntp/errors.js';
 export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
@@ -48,6 +49,22 @@ export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection
 export { netrcHost } from './nntp/netrc.js';
 export { authSecrets } from './smtp/secrets.js';
 export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';
+
+/**
+ * Serves a folder of text files as a WAIS database (RFC 1625; `locator serve --wais`): see
+ * wais/server.ts. Loaded on first use.
+ */
+export async function startWaisServer(options: WaisServerOptions): Promise<WaisServer> {
+  return (await import('./wais/server.js')).startWaisServer(options);
+}
+
+/**
+ * The wais URL of a database at `authority` (RFC 1738 3.9: wais://host:port/database, the name's
+ * octets encoded): see wais/client.ts. Loaded on first use.
+ */
+export async function waisDatabaseUrl(authority: string, database: string): Promise<string> {
+  return (await import('./wais/client.js')).databaseUrl(authority, database);
+}
 
 /**
  * Sends a message to a mailto URL's address through an SMTP relay (RFC 1738 3.5, RFC 5321): see

@@ -167,11 +167,51 @@ export async function open(url: string | Url, options: OpenOptions = {}): Promis
   expectUrl(url, 'open: the URL');
   const first = typeof url === 'string' ? parse(url) : url;
   const chain: Chain = { redirects: [], transcript: [] };
-  const r = await followChain<Resource>(first, options, openOnce, chain);
+  let instead: Url | null = null;
+  const r = await followChain<Resource>(
+    first,
+    options,
+    async (u, opts) => {
+      const o = await openOrInstead(u, opts, chain);
+      if (o.url !== u) instead = o.url;
+      return o.r;
+    },
+    chain,
+  );
   r.meta.transcript = chain.transcript;
   r.meta.redirects = chain.redirects;
   // What the URL asked for is, for the caller: the face of its scheme says (a redirect's target
-  // is shown under the URL that was asked for).
-  classify(first, r.meta);
+  // is shown under the URL that was asked for; an object opened instead, as what it is).
+  classify(instead ?? first, r.meta);
   return r;
+}
+
+/**
+ * One hop of open(), and when it fails, the URL its face names instead (an FTP name that is a
+ * directory is listed, RFC 1738 3.2.2 and the draft of 1994-03): opened on the same server, the
+ * hop's URL counted among the chain's redirects; if that fails too, the first failure stands.
+ */
+async function openOrInstead(u: Url, opts: OpenOptions, chain: Chain): Promise<{ r: Resource | Redirect; url: Url }> {
+  let first: unknown;
+  try {
+    return { r: await openOnce(u, opts), url: u };
+  } catch (e) {
+    first = e;
+  }
+  const instead = faceOf(u).insteadOf?.(u, first) ?? null;
+  if (instead === null) throw first;
+  const d = parse(instead);
+  assertAllowed(d, opts.policy ?? DEFAULT_POLICY);
+  if (typeof opts.transcript === 'function') {
+    const why = first instanceof Error ? first.message : String(first);
+    opts.transcript({ direction: 'info', text: `${why}: opening ${redactUrl(d.href)} instead` });
+  }
+  let r: Resource | Redirect;
+  try {
+    r = await openOnce(d, opts);
+  } catch {
+    throw first;
+  }
+  chain.redirects.push(redactUrl(u.href));
+  return { r, url: d };
 }

@@ -78,6 +78,16 @@ export async function renderResource(
         .value,
     );
   }
+  // What the server reported beside a partial answer (a WAIS diagnostic, RFC 1625 3), as
+  // freeWAIS' waissearch and `locator fetch` show it.
+  const diagnostics = r.meta.diagnostics ?? [];
+  if (diagnostics.length > 0) {
+    await sink.write(
+      markup`<p class="diagnostic">The server reports beside its answer: ${diagnostics.map(
+        (d, i) => markup`${i > 0 ? '; ' : ''}<code>${d.code}</code> ${d.text === '' ? '(no message)' : d.text}`,
+      )}.</p>\n`.value,
+    );
+  }
   if (shows !== null) await shows.render(r.body, url, ctx, sink);
   else await renderText(r.body, sink);
   res.end(pageEnd());

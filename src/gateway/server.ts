@@ -18,7 +18,7 @@ import { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { explain } from '../build.js';
 import { redactUrl } from '../redact.js';
-import { MAX_TIMER, faceOf, open, startTimer, type Resource } from '../clients/index.js';
+import { MAX_TIMER, faceOf, open, startTimer } from '../clients/index.js';
 import { gatewayHref, markup, pageEnd } from './html.js';
 import { explainBlock, mailtoBlock, sessionBlock, type RenderContext } from './render/index.js';
 import {
@@ -286,22 +286,8 @@ async function serveUrl(
   // A POST to a page that is no form: its body is not read, and is let go (its connection's
   // receive clock stops when it has all arrived).
   req.resume();
-  let r: Resource;
-  try {
-    r = await open(url, openOptions(cfg, signal));
-  } catch (e) {
-    // The face may name another URL for what failed (an ftp name that is a directory): it is
-    // tried, and the browser sent there when it opens.
-    const instead = face.insteadOf?.(url, e) ?? null;
-    if (instead === null) throw e;
-    try {
-      const d = await open(instead, openOptions(cfg, signal));
-      await d.body.cancel().catch(() => {});
-    } catch {
-      throw e;
-    }
-    redirectTo(res, cfg, ctx, instead);
-    return;
-  }
+  // An object the face names instead (an ftp name that is a directory, listed) comes back from
+  // open() as reached through a redirect, and is shown here under the URL asked for.
+  const r = await open(url, openOptions(cfg, signal));
   await renderResource(res, cfg, url, r, view, ctx, signal);
 }

@@ -3,8 +3,7 @@
 // from locator/clients, the exit status of `locator fetch`, the HTTP status of the gateway, the
 // verdict of `locator check`), against the real test servers (test/servers/*.sh: vsftpd 2121,
 // pygopherd 7070, gophernicus 7071, nginx 8080, INN 1119) and locator's own WAIS server. Each
-// row says what the object is; every face must say the same. A row that names a known
-// divergence runs as a todo (reported, not failing) until the client it names is mended.
+// row says what the object is; every face must say the same.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,9 +36,8 @@ after(async () => {
 
 type Verdict = 'ok' | 'broken';
 
-// url (a function: the WAIS port is known only once its server runs) | what the object is |
-// section | (a known divergence, run as a todo: what differs and where it would be mended)
-const ROWS: [() => string, Verdict, string, string?][] = [
+// url (a function: the WAIS port is known only once its server runs) | what the object is | section
+const ROWS: [() => string, Verdict, string][] = [
   [() => `file://${DIR}/doc.txt`, 'ok', 'RFC 1738 3.10 file document'],
   [() => `file://${DIR}/sub/`, 'ok', 'RFC 1738 3.10 file directory'],
   [() => `file://${DIR}/sub`, 'ok', 'RFC 1738 3.10 file directory without "/"'],
@@ -48,12 +46,7 @@ const ROWS: [() => string, Verdict, string, string?][] = [
   [() => 'ftp://127.0.0.1:2121/pub/', 'ok', 'RFC 1738 3.2.2 ftp directory'],
   [() => 'ftp://127.0.0.1:2121/pub/missing.txt', 'broken', 'RFC 1738 3.2 missing ftp file'],
   [() => 'ftp://127.0.0.1:2121/nodir/', 'broken', 'RFC 1738 3.2.2 missing ftp directory'],
-  [
-    () => 'ftp://127.0.0.1:2121/pub',
-    'ok',
-    'RFC 1738 3.2.2 ftp directory named without "/"',
-    'open() and fetch send RETR pub and fail (550); the gateway lists the directory (303 to pub/) and the ftp probe says ok after CWD: the FTP client (or open()) would list it as the gateway does',
-  ],
+  [() => 'ftp://127.0.0.1:2121/pub', 'ok', 'RFC 1738 3.2.2 ftp directory named without "/"'],
   [() => 'gopher://127.0.0.1:7070/0/hello.txt', 'ok', 'RFC 1738 3.4 gopher document'],
   [() => 'gopher://127.0.0.1:7071/1/files', 'ok', 'RFC 1738 3.4 gopher menu'],
   [() => 'gopher://127.0.0.1:7070/0/nothere.txt', 'broken', 'RFC 1738 3.4 missing gopher selector'],
@@ -62,7 +55,6 @@ const ROWS: [() => string, Verdict, string, string?][] = [
     () => 'gopher://127.0.0.1:7071/1/nomenu',
     'broken',
     'RFC 1738 3.4 missing gopher menu (gophernicus: a plain-text error page)',
-    'the gopher probe says broken (the first line is not a menu line); open(), fetch and the gateway pass the page on as a menu: the Gopher client would check the first line of a menu as the probe does',
   ],
   [() => 'http://127.0.0.1:8080/hello.txt', 'ok', 'RFC 1738 3.3 http'],
   [() => 'http://127.0.0.1:8080/', 'ok', 'RFC 1738 3.3 http directory (an index page)'],
@@ -117,9 +109,8 @@ async function viaCheck(url: string): Promise<string> {
   return rows[0].status;
 }
 
-for (const [url, want, section, known] of ROWS) {
-  const name = `${section}: open(), fetch, the gateway and check agree the object is ${want}`;
-  test(name, known === undefined ? {} : { todo: `known divergence: ${known}` }, async () => {
+for (const [url, want, section] of ROWS) {
+  test(`${section}: open(), fetch, the gateway and check agree the object is ${want}`, async () => {
     const u = url();
     const [o, f, g, c] = await Promise.all([viaOpen(u), viaFetch(u), viaGateway(u), viaCheck(u)]);
     assert.deepEqual(
@@ -153,4 +144,43 @@ test('a file: text document is shown by the gateway as text, not downloaded', as
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
   assert.equal(page.headers.get('content-disposition'), null);
   assert.match(html, /a document/);
+});
+
+test('RFC 1738 3.2.2: an ftp directory named without "/" is listed by open(), as the name with "/" is', async () => {
+  const r = await open('ftp://127.0.0.1:2121/pub', { timeout: 15_000, gateway: false, netrc: false, transcript: true });
+  const names = (await readAll(r.body))
+    .toString()
+    .split(/\r?\n/)
+    .filter((l) => l !== '');
+  const d = await open('ftp://127.0.0.1:2121/pub/', { timeout: 15_000, gateway: false, netrc: false });
+  assert.deepEqual(
+    names,
+    (await readAll(d.body))
+      .toString()
+      .split(/\r?\n/)
+      .filter((l) => l !== ''),
+  );
+  assert.ok(names.length > 0);
+  assert.deepEqual([r.meta.kind, r.meta.view, r.meta.url], ['listing', 'ftp-listing', 'ftp://127.0.0.1:2121/pub/']);
+  assert.deepEqual(r.meta.redirects, ['ftp://127.0.0.1:2121/pub']);
+  const sent = r.meta.transcript.filter((l) => l.direction === 'send').map((l) => l.text);
+  assert.ok(sent.includes('RETR pub') && sent.includes('CWD pub') && sent.includes('NLST'), sent.join(' | '));
+  // A name that is neither: the first failure (RETR refused) stands, not the CWD of the second try.
+  await assert.rejects(
+    open('ftp://127.0.0.1:2121/pub/missing.txt', { timeout: 15_000, gateway: false, netrc: false }),
+    (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.match(e.message, /RETR missing\.txt/);
+      return true;
+    },
+  );
+});
+
+test("RFC 1436 3.8: a menu whose first line is no menu line (gophernicus' error page) is a protocol-error from open()", async () => {
+  await assert.rejects(open('gopher://127.0.0.1:7071/1/nomenu', { timeout: 15_000, gateway: false }), (e: unknown) => {
+    assert.ok(e instanceof LocatorError);
+    assert.equal(e.code, 'protocol-error');
+    assert.match(e.message, /is not a menu: its first line is not a menu line/);
+    return true;
+  });
 });

@@ -14,6 +14,7 @@ import { startGateway, type Gateway } from '../../src/gateway/index.js';
 import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.js';
 import { startProsperoServer, type ProsperoServer } from '../servers/prospero-server.js';
 import { SHARED, serversDir } from '../helpers.js';
+import { messages, replaying, whole } from '../clients/wais/captures.js';
 
 let gw: Gateway;
 let wais: WaisServer;
@@ -72,6 +73,26 @@ test('RFC 1738 3.9: a WAIS database is a search form; a search is headlines link
   const doc = await page(docs[0]);
   assert.equal(doc.status, 200, doc.text);
   assert.match(doc.text, /Weather notes/);
+});
+
+test("RFC 1625 3: a WAIS server's diagnostic beside its headlines (freeWAIS, capture 08) is shown on the results page", async () => {
+  const f8 = await replaying(messages('08-help-query-diagnostic.s2c.bin').map(whole));
+  try {
+    const r = await page(`wais://127.0.0.1:${f8.port}/demo?%3F`);
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.text, /<h1>WAIS search results<\/h1>/);
+    assert.match(
+      r.text,
+      /<p class="diagnostic">The server reports beside its answer: <code>S1<\/code> query syntax error: \?\.<\/p>/,
+    );
+    assert.match(r.text, /Information on database: demo/);
+  } finally {
+    await f8.close();
+  }
+  // A search with no diagnostic has none on its page.
+  const plain = await page(`wais://127.0.0.1:${wais.port}/demo?forecast`);
+  assert.equal(plain.status, 200, plain.text);
+  assert.doesNotMatch(plain.text, /class="diagnostic"/);
 });
 
 test('RFC 1738 3.11: a Prospero URL is resolved by the directory server and its FTP object shown', async () => {

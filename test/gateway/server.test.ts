@@ -200,13 +200,22 @@ test('RFC 1738 3.2.2: an FTP directory is a list of its names, each a link, with
   }
 });
 
-test('RFC 1738 3.2.2: an FTP file is shown as text; a directory named without "/" is redirected to its listing', async () => {
+test('RFC 1738 3.2.2: an FTP file is shown as text; a directory named without "/" is shown as its listing', async () => {
   const r = await page(`${FTP}/pub/unix.txt`);
   assert.equal(r.status, 200);
   assert.ok(r.text.includes(`<pre class="text">${readFileSync(join(ftpRoot, 'pub/unix.txt'), 'utf8')}</pre>`));
   const d = await page(`${FTP}/pub/nested`);
-  assert.equal(d.status, 303);
-  assert.equal(d.headers.location, `${gw.url}/?url=${encodeURIComponent(`${FTP}/pub/nested/`)}`);
+  assert.equal(d.status, 200);
+  assert.match(d.text, /<h1>FTP directory<\/h1>/);
+  assert.match(d.text, new RegExp(`Reached through <code>${FTP}/pub/nested</code>`));
+  const names = readdirSync(join(ftpRoot, 'pub/nested')).sort();
+  assert.deepEqual(
+    linked(d.text)
+      .filter((u) => u.startsWith(`${FTP}/pub/nested/`))
+      .map((u) => decodeURIComponent(u.slice(`${FTP}/pub/nested/`.length)))
+      .sort(),
+    names,
+  );
 });
 
 test('errors are pages with the typed error, its code and the HTTP status', async () => {

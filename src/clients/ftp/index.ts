@@ -15,6 +15,16 @@ function isDirectory(u: Url): boolean {
   return f.ftptype === 'd' || f.name === '';
 }
 
+/**
+ * The listing URL of a name that is a directory (RFC 1738 3.2.2; the draft of 1994-03: a final
+ * "/" lists the directory): the name with "/"; null for a URL that ends in "/" or has a `;type=`.
+ */
+function directoryOf(url: Url): string | null {
+  const href = url.withoutFragment;
+  if (href.endsWith('/') || href.lastIndexOf(';type=') > href.lastIndexOf('/')) return null;
+  return href + '/';
+}
+
 /** ftp (RFC 1738 3.2; RFC 959, RFC 3659): login, one CWD per segment, then SIZE for a file, CWD for a directory. */
 export function ftpSteps(url: Url): string[] {
   const plan = planFtp(url);
@@ -71,12 +81,12 @@ const ftp: ClientFace = {
   probe: async (url, options) => (await import('../probe/ftp.js')).probe(url, options),
   steps: ftpSteps,
   links: listingLinks,
+  directoryOf,
   // A name that is a directory: RETR fails with 550; the directory is listed instead (the draft of
   // 1994-03: a final "/" lists the directory).
   insteadOf(url, e) {
     if (!(e instanceof FtpReplyError) || e.replyCode !== 550 || e.command?.startsWith('RETR') !== true) return null;
-    if (url.href.endsWith('/') || (url.path ?? '').includes(';')) return null;
-    return url.withoutFragment + '/';
+    return directoryOf(url);
   },
 };
 

@@ -28,8 +28,18 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../types.js';
-import { parseAsk, parseAttributes, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
-import { CRLF, TAB, concat, concatBytes } from '../framing/bytes.js';
+import {
+  MENU_LINE_LIMIT,
+  firstLineOf,
+  menuStart,
+  parseAsk,
+  parseAttributes,
+  parseErrorText,
+  parseMenu,
+  parsePlusHeader,
+  type PlusHeader,
+} from './parser.js';
+import { CRLF, LF as LF_OCTET, TAB, concat, concatBytes } from '../framing/bytes.js';
 import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from './types.js';
 
@@ -282,34 +292,54 @@ async function throwPlusError(conn: Connection, header: PlusHeader, where: strin
 /**
  * RFC 1436 3.8: a plain Gopher server reports a missing selector with an error item (type 3)
  * instead of the data. A reply that is nothing but type-3 menu lines (and an optional "." line)
- * is that error, thrown as a GopherError; anything else is data and is put back untouched. Only
- * a reply whose first octet is "3" is read ahead, and at most ERROR_LINE_PEEK octets of it.
- * A menu (type 1) is never empty on the wire: even an empty directory ends with its "." line
- * (RFC 1436 3.8), so a connection closed before any octet of a menu is `connection-closed`, not
- * an empty menu (a document may be empty: an empty file).
+ * is that error, thrown as a GopherError; only a reply whose first octet is "3" is read ahead for
+ * it, at most ERROR_LINE_PEEK octets (an error item among others is data). The answer to a menu
+ * (type 1) or a search (type 7) must start as a menu does (menuStart(), the probe's test): a
+ * first line that is no menu line (a plain-text error page) is a `protocol-error`. A menu is never empty
+ * on the wire (even an empty directory ends with its "." line), so a connection closed before
+ * any octet of a menu is `connection-closed` (a document may be empty: an empty file). What was
+ * read ahead is put back untouched.
  */
-async function checkErrorLine(conn: Connection, where: string, menu: boolean): Promise<void> {
+async function checkAnswerStart(conn: Connection, where: string, type: string): Promise<void> {
+  const menu = type === '1' || type === '7';
   let buf: Uint8Array = EMPTY;
+  let ended = false;
   for (;;) {
-    if (buf.length > 0 && buf[0] !== 0x33) break;
-    if (buf.length > ERROR_LINE_PEEK) break;
+    const errorItems = buf[0] === 0x33 && buf.length <= ERROR_LINE_PEEK;
+    const firstLine = menu && buf.indexOf(LF_OCTET) < 0 && buf.length < MENU_LINE_LIMIT;
+    if (buf.length > 0 && !errorItems && !firstLine) break;
     const chunk = await conn.read();
-    if (chunk === null && buf.length === 0 && menu) {
-      throw new LocatorError(
-        CONNECTION_CLOSED,
-        -1,
-        `the server closed the connection without sending the menu of ${where} (not even its "." line)`,
-      );
-    }
     if (chunk === null) {
-      const { items } = parseMenu(buf, true);
-      if (items.length > 0 && items.every((i) => i.type === '3' && i.problem === null)) {
-        for (const i of items) conn.note('receive', `3${i.display}`);
-        throw new GopherError(null, null, items.map((i) => i.display).join('\n'), where);
-      }
+      ended = true;
       break;
     }
     buf = concat(buf, chunk);
+  }
+  if (ended && buf.length === 0 && type === '1') {
+    throw new LocatorError(
+      CONNECTION_CLOSED,
+      -1,
+      `the server closed the connection without sending the menu of ${where} (not even its "." line)`,
+    );
+  }
+  if (ended && buf[0] === 0x33) {
+    const { items } = parseMenu(buf, true);
+    if (items.length > 0 && items.every((i) => i.type === '3' && i.problem === null)) {
+      for (const i of items) conn.note('receive', `3${i.display}`);
+      throw new GopherError(null, null, items.map((i) => i.display).join('\n'), where);
+    }
+  }
+  if (menu) {
+    const line = firstLineOf(buf);
+    const start = menuStart(line);
+    if (start.kind === 'malformed') {
+      conn.note('receive', text.decode(line.subarray(0, 200)));
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `the answer for ${where} is not a menu: its first line is not a menu line: ${start.problem}`,
+      );
+    }
   }
   conn.unread(buf);
 }
@@ -352,7 +382,7 @@ async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: Gopher
       length = header.length;
       if (length >= 0) size = length;
     } else {
-      await checkErrorLine(conn, where, f.gophertype === '1');
+      await checkAnswerStart(conn, where, f.gophertype);
     }
     const body = pullStream(
       dataReader(conn, length),

@@ -13,7 +13,7 @@ import type { MenuItem } from './types.js';
 /**
  * The longest menu line read (octets, line end included). RFC 1436 3.8 asks for display strings
  * under 70 characters and selectors of at most 255; 64 KiB leaves room for any real server and
- * bounds what a server that never sends a line end can make a client buffer (issue 10).
+ * bounds what a server that never sends a line end can make a client buffer.
  */
 export const MAX_MENU_LINE = 65536;
 

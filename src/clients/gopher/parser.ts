@@ -160,6 +160,34 @@ export function parseMenu(buf: Uint8Array, final = false): { items: MenuItem[]; 
   return { items, rest: buf.subarray(i), done: false };
 }
 
+/** How many octets of a menu are read, at most, to find its first line (the client and the probe). */
+export const MENU_LINE_LIMIT = 4096;
+
+/**
+ * The first line of a menu's answer, without its line end (CR LF, or a bare LF), from the octets
+ * read so far: up to the first LF, else all of them (the answer ended, or MENU_LINE_LIMIT was reached).
+ */
+export function firstLineOf(buf: Uint8Array): Uint8Array {
+  const lf = buf.indexOf(LF);
+  if (lf < 0) return buf;
+  return buf.subarray(0, lf > 0 && buf[lf - 1] === CR ? lf - 1 : lf);
+}
+
+/**
+ * What the first line of a menu says (RFC 1436 3.8): `empty` (nothing, or the "." line), a
+ * `malformed` line (no menu line: a plain-text error page, as gophernicus sends for a missing
+ * selector), or its first `item`. The one test of a menu's start: the client's open() and the
+ * probe both ask it (an answer of error items only is the client's GopherError before it).
+ */
+export function menuStart(
+  line: Uint8Array,
+): { kind: 'empty' } | { kind: 'malformed'; problem: string } | { kind: 'item'; item: MenuItem } {
+  if (line.length === 0 || (line.length === 1 && line[0] === DOT)) return { kind: 'empty' };
+  const item = parseMenuLine(line);
+  if (item.problem !== null) return { kind: 'malformed', problem: item.problem };
+  return { kind: 'item', item };
+}
+
 /** Reads one menu line (without its line end) into an item with its URL (RFC 1436 appendix). */
 export function parseMenuLine(line: Uint8Array): MenuItem {
   const type = line[0] < 0x80 ? String.fromCharCode(line[0]) : '\uFFFD';

@@ -1,9 +1,9 @@
-// The result a scheme's probe gives (issue 18), before probe() adds the redirects, the transcript
+// The result a scheme's probe gives (docs/probes.md), before probe() adds the redirects, the transcript
 // and the time: here, so that the probe modules need not import the index that loads them.
 
 import type { ProbeResult } from './types.js';
 
-/** A ProbeResult of issue 18 with the fields probe() fills in (redirects, transcript, ms) left empty. */
+/** A ProbeResult with the fields probe() fills in (redirects, transcript, ms) left empty. */
 export function result(
   status: ProbeResult['status'],
   reason: string,

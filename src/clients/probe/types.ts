@@ -1,10 +1,10 @@
 // The contract between the probes (src/clients/probe/, one per scheme) and the link checker
-// (src/check/, `locator check`): issue 18. A probe proves that the object a URL designates is
+// (src/check/, `locator check`; docs/probes.md). A probe proves that the object a URL designates is
 // there with the least traffic the scheme allows, and says what it sent (`explain --probe`).
 import type { Url } from '../../core/url.js';
 import type { OpenOptions, TranscriptLine } from '../types.js';
 
-/** What a checked URL came to (issue 18): the checker's statuses. */
+/** What a checked URL came to: the checker's statuses (docs/check.md). */
 export type CheckStatus = 'ok' | 'broken' | 'redirected' | 'refused' | 'invalid' | 'unreachable';
 
 /** The options of a probe: those of open() (timeout, policy, gateway, credentials ...), and the probes' own. */

@@ -1,4 +1,4 @@
-// The wais probe (RFC 1738 3.9, RFC 1625; issue 18): the InitRequest and the search of the
+// The wais probe (RFC 1738 3.9, RFC 1625): the InitRequest and the search of the
 // database (the WAIS client's own session, src/clients/wais/client.ts probeWais), or the first
 // piece of a document; a diagnostic record (an unknown database) is `wais-diagnostic`: broken.
 

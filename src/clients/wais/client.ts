@@ -514,7 +514,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
 }
 
 /**
- * What a probe of a wais URL asks (RFC 1738 3.9, RFC 1625; issue 18): the InitRequest, then the
+ * What a probe of a wais URL asks (RFC 1738 3.9, RFC 1625): the InitRequest, then the
  * search of database?search, the empty search whose answer names a database's source description,
  * or the first piece of a document; nothing more is retrieved, and the connection is closed.
  * Resolves to what was proved; fails as open() does (`wais-diagnostic`, `not-found`, ...).

@@ -175,7 +175,8 @@ test('120 then 220 at the greeting (RFC 959 5.4)', async () => {
 // --- the path: CWD per segment, TYPE, RETR / NLST (RFC 1738 3.2.2) ---
 
 test('an empty segment is sent as "CWD " with an empty argument (RFC 1738 3.2.2)', async () => {
-  const f = await start({ CWD: (_v, _a, s) => s.reply('250 OK.') });
+  // Every CWD but into the name is answered 250 (open() tries the name as a directory after RETR fails).
+  const f = await start({ CWD: (_v, a, s) => s.reply(a === 'a.bin' ? '550 Not a directory.' : '250 OK.') });
   const url = f.url('/pub/a.bin');
   await failure(open(url, quiet), 'ftp-reply'); // the fake's RETR looks in "/", as its CWD answers 250 to anything
   assert.deepEqual(

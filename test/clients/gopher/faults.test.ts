@@ -142,6 +142,39 @@ test('a type-3 line first and other lines after it is data, not an error', async
   });
 });
 
+test('RFC 1436 3.8: a menu whose first line is no menu line is a protocol-error; a document of the same text is data', async () => {
+  const page = 'Error: File or directory not found! (null)\r\n____\r\n';
+  await withFake(await answering(page), async (f) => {
+    const e = await rejects(open(`gopher://127.0.0.1:${f.port}/1/nomenu`, FAST));
+    assert.ok(e instanceof LocatorError);
+    assert.equal(e.code, 'protocol-error');
+    assert.match(
+      e.message,
+      /is not a menu: its first line is not a menu line: a menu line has four TAB-separated fields/,
+    );
+  });
+  await withFake(await answering(page), async (f) => {
+    const e = await rejects(open(`gopher://127.0.0.1:${f.port}/7/search%09x`, FAST));
+    assert.equal((e as LocatorError).code, 'protocol-error', 'a search answers with a menu too');
+  });
+  await withFake(await answering(page), async (f) => {
+    const r = await open(`gopher://127.0.0.1:${f.port}/0/page.txt`, FAST);
+    assert.equal((await readAll(r.body)).toString(), page);
+  });
+  // The first line is read whole however the server splits it, and given back untouched.
+  const menu = '0Hello\t/hello.txt\t127.0.0.1\t70\r\n.\r\n';
+  const split = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    socket.write('0Hel');
+    setTimeout(() => socket.end(menu.slice(4)), 20);
+    return true;
+  });
+  await withFake(split, async (f) => {
+    const r = await open(`gopher://127.0.0.1:${f.port}/1/`, FAST);
+    assert.equal((await readAll(r.body)).toString(), menu);
+  });
+});
+
 test('cancelling the body closes the connection', async () => {
   await withFake(await answering('x'.repeat(1 << 20), { end: false }), async (f) => {
     const r = await open(`gopher://127.0.0.1:${f.port}/9/big`, FAST);
