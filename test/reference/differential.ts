@@ -114,7 +114,7 @@ export function recordPicture(u: AnyUrl, order: number): Record<string, unknown>
 /** What parse() and normalize() give for one input, from either implementation. */
 function whole(
   tryParseFn: (s: string, o?: ParseOptions) => unknown,
-  normalizeFn: (s: string, o?: ParseOptions) => string,
+  normalizeFn: (u: never, o?: ParseOptions) => string,
   normalFormFn: (u: never, shortcut: boolean) => string,
   input: string,
   options: ParseOptions | undefined,
@@ -129,7 +129,7 @@ function whole(
   if (r instanceof LocatorError || r instanceof RefLocatorError) return { error: errorPicture(r) };
   const u = r as AnyUrl;
   const out = recordPicture(u, order);
-  out.normalize = read(() => normalizeFn(input, options));
+  out.normalize = read(() => normalizeFn(u as never, options));
   out.normalFormLong = read(() => normalFormFn(u as never, false));
   return out;
 }
@@ -141,6 +141,7 @@ function whole(
 export function differ(input: string, options?: ParseOptions, order = 0): string | null {
   const now = whole(tryParse, normalize, normalForm as never, input, options, order);
   const ref = whole(refTryParse, refNormalize, refNormalForm as never, input, options, order);
+  if (JSON.stringify(now) === JSON.stringify(ref)) return null;
   const keys = new Set([...Object.keys(now), ...Object.keys(ref)]);
   for (const k of keys) {
     const a = JSON.stringify(now[k]);
@@ -149,5 +150,5 @@ export function differ(input: string, options?: ParseOptions, order = 0): string
       return `${JSON.stringify(input)}${options?.trim ? ' (trim)' : ''} order ${order}: ${k}\n  now: ${a?.slice(0, 2000)}\n  ref: ${b?.slice(0, 2000)}`;
     }
   }
-  return null;
+  return 'the pictures differ in the order of their keys';
 }
