@@ -33,6 +33,12 @@ export interface SchemeSyntax {
    * arrays) are left as they are.
    */
   fields?(url: Url): object;
+  /**
+   * True when fields() returns a record frozen through every part already (each object frozen
+   * as it is built): the record then takes it as it is, without walking it. @internal The
+   * built-in entries set it; registerScheme() drops it from an entry it is given.
+   */
+  readonly fieldsFrozen?: boolean;
 }
 
 /** The hash the scanner computes while it reads the scheme: h = (h * 31 + lower(c)) mod 2^32. */

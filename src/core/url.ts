@@ -377,9 +377,11 @@ export class Url {
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {
       const spec = this.#spec;
-      this.#fields = deepFreeze(
-        spec?.fields ? (spec.fields(this) as Record<string, unknown>) : { schemePart: this.schemePart },
-      );
+      if (spec?.fields === undefined) this.#fields = Object.freeze({ schemePart: this.schemePart });
+      else {
+        const f = spec.fields(this) as Record<string, unknown>;
+        this.#fields = spec.fieldsFrozen === true ? f : deepFreeze(f);
+      }
     }
     return this.#fields;
   }
