@@ -71,19 +71,18 @@ const isBody = (c: number) => (CHAR_CLASS[c] & (UNRESERVED | RESERVED)) !== 0;
 const isXchar = (c: number) => (CHAR_CLASS[c] & XCHAR) !== 0;
 // The url-path or scheme part: unreserved and reserved characters ("/" is reserved) pass; the
 // search stops at anything else ("#", "%" and the characters that must be encoded).
-const BODY_STOP = /* @__PURE__ */ new RegExp(`[^${charSet(isBody)}]`, 'g');
+const BODY_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*`, 'y');
 // The fragment: xchar less escape.
-const XCHAR_STOP = /* @__PURE__ */ new RegExp(`[^${charSet(isXchar)}]`, 'g');
+const XCHAR_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isXchar)}]*`, 'y');
 // hostname = *[ domainlabel "." ] toplabel (RFC 1738 3.1, 5), when it ends where the host ends:
 // readHost() would find nothing in it.
 const HOSTNAME = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const PLAIN_HOST = /* @__PURE__ */ new RegExp(HOSTNAME, 'y');
 // A whole URL with nothing to report, from its host (a port of digits, a url-path of body
 // characters, a fragment of xchars) or from its scheme part (no login).
-const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(
-  `${HOSTNAME}(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]*)?`,
-  'y',
-);
+const AFTER_HOST = `(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]*)?`;
+const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOSTNAME + AFTER_HOST, 'y');
+const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
 const CLEAN_PART = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]*)?`, 'y');
 
 function missingSlashes(list: Findings, p: number, scheme: string): void {
@@ -91,16 +90,16 @@ function missingSlashes(list: Findings, p: number, scheme: string): void {
 }
 
 /**
- * Reports the characters of input[start, end) that `stop` does not pass and that are not well
+ * Reports the characters of input[start, end) that `run` does not pass and that are not well
  * formed escapes (RFC 1738 2.2, 5). Returns the offset of the first "#" when `hash` is true (the
  * url-path ends there), else `end`.
  */
-function checkRun(input: string, start: number, end: number, list: Findings, stop: RegExp, hash: boolean): number {
+function checkRun(input: string, start: number, end: number, list: Findings, run: RegExp, hash: boolean): number {
   let k = start;
   while (k < end) {
-    stop.lastIndex = k;
-    if (!stop.test(input)) return end;
-    k = stop.lastIndex - 1;
+    run.lastIndex = k;
+    run.test(input); // always matches, if only the empty run
+    k = run.lastIndex;
     if (k >= end) return end;
     const c = input.charCodeAt(k);
     if (c === 35 && hash) return k;
@@ -111,6 +110,29 @@ function checkRun(input: string, start: number, end: number, list: Findings, sto
     k += badChar(input, k, end, list, INVALID_CHAR) + 1;
   }
   return end;
+}
+
+/**
+ * True when the generic rules find nothing to report past the scheme name (RFC 1738 2.2, 3.1,
+ * 5), found in one search: a host name with no user and a port of digits (or an empty host
+ * where the scheme allows one), then a url-path and a fragment of characters that need no
+ * encoding; or, without a login, a scheme part and fragment of such characters (a missing "//"
+ * is not judged here). False when the search stops short: the rules may find something.
+ */
+export function cleanAtOnce(url: Url, input: string, spec: SchemeSyntax | undefined): boolean {
+  const shift = url.inputOffset;
+  const end = shift + url.href.length;
+  const hs = url.hostStart;
+  if (hs < 0) {
+    CLEAN_PART.lastIndex = shift + url.schemePartStart;
+    return CLEAN_PART.test(input) && CLEAN_PART.lastIndex === end;
+  }
+  if (url.userStart >= 0) return false;
+  const ps = url.portStart;
+  if (ps >= 0 && (ps === url.loginEnd || url.port === null)) return false;
+  const re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
+  re.lastIndex = hs + shift;
+  return re.test(input) && re.lastIndex === end;
 }
 
 /**
@@ -145,24 +167,11 @@ export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSynt
   const p = shift + url.schemePartStart;
   let bodyStart = p;
   const hs = url.hostStart;
-  // The usual URL in one search: a host name with no user and a port of digits, then the
-  // url-path and a fragment with nothing to report. When the search stops short, the checks
-  // below say what it stopped at.
-  if (!trim) {
-    if (hs < 0) {
-      CLEAN_PART.lastIndex = p;
-      if (CLEAN_PART.test(input) && CLEAN_PART.lastIndex === end) {
-        if (spec?.syntax === 'internet') missingSlashes(list, p, scheme);
-        return list;
-      }
-    } else if (url.userStart < 0) {
-      const ps = url.portStart;
-      if (ps < 0 || (ps < url.loginEnd && url.port !== null)) {
-        CLEAN_LOGIN.lastIndex = hs + shift;
-        if (CLEAN_LOGIN.test(input) && CLEAN_LOGIN.lastIndex === end) return list;
-      }
-    }
+  if (cleanAtOnce(url, input, spec)) {
+    if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
+    return list;
   }
+  // The search stopped short: the checks below say at what.
   if (hs >= 0) {
     const hostStart = hs + shift;
     if (url.userStart >= 0) {
@@ -197,11 +206,11 @@ export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSynt
     bodyStart = url.pathStart < 0 ? -1 : url.pathStart + shift;
   }
   if (bodyStart >= 0) {
-    checkRun(input, bodyStart, end, list, BODY_STOP, true);
+    checkRun(input, bodyStart, end, list, BODY_RUN, true);
     if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
   }
   const fs = url.fragment === null ? -1 : shift + url.bodyEnd + 1;
-  if (fs >= 0) checkRun(input, fs, end, list, XCHAR_STOP, false);
+  if (fs >= 0) checkRun(input, fs, end, list, XCHAR_RUN, false);
   return list;
 }
 

@@ -17,7 +17,7 @@ import { decodeSlice, decodeText, describeValue, type Charset } from './percent.
 import type { SchemeSyntax } from './scheme.js';
 import { RESERVED_BIT } from './chars.js';
 import { listed, noted } from './violations.js';
-import { analyze, hostNotPlain, releaseFindings } from './analyze.js';
+import { analyze, cleanAtOnce, hostNotPlain, releaseFindings } from './analyze.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
 
@@ -331,6 +331,15 @@ export class Url {
       this.#hostPlain = p;
     }
     return p === 1;
+  }
+
+  /**
+   * True when the generic rules surely report nothing about the characters of the URL (RFC
+   * 1738 2.2, 5), as one search over it found; false when they may (then read `violations`).
+   * @internal
+   */
+  charsClean(): boolean {
+    return cleanAtOnce(this, this.#input, this.#spec);
   }
 
   /** Offset in href where the host starts, or -1 when there is no "//" login. */
