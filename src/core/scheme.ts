@@ -34,9 +34,10 @@ export interface SchemeSyntax {
    */
   fields?(url: Url): object;
   /**
-   * True when fields() returns a record frozen through every part already (each object frozen
-   * as it is built): the record then takes it as it is, without walking it. @internal The
-   * built-in entries set it; registerScheme() drops it from an entry it is given.
+   * True when a frozen record that fields() returns is frozen through every part already (each
+   * object frozen as it was built): the record then takes it as it is, without walking it (one
+   * that is not frozen is walked). @internal The built-in entries set it; registerScheme() drops
+   * it from an entry it is given.
    */
   readonly fieldsFrozen?: boolean;
 }

@@ -389,7 +389,7 @@ export class Url {
       if (spec?.fields === undefined) this.#fields = Object.freeze({ schemePart: this.schemePart });
       else {
         const f = spec.fields(this) as Record<string, unknown>;
-        this.#fields = spec.fieldsFrozen === true ? f : deepFreeze(f);
+        this.#fields = spec.fieldsFrozen === true && Object.isFrozen(f) ? f : deepFreeze(f);
       }
     }
     return this.#fields;
