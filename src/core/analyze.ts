@@ -167,7 +167,7 @@ export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSynt
   const p = shift + url.schemePartStart;
   let bodyStart = p;
   const hs = url.hostStart;
-  if (cleanAtOnce(url, input, spec)) {
+  if (url.charsClean()) {
     if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
     return list;
   }

@@ -51,6 +51,12 @@ function isPlain(v: object): boolean {
   return p === Object.prototype || p === null;
 }
 
+// The bits of Url's #known: what hostIsPlain() and charsClean() found, once found.
+const HOST_PLAIN_KNOWN = 1;
+const HOST_PLAIN = 2;
+const CLEAN_KNOWN = 4;
+const CLEAN = 8;
+
 /** Freezes a list of violations and each violation in it. */
 function freezeList(v: Diagnostic[]): readonly Diagnostic[] {
   for (let i = 0; i < v.length; i++) Object.freeze(v[i]);
@@ -103,7 +109,7 @@ export class Url {
   // undefined until the first read of the violations (or of what depends on them): analyze()
   // and the scheme's rules run then, once; null for none.
   #violations: readonly Diagnostic[] | null | undefined;
-  #hostPlain: number; // -1 not known yet, 0 no, 1 yes (hostIsPlain)
+  #known: number; // bits of what is known: HOST_PLAIN_KNOWN, HOST_PLAIN, CLEAN_KNOWN, CLEAN
   #fields: Record<string, unknown> | undefined;
 
   /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
@@ -144,7 +150,7 @@ export class Url {
     this.#input = input;
     this.#trim = trim;
     this.#violations = undefined;
-    this.#hostPlain = -1;
+    this.#known = 0;
     this.#fields = undefined;
   }
 
@@ -325,12 +331,13 @@ export class Url {
    * more. @internal
    */
   hostIsPlain(): boolean {
-    let p = this.#hostPlain;
-    if (p < 0) {
-      p = this.#hostStart >= 0 && hostNotPlain(this.#href, this.#schemeEnd + 3, this.#loginEnd) ? 0 : 1;
-      this.#hostPlain = p;
+    let k = this.#known;
+    if ((k & HOST_PLAIN_KNOWN) === 0) {
+      const plain = this.#hostStart < 0 || !hostNotPlain(this.#href, this.#schemeEnd + 3, this.#loginEnd);
+      k |= HOST_PLAIN_KNOWN | (plain ? HOST_PLAIN : 0);
+      this.#known = k;
     }
-    return p === 1;
+    return (k & HOST_PLAIN) !== 0;
   }
 
   /**
@@ -339,7 +346,12 @@ export class Url {
    * @internal
    */
   charsClean(): boolean {
-    return cleanAtOnce(this, this.#input, this.#spec);
+    let k = this.#known;
+    if ((k & CLEAN_KNOWN) === 0) {
+      k |= CLEAN_KNOWN | (cleanAtOnce(this, this.#input, this.#spec) ? CLEAN : 0);
+      this.#known = k;
+    }
+    return (k & CLEAN) !== 0;
   }
 
   /** Offset in href where the host starts, or -1 when there is no "//" login. */
