@@ -39,7 +39,7 @@ export interface ScanFindings extends Findings {
 // nested in a scheme's rules never shares a Findings with one that is still running.
 let spare: ScanFindings | null = null;
 
-/** A Findings record for one analysis; give it back with releaseFindings(). */
+/** A Findings record for the violations of one URL (RFC 1738 2.2, 3.1, 5); give it back with releaseFindings(). */
 export function takeFindings(): ScanFindings {
   const f = spare;
   if (f !== null) {
@@ -53,7 +53,7 @@ export function takeFindings(): ScanFindings {
   return g;
 }
 
-/** Hands a Findings record back for the next analysis. */
+/** Hands a Findings record back for the next analysis (of the violations of RFC 1738 2.2, 3.1, 5). */
 export function releaseFindings(f: ScanFindings): void {
   spare = f;
 }
@@ -259,6 +259,7 @@ export function hostNotPlain(h: string, start: number, end: number): boolean {
   return upper || odd;
 }
 
+/** White space a `trim` parse removes (the RFC 1738 appendix: white space around a URL is not part of it). */
 export function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 0xfeff || c === 0xa0;
 }
