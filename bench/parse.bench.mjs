@@ -4,9 +4,14 @@
 // read: for locator the scheme's typed fields (`url.fields`, decoded, e.g. an ftp URL's path
 // segments and type), the host and port; for the others their components. Prints URLs/s (median
 // of the rounds) and the ratio to Node's URL, and the limit: a loop that only reads every char
-// code of the corpus once through a 64K table, and parse's share of that rate. The machines are
-// shared and noisy: read the medians and ratios, not single timings.
-import { parse as locatorParse } from '../dist/index.js';
+// code of the corpus once through a 64K table, and parse's share of that rate. Then three more
+// tables, each against its Node peer in the same run: parse and read href, host, port and path
+// (Node's URL: href, hostname, port, pathname); parse and read `valid` (`URL.canParse`); and
+// normalize() (`new URL(s).href`). BENCH_BASELINE=/path/to/dist/index.js adds the same rows for
+// another build (e.g. the code before a change), measured in the same rounds: a before/after of
+// same-run ratios. The machines are shared and noisy: read the medians and ratios, not single
+// timings.
+import { parse as locatorParse, normalize as locatorNormalize } from '../dist/index.js';
 import fastUri from 'fast-uri';
 import UrlParse from 'url-parse';
 import whatwgUrl from 'whatwg-url';
@@ -20,7 +25,21 @@ function charLoop(s) {
   return n;
 }
 
+const baseline = process.env.BENCH_BASELINE ? await import(process.env.BENCH_BASELINE) : null;
+
+function fieldsPeer(parse) {
+  return (s) => {
+    try {
+      const u = parse(s);
+      return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fieldsWeight(u.fields);
+    } catch {
+      return 0;
+    }
+  };
+}
+
 const peers = {
+  ...(baseline ? { 'baseline locator': fieldsPeer(baseline.parse) } : {}),
   locator: (s) => {
     try {
       const u = locatorParse(s);
@@ -82,4 +101,89 @@ for (const file of files) {
 
 console.log(`parse() throughput, median of ${ROUNDS} rounds of >= ${MIN_MS} ms, Node ${process.version}`);
 console.table(rows);
-if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
+
+// The three lighter uses, each beside its Node peer (and the baseline build, if given).
+function readPeer(parse) {
+  return (s) => {
+    try {
+      const u = parse(s);
+      return u.href.length + (u.host ?? '').length + (u.port ?? 0) + (u.path ?? '').length;
+    } catch {
+      return 0;
+    }
+  };
+}
+function validPeer(parse) {
+  return (s) => {
+    try {
+      return parse(s).valid ? 1 : 2;
+    } catch {
+      return 0;
+    }
+  };
+}
+function normalizePeer(normalize) {
+  return (s) => {
+    try {
+      return normalize(s).length;
+    } catch {
+      return 0;
+    }
+  };
+}
+const uses = {
+  'href host port path': {
+    node: [
+      'node URL',
+      (s) => {
+        try {
+          const u = new URL(s);
+          return u.href.length + u.hostname.length + u.port.length + u.pathname.length;
+        } catch {
+          return 0;
+        }
+      },
+    ],
+    make: (L) => readPeer(L.parse),
+  },
+  valid: { node: ['URL.canParse', (s) => (URL.canParse(s) ? 1 : 2)], make: (L) => validPeer(L.parse) },
+  normalize: {
+    node: [
+      'new URL(s).href',
+      (s) => {
+        try {
+          return new URL(s).href.length;
+        } catch {
+          return 0;
+        }
+      },
+    ],
+    make: (L) => normalizePeer(L.normalize),
+  },
+};
+const useRows = [];
+for (const file of files) {
+  const lines = corpusLines(file);
+  for (const [use, { node, make }] of Object.entries(uses)) {
+    const p = {
+      ...(baseline ? { 'baseline locator': make(baseline) } : {}),
+      locator: make({ parse: locatorParse, normalize: locatorNormalize }),
+      [node[0]]: node[1],
+    };
+    const results = measure(p, lines);
+    const base = results[node[0]];
+    const row = {
+      corpus: file,
+      use,
+      peer: node[0],
+      'peer URLs/s': Math.round(base),
+      'locator URLs/s': Math.round(results.locator),
+      locator: (results.locator / base).toFixed(2) + 'x',
+    };
+    if (baseline) row.baseline = (results['baseline locator'] / base).toFixed(2) + 'x';
+    useRows.push(row);
+  }
+}
+console.log(`parse() and normalize() beside their Node peers (ratio = locator / peer), median of ${ROUNDS} rounds`);
+console.table(useRows);
+if (process.argv.includes('--json')) console.log(JSON.stringify({ rows, useRows }));

@@ -113,7 +113,7 @@ export function normalForm(u: Url, shortcut: boolean): string {
   // Speed (issue 16): each component's normal form is made first and compared with the same
   // component as written; when none changed (the usual URL: clean, lower case, no default port),
   // the normal form is `href` itself, and no new string is built. `same` follows that.
-  let same = shortcut && clean && h.startsWith(u.scheme);
+  let same = shortcut && clean && lowerScheme(h, u.schemePartStart - 1);
   const fragment = u.fragment;
   if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
@@ -158,6 +158,15 @@ export function normalForm(u: Url, shortcut: boolean): string {
   return out;
 }
 
+/** True when href[0, n), the scheme name, holds no upper-case letter (it is its own normal form). */
+function lowerScheme(h: string, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const c = h.charCodeAt(i);
+    if (c <= 90 && c >= 65) return false;
+  }
+  return true;
+}
+
 /** The codes by which the scanner reports a character that must be encoded, or a bad escape. */
 const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-char', 'non-ascii', 'invalid-escape']);
 
@@ -167,6 +176,7 @@ const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-ch
  */
 function isClean(u: Url): boolean {
   if (u.href.indexOf('%') >= 0) return false;
+  if (u.charsClean()) return true; // nothing to report about a character: no need of the list
   const v = u.violations;
   for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
   return true;

@@ -1,20 +1,16 @@
 // The character checks of RFC 1738 2.2 and 5: which code units a component allows as they stand,
-// how a forbidden one is reported (badChar), and the tables and the octet pre-scan of the hot loop
-// over a url-path or scheme part, which scan() (parse.ts) holds itself (issue 16: inlining).
+// and how a forbidden one is reported (badChar).
 
-import { CHAR_CLASS, HEX, NATIONAL, PUNCTUATION, RESERVED, UNRESERVED, XCHAR } from './charclass.js';
+import { CHAR_CLASS, HEX, NATIONAL, PUNCTUATION, RESERVED, XCHAR } from './charclass.js';
 import { INVALID_ESCAPE, NON_ASCII, CONTROL_CHAR, UNSAFE_CHAR, INVALID_CHAR } from './errors.js';
-import { RESERVED_BIT } from './url.js';
 import { note, type Findings } from './violations.js';
 
-// The body loop: 1 for unreserved characters and "/", 2 for the other reserved characters (the
-// scan notes which of them it met, so that scheme rules need not look again), 0 for the rest.
-export const BODY_CLASS = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(65536);
-  for (let c = 0; c < 128; c++) {
-    if ((CHAR_CLASS[c] & UNRESERVED) !== 0 || c === 47) t[c] = 1;
-    else if ((CHAR_CLASS[c] & RESERVED) !== 0) t[c] = 2;
-  }
+/** One bit for each reserved character (RFC 1738 2.2) but "/": ";" "?" ":" "@" "&" "=". */
+export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
+  const t = new Uint8Array(128);
+  ';?:@&='.split('').forEach((ch, i) => {
+    t[ch.charCodeAt(0)] = 1 << i;
+  });
   return t;
 })();
 
@@ -95,39 +91,4 @@ export function checkXchars(s: string, start: number, end: number, list: Finding
     }
     i += badChar(s, i, end, list, INVALID_CHAR);
   }
-}
-
-// A long body is first turned into octets by the platform's UTF-8 encoder (native code) and
-// scanned as bytes: a load from a Uint8Array is cheaper than charCodeAt on the sliced strings
-// that lines of a file are. The scratch buffer is private to this function, which calls nothing
-// that could come back here.
-export const LONG_BODY = 28;
-const encoder = /* @__PURE__ */ new TextEncoder();
-let scratch = new Uint8Array(1024);
-
-/**
- * The fast part of the body loop of scan() (parse.ts) over octets: returns the offset where the char-code loop must go
- * on (the first character that is neither unreserved, "/" nor reserved, or `start` when the body
- * is not all ASCII).
- */
-export function scanOctets(s: string, start: number, end: number, list: Findings): number {
-  const n = end - start;
-  if (scratch.length < n) scratch = new Uint8Array(Math.max(n, scratch.length * 2));
-  const r = encoder.encodeInto(s.slice(start, end), scratch);
-  if (r.written !== n || r.read !== n) return start;
-  const b = scratch;
-  let seen = 0;
-  let k = 0;
-  for (; k < n; k++) {
-    const c = b[k];
-    const f = BODY_CLASS[c];
-    if (f === 1) continue;
-    if (f === 2) {
-      seen |= RESERVED_BIT[c];
-      continue;
-    }
-    break;
-  }
-  list.seen |= seen;
-  return start + k;
 }

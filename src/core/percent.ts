@@ -246,8 +246,8 @@ const LENIENT: DecodeOptions = { strict: false };
  * The one call of the record's getters and the schemes' fields (no options object per call).
  */
 export function decodeSlice(s: string, start: number, end: number): string {
-  for (let i = start; i < end; i++) if (s.charCodeAt(i) === 37) return decodeLenient(s, start, end);
-  return s.slice(start, end);
+  const pc = s.indexOf('%', start);
+  return pc >= 0 && pc < end ? decodeLenient(s, start, end) : s.slice(start, end);
 }
 
 let utf8Encoder: TextEncoder | undefined;

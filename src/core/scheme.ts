@@ -33,6 +33,13 @@ export interface SchemeSyntax {
    * arrays) are left as they are.
    */
   fields?(url: Url): object;
+  /**
+   * True when a frozen record that fields() returns is frozen through every part already (each
+   * object frozen as it was built): the record then takes it as it is, without walking it (one
+   * that is not frozen is walked). @internal The built-in entries set it; registerScheme() drops
+   * it from an entry it is given.
+   */
+  readonly fieldsFrozen?: boolean;
 }
 
 /** The hash the scanner computes while it reads the scheme: h = (h * 31 + lower(c)) mod 2^32. */

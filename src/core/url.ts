@@ -15,25 +15,13 @@
 import type { Diagnostic } from './errors.js';
 import { decodeSlice, decodeText, describeValue, type Charset } from './percent.js';
 import type { SchemeSyntax } from './scheme.js';
+import { RESERVED_BIT } from './chars.js';
+import { listed, noted } from './violations.js';
+import { analyze, cleanAtOnce, hostNotPlain, releaseFindings } from './analyze.js';
 
 const NO_VIOLATIONS: readonly Diagnostic[] = Object.freeze([]);
 
-/** One bit for each reserved character (RFC 1738 2.2) but "/": ";" "?" ":" "@" "&" "=". */
-export const RESERVED_BIT: Uint8Array = /* @__PURE__ */ (() => {
-  const t = new Uint8Array(128);
-  ';?:@&='.split('').forEach((ch, i) => {
-    t[ch.charCodeAt(0)] = 1 << i;
-  });
-  return t;
-})();
-
-/**
- * The bit of the scanner's notes (beside the RESERVED_BIT ones) for a host that may hold more
- * than lower-case letters, digits, "." and "-": an upper-case letter or any other character after
- * the login's last "@" (a port that is not digits counts too), or a label the fast check could not
- * judge. Without it the host is its own normal form (RFC 1738 3.1).
- */
-export const HOST_NOT_PLAIN_BIT = 0x40;
+export { RESERVED_BIT } from './chars.js';
 
 /**
  * Freezes a record's fields and every plain object and array in them that is not frozen yet, so
@@ -61,6 +49,18 @@ function isPlain(v: object): boolean {
   if (Array.isArray(v)) return true;
   const p: unknown = Object.getPrototypeOf(v);
   return p === Object.prototype || p === null;
+}
+
+// The bits of Url's #known: what hostIsPlain() and charsClean() found, once found.
+const HOST_PLAIN_KNOWN = 1;
+const HOST_PLAIN = 2;
+const CLEAN_KNOWN = 4;
+const CLEAN = 8;
+
+/** Freezes a list of violations and each violation in it. */
+function freezeList(v: Diagnostic[]): readonly Diagnostic[] {
+  for (let i = 0; i < v.length; i++) Object.freeze(v[i]);
+  return Object.freeze(v);
 }
 
 /** Offsets of one component in `href`: [start, end), or null when absent. */
@@ -104,8 +104,12 @@ export class Url {
   readonly #pathStart: number;
   readonly #bodyEnd: number;
   readonly #fragmentStart: number;
-  readonly #violations: Diagnostic[] | null;
-  readonly #reservedSeen: number;
+  readonly #input: string;
+  readonly #trim: boolean;
+  // undefined until the first read of the violations (or of what depends on them): analyze()
+  // and the scheme's rules run then, once; null for none.
+  #violations: readonly Diagnostic[] | null | undefined;
+  #known: number; // bits of what is known: HOST_PLAIN_KNOWN, HOST_PLAIN, CLEAN_KNOWN, CLEAN
   #fields: Record<string, unknown> | undefined;
 
   /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
@@ -125,8 +129,8 @@ export class Url {
     pathStart: number,
     bodyEnd: number,
     fragmentStart: number,
-    violations: Diagnostic[] | null,
-    reservedSeen = 0x7f,
+    input: string,
+    trim: boolean,
   ) {
     this.#href = href;
     this.#scheme = scheme;
@@ -143,14 +147,38 @@ export class Url {
     this.#pathStart = pathStart;
     this.#bodyEnd = bodyEnd;
     this.#fragmentStart = fragmentStart;
-    // The record is immutable: its list of violations and each of them too (made only for a URL
-    // with findings, so a clean URL pays nothing).
-    if (violations !== null) {
-      for (let i = 0; i < violations.length; i++) Object.freeze(violations[i]);
-      Object.freeze(violations);
+    this.#input = input;
+    this.#trim = trim;
+    this.#violations = undefined;
+    this.#known = 0;
+    this.#fields = undefined;
+  }
+
+  /**
+   * The violations, found on first use (RFC 1738 2.2, 3.1, 5 and the scheme's section): the
+   * generic rules (analyze()), then the scheme's own, which read the record and see the generic
+   * list as its `violations`. The list and each violation are frozen: the record is immutable.
+   */
+  #found(): readonly Diagnostic[] | null {
+    const known = this.#violations;
+    if (known !== undefined) return known;
+    const spec = this.#spec;
+    const list = analyze(this, this.#input, this.#trim, spec);
+    let v = list.v === null ? null : freezeList(listed(list)!);
+    if (spec?.validate !== undefined) {
+      this.#violations = v;
+      const before = noted(list);
+      try {
+        spec.validate(this, list.report);
+      } catch (e) {
+        this.#violations = undefined;
+        throw e;
+      }
+      if (noted(list) !== before) v = freezeList(listed(list)!);
     }
-    this.#violations = violations;
-    this.#reservedSeen = reservedSeen;
+    releaseFindings(list);
+    this.#violations = v;
+    return v;
   }
 
   /** The URL as written, with a `URL:` prefix and `<...>` wrapper removed; not normalized. */
@@ -175,7 +203,7 @@ export class Url {
 
   /** True when no violation has severity "error". */
   get valid(): boolean {
-    const v = this.#violations;
+    const v = this.#found();
     if (v === null) return true;
     for (let i = 0; i < v.length; i++) if (v[i].severity === 'error') return false;
     return true;
@@ -183,7 +211,7 @@ export class Url {
 
   /** Non-fatal findings in offset order (offsets into the input as given). */
   get violations(): readonly Diagnostic[] {
-    return this.#violations ?? NO_VIOLATIONS;
+    return this.#found() ?? NO_VIOLATIONS;
   }
 
   /**
@@ -287,8 +315,14 @@ export class Url {
    * it passes (so that scheme rules skip a second look); true for any other character.
    */
   mayContain(c: number): boolean {
-    const bit = c < 128 ? RESERVED_BIT[c] : 0;
-    return bit === 0 || (this.#reservedSeen & bit) !== 0;
+    if (c >= 128 || RESERVED_BIT[c] === 0) return true;
+    let start = this.#schemeEnd + 1;
+    if (this.#hostStart >= 0) {
+      if (this.#pathStart < 0) return false;
+      start = this.#pathStart;
+    }
+    const i = this.#href.indexOf(String.fromCharCode(c), start);
+    return i >= 0 && i < this.#bodyEnd;
   }
 
   /**
@@ -297,7 +331,27 @@ export class Url {
    * more. @internal
    */
   hostIsPlain(): boolean {
-    return (this.#reservedSeen & HOST_NOT_PLAIN_BIT) === 0;
+    let k = this.#known;
+    if ((k & HOST_PLAIN_KNOWN) === 0) {
+      const plain = this.#hostStart < 0 || !hostNotPlain(this.#href, this.#schemeEnd + 3, this.#loginEnd);
+      k |= HOST_PLAIN_KNOWN | (plain ? HOST_PLAIN : 0);
+      this.#known = k;
+    }
+    return (k & HOST_PLAIN) !== 0;
+  }
+
+  /**
+   * True when the generic rules surely report nothing about the characters of the URL (RFC
+   * 1738 2.2, 5), as one search over it found; false when they may (then read `violations`).
+   * @internal
+   */
+  charsClean(): boolean {
+    let k = this.#known;
+    if ((k & CLEAN_KNOWN) === 0) {
+      k |= CLEAN_KNOWN | (cleanAtOnce(this, this.#input, this.#spec) ? CLEAN : 0);
+      this.#known = k;
+    }
+    return (k & CLEAN) !== 0;
   }
 
   /** Offset in href where the host starts, or -1 when there is no "//" login. */
@@ -344,9 +398,11 @@ export class Url {
   get fields(): Record<string, unknown> {
     if (this.#fields === undefined) {
       const spec = this.#spec;
-      this.#fields = deepFreeze(
-        spec?.fields ? (spec.fields(this) as Record<string, unknown>) : { schemePart: this.schemePart },
-      );
+      if (spec?.fields === undefined) this.#fields = Object.freeze({ schemePart: this.schemePart });
+      else {
+        const f = spec.fields(this) as Record<string, unknown>;
+        this.#fields = spec.fieldsFrozen === true && Object.isFrozen(f) ? f : deepFreeze(f);
+      }
     }
     return this.#fields;
   }

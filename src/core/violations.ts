@@ -5,14 +5,12 @@
 import { diagnostic, type Diagnostic } from './errors.js';
 
 /**
- * What a scan finds: the violations, and which reserved characters the body holds (so that scheme
- * rules need not look again). One object per parse; the hot loops write to it directly.
+ * What an analysis finds: the violations. One object per analysis (analyze.ts); the checks write
+ * to it directly.
  */
 export interface Findings {
   /** The violations found so far (null: none yet). */
   v: Diagnostic[] | null;
-  /** RESERVED_BIT of every reserved character met in the url-path or opaque scheme part. */
-  seen: number;
   /** When set, only violations of this code are kept; the others are counted (checkRange). */
   only?: string;
   /**
@@ -144,7 +142,7 @@ export function listed(st: Findings): Diagnostic[] | null {
  * MAX_VIOLATIONS first by offset and a summary of the rest.
  */
 export class ViolationList {
-  readonly #st: Findings = { v: null, seen: 0, cap: newCap() };
+  readonly #st: Findings = { v: null, cap: newCap() };
 
   /** Adds one finding (RFC 1738 2.2, 5: a violation; RFC 1738 6: a danger). */
   push(d: Diagnostic): void {

@@ -81,7 +81,7 @@ function readPath(url: Url): string | null {
 
 /** The fields of draft 1993-07 afsaddress: `cellname` (the host) and `path` (decoded, begins with "/"). */
 function fields(url: Url): Record<string, unknown> {
-  return { cellname: url.host, path: readPath(url) };
+  return Object.freeze({ cellname: url.host, path: readPath(url) });
 }
 
 /** Builds "//cellname/path" (draft 1993-07 afsaddress); `host` may stand for `cellname`. */
@@ -150,6 +150,7 @@ export const afs: SchemeSpec = {
   emptyHost: true,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

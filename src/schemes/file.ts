@@ -96,7 +96,7 @@ function fields(url: Url): Record<string, unknown> {
   const hs = url.hostStart;
   const n = url.hostEnd - hs;
   const local = hs < 0 || n === 0 || (n === 9 && url.href.slice(hs, hs + 9).toLowerCase() === 'localhost');
-  return { path: readPath(url), local };
+  return Object.freeze({ path: readPath(url), local });
 }
 
 /**
@@ -208,6 +208,7 @@ export const file: SchemeSpec = {
   emptyHost: true,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

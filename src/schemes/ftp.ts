@@ -17,7 +17,7 @@ import { LocatorError, defineCode } from '../core/errors.js';
 import { type EncodeSet, SEGMENT_SET, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
 import { isSurrogatePair, pathRange } from './ranges.js';
-import { stringField, stringListField, textSegments } from './read.js';
+import { NONE, stringField, stringListField, textSegments } from './read.js';
 import { buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
@@ -90,7 +90,7 @@ function typeKind(s: string, start: number, end: number): TypeKind {
 
 /** The fpath of an ftp URL: every "/" segment, decoded (RFC 1738 3.2.2), and the typecode. */
 export interface FtpPath {
-  segments: string[];
+  segments: readonly string[];
   /** Lower case, as written (raw: a typecode takes no escapes); null when there is no ";type=". */
   ftptype: string | null;
 }
@@ -98,7 +98,7 @@ export interface FtpPath {
 /** Reads segments and typecode of the url-path of a parsed URL; no path gives no segments. */
 export function readFtpPath(url: Url, withType = true): FtpPath {
   const start = url.pathStart;
-  if (start < 0) return { segments: [], ftptype: null };
+  if (start < 0) return { segments: NONE, ftptype: null };
   const end = url.bodyEnd;
   // No ";" in the path (the scanner noted none): no ";type=" to look for.
   const semi = withType && url.mayContain(SEMICOLON) ? typeSuffixAt(url.href, start, end) : -1;
@@ -155,12 +155,12 @@ function fields(url: Url): Record<string, unknown> {
   const { segments, ftptype } = readFtpPath(url);
   const n = segments.length;
   // The record freezes the fields whole, these lists too.
-  return {
+  return Object.freeze({
     segments,
-    cwd: segments.slice(0, Math.max(0, n - 1)),
+    cwd: n <= 1 ? NONE : Object.freeze(segments.slice(0, n - 1)),
     name: n === 0 ? null : segments[n - 1],
     ftptype,
-  };
+  });
 }
 
 /**
@@ -286,7 +286,7 @@ function hasLineBreak(s: string): boolean {
 export interface FtpAccess {
   user: string | null;
   password: string | null;
-  segments: string[];
+  segments: readonly string[];
   ftptype: string | null;
 }
 
@@ -474,6 +474,7 @@ export const ftp: SchemeSpec = {
   },
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

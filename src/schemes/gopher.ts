@@ -240,16 +240,23 @@ function request(selector: string, search: string | null, gopherPlus: string | n
  * The decoded fields (contract: gophertype, selector, search, gopherPlus, request; plus `plus`,
  * the Gopher+ string read). An empty gopher-path means type "1" and the empty selector (3.4.1).
  */
+const NO_SELECTOR: Record<string, unknown> = Object.freeze({
+  gophertype: '1',
+  selector: '',
+  search: null,
+  gopherPlus: null,
+  request: '\r\n',
+  plus: null,
+});
+
 function fields(url: Url): Record<string, unknown> {
   const p = gopherParts(url);
-  if (p === null) {
-    return { gophertype: '1', selector: '', search: null, gopherPlus: null, request: '\r\n', plus: null };
-  }
+  if (p === null) return NO_SELECTOR;
   const gophertype = text(url, p.gtype!);
   const selector = text(url, p.selector);
   const search = p.search === null ? null : text(url, p.search);
   const gopherPlus = p.gopherPlus === null ? null : text(url, p.gopherPlus);
-  return {
+  const f = {
     gophertype,
     selector,
     search,
@@ -257,6 +264,9 @@ function fields(url: Url): Record<string, unknown> {
     request: request(selector, search, gopherPlus),
     plus: gopherPlus === null ? null : readGopherPlus(gopherPlus),
   };
+  // Without a Gopher+ string every field is a string or null: frozen here, not walked by the
+  // record (with one, the record freezes the Gopher+ parts as it walks them).
+  return gopherPlus === null ? Object.freeze(f) : f;
 }
 
 /** Refuses a TAB where it would read as the next separator (RFC 1436: no TAB, CR, LF in a selector). */
@@ -581,6 +591,7 @@ export const gopher: SchemeSpec = {
   },
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

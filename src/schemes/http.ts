@@ -109,22 +109,24 @@ function validate(url: Url, report: Report): void {
  * decoded hsegments ([] when there is no hpath); `keywords` the search split at "+" and decoded
  * (draft 1993-07 search = xalphas [ + search ]; [] when there is no search).
  */
+const NO_HPATH = Object.freeze({ hpath: null, segments: NONE, search: null, keywords: NONE });
+
 function fields(url: Url): Record<string, unknown> {
   // Speed (issue 16): offsets, not parts(): no range objects per URL, and no look for "?" when
   // the scanner saw none in the path (mayContain).
   const start = url.pathStart;
-  if (start < 0) return { hpath: null, segments: NONE, search: null, keywords: NONE };
+  if (start < 0) return NO_HPATH;
   const h = url.href;
   const end = url.bodyEnd;
   let q = end;
   if (url.mayContain(63)) q = h.indexOf('?', start);
   if (q < 0 || q > end) q = end;
-  return {
+  return Object.freeze({
     hpath: h.slice(start, q),
     segments: textSegments(url, start, q),
     search: q === end ? null : h.slice(q + 1, end),
-    keywords: q === end ? NONE : textSegments(url, q + 1, end, 43),
-  };
+    keywords: q === end ? NONE : textSegments(url, q + 1, end, '+'),
+  });
 }
 
 /** Reads the raw hpath or search given to build(): only `set`, "/" where allowed, and escapes. */
@@ -313,6 +315,7 @@ export const http: SchemeSpec = {
   normal: httpNormal,
   validate,
   fields,
+  fieldsFrozen: true,
   build: (f) => build(f, 80),
   explain: (url) => explain(url, false),
   wire,
@@ -330,6 +333,7 @@ export const https: SchemeSpec = {
   family: 'http',
   validate,
   fields,
+  fieldsFrozen: true,
   build: (f) => build(f, 443),
   explain: (url) => explain(url, true),
   wire,

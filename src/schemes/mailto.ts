@@ -305,7 +305,7 @@ function validate(url: Url, report: Report): void {
 
 /** The decoded address (RFC 1738 3.5: the scheme-specific part is the encoded addr-spec). */
 function fields(url: Url): Record<string, unknown> {
-  return { address: text(url, schemePartRange(url)) };
+  return Object.freeze({ address: text(url, schemePartRange(url)) });
 }
 
 /**
@@ -401,6 +401,7 @@ export const mailto: SchemeSpec = {
   },
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

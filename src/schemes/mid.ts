@@ -102,12 +102,12 @@ function validateCid(url: Url, report: Report): void {
 /** messageId and contentId (null without "/"), decoded. */
 function midFields(url: Url): Record<string, unknown> {
   const { message, content } = midParts(url);
-  return { messageId: text(url, message), contentId: content === null ? null : text(url, content) };
+  return Object.freeze({ messageId: text(url, message), contentId: content === null ? null : text(url, content) });
 }
 
 /** contentId, decoded. */
 function cidFields(url: Url): Record<string, unknown> {
-  return { contentId: text(url, schemePartRange(url)) };
+  return Object.freeze({ contentId: text(url, schemePartRange(url)) });
 }
 
 function idField(f: Record<string, unknown>, name: string, scheme: string, optional: boolean): string | null {
@@ -196,6 +196,7 @@ export const mid: SchemeSpec = {
   readsThisMachine: () => true,
   validate: validateMid,
   fields: midFields,
+  fieldsFrozen: true,
   build: buildMid,
   explain: explainMid,
   // Nothing is sent: the message is looked up in the local mail store (RFC 1738 6: no delimiter).
@@ -213,6 +214,7 @@ export const cid: SchemeSpec = {
   readsThisMachine: () => true,
   validate: validateCid,
   fields: cidFields,
+  fieldsFrozen: true,
   build: buildCid,
   explain: explainCid,
   // Nothing is sent: the body part is looked up in the local mail store.

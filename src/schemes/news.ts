@@ -229,11 +229,11 @@ function validate(url: Url, report: Report): void {
 function fields(url: Url): Record<string, unknown> {
   const r = schemePartRange(url);
   const kind = kindOf(url.href, r.start, r.end);
-  return {
+  return Object.freeze({
     kind,
     group: kind === 'group' ? text(url, r) : null,
     messageId: kind === 'article' ? text(url, r) : null,
-  };
+  });
 }
 
 /** Refuses a group that no news URL can write (RFC 1738 5 group), with the reason. */
@@ -442,6 +442,7 @@ export const news: SchemeSpec = {
   hierarchical: false, // opaque (3.6)
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

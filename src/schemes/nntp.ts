@@ -120,10 +120,10 @@ function validate(url: Url, report: Report): void {
 /** group (decoded; null when the URL has no url-path) and article (number or null), RFC 1738 3.7. */
 function fields(url: Url): Record<string, unknown> {
   const p = parts(url);
-  return {
+  return Object.freeze({
     group: p === null ? null : text(url, p.group),
     article: p === null ? null : articleNumber(url.href, p.article),
-  };
+  });
 }
 
 /**
@@ -209,6 +209,7 @@ export const nntp: SchemeSpec = {
   hierarchical: false,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

@@ -39,7 +39,7 @@ export function checkRange(
   code: string,
   message?: string,
 ): void {
-  const found = { v: null as Diagnostic[] | null, seen: 0, only: code };
+  const found = { v: null as Diagnostic[] | null, only: code };
   checkChars(url.href, start, end, set.allowed, found, code);
   if (found.v === null) return;
   for (const d of found.v) {

@@ -20,26 +20,26 @@ export function text(url: Url, r: Range): string {
 
 /**
  * The segments of href[start, end) between `sep` characters ("/" by default), each decoded
- * (RFC 1738 2.2, 3.2.2, 3.3).
- * Speed (issue 16): one pass that cuts the segments and notes whether each holds a "%": a
- * segment without one is its slice, with no range object, no `.map` closure and no second
- * look for "%" (these were most of the schemes' fields() in the profile of parse()).
+ * (RFC 1738 2.2, 3.2.2, 3.3), as a frozen array. The separators and the escapes are found with
+ * indexOf(): a segment without "%" is its slice.
  */
-export function textSegments(url: Url, start: number, end: number, sep = 47): string[] {
+export function textSegments(url: Url, start: number, end: number, sep = '/'): readonly string[] {
   const h = url.href;
   const out: string[] = [];
+  let pc = h.indexOf('%', start);
+  if (pc < 0 || pc >= end) pc = end;
   let s = start;
-  let escaped = false;
-  for (let i = start; i < end; i++) {
-    const c = h.charCodeAt(i);
-    if (c === sep) {
-      out.push(escaped ? decodeLenient(h, s, i) : h.slice(s, i));
-      s = i + 1;
-      escaped = false;
-    } else if (c === 37) escaped = true;
+  for (;;) {
+    let i = h.indexOf(sep, s);
+    if (i < 0 || i > end) i = end;
+    if (pc < i) {
+      out.push(decodeLenient(h, s, i));
+      pc = i < end ? h.indexOf('%', i + 1) : end;
+      if (pc < 0 || pc >= end) pc = end;
+    } else out.push(h.slice(s, i));
+    if (i === end) return Object.freeze(out);
+    s = i + 1;
   }
-  out.push(escaped ? decodeLenient(h, s, end) : h.slice(s, end));
-  return out;
 }
 
 /** Refuses a build() input with an `invalid-field` LocatorError. */

@@ -74,7 +74,9 @@ export function registerScheme<F extends object>(spec: SchemeSpec<F>, options?: 
   if (table.get(name) === undefined && table.size >= MAX_SCHEMES) {
     throw new RangeError(`at most ${MAX_SCHEMES} schemes can be registered`);
   }
-  table = new SchemeTable<SchemeSpec>([...table.list(), Object.freeze({ ...spec }) as unknown as SchemeSpec]);
+  // fieldsFrozen is the built-in entries' promise: an entry given here has its fields walked.
+  const { fieldsFrozen: _, ...entry } = spec;
+  table = new SchemeTable<SchemeSpec>([...table.list(), Object.freeze(entry) as unknown as SchemeSpec]);
 }
 
 /** Removes a registered scheme (a built-in one too); returns whether it was there (RFC 1738 4). */

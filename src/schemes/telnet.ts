@@ -52,8 +52,10 @@ function validateSession(url: Url, report: Report): void {
 }
 
 /** RFC 1738 3.8: no fields beyond the generic user, password, host and port. */
+const NO_FIELDS: Record<string, unknown> = Object.freeze({});
+
 function sessionFields(): Record<string, unknown> {
-  return {};
+  return NO_FIELDS;
 }
 
 /**
@@ -175,6 +177,7 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
     },
     validate: validateSession,
     fields: sessionFields,
+    fieldsFrozen: true,
     build: (fields) => buildLogin(fields, { defaultPort }) + '/',
     explain: (url) => explainSession(name, url),
     wire: (url) => sessionWire(name, url),

@@ -1,0 +1,265 @@
+// The rules of a readable structure (RFC 1738 2.1, 2.2, 3.1 and 5; the October 1993 draft for
+// the fragment): what the scanner (parse.ts) leaves for later. It finds the delimiters only; the
+// record (url.ts) runs this on the first read of `valid`, `violations` or anything that depends
+// on them, then the scheme's own rules, and keeps the list. The checks of each character are
+// here: the user info, the host, the port, the url-path or scheme part and the fragment.
+
+import type { Url } from './url.js';
+import type { Report, SchemeSyntax } from './scheme.js';
+import { CHAR_CLASS, RESERVED, UNRESERVED, XCHAR } from './charclass.js';
+import {
+  UNENCODED_DELIMITER,
+  EMPTY_HOST,
+  IPV6_LITERAL,
+  EMPTY_PORT,
+  PORT_OUT_OF_RANGE,
+  INVALID_CHAR,
+  RESERVED_SCHEME,
+  EXPERIMENTAL_SCHEME,
+  UNKNOWN_SCHEME,
+  MISSING_SLASHES,
+  TRIMMED,
+} from './errors.js';
+import { USER_SET } from './percent.js';
+import { RESERVED_NAMES } from './scheme.js';
+import { note, type Findings } from './violations.js';
+import { badChar, hex } from './chars.js';
+import { HOST_FLAGS, readHost } from './host.js';
+
+const USER_ALLOWED = USER_SET.allowed;
+
+/** A Findings record with the report function that scheme rules write to it with. */
+export interface ScanFindings extends Findings {
+  report: Report;
+}
+
+// Every analysis needs a Findings record and, for a scheme with rules, a report function that
+// writes to it; one is kept here for the next analysis (the record keeps a copy of the
+// violations, never this list). An analysis takes the spare one or makes one, so an analysis
+// nested in a scheme's rules never shares a Findings with one that is still running.
+let spare: ScanFindings | null = null;
+
+/** A Findings record for the violations of one URL (RFC 1738 2.2, 3.1, 5); give it back with releaseFindings(). */
+export function takeFindings(): ScanFindings {
+  const f = spare;
+  if (f !== null) {
+    spare = null;
+    f.v = null;
+    f.cap = undefined;
+    return f;
+  }
+  const g: ScanFindings = { v: null, cap: undefined, capped: true, report: undefined as unknown as Report };
+  g.report = (code, offset, message) => note(g, code, offset, message);
+  return g;
+}
+
+/** Hands a Findings record back for the next analysis (of the violations of RFC 1738 2.2, 3.1, 5). */
+export function releaseFindings(f: ScanFindings): void {
+  spare = f;
+}
+
+/** The character class of the code units below 128 that `keep` accepts, for a RegExp. */
+function charSet(keep: (c: number) => boolean): string {
+  let set = '';
+  for (let c = 0; c < 128; c++) {
+    if (keep(c)) set += '\\u' + c.toString(16).padStart(4, '0');
+  }
+  return set;
+}
+
+const isBody = (c: number) => (CHAR_CLASS[c] & (UNRESERVED | RESERVED)) !== 0;
+const isXchar = (c: number) => (CHAR_CLASS[c] & XCHAR) !== 0;
+// The url-path or scheme part: unreserved and reserved characters ("/" is reserved) pass; the
+// search stops at anything else ("#", "%" and the characters that must be encoded).
+const BODY_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*`, 'y');
+// The fragment: xchar less escape.
+const XCHAR_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isXchar)}]*`, 'y');
+// hostname = *[ domainlabel "." ] toplabel (RFC 1738 3.1, 5), when it ends where the host ends:
+// readHost() would find nothing in it.
+const HOSTNAME = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const PLAIN_HOST = /* @__PURE__ */ new RegExp(HOSTNAME, 'y');
+// A whole URL with nothing to report, from its host (a port of digits, a url-path of body
+// characters, a fragment of xchars) or from its scheme part (no login).
+const AFTER_HOST = `(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]*)?`;
+const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOSTNAME + AFTER_HOST, 'y');
+const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
+const CLEAN_PART = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]*)?`, 'y');
+
+function missingSlashes(list: Findings, p: number, scheme: string): void {
+  note(list, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
+}
+
+/**
+ * Reports the characters of input[start, end) that `run` does not pass and that are not well
+ * formed escapes (RFC 1738 2.2, 5). Returns the offset of the first "#" when `hash` is true (the
+ * url-path ends there), else `end`.
+ */
+function checkRun(input: string, start: number, end: number, list: Findings, run: RegExp, hash: boolean): number {
+  let k = start;
+  while (k < end) {
+    run.lastIndex = k;
+    run.test(input); // always matches, if only the empty run
+    k = run.lastIndex;
+    if (k >= end) return end;
+    const c = input.charCodeAt(k);
+    if (c === 35 && hash) return k;
+    if (c === 37 && k + 2 < end && hex(input.charCodeAt(k + 1)) && hex(input.charCodeAt(k + 2))) {
+      k += 3;
+      continue;
+    }
+    k += badChar(input, k, end, list, INVALID_CHAR) + 1;
+  }
+  return end;
+}
+
+/**
+ * True when the generic rules find nothing to report past the scheme name (RFC 1738 2.2, 3.1,
+ * 5), found in one search: a host name with no user and a port of digits (or an empty host
+ * where the scheme allows one), then a url-path and a fragment of characters that need no
+ * encoding; or, without a login, a scheme part and fragment of such characters (a missing "//"
+ * is not judged here). False when the search stops short: the rules may find something.
+ */
+export function cleanAtOnce(url: Url, input: string, spec: SchemeSyntax | undefined): boolean {
+  const shift = url.inputOffset;
+  const end = shift + url.href.length;
+  const hs = url.hostStart;
+  if (hs < 0) {
+    CLEAN_PART.lastIndex = shift + url.schemePartStart;
+    return CLEAN_PART.test(input) && CLEAN_PART.lastIndex === end;
+  }
+  if (url.userStart >= 0) return false;
+  const ps = url.portStart;
+  if (ps >= 0 && (ps === url.loginEnd || url.port === null)) return false;
+  const re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
+  re.lastIndex = hs + shift;
+  return re.test(input) && re.lastIndex === end;
+}
+
+/**
+ * The violations of the generic syntax in a record `url` read from `input` (with `trim` as
+ * given to parse()), in the order the eager scanner noted them, into a Findings record from
+ * takeFindings(). Offsets are into the input as given. The structure is the record's: the scan
+ * found it, and threw if it could not.
+ */
+export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSyntax | undefined): ScanFindings {
+  const list = takeFindings();
+  const shift = url.inputOffset;
+  const end = shift + url.href.length;
+  if (trim) {
+    // The wrapper "<" ">" lies between the trimmed ends and href.
+    let s = 0;
+    let e = input.length;
+    while (s < e && isSpace(input.charCodeAt(s))) s++;
+    while (e > s && isSpace(input.charCodeAt(e - 1))) e--;
+    if (s > 0) note(list, TRIMMED, 0);
+    if (e < input.length) note(list, TRIMMED, e);
+  }
+  const scheme = url.scheme;
+  if (spec === undefined) {
+    if (scheme.length > 2 && scheme.charCodeAt(0) === 120 && scheme.charCodeAt(1) === 45) {
+      note(list, EXPERIMENTAL_SCHEME, shift);
+    } else if (RESERVED_NAMES.has(scheme)) {
+      note(list, RESERVED_SCHEME, shift);
+    } else {
+      note(list, UNKNOWN_SCHEME, shift, `the scheme "${scheme}" is not registered; it is read with the generic syntax`);
+    }
+  }
+  const p = shift + url.schemePartStart;
+  let bodyStart = p;
+  const hs = url.hostStart;
+  if (url.charsClean()) {
+    if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
+    return list;
+  }
+  // The search stopped short: the checks below say at what.
+  if (hs >= 0) {
+    const hostStart = hs + shift;
+    if (url.userStart >= 0) {
+      // user [ ":" password ] "@": within both, ":", "@" and "/" must be encoded (RFC 1738 3.1).
+      const at = hostStart - 1;
+      let uc = -1;
+      for (let k = url.userStart + shift; k < at; k++) {
+        const c = input.charCodeAt(k);
+        if (c < 128 && USER_ALLOWED[c] === 1) continue;
+        if (c === 58) {
+          if (uc < 0) uc = k;
+          else note(list, UNENCODED_DELIMITER, k, 'a ":" inside the password must be encoded as %3A');
+        } else if (c === 64) {
+          note(list, UNENCODED_DELIMITER, k, 'an "@" inside the user or password must be encoded as %40');
+        } else k += badChar(input, k, at, list, INVALID_CHAR);
+      }
+    }
+    const hostEnd = url.hostEnd + shift;
+    if (input.charCodeAt(hostStart) === 91) note(list, IPV6_LITERAL, hostStart);
+    else if (hostEnd === hostStart) {
+      if (spec?.emptyHost !== true) note(list, EMPTY_HOST, hostStart);
+    } else {
+      // A host name of the usual form is valid as it stands; anything else, readHost() judges.
+      PLAIN_HOST.lastIndex = hostStart;
+      if (!PLAIN_HOST.test(input) || PLAIN_HOST.lastIndex !== hostEnd) readHost(input, hostStart, hostEnd, list);
+    }
+    const ps = url.portStart;
+    if (ps >= 0) {
+      if (ps === url.loginEnd) note(list, EMPTY_PORT, hostEnd);
+      else if (url.port === null) note(list, PORT_OUT_OF_RANGE, ps + shift);
+    }
+    bodyStart = url.pathStart < 0 ? -1 : url.pathStart + shift;
+  }
+  if (bodyStart >= 0) {
+    checkRun(input, bodyStart, end, list, BODY_RUN, true);
+    if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
+  }
+  const fs = url.fragment === null ? -1 : shift + url.bodyEnd + 1;
+  if (fs >= 0) checkRun(input, fs, end, list, XCHAR_RUN, false);
+  return list;
+}
+
+/**
+ * True when the host may hold more than lower-case letters, digits, "." and "-": an upper-case
+ * letter or any other character after the login's last "@" (a port that is not digits counts
+ * too), or a label the scanner's host check could not judge (RFC 1738 3.1). `href[start, end)`
+ * is the login.
+ */
+export function hostNotPlain(h: string, start: number, end: number): boolean {
+  let odd = false;
+  let upper = false;
+  let colon = false;
+  let prev = 46;
+  for (let j = start; j < end; j++) {
+    const c = h.charCodeAt(j);
+    const f = HOST_FLAGS[c];
+    if (f === 1 || f === 2) {
+      prev = c;
+      continue;
+    }
+    if (f === 5) {
+      upper = true;
+      prev = c;
+      continue;
+    }
+    if (c === 64) {
+      colon = false;
+      odd = false;
+      upper = false;
+      prev = 46;
+      continue;
+    }
+    if (colon) continue;
+    if (c === 58) {
+      colon = true;
+      continue;
+    }
+    if (f === 3) {
+      if (prev === 46 || prev === 45) odd = true;
+    } else if (f === 4) {
+      if (prev === 46) odd = true;
+    } else odd = true;
+    prev = c;
+  }
+  return upper || odd;
+}
+
+/** White space a `trim` parse removes (the RFC 1738 appendix: white space around a URL is not part of it). */
+export function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 0xfeff || c === 0xa0;
+}

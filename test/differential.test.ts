@@ -1,0 +1,92 @@
+// The differential test of the parser: the record parse() makes (the delimiters found by the
+// scan, violations and fields found on first read) against the eager parser it replaced, kept
+// in test/reference/ for this comparison only. Every getter, `fields`, `valid`, `violations`,
+// `toJSON()`, the offsets, mayContain(), hostIsPlain() and normalize() must be equal, frozen
+// alike, and the same LocatorError must come back where no structure can be read (RFC 1738 2.1,
+// 2.2, 3.1, 5). Inputs: every line of the four corpus files (some trimmed, some wrapped), every
+// string of the conformance suites, the seeds of the parse and normalize fuzz targets, and the
+// hostile patterns of the benchmarks. The lazy parts are read in four orders, in turn.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './helpers.js';
+import { differ } from './reference/differential.js';
+import { inputOf } from '../fuzz/targets/parse.js';
+
+/** Runs the differential over `inputs`; fails listing the first differences. */
+function agree(what: string, inputs: Iterable<string>, variants = true): number {
+  const found: string[] = [];
+  let n = 0;
+  for (const s of inputs) {
+    const order = n % 4;
+    let d = differ(s, undefined, order);
+    if (d === null && variants && n % 5 === 0) d = differ(`  ${s}\t`, { trim: true }, (order + 1) % 4);
+    if (d === null && variants && n % 5 === 1) d = differ(`<URL:${s}>`, undefined, (order + 2) % 4);
+    if (d !== null && found.push(d) >= 5) break;
+    n++;
+  }
+  assert.deepEqual(found, [], `${what}: the parser differs from the reference`);
+  return n;
+}
+
+function lines(file: string): string[] {
+  return readFileSync(join(ROOT, 'test/data/corpus', file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+for (const file of ['kasztp.txt', 'node_files.txt', 'isaacs_files.txt', 'schemes.txt']) {
+  test(`differential: every line of ${file} reads the same as with the eager parser`, () => {
+    const all = lines(file);
+    assert.ok(all.length > 1000);
+    assert.equal(agree(file, all), all.length);
+  });
+}
+
+/** Every string in a JSON value. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
+  return out;
+}
+
+test('differential: every string of the conformance suites reads the same', () => {
+  const dir = join(ROOT, 'test/data/conformance');
+  const all = new Set<string>();
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const data = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { cases: unknown };
+    for (const s of strings(data.cases)) all.add(s);
+  }
+  assert.ok(all.size > 5000, `${all.size} strings`);
+  agree('conformance', all);
+});
+
+test('differential: the seeds of the parse and normalize fuzz targets read the same', () => {
+  const all: string[] = [];
+  for (const target of ['parse', 'normalize']) {
+    const dir = join(ROOT, 'fuzz/corpus', target);
+    for (const f of readdirSync(dir).filter((f) => !f.endsWith('.md'))) {
+      const bytes = new Uint8Array(readFileSync(join(dir, f)));
+      all.push(inputOf(bytes), new TextDecoder().decode(bytes));
+    }
+  }
+  assert.ok(all.length > 200);
+  agree('fuzz seeds', all);
+});
+
+test('differential: the hostile patterns of the benchmarks read the same, short and 64 KB long', async () => {
+  const growth = join(ROOT, 'bench/growth.mjs');
+  const { PATTERNS, line } = (await import(growth)) as {
+    PATTERNS: Record<string, [string, string, string]>;
+    line: (pattern: string, bytes: number) => string;
+  };
+  const all: string[] = [];
+  for (const [name, [pre, unit, post]] of Object.entries(PATTERNS)) {
+    for (let k = 1; k <= 4; k++) all.push(pre + unit.repeat(k) + post);
+    all.push(line(name, 65536));
+  }
+  assert.ok(all.length >= 60);
+  agree('hostile', all);
+});

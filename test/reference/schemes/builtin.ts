@@ -1,0 +1,36 @@
+// The schemes of RFC 1738 section 3 and of its drafts: the static table the registry starts from
+// (no import of this module registers anything). Each scheme's own rules live in its module.
+
+import type { SchemeSpec } from './spec.js';
+import { ftp } from './ftp.js';
+import { http, https } from './http.js';
+import { gopher } from './gopher.js';
+import { mailto } from './mailto.js';
+import { news } from './news.js';
+import { nntp } from './nntp.js';
+import { telnet, rlogin, tn3270 } from './telnet.js';
+import { wais } from './wais.js';
+import { file } from './file.js';
+import { prospero } from './prospero.js';
+import { mid, cid } from './mid.js';
+import { afs } from './afs.js';
+
+/** Every built-in scheme entry, in the order of the specs. */
+export const BUILTIN_SCHEMES: readonly SchemeSpec[] = [
+  ftp,
+  http,
+  https,
+  gopher,
+  mailto,
+  news,
+  nntp,
+  telnet,
+  rlogin,
+  tn3270,
+  wais,
+  file,
+  prospero,
+  mid,
+  cid,
+  afs,
+] as readonly SchemeSpec[];
