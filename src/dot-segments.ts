@@ -56,7 +56,7 @@ export function removeDotSegments3986(input: string): string {
   if (!hasDotSegment(input)) return input; // rules A to D never apply: E moves every segment
   // The output buffer is a stack of the segments rule E moved, each with its leading "/" (only
   // the first may have none): "remove the last segment and its preceding '/'" is a pop, where a
-  // string buffer would be searched and copied once per "/.." (quadratic, issue 10).
+  // string buffer would be searched and copied once per "/.." (quadratic).
   const out: string[] = [];
   let i = 0;
   const n = input.length;

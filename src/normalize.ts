@@ -110,7 +110,7 @@ export function normalForm(u: Url, shortcut: boolean): string {
   const rule = entryOf(u)?.normal;
   const h = u.href;
   const clean = isClean(u);
-  // Speed (issue 16): each component's normal form is made first and compared with the same
+  // Speed: each component's normal form is made first and compared with the same
   // component as written; when none changed (the usual URL: clean, lower case, no default port),
   // the normal form is `href` itself, and no new string is built. `same` follows that.
   let same = shortcut && clean && lowerScheme(h, u.schemePartStart - 1);

@@ -1,4 +1,4 @@
-// Batch mode over worker threads (issue 16): `--jobs N` spreads the lines of standard input over N
+// Batch mode over worker threads: `--jobs N` spreads the lines of standard input over N
 // workers (node:worker_threads) and prints their rows in input order, in constant memory.
 //
 // The main thread does no per-line and no per-character work: it reads standard input as bytes,

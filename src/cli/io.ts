@@ -22,7 +22,7 @@ export function redacting(out: Writable): Writable {
  * The inputs: the arguments when any are given, else the lines of `stdin`. A line ends at LF; a
  * CR right before the LF is trimmed (CR LF). A lone CR is kept in the line, where the parser
  * reports it as a control character (RFC 1738 2.2): splitting there would turn one hostile line
- * into two clean ones (issue 10). A last line with no LF is still a line.
+ * into two clean ones. A last line with no LF is still a line.
  */
 export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<string> {
   if (args.length > 0) {

@@ -23,7 +23,7 @@ import {
 export interface ParseCommandOptions {
   json: boolean;
   trim: boolean;
-  /** Show passwords (issue 6: hidden unless asked). */
+  /** Show passwords (RFC 1738 6: hidden unless asked). */
   showSecrets?: boolean;
 }
 

@@ -9,7 +9,7 @@ import { CHAR_CLASS, UNRESERVED, RESERVED } from './charclass.js';
 import { LocatorError, INVALID_ESCAPE } from './errors.js';
 
 /**
- * Memory (issue 17, bench/RESULTS-hostile.md): a text built by `out += piece` once per escape is a
+ * Memory (bench/RESULTS-hostile.md): a text built by `out += piece` once per escape is a
  * rope of one cons string per piece until something reads it, about 60 bytes per piece: a line of
  * megabytes of escapes took over 100 times its size to encode or normalize. The builders call
  * this every FLAT_EVERY pieces: reading a character of a rope makes the engine flatten it (V8,
@@ -199,7 +199,7 @@ export function octetsToText(bytes: Uint8Array, charset: Charset = 'utf-8'): str
 export function decodeText(s: string, options?: DecodeTextOptions, start = 0, end = s.length): string {
   expectString(s, 'decodeText: the text');
   // The search for "%" stops at `end`: a search to the end of `s` would make decoding every
-  // segment of a long path quadratic in its length (issue 10).
+  // segment of a long path quadratic in its length.
   let i = start;
   while (i < end && s.charCodeAt(i) !== 37) i++;
   if (i === end) return start === 0 && end === s.length ? s : s.slice(start, end);
@@ -211,10 +211,10 @@ export function decodeText(s: string, options?: DecodeTextOptions, start = 0, en
  * decodeText(s, { strict: false }, start, end): escapes decoded, the octets read as UTF-8, a "%"
  * that starts no escape kept (RFC 1738 2.2). What the records' getters and the schemes' fields
  * call for every component and segment.
- * Speed (issue 16): when the range and its escapes are all US-ASCII (most escapes in the
+ * Speed: when the range and its escapes are all US-ASCII (most escapes in the
  * corpora are %20, %7E, %2F...), UTF-8 decoding is the identity on each octet, so the text is
  * built from slices and one character per escape, with no octet array and no call into the
- * platform's TextDecoder (which was 7-8% of parse() with fields read on schemes.txt). Anything
+ * platform's TextDecoder. Anything
  * else (a non-ASCII character, an escape of an octet over 7F) goes the octet way.
  */
 export function decodeLenient(s: string, start: number, end: number): string {

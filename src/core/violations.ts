@@ -1,4 +1,4 @@
-// The violations a scan finds, with their cap (issue 10): at most MAX_VIOLATIONS are listed per
+// The violations a scan finds, with their cap: at most MAX_VIOLATIONS are listed per
 // URL, the rest counted in one summary. The scanner, the host and character checks and lint
 // (ViolationList) note their findings here (RFC 1738 2.2, 3.1, 5).
 
@@ -23,8 +23,8 @@ export interface Findings {
 }
 
 /**
- * At most this many violations are listed per URL (issue 10: a line dense in violations made
- * output and memory grow a hundredfold). The rest are counted in one final `too-many-violations`
+ * At most this many violations are listed per URL (a line dense in violations would otherwise
+ * make output and memory grow with it). The rest are counted in one final `too-many-violations`
  * diagnostic, at the offset of the first one not listed; its severity is "error" when one of
  * them is an error, so that `valid` stays true to the whole URL.
  */

@@ -92,7 +92,7 @@ function readPath(url: Url): string | null {
 
 /** The contract fields (RFC 1738 3.10): `path` (decoded, begins with "/"), `local`. */
 function fields(url: Url): Record<string, unknown> {
-  // Speed (issue 16): the host is judged on its offsets; only a 9-character host is sliced.
+  // Speed: the host is judged on its offsets; only a 9-character host is sliced.
   const hs = url.hostStart;
   const n = url.hostEnd - hs;
   const local = hs < 0 || n === 0 || (n === 9 && url.href.slice(hs, hs + 9).toLowerCase() === 'localhost');

@@ -112,7 +112,7 @@ function validate(url: Url, report: Report): void {
 const NO_HPATH = Object.freeze({ hpath: null, segments: NONE, search: null, keywords: NONE });
 
 function fields(url: Url): Record<string, unknown> {
-  // Speed (issue 16): offsets, not parts(): no range objects per URL, and no look for "?" when
+  // Speed: offsets, not parts(): no range objects per URL, and no look for "?" when
   // the scanner saw none in the path (mayContain).
   const start = url.pathStart;
   if (start < 0) return NO_HPATH;

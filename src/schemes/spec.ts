@@ -136,8 +136,8 @@ export interface SchemeSpec<F extends object = Record<string, unknown>> extends 
   /** Loads the client that performs the access algorithm (open()); imported only when used. */
   client?: () => Promise<SchemeClient>;
   /**
-   * Loads the probe that proves a URL's object is there with the least traffic (`locator check`,
-   * issue 18); imported only when used. Left out: the object is opened and its first bytes read.
+   * Loads the probe that proves a URL's object is there with the least traffic (`locator check`);
+   * imported only when used. Left out: the object is opened and its first bytes read.
    */
   probe?: () => Promise<SchemeProbe>;
   /** Loads the gateway's renderer of this scheme's objects (`locator serve`); imported only when used. */
