@@ -145,12 +145,14 @@ export function replaceSpans(text: string, spans: readonly Span[]): string {
 }
 
 /**
- * The URL with its password replaced by "****", everything else byte for byte: a `URL:` prefix,
+ * The URL (text, or a parsed record) with its password replaced by "****", everything else byte for byte: a `URL:` prefix,
  * `<...>` wrapper, white space and the user name stay as written (RFC 1738 3.1, appendix). Input
  * that no parse can read is scanned conservatively, so a password is hidden even then.
  */
-export function redactUrl(href: string): string {
-  return replaceSpans(href, passwordSpans(href));
+export function redactUrl(url: string | Url): string {
+  // A parsed record: its own offsets say where the password is; nothing is parsed again.
+  if (typeof url !== 'string') return replaceSpans(url.href, urlPasswordSpans(url));
+  return replaceSpans(url, passwordSpans(url));
 }
 
 /**

@@ -131,10 +131,10 @@ export async function followChain<T extends object>(
       throw new LocatorError(
         REDIRECT_NOT_FOLLOWED,
         -1,
-        `${reason}: the object of ${redactUrl(current.href)} is at ${redactUrl(next.href)}, and redirects are not followed (followRedirects: false)`,
+        `${reason}: the object of ${redactUrl(current)} is at ${redactUrl(next)}, and redirects are not followed (followRedirects: false)`,
       );
     }
-    note({ direction: 'info', text: `${reason}: redirect ${hops + 1} to ${redactUrl(next.href)}` });
+    note({ direction: 'info', text: `${reason}: redirect ${hops + 1} to ${redactUrl(next)}` });
     assertRedirectAllowed(current, next, hops, cross, policy);
     const key = objectKey(next);
     if (seen.has(key)) {
@@ -142,14 +142,14 @@ export async function followChain<T extends object>(
         diagnostic(
           REDIRECT_LOOP,
           next.inputOffset,
-          `redirect ${hops + 1} leads back to ${redactUrl(next.href)}, a URL of this chain: a loop (RFC 1945 9.3)`,
+          `redirect ${hops + 1} leads back to ${redactUrl(next)}, a URL of this chain: a loop (RFC 1945 9.3)`,
         ),
       );
     }
     seen.add(key);
     if (countsAsCrossScheme(current, next)) cross++;
     hops++;
-    chain.redirects.push(redactUrl(current.href));
+    chain.redirects.push(redactUrl(current));
     current = next;
   }
 }
@@ -204,7 +204,7 @@ async function openOrInstead(u: Url, opts: OpenOptions, chain: Chain): Promise<{
   assertAllowed(d, opts.policy ?? DEFAULT_POLICY);
   if (typeof opts.transcript === 'function') {
     const why = first instanceof Error ? first.message : String(first);
-    opts.transcript({ direction: 'info', text: `${why}: opening ${redactUrl(d.href)} instead` });
+    opts.transcript({ direction: 'info', text: `${why}: opening ${redactUrl(d)} instead` });
   }
   let r: Resource | Redirect;
   try {
@@ -212,6 +212,6 @@ async function openOrInstead(u: Url, opts: OpenOptions, chain: Chain): Promise<{
   } catch {
     throw first;
   }
-  chain.redirects.push(redactUrl(u.href));
+  chain.redirects.push(redactUrl(u));
   return { r, url: d };
 }

@@ -166,7 +166,7 @@ text is shown as text, other files are downloaded.</p>
 
 export function actions(url: Url, ctx: RenderContext, download: boolean): Html {
   // The explanation needs no password (its steps show a placeholder): its link carries none.
-  const explainLink = markup`<a href="${ctx.link(redactUrl(url.href), { view: 'explain' })}">Access algorithm</a>`;
+  const explainLink = markup`<a href="${ctx.link(redactUrl(url), { view: 'explain' })}">Access algorithm</a>`;
   const raw = download ? markup` | <a href="${ctx.link(url.href, { view: 'raw' })}">Download the original</a>` : '';
   return markup`<p class="actions">${explainLink}${raw}</p>\n`;
 }
@@ -179,7 +179,7 @@ export function simplePage(
   title: string,
   body: Html,
 ): void {
-  const shown = redactUrl(url.href);
+  const shown = redactUrl(url);
   const head = markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n`;
   sendPage(res, cfg, 200, page({ title, url: shown, base: ctx.base }, markup`${head}${body}`));
 }

@@ -273,7 +273,7 @@ async function serveUrl(
         ctx,
         url,
         'A web page',
-        markup`<p>This gateway serves the other protocols; a web browser reaches HTTP itself: <a href="${url.href}" rel="noreferrer">${redactUrl(url.href)}</a></p>\n${actions(url, ctx, false)}`,
+        markup`<p>This gateway serves the other protocols; a web browser reaches HTTP itself: <a href="${url.href}" rel="noreferrer">${redactUrl(url)}</a></p>\n${actions(url, ctx, false)}`,
       );
       return;
     case 'search':

@@ -78,7 +78,7 @@ export function serverOf(url: Url, options: OpenOptions): { host: string; port: 
   throw new LocatorError(
     NNTP_NO_SERVER,
     -1,
-    `${redactUrl(url.href)} names no news server (RFC 1738 3.6: the reader's own is used), and none is configured: set NNTPSERVER=host[:port], or pass the newsServer option (--nntp-server host[:port] of locator fetch, check and serve)`,
+    `${redactUrl(url)} names no news server (RFC 1738 3.6: the reader's own is used), and none is configured: set NNTPSERVER=host[:port], or pass the newsServer option (--nntp-server host[:port] of locator fetch, check and serve)`,
   );
 }
 
@@ -178,7 +178,7 @@ function groupUrl(group: string): string {
 }
 
 function meta(url: Url, contentType: string) {
-  return { scheme: url.scheme, url: redactUrl(url.href), size: null, contentType, transcript: [] };
+  return { scheme: url.scheme, url: redactUrl(url), size: null, contentType, transcript: [] };
 }
 
 /** The body stream of a session: chunks from `next`, QUIT at the end, the socket closed on any failure. */

@@ -86,7 +86,7 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
     last = u;
     return hop(u, o);
   };
-  const targets = () => (chain.redirects.length === 0 ? [] : [...chain.redirects.slice(1), redactUrl(last.href)]);
+  const targets = () => (chain.redirects.length === 0 ? [] : [...chain.redirects.slice(1), redactUrl(last)]);
   try {
     r = await followChain<ProbeResult>(first, options, hopTo, chain);
     if (chain.redirects.length > 0 && r.status === 'ok') r = { ...r, status: 'redirected' };

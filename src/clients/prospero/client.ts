@@ -139,7 +139,7 @@ async function askFollowing<T extends Answer>(
         );
       }
       assertAllowed(next, policy);
-      onTranscript?.({ direction: 'info', text: `FORWARDED: asking ${redactUrl(next.href)} (Prospero v5 4.2)` });
+      onTranscript?.({ direction: 'info', text: `FORWARDED: asking ${redactUrl(next)} (Prospero v5 4.2)` });
       asked = {
         url: next,
         host,
@@ -305,7 +305,7 @@ async function listing(url: Url, options: OpenOptions): Promise<Resource> {
   return {
     meta: {
       scheme: 'prospero',
-      url: redactUrl(url.href),
+      url: redactUrl(url),
       size: bytes.length,
       contentType: DIRECTORY_TYPE,
       transcript: [],
@@ -335,9 +335,9 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource | R
       if (!(e instanceof LocatorError) || (e.code !== PROSPERO_NOT_A_DIRECTORY && e.code !== NOT_FOUND)) throw e;
     }
   }
-  const shown = redactUrl(url.href);
+  const shown = redactUrl(url);
   if (options.followRedirects === false) {
-    const bytes = new TextEncoder().encode(uriList(redactUrl(asked.href), methods));
+    const bytes = new TextEncoder().encode(uriList(redactUrl(asked), methods));
     return {
       meta: {
         scheme: 'prospero',

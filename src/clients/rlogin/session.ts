@@ -140,7 +140,7 @@ export async function connectSession(url: Url, options: RloginSessionOptions = {
   const hello = handshake(localUser, remoteUser, term, DEFAULT_SPEED);
   let cols = options.cols ?? 80;
   let rows = options.rows ?? 24;
-  const where = redactUrl(url.href);
+  const where = redactUrl(url);
   const conn = await connectReserved(url, options, record, options.reservedPorts ?? RESERVED_PORTS);
   const localPort = conn.socket.localPort;
   conn.note('info', `connected from the reserved port ${localPort}`);

@@ -87,7 +87,7 @@ function answer(conn: Connection, r: FeedResult, send: (b: Uint8Array) => void):
  */
 export async function connectSession(url: Url, options: Tn3270SessionOptions = {}): Promise<Tn3270Session> {
   const { lines, record } = transcriptOf(options);
-  const where = redactUrl(url.href);
+  const where = redactUrl(url);
   const model = options.model ?? modelFor(options.rows, options.cols);
   const type = terminalType(model, options.extended !== false);
   const screen = new Screen(24, 80, MODELS[model].rows, MODELS[model].cols);

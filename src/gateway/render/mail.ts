@@ -28,6 +28,6 @@ export function mailForm(url: Url, ctx: RenderContext, token: string): Html {
 export function mailtoBlock(url: Url): Html {
   const address = fieldsOf(url, 'mailto').address;
   return markup`<dl class="facts"><dt>Address</dt><dd>${address}</dd></dl>
-<p>This gateway is not configured to send mail (no relay is configured). Use <code>locator send ${redactUrl(url.href)}</code> or your mail program.</p>
+<p>This gateway is not configured to send mail (no relay is configured). Use <code>locator send ${redactUrl(url)}</code> or your mail program.</p>
 `;
 }

@@ -11,7 +11,7 @@ import { Html, markup } from '../html.js';
  * password masked).
  */
 export function sessionBlock(url: Url): Html {
-  const shown = redactUrl(url.href);
+  const shown = redactUrl(url);
   const where = `${url.host ?? ''}${url.port === null ? '' : ':' + url.port}`;
   const password = url.password !== null ? markup`<dt>Password</dt><dd>**** (given in the URL)</dd>\n` : '';
   return markup`<p>A <code>${url.scheme}:</code> URL designates an interactive session, which this gateway does not carry. Open it from a terminal with</p>
