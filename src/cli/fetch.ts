@@ -449,7 +449,7 @@ export const fetchCommand: Command = {
     'no-follow': {
       type: 'boolean',
       description:
-        'Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL: link is an error. A prospero URL is never followed: its access URLs are written, one a line (text/uri-list, RFC 2483).',
+        'Follow no redirect: an HTTP 3xx is written as it is, a Gopher URL: link is an error. A prospero URL is not followed to its access method: its access URLs are written, one a line (text/uri-list, RFC 2483); a Prospero directory is written as its listing either way.',
     },
     'no-gateway': { type: 'boolean', description: 'Ignore <scheme>_proxy gateways from the environment.' },
     'allow-port': {

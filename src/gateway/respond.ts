@@ -156,7 +156,7 @@ text is shown as text, other files are downloaded.</p>
 <li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
 <li><code>ftp:</code> directories and files</li>
 <li><code>news:</code> (the news server of <code>--nntp-server</code> or NNTPSERVER), <code>nntp:</code>: groups and articles</li>
-<li><code>wais:</code> searches and documents, <code>prospero:</code> objects (through their access method)</li>
+<li><code>wais:</code> searches and documents, <code>prospero:</code> objects (through their access method) and directories</li>
 <li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: the command to run</li>
 </ul>
 <p>Every page has an "Access algorithm" link: the protocol steps of its URL, without retrieving anything.</p>
