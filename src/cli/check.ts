@@ -1,5 +1,6 @@
 // `locator check`: the link checker (issue 18) over check() of src/check/. URLs as arguments,
-// files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
+// files and standard input read with extract() (RFC 1738 appendix), Markdown and HTML files also
+// by their markup (src/check/markup/); one line per URL found (--format github, markdown),
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
@@ -436,7 +437,7 @@ export const checkCommand: Command = {
   rawStderr: true,
   synopsis: ['check [options] [FILE|URL...]'],
   about: [
-    'Checks links of every scheme: arguments that parse as URLs are checked as URLs, others are files ("-" or none: standard input) whose URLs are found as locator extract finds them. Each URL is probed by the least traffic its scheme allows (locator explain --probe shows it; docs/check.md).',
+    'Checks links of every scheme: arguments that parse as URLs are checked as URLs, others are files ("-" or none: standard input) whose URLs are found as locator extract finds them; Markdown and HTML files (by extension, or --format-in) also by their markup, relative links resolved and fragments checked (docs/check.md). Each URL is probed by the least traffic its scheme allows (locator explain --probe shows it; docs/check.md).',
     'Prints FILE:LINE:COLUMN: STATUS URL (REASON) per URL, STATUS one of ok, redirected, broken, refused, invalid, unreachable; then a count of each on standard error.',
   ],
   exits: [
