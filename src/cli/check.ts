@@ -4,7 +4,7 @@
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ import { formatOf, markupLinks, type MarkupFormat } from '../check/markup/index.
 import { ignoreLines, skipper } from '../check/rules.js';
 import { githubAnnotation } from '../check/report-github.js';
 import { MarkdownSummary } from '../check/report-markdown.js';
+import { acceptRules, accepted, type Accept } from '../check/accept.js';
+import { VerdictCache, duration } from '../check/cache.js';
 import type { CheckStatus } from '../clients/probe/types.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
@@ -344,6 +346,8 @@ export interface CheckCommandOptions {
   /** Only the links that are not ok or redirected on standard output. */
   errorsOnly?: boolean;
   markup?: MarkupCommandOptions;
+  /** --accept: reply codes that count as ok, per scheme. */
+  accept?: Accept;
   json: boolean;
   html: string | null;
   junit: string | null;
@@ -397,7 +401,8 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
     // Opened within the try: if the second cannot be opened, the first one's folder is removed.
     if (opts.html !== null) html = await StreamedReport.open(opts.html, '--html');
     if (opts.junit !== null) junit = await StreamedReport.open(opts.junit, '--junit');
-    for await (const raw of check(inputs, opts.check)) {
+    for await (const found of check(inputs, opts.check)) {
+      const raw = opts.accept === undefined ? found : accepted(found, opts.accept);
       const r = shown(raw, opts.showSecrets);
       await html?.write(htmlRow(r));
       await junit?.write(junitCase(r));
@@ -577,6 +582,29 @@ export const checkCommand: Command = {
       description:
         'Check the URLs that match REGEX even when an --exclude or ignore-file pattern matches them; given with no --exclude and no ignore-file pattern, only those. Repeatable.',
     },
+    accept: {
+      type: 'string',
+      value: 'SCHEME:CODES',
+      multiple: true,
+      group: 'Rules',
+      description:
+        'Reply codes of SCHEME that count as ok, besides those its probe calls ok: codes and LOW..HIGH ranges separated by commas (http:403,500..599; ftp:550). Repeatable.',
+    },
+    cache: {
+      type: 'string',
+      value: 'FILE',
+      group: 'Cache',
+      description:
+        'Keep the ok and redirected verdicts in FILE with their time, and take a fresh one instead of probing again (broken, refused and unreachable ones are always probed). FILE is written whole at the end (a temporary file renamed); one that is not such a cache is reported on standard error and ignored.',
+    },
+    'max-cache-age': {
+      type: 'string',
+      value: 'DURATION',
+      default: '1d',
+      group: 'Cache',
+      description:
+        'With --cache: how old a verdict may be to be taken: N followed by s, m, h or d (a bare N is seconds).',
+    },
     'ignore-file': {
       type: 'string',
       value: 'FILE',
@@ -655,10 +683,39 @@ export const checkCommand: Command = {
     if (base !== undefined && !(tryParse(base) instanceof Url)) {
       throw new UsageError(`--base takes an absolute URL, not ${JSON.stringify(base)}`);
     }
+    let accept: Accept | undefined;
+    try {
+      if (values.accept !== undefined) accept = acceptRules(list(values.accept));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const maxAge = duration(typeof values['max-cache-age'] === 'string' ? values['max-cache-age'] : '1d');
+    if (maxAge === null) {
+      throw new UsageError(`--max-cache-age takes N with s, m, h or d, not ${JSON.stringify(values['max-cache-age'])}`);
+    }
+    const cacheFile = typeof values.cache === 'string' ? values.cache : null;
+    let cache: VerdictCache | null = null;
+    if (cacheFile !== null) {
+      cache = new VerdictCache(maxAge);
+      let text: string | null = null;
+      try {
+        text = await readFile(cacheFile, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw new UsageError(`--cache ${cacheFile}: ${(e as Error).message}`);
+      }
+      try {
+        if (text !== null) cache.load(text);
+      } catch (e) {
+        io.stderr.write(safeText(`locator check: --cache ${cacheFile} ignored: ${(e as Error).message}\n`));
+      }
+      options.probe = cache.probe();
+    }
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
-    return runCheck(
+    const status = await runCheck(
       args,
       {
+        ...(accept !== undefined ? { accept } : {}),
         format,
         errorsOnly: values['errors-only'] === true,
         markup: { formatIn, plain: values['links-only'] !== true, ...(base !== undefined ? { base } : {}) },
@@ -670,5 +727,17 @@ export const checkCommand: Command = {
       },
       io,
     );
+    if (cache !== null && cacheFile !== null) {
+      // Written whole under another name, then renamed: a reader never sees half a cache.
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        await writeFile(tmp, cache.text());
+        await rename(tmp, cacheFile);
+      } catch (e) {
+        await rm(tmp, { force: true });
+        io.stderr.write(safeText(`locator check: --cache ${cacheFile} not written: ${(e as Error).message}\n`));
+      }
+    }
+    return status;
   },
 };
