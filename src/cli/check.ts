@@ -18,6 +18,7 @@ import { githubAnnotation } from '../check/report-github.js';
 import { MarkdownSummary } from '../check/report-markdown.js';
 import { acceptRules, accepted, type Accept } from '../check/accept.js';
 import { VerdictCache, duration } from '../check/cache.js';
+import { withConfig } from '../check/config.js';
 import type { CheckStatus } from '../clients/probe/types.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
@@ -605,6 +606,14 @@ export const checkCommand: Command = {
       description:
         'With --cache: how old a verdict may be to be taken: N followed by s, m, h or d (a bare N is seconds).',
     },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      default: 'locator-check.json (when it exists)',
+      group: 'Rules',
+      description:
+        'Options from FILE, a JSON object of option names and values ({"exclude": ["^https?://localhost"], "timeout": 5000}); an option given on the command line wins. A FILE that cannot be read or holds an unknown option: exit 2.',
+    },
     'ignore-file': {
       type: 'string',
       value: 'FILE',
@@ -634,7 +643,19 @@ export const checkCommand: Command = {
       description: 'With --smtp-probe: the server to ask instead.',
     },
   },
-  run: async (args, values, io) => {
+  run: async (args, given, io) => {
+    // The config file (locator-check.json in the current directory when it exists): the command line wins.
+    const configFile = typeof given.config === 'string' ? given.config : null;
+    let values = given;
+    try {
+      const text = await readFile(configFile ?? 'locator-check.json', 'utf8').catch((e: NodeJS.ErrnoException) => {
+        if (configFile === null && e.code === 'ENOENT') return null;
+        throw e;
+      });
+      if (text !== null) values = withConfig(text, checkCommand.options ?? {}, given, ['config', 'help']);
+    } catch (e) {
+      throw new UsageError(`--config ${configFile ?? 'locator-check.json'}: ${(e as Error).message}`);
+    }
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
     const netrcHosts = netrcHostsArg(values['netrc-host']) ?? [];
     const options: CheckOptions = {

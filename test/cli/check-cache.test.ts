@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
@@ -14,10 +14,10 @@ const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = mkdtempSync(join(tmpdir(), 'locator-check-cache-'));
 test.after(() => rmSync(DIR, { recursive: true, force: true }));
 
-function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function run(args: string[], cwd = DIR): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [BIN, 'check', ...args], {
-      cwd: DIR,
+      cwd,
       env: { PATH: process.env.PATH, HOME: '/nonexistent' },
     });
     let out = '';
@@ -88,4 +88,23 @@ test('--accept http:404 makes the missing page ok, with a note; ftp codes are no
   assert.equal(rows[1].status, 'broken');
   assert.equal(r.code, 1);
   assert.equal((await run(['--accept', 'http', URLS[0]])).code, 2);
+});
+
+test('locator-check.json: options from the file, the command line wins; an unknown key or a bad value is a usage error', async () => {
+  const sub = join(DIR, 'configured');
+  mkdirSync(sub);
+  writeFileSync(join(sub, 'locator-check.json'), JSON.stringify({ accept: ['http:404'], json: true, timeout: 5000 }));
+  const fromFile = await run([URLS[2]], sub);
+  assert.equal(fromFile.code, 0, fromFile.err);
+  assert.equal(reasons(fromFile.out)[0].status, 'ok', 'accept and json from the file');
+  const cli = await run(['--accept', 'http:500', URLS[2]], sub);
+  assert.equal(cli.code, 1);
+  assert.equal(reasons(cli.out)[0].status, 'broken', 'the command line replaces the file');
+  writeFileSync(join(sub, 'other.json'), JSON.stringify({ exclude: 'hello', recursive: 'yes' }));
+  const bad = await run(['--config', 'other.json', URLS[0]], sub);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /"recursive" takes true or false/);
+  writeFileSync(join(sub, 'unknown.json'), JSON.stringify({ 'no-such': 1 }));
+  assert.equal((await run(['--config', 'unknown.json', URLS[0]], sub)).code, 2);
+  assert.equal((await run(['--config', 'missing.json', URLS[0]], sub)).code, 2);
 });
