@@ -583,6 +583,18 @@ export const checkCommand: Command = {
       description:
         'Check the URLs that match REGEX even when an --exclude or ignore-file pattern matches them; given with no --exclude and no ignore-file pattern, only those. Repeatable.',
     },
+    'exclude-loopback': {
+      type: 'boolean',
+      group: 'Rules',
+      description:
+        'Neither check nor report URLs whose host is localhost or a loopback address (127.0.0.0/8, ::1), as written: no name is looked up.',
+    },
+    'exclude-private': {
+      type: 'boolean',
+      group: 'Rules',
+      description:
+        'Neither check nor report URLs whose host is a private or link-local address (10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7, fe80::/10), as written.',
+    },
     accept: {
       type: 'string',
       value: 'SCHEME:CODES',
@@ -687,7 +699,12 @@ export const checkCommand: Command = {
       if (ignoreFile !== null) throw new UsageError(`--ignore-file ${ignoreFile}: ${(e as Error).message}`);
     }
     try {
-      const skip = skipper({ include: list(values.include), exclude });
+      const skip = skipper({
+        include: list(values.include),
+        exclude,
+        excludeLoopback: values['exclude-loopback'] === true,
+        excludePrivate: values['exclude-private'] === true,
+      });
       if (skip !== null) options.skip = skip;
     } catch (e) {
       throw new UsageError((e as Error).message);

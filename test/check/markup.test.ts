@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markupLinks, formatOf } from '../../src/check/markup/index.js';
 import { slug } from '../../src/check/markup/markdown.js';
-import { ignoreLines, skipper } from '../../src/check/rules.js';
+import { hostKind, ignoreLines, skipper } from '../../src/check/rules.js';
 import type { FoundLink } from '../../src/check/index.js';
 
 async function links(
@@ -122,4 +122,23 @@ test('rules: an include wins over an exclude; includes alone are a list; ignore 
   assert.equal(inc?.('ftp://h/'), true);
   assert.throws(() => skipper({ exclude: ['('] }), SyntaxError);
   assert.deepEqual(ignoreLines('# c\n\n  ^a \r\nb\r#d\n'), ['^a', 'b']);
+});
+
+test('rules: --exclude-loopback and --exclude-private by the host as written; an include still wins', () => {
+  assert.equal(hostKind('http://127.0.0.1:8080/'), 'loopback');
+  assert.equal(hostKind('ftp://localhost/x'), 'loopback');
+  assert.equal(hostKind('http://[::1]/'), 'loopback');
+  assert.equal(hostKind('gopher://10.1.2.3/'), 'private');
+  assert.equal(hostKind('http://172.31.0.1/'), 'private');
+  assert.equal(hostKind('http://172.32.0.1/'), null);
+  assert.equal(hostKind('http://[fe80::1]/'), 'private');
+  assert.equal(hostKind('http://example.com/'), null);
+  assert.equal(hostKind('news:a@b'), null);
+  const loop = skipper({ excludeLoopback: true });
+  assert.equal(loop?.('http://127.0.0.1/'), true);
+  assert.equal(loop?.('http://192.168.0.1/'), false);
+  assert.equal(loop?.('http://example.com/'), false);
+  const priv = skipper({ excludePrivate: true, include: ['keep'] });
+  assert.equal(priv?.('http://192.168.0.1/'), true);
+  assert.equal(priv?.('http://192.168.0.1/keep'), false);
 });
