@@ -142,3 +142,12 @@ test('rules: --exclude-loopback and --exclude-private by the host as written; an
   assert.equal(priv?.('http://192.168.0.1/'), true);
   assert.equal(priv?.('http://192.168.0.1/keep'), false);
 });
+
+test('Markdown: a destination written with a backslash escape or an entity is still reported, in its block', async () => {
+  const md = 'Intro.\n\nSee [x](http://h/a\\_b) and [y](http://h/&amp;c).\n';
+  const found = await links(md, 'markdown');
+  assert.deepEqual(
+    found.map((l) => `${l.url} ${l.line}:${l.column}`),
+    [`http://h/a_b ${pos(md, 'http://h/a')}`, `http://h/&c ${pos(md, 'http://h/&amp;')}`],
+  );
+});

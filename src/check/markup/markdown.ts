@@ -97,9 +97,16 @@ export function markdownLinks(text: string): Read {
         const k = text.indexOf(lead + url, cursor);
         if (k >= 0 && k < end && (at < 0 || k < at)) at = k + lead.length;
       }
-      if (at < 0) continue;
-      links.push({ url, offset: at, length: url.length, kind: autolink ? 'autolink' : isLink ? 'link' : 'image' });
-      cursor = at + url.length;
+      if (at < 0) {
+        // A reference's use: reported once, at its definition (below).
+        if (Object.values(env.references ?? {}).some((r) => r.href === url)) continue;
+        // Written with escapes or entities: not found as decoded; the next inline destination's text.
+        const k = text.indexOf('](', cursor);
+        at = k >= 0 && k < end ? k + (text[k + 2] === '<' ? 3 : 2) : cursor;
+      }
+      const length = text.slice(at, end).search(/[\s)>]|$/);
+      links.push({ url, offset: at, length, kind: autolink ? 'autolink' : isLink ? 'link' : 'image' });
+      cursor = at + Math.max(length, 0);
     }
   }
   // Reference definitions, once each, at their destination (the first definition of a label wins).
