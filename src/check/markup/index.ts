@@ -100,11 +100,16 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     const taken = [...located.map((l) => [l.raw.offset, l.raw.offset + Math.max(1, l.raw.length)])].sort(
       (a, b) => a[0] - b[0],
     );
-    for (const [start, end] of read.texts) {
+    // Matches come in increasing order within a span, and spans in increasing order: one pass over `taken`.
+    let t = 0;
+    for (const [start, end] of [...read.texts].sort((x, y) => x[0] - y[0])) {
       for (const m of extract(text.slice(start, end), { written: true })) {
         const s = start + m.start;
         const e = start + m.end;
-        if (taken.some(([a, b]) => s < b && a < e)) continue;
+        while (t < taken.length && taken[t][1] <= s) t++;
+        let overlaps = false;
+        for (let k = t; k < taken.length && taken[k][0] < e; k++) if (s < taken[k][1]) overlaps = true;
+        if (overlaps) continue;
         const w = m.written;
         const url = w?.why === 'run-on' ? w.text : m.url;
         const plain =

@@ -40,6 +40,12 @@ export function slug(text: string, seen: Map<string, number>): string {
 /** A reference definition's label and the offset and text of its destination. */
 const DEFINITION = /^[ \t>]*\[((?:[^\]\\\n]|\\.){1,999})\]:[ \t]*(?:\r?\n[ \t>]*)?(<[^<>\n]*>|\S+)/gm;
 
+/** The first `needle` in `text` from `from` that starts before `end`, or -1 (the search never runs past `end`). */
+function within(text: string, needle: string, from: number, end: number): number {
+  const k = text.slice(from, Math.min(text.length, end + needle.length)).indexOf(needle);
+  return k < 0 || from + k >= end ? -1 : from + k;
+}
+
 /** The links, anchors and text of Markdown `text` (offsets in UTF-16 code units). */
 export function markdownLinks(text: string): Read {
   const md = markdownIt();
@@ -55,14 +61,15 @@ export function markdownLinks(text: string): Read {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   const html = (content: string, near: number, end: number) => {
-    const at = text.indexOf(content, near);
-    const shift = at >= 0 && at < end ? at : near;
+    const at = within(text, content, near, end);
+    const shift = at >= 0 ? at : near;
     const r = htmlLinks(content, shift, true);
     links.push(...r.links);
     if (r.base !== null) links.push(r.base);
     for (const a of r.anchors) anchors.add(a);
-    return at >= 0 && at < end ? at + content.length : near;
+    return at >= 0 ? at + content.length : near;
   };
+  const referenced = new Set(Object.values(env.references ?? {}).map((r) => r.href));
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.map === null) continue;
@@ -94,15 +101,15 @@ export function markdownLinks(text: string): Read {
       // An inline destination follows "](" (or "](<"), an autolink "<"; a reference's is at its definition.
       let at = -1;
       for (const lead of autolink ? ['<'] : ['](', '](<']) {
-        const k = text.indexOf(lead + url, cursor);
-        if (k >= 0 && k < end && (at < 0 || k < at)) at = k + lead.length;
+        const k = within(text, lead + url, cursor, end);
+        if (k >= 0 && (at < 0 || k < at)) at = k + lead.length;
       }
       if (at < 0) {
         // A reference's use: reported once, at its definition (below).
-        if (Object.values(env.references ?? {}).some((r) => r.href === url)) continue;
+        if (referenced.has(url)) continue;
         // Written with escapes or entities: not found as decoded; the next inline destination's text.
-        const k = text.indexOf('](', cursor);
-        at = k >= 0 && k < end ? k + (text[k + 2] === '<' ? 3 : 2) : cursor;
+        const k = within(text, '](', cursor, end);
+        at = k >= 0 ? k + (text[k + 2] === '<' ? 3 : 2) : cursor;
       }
       const length = text.slice(at, end).search(/[\s)>]|$/);
       links.push({ url, offset: at, length, kind: autolink ? 'autolink' : isLink ? 'link' : 'image' });
