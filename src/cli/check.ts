@@ -12,7 +12,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
-import { formatOf, markupLinks, type MarkupFormat } from '../check/markup/index.js';
+import { formatOf, type MarkupFormat } from '../check/markup/format.js';
 import { ignoreLines, skipper } from '../check/rules.js';
 import { githubAnnotation } from '../check/report-github.js';
 import { MarkdownSummary } from '../check/report-markdown.js';
@@ -330,6 +330,8 @@ function markupInput(
   return {
     file,
     links: (async function* () {
+      // The parsers are loaded only when a Markdown or HTML document is read.
+      const { markupLinks } = await import('../check/markup/index.js');
       yield* markupLinks(await text(), {
         format,
         location,
