@@ -38,8 +38,28 @@ export interface CheckDocument {
   text: string | TextSource;
 }
 
-/** What check() takes: URL strings (checked as given) and documents (read with extract()). */
-export type CheckInput = string | CheckDocument;
+/**
+ * A link a reader of markup found (./markup/): the URL to check, where its text starts, a note
+ * for the row, and the verdict when the reader decided it without the network (a missing fragment).
+ */
+export interface FoundLink {
+  url: string;
+  line: number;
+  column: number;
+  note?: string;
+  /** A run-on (extract()'s Match.written): the URL the extractor stopped at; `url` is the whole run. */
+  cutAt?: string;
+  verdict?: { status: CheckStatus; reason: string; code?: string };
+}
+
+/** A document whose links were found by a reader of markup (./markup/): checked as found. */
+export interface CheckLinks {
+  file: string;
+  links: Iterable<FoundLink> | AsyncIterable<FoundLink>;
+}
+
+/** What check() takes: URL strings (checked as given), documents (read with extract()) and links found in markup. */
+export type CheckInput = string | CheckDocument | CheckLinks;
 
 /** Where a URL was found: the document and the 1-based line and column of its first character. */
 export interface Where {
@@ -80,6 +100,8 @@ export interface CheckOptions extends ProbeOptions {
   deadline?: number;
   /** The options of extract() for documents. */
   extract?: ExtractOptions;
+  /** True for a URL not to check nor report (--exclude, --include, .locatorignore: ./rules.ts). */
+  skip?: (url: string) => boolean;
   /** The probe (default: `probe` of src/clients/probe/): tests pass a fake. */
   probe?: ProbeFunction;
   /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
@@ -163,6 +185,8 @@ interface Found {
   cutAt?: string;
   /** A note for the row (white space in a wrapper ignored). */
   note?: string;
+  /** Decided by the reader of the markup (FoundLink.verdict): not probed. */
+  verdict?: FoundLink['verdict'];
 }
 
 /** One URL found: where, how deep, and its report once known. */
@@ -237,9 +261,10 @@ class Queue<T> {
  * reason, and no second probe.
  */
 class Engine {
-  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children'>>;
+  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children' | 'skip'>>;
   readonly probeOptions: ProbeOptions;
   readonly extractOptions: ExtractOptions | undefined;
+  readonly skip: (url: string) => boolean;
   readonly limiter: HostLimiter;
   readonly probe: ProbeFunction | null;
   readonly children: ChildLister;
@@ -270,6 +295,7 @@ class Engine {
       window,
       deadline,
       extract,
+      skip,
       probe,
       children,
       ...probeOptions
@@ -293,6 +319,8 @@ class Engine {
     };
     this.probeOptions = credentialsOnlyFor(probeOptions);
     this.extractOptions = extract;
+    if (skip !== undefined && typeof skip !== 'function') throw new TypeError('check: skip must be a function');
+    this.skip = skip ?? (() => false);
     this.limiter = new HostLimiter(this.o.concurrency, this.o.perHost, this.o.delay);
     this.probe = probe ?? null;
     this.children = children ?? listChildren;
@@ -467,6 +495,10 @@ class Engine {
 
   /** Syntax and lint first (RFC 1738 2, 5, 6: no byte is sent for an invalid URL), then the shared probe. */
   async settle(occ: Occurrence): Promise<void> {
+    if (occ.found.verdict !== undefined) {
+      occ.result = this.result(occ, occ.found.verdict);
+      return;
+    }
     const u = tryParse(occ.url);
     if (u instanceof LocatorError) {
       occ.result = this.result(occ, { status: 'invalid', reason: u.detail, code: u.code });
@@ -540,7 +572,7 @@ class Engine {
       for await (const link of links as AsyncIterable<string>) {
         const c = tryParse(link);
         const key = c instanceof Url ? objectKey(c) : link;
-        if (seen.has(key)) continue;
+        if (seen.has(key) || this.skip(link)) continue;
         seen.add(key);
         // Links to another server are checked, not followed (home): `recursive` stays on the same server.
         if (!this.known.has(key)) {
@@ -575,16 +607,29 @@ class Engine {
     };
     for await (const input of inputs as AsyncIterable<CheckInput>) {
       if (typeof input === 'string') {
+        if (this.skip(input)) continue;
         if (!(await room())) return;
         top.push(this.add(input, null, null, 0));
         this.changed.fire();
         continue;
       }
+      if (input !== null && typeof input === 'object' && 'links' in input && typeof input.file === 'string') {
+        for await (const l of input.links) {
+          if (this.skip(l.url)) continue;
+          if (!(await room())) return;
+          const found: Found = { note: l.note, cutAt: l.cutAt, verdict: l.verdict };
+          top.push(this.add(l.url, { file: input.file, line: l.line, column: l.column }, null, 0, null, found));
+          this.changed.fire();
+        }
+        continue;
+      }
       if (input === null || typeof input !== 'object' || typeof input.file !== 'string') {
         throw new TypeError('check: each input must be a URL string or { file, text }');
       }
-      const source = typeof input.text === 'string' ? [input.text] : input.text;
+      const text = (input as CheckDocument).text;
+      const source = typeof text === 'string' ? [text] : text;
       for await (const m of extractStream(source, { ...this.extractOptions, written: true })) {
+        if (this.skip(m.written?.why === 'run-on' ? m.written.text : m.url)) continue;
         if (!(await room())) return;
         const where = { file: input.file, line: m.line, column: m.column };
         // The document as written: a URL the text runs on past is reported as the whole run,

@@ -5,6 +5,8 @@ export type {
   CheckResult,
   CheckInput,
   CheckDocument,
+  CheckLinks,
+  FoundLink,
   CheckStatus,
   Where,
   ProbeFunction,

@@ -1,15 +1,24 @@
 // `locator check`: the link checker (docs/check.md) over check() of src/check/. URLs as arguments,
-// files and standard input read with extract() (RFC 1738 appendix); one line per URL found,
+// files and standard input read with extract() (RFC 1738 appendix), Markdown and HTML files also
+// by their markup (src/check/markup/); one line per URL found (--format github, markdown),
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { constants } from 'node:fs';
 import { check, type CheckInput, type CheckOptions, type CheckResult } from '../check/index.js';
+import { formatOf, type MarkupFormat } from '../check/markup/format.js';
+import { ignoreLines, skipper } from '../check/rules.js';
+import { githubAnnotation } from '../check/report-github.js';
+import { MarkdownSummary } from '../check/report-markdown.js';
+import { acceptRules, accepted, type Accept } from '../check/accept.js';
+import { VerdictCache, duration } from '../check/cache.js';
+import { withConfig } from '../check/config.js';
 import type { CheckStatus } from '../clients/index.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
@@ -285,7 +294,63 @@ class StreamedReport {
   }
 }
 
+/** How a document is read: by its name (auto), as plain text, Markdown or HTML. */
+export type FormatIn = 'auto' | 'text' | MarkupFormat;
+
+/** What the markup readers are given by the command line. */
+export interface MarkupCommandOptions {
+  formatIn: FormatIn;
+  base?: string;
+  plain: boolean;
+}
+
+/** The text of a file: URL (its fragment's document), or null when it cannot be read. */
+async function readFileUrl(url: string): Promise<string | null> {
+  try {
+    return await readFile(fileURLToPath(url), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function wholeText(source: AsyncIterable<string | Uint8Array>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of source) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** A document read as Markdown or HTML (./check/markup/): the file is read when its links are first asked for. */
+function markupInput(
+  file: string,
+  format: MarkupFormat,
+  text: () => Promise<string>,
+  location: string | null,
+  m: MarkupCommandOptions,
+): CheckInput {
+  return {
+    file,
+    links: (async function* () {
+      // The parsers are loaded only when a Markdown or HTML document is read.
+      const { markupLinks } = await import('../check/markup/index.js');
+      yield* markupLinks(await text(), {
+        format,
+        location,
+        ...(m.base !== undefined ? { base: m.base } : {}),
+        plain: m.plain,
+        read: readFileUrl,
+      });
+    })(),
+  };
+}
+
 export interface CheckCommandOptions {
+  /** The report on standard output (default text; --json is json). */
+  format?: 'text' | 'json' | 'github' | 'markdown';
+  /** Only the links that are not ok or redirected on standard output. */
+  errorsOnly?: boolean;
+  markup?: MarkupCommandOptions;
+  /** --accept: reply codes that count as ok, per scheme. */
+  accept?: Accept;
   json: boolean;
   html: string | null;
   junit: string | null;
@@ -294,12 +359,16 @@ export interface CheckCommandOptions {
 }
 
 /** The inputs of the command line: URLs (arguments that parse as URLs), files, "-" for standard input; none: standard input. */
-async function commandInputs(args: string[], io: Io): Promise<CheckInput[]> {
+async function commandInputs(args: string[], io: Io, m?: MarkupCommandOptions): Promise<CheckInput[]> {
   const list = args.length === 0 ? ['-'] : args;
   const out: CheckInput[] = [];
+  const formatIn = m?.formatIn ?? 'auto';
   for (const a of list) {
     if (a === '-') {
-      out.push({ file: '-', text: io.stdin as AsyncIterable<string | Uint8Array> });
+      const stdin = io.stdin as AsyncIterable<string | Uint8Array>;
+      if (m !== undefined && (formatIn === 'markdown' || formatIn === 'html')) {
+        out.push(markupInput('-', formatIn, () => wholeText(stdin), null, m));
+      } else out.push({ file: '-', text: stdin });
       continue;
     }
     if (tryParse(a) instanceof Url) {
@@ -311,14 +380,19 @@ async function commandInputs(args: string[], io: Io): Promise<CheckInput[]> {
     } catch (e) {
       throw new UsageError(`${a} is neither a URL nor a file that can be read: ${(e as Error).message}`);
     }
-    out.push({ file: a, text: createReadStream(a) });
+    const format = formatIn === 'auto' ? formatOf(a) : formatIn === 'text' ? null : formatIn;
+    if (m !== undefined && format !== null) {
+      out.push(markupInput(a, format, () => readFile(a, 'utf8'), pathToFileURL(resolvePath(a)).href, m));
+    } else out.push({ file: a, text: createReadStream(a) });
   }
   return out;
 }
 
 /** `locator check`: check() over the inputs, reported as text or NDJSON, and --html/--junit files. */
 export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io): Promise<number> {
-  const inputs = await commandInputs(args, io);
+  const inputs = await commandInputs(args, io, opts.markup);
+  const format = opts.format ?? (opts.json ? 'json' : 'text');
+  const summary = format === 'markdown' ? new MarkdownSummary(opts.errorsOnly === true) : null;
   const out = new Output(io.stdout);
   const progress = io.stderrIsTTY ? new CountProgress(io.stderr) : null;
   const started = Date.now();
@@ -330,16 +404,26 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
     // Opened within the try: if the second cannot be opened, the first one's folder is removed.
     if (opts.html !== null) html = await StreamedReport.open(opts.html, '--html');
     if (opts.junit !== null) junit = await StreamedReport.open(opts.junit, '--junit');
-    for await (const raw of check(inputs, opts.check)) {
+    for await (const found of check(inputs, opts.check)) {
+      const raw = opts.accept === undefined ? found : accepted(found, opts.accept);
       const r = shown(raw, opts.showSecrets);
       await html?.write(htmlRow(r));
       await junit?.write(junitCase(r));
       counts[r.status]++;
       if (failing(r.status)) status = EXIT.invalid;
-      await out.line(opts.json ? JSON.stringify(jsonRecord(r)) : textLine(r));
+      summary?.add(reportResult(r));
+      if (format === 'markdown' || (opts.errorsOnly === true && !failing(r.status))) {
+        progress?.update(counts);
+        continue;
+      }
+      if (format === 'github') {
+        const a = githubAnnotation(reportResult(r));
+        if (a !== null) await out.line(a);
+      } else await out.line(format === 'json' ? JSON.stringify(jsonRecord(r)) : textLine(r));
       await out.flush();
       progress?.update(counts);
     }
+    if (summary !== null) await out.line(summary.text().replace(/\n$/, ''));
     await out.flush();
     const seconds = (Date.now() - started) / 1000;
     await html?.finish(htmlHead(counts), HTML_TAIL);
@@ -349,9 +433,9 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
     await html?.discard();
     await junit?.discard();
   }
-  if (!opts.json) {
-    const summary = STATUSES.filter((s) => counts[s] > 0).map((s) => `${s} ${counts[s]}`);
-    io.stderr.write(safeText(`locator check: ${summary.length === 0 ? 'no URL found' : summary.join(', ')}\n`));
+  if (format !== 'json') {
+    const line = STATUSES.filter((s) => counts[s] > 0).map((s) => `${s} ${counts[s]}`);
+    io.stderr.write(safeText(`locator check: ${line.length === 0 ? 'no URL found' : line.join(', ')}\n`));
   }
   return status;
 }
@@ -361,7 +445,7 @@ export const checkCommand: Command = {
   rawStderr: true,
   synopsis: ['check [options] [FILE|URL...]'],
   about: [
-    'Checks links of every scheme: arguments that parse as URLs are checked as URLs, others are files ("-" or none: standard input) whose URLs are found as locator extract finds them. Each URL is probed by the least traffic its scheme allows (locator explain --probe shows it; docs/check.md).',
+    'Checks links of every scheme: arguments that parse as URLs are checked as URLs, others are files ("-" or none: standard input) whose URLs are found as locator extract finds them; Markdown and HTML files (by extension, or --format-in) also by their markup, relative links resolved and fragments checked (docs/check.md). Each URL is probed by the least traffic its scheme allows (locator explain --probe shows it; docs/check.md).',
     'Prints FILE:LINE:COLUMN: STATUS URL (REASON) per URL, STATUS one of ok, redirected, broken, refused, invalid, unreachable; then a count of each on standard error.',
   ],
   exits: [
@@ -442,12 +526,115 @@ export const checkCommand: Command = {
       group: 'Recursion',
       description: 'With --recursive: the URLs checked in all.',
     },
+    format: {
+      type: 'string',
+      value: 'FORMAT',
+      default: 'text',
+      group: 'Reports',
+      description:
+        "The report on standard output: text (a line per URL), json (as --json), github (a GitHub Actions annotation, ::error file=F,line=L,col=C,title=T::MESSAGE, per URL not ok; ::notice for redirected), markdown (a table of counts per file and a table of each file's links, for a CI job summary).",
+    },
+    'errors-only': {
+      type: 'boolean',
+      group: 'Reports',
+      description:
+        'Report on standard output only the URLs that are not ok or redirected (the counts on standard error stay whole; --html and --junit keep every URL).',
+    },
     html: { type: 'string', value: 'FILE', group: 'Reports', description: 'Also write an HTML report page to FILE.' },
     junit: {
       type: 'string',
       value: 'FILE',
       group: 'Reports',
       description: 'Also write a JUnit XML report to FILE, for CI systems.',
+    },
+    'format-in': {
+      type: 'string',
+      value: 'FORMAT',
+      default: 'auto',
+      group: 'Documents',
+      description:
+        'How files are read: auto (Markdown for .md, .markdown, .mdown, .mkd, .mkdn; HTML for .html, .htm, .xhtml; plain text otherwise), text, markdown or html. Standard input is plain text unless markdown or html is given.',
+    },
+    base: {
+      type: 'string',
+      value: 'URL',
+      default: "the document's own file: URL",
+      group: 'Documents',
+      description:
+        "The base URL of the relative links of Markdown and HTML documents (RFC 1808 4); an HTML document's <base href> wins. A relative link of a file is a file on disk by default.",
+    },
+    'links-only': {
+      type: 'boolean',
+      group: 'Documents',
+      description:
+        'In Markdown and HTML, check only the link destinations of the markup, not the plain-text URLs of its text (found by the RFC 1738 appendix rules).',
+    },
+    exclude: {
+      type: 'string',
+      value: 'REGEX',
+      multiple: true,
+      group: 'Rules',
+      description:
+        'Neither check nor report the URLs that match REGEX (an ECMAScript regular expression, unanchored). Repeatable.',
+    },
+    include: {
+      type: 'string',
+      value: 'REGEX',
+      multiple: true,
+      group: 'Rules',
+      description:
+        'Check the URLs that match REGEX even when an --exclude or ignore-file pattern matches them; given with no --exclude and no ignore-file pattern, only those. Repeatable.',
+    },
+    'exclude-loopback': {
+      type: 'boolean',
+      group: 'Rules',
+      description:
+        'Neither check nor report URLs whose host is localhost or a loopback address (127.0.0.0/8, ::1), as written: no name is looked up.',
+    },
+    'exclude-private': {
+      type: 'boolean',
+      group: 'Rules',
+      description:
+        'Neither check nor report URLs whose host is a private or link-local address (10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7, fe80::/10), as written.',
+    },
+    accept: {
+      type: 'string',
+      value: 'SCHEME:CODES',
+      multiple: true,
+      group: 'Rules',
+      description:
+        'Reply codes of SCHEME that count as ok, besides those its probe calls ok: codes and LOW..HIGH ranges separated by commas (http:403,500..599; ftp:550). Repeatable.',
+    },
+    cache: {
+      type: 'string',
+      value: 'FILE',
+      group: 'Cache',
+      description:
+        'Keep the ok and redirected verdicts in FILE with their time, and take a fresh one instead of probing again (broken, refused and unreachable ones are always probed). FILE is written whole at the end (a temporary file renamed); one that is not such a cache is reported on standard error and ignored.',
+    },
+    'max-cache-age': {
+      type: 'string',
+      value: 'DURATION',
+      default: '1d',
+      group: 'Cache',
+      description:
+        'With --cache: how old a verdict may be to be taken: N followed by s, m, h or d (a bare N is seconds).',
+    },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      default: 'locator-check.json (when it exists)',
+      group: 'Rules',
+      description:
+        'Options from FILE, a JSON object of option names and values ({"exclude": ["^https?://localhost"], "timeout": 5000}); an option given on the command line wins. A FILE that cannot be read or holds an unknown option: exit 2.',
+    },
+    'ignore-file': {
+      type: 'string',
+      value: 'FILE',
+      default: '.locatorignore (when it exists)',
+      group: 'Rules',
+      description:
+        'More --exclude patterns, one a line; blank lines and lines starting with # are skipped. A FILE given that cannot be read: exit 2.',
     },
     'dns-server': {
       type: 'string',
@@ -470,7 +657,19 @@ export const checkCommand: Command = {
       description: 'With --smtp-probe: the server to ask instead.',
     },
   },
-  run: (args, values, io) => {
+  run: async (args, given, io) => {
+    // The config file (locator-check.json in the current directory when it exists): the command line wins.
+    const configFile = typeof given.config === 'string' ? given.config : null;
+    let values = given;
+    try {
+      const text = await readFile(configFile ?? 'locator-check.json', 'utf8').catch((e: NodeJS.ErrnoException) => {
+        if (configFile === null && e.code === 'ENOENT') return null;
+        throw e;
+      });
+      if (text !== null) values = withConfig(text, checkCommand.options ?? {}, given, ['config', 'help']);
+    } catch (e) {
+      throw new UsageError(`--config ${configFile ?? 'locator-check.json'}: ${(e as Error).message}`);
+    }
     const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => whole('allow-port', p, 0) as number);
     const netrcHosts = netrcHostsArg(values['netrc-host']) ?? [];
     const options: CheckOptions = {
@@ -493,10 +692,73 @@ export const checkCommand: Command = {
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
       netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,
     };
+    const list = (v: unknown) => ([] as string[]).concat((v as string[] | undefined) ?? []);
+    const exclude = list(values.exclude);
+    const ignoreFile = typeof values['ignore-file'] === 'string' ? values['ignore-file'] : null;
+    try {
+      exclude.push(...ignoreLines(await readFile(ignoreFile ?? '.locatorignore', 'utf8')));
+    } catch (e) {
+      if (ignoreFile !== null) throw new UsageError(`--ignore-file ${ignoreFile}: ${(e as Error).message}`);
+    }
+    try {
+      const skip = skipper({
+        include: list(values.include),
+        exclude,
+        excludeLoopback: values['exclude-loopback'] === true,
+        excludePrivate: values['exclude-private'] === true,
+      });
+      if (skip !== null) options.skip = skip;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const format = values.format ?? (values.json === true ? 'json' : 'text');
+    if (format !== 'text' && format !== 'json' && format !== 'github' && format !== 'markdown') {
+      throw new UsageError(`--format takes text, json, github or markdown, not ${JSON.stringify(format)}`);
+    }
+    const formatIn = values['format-in'] ?? 'auto';
+    if (formatIn !== 'auto' && formatIn !== 'text' && formatIn !== 'markdown' && formatIn !== 'html') {
+      throw new UsageError(`--format-in takes auto, text, markdown or html, not ${JSON.stringify(formatIn)}`);
+    }
+    const base = values.base as string | undefined;
+    if (base !== undefined && !(tryParse(base) instanceof Url)) {
+      throw new UsageError(`--base takes an absolute URL, not ${JSON.stringify(base)}`);
+    }
+    let accept: Accept | undefined;
+    try {
+      if (values.accept !== undefined) accept = acceptRules(list(values.accept));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const maxAge = duration(typeof values['max-cache-age'] === 'string' ? values['max-cache-age'] : '1d');
+    if (maxAge === null) {
+      throw new UsageError(`--max-cache-age takes N with s, m, h or d, not ${JSON.stringify(values['max-cache-age'])}`);
+    }
+    const cacheFile = typeof values.cache === 'string' ? values.cache : null;
+    let cache: VerdictCache | null = null;
+    if (cacheFile !== null) {
+      cache = new VerdictCache(maxAge);
+      let text: string | null = null;
+      try {
+        text = await readFile(cacheFile, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw new UsageError(`--cache ${cacheFile}: ${(e as Error).message}`);
+      }
+      try {
+        if (text !== null) cache.load(text);
+      } catch (e) {
+        io.stderr.write(safeText(`locator check: --cache ${cacheFile} ignored: ${(e as Error).message}\n`));
+      }
+      options.probe = cache.probe();
+    }
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
-    return runCheck(
+    const status = await runCheck(
       args,
       {
+        ...(accept !== undefined ? { accept } : {}),
+        format,
+        errorsOnly: values['errors-only'] === true,
+        markup: { formatIn, plain: values['links-only'] !== true, ...(base !== undefined ? { base } : {}) },
         json: values.json === true,
         html: typeof values.html === 'string' ? values.html : null,
         junit: typeof values.junit === 'string' ? values.junit : null,
@@ -505,5 +767,17 @@ export const checkCommand: Command = {
       },
       io,
     );
+    if (cache !== null && cacheFile !== null) {
+      // Written whole under another name, then renamed: a reader never sees half a cache.
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        await writeFile(tmp, cache.text());
+        await rename(tmp, cacheFile);
+      } catch (e) {
+        await rm(tmp, { force: true });
+        io.stderr.write(safeText(`locator check: --cache ${cacheFile} not written: ${(e as Error).message}\n`));
+      }
+    }
+    return status;
   },
 };

@@ -1,0 +1,153 @@
+// The readers of markup of the checker (src/check/markup/): every destination at the line and
+// column of its first character, reference definitions once, <base href>, plain-text URLs not
+// doubled, fragments decided against ids and heading slugs; and the rules of src/check/rules.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { markupLinks, formatOf } from '../../src/check/markup/index.js';
+import { slug } from '../../src/check/markup/markdown.js';
+import { hostKind, ignoreLines, skipper } from '../../src/check/rules.js';
+import type { FoundLink } from '../../src/check/index.js';
+
+async function links(
+  text: string,
+  format: 'markdown' | 'html',
+  location: string | null = 'file:///d/doc',
+): Promise<FoundLink[]> {
+  const out: FoundLink[] = [];
+  for await (const l of markupLinks(text, { format, location })) out.push(l);
+  return out;
+}
+
+/** 1-based line:column of the first `needle` in `text`. */
+function pos(text: string, needle: string): string {
+  const at = text.indexOf(needle);
+  assert.ok(at >= 0, needle);
+  const lines = text.slice(0, at).split(/\r\n|\r|\n/);
+  return `${lines.length}:${lines[lines.length - 1].length + 1}`;
+}
+
+test('Markdown: inline, image, autolink, reference definition (once, at the definition), raw HTML; CR LF lines', async () => {
+  const md = [
+    '# Title',
+    '',
+    'a [x](ftp://h/one) b ![i](gopher://h/0/two) c <news:three@h>',
+    'a [use][r] and [use again][r] and [*em*](http://h/four "t")',
+    '',
+    '> [r]: http://h/five',
+    '',
+    '<div><a href="wais://h/db">w</a></div>',
+    '',
+  ].join('\r\n');
+  const found = await links(md, 'markdown');
+  assert.deepEqual(
+    found.map((l) => `${l.url} ${l.line}:${l.column}`),
+    ['ftp://h/one', 'gopher://h/0/two', 'news:three@h', 'http://h/four', 'http://h/five', 'wais://h/db'].map(
+      (u) => `${u} ${pos(md, u)}`,
+    ),
+  );
+});
+
+test('Markdown: plain-text URLs found once (not again inside a destination), off with plain: false', async () => {
+  const md = 'See [it](http://h/a) or http://h/b, and `ftp://h/c` in code.\n';
+  assert.deepEqual(
+    (await links(md, 'markdown')).map((l) => l.url),
+    ['http://h/a', 'http://h/b', 'ftp://h/c'],
+  );
+  const only: string[] = [];
+  for await (const l of markupLinks(md, { format: 'markdown', location: null, plain: false })) only.push(l.url);
+  assert.deepEqual(only, ['http://h/a']);
+});
+
+test('HTML: href and src at the first character of the value (quoted, unquoted, with spaces), <base href> for relative links', async () => {
+  const html =
+    '<html><head><base href="http://b/dir/"></head>\n<body><a href = " x.html ">x</a> <img src=/i.png> <a href=\'ftp://h/f\'>f</a> text gopher://h/1 <!-- http://h/comment --></body></html>';
+  const found = await links(html, 'html');
+  const at = (u: string) => found.find((l) => l.url === u);
+  assert.equal(`${at('http://b/dir/x.html')?.line}:${at('http://b/dir/x.html')?.column}`, pos(html, 'x.html'));
+  assert.equal(at('http://b/dir/x.html')?.note, 'written "x.html"');
+  assert.equal(`${at('http://b/i.png')?.line}:${at('http://b/i.png')?.column}`, pos(html, '/i.png'));
+  assert.equal(`${at('ftp://h/f')?.line}:${at('ftp://h/f')?.column}`, pos(html, 'ftp://h/f'));
+  assert.ok(at('gopher://h/1') !== undefined, 'plain text URL of a text node');
+  assert.equal(at('http://h/comment'), undefined, 'not in a comment');
+  assert.ok(at('http://b/dir/') !== undefined, 'the base itself is checked');
+});
+
+test('fragments: ids, anchor names and heading slugs of the document decide #links without a probe', async () => {
+  const md =
+    '# Hello, World!\n## Hello, World!\n<a name="n"></a>\n[a](#hello-world) [b](#hello-world-1) [c](#n) [d](#missing) [e](#hello%2Dworld)\n';
+  const v = (await links(md, 'markdown')).map((l) => `${l.url} ${l.verdict?.status}`);
+  assert.deepEqual(v, [
+    'file:///d/doc#hello-world ok',
+    'file:///d/doc#hello-world-1 ok',
+    'file:///d/doc#n ok',
+    'file:///d/doc#missing broken',
+    'file:///d/doc#hello%2Dworld ok',
+  ]);
+  const seen = new Map<string, number>();
+  assert.deepEqual(
+    ['Über uns', 'Über uns', 'a_b c-d?'].map((t) => slug(t, seen)),
+    ['über-uns', 'über-uns-1', 'a_b-c-d'],
+  );
+});
+
+test('relative links: resolved against the document, %-encoded first; invalid with no base', async () => {
+  const md = '[a](../up/x.md) [b](my notes.txt) [c](<with space.txt>)\n';
+  assert.deepEqual(
+    (await links(md, 'markdown', 'file:///d/sub/doc.md')).map((l) => l.url),
+    ['file:///d/up/x.md', 'file:///d/sub/with%20space.txt'],
+  );
+  const none = await links('[a](x.txt)\n', 'markdown', null);
+  assert.equal(none[0].verdict?.status, 'invalid');
+});
+
+test('formatOf: Markdown and HTML by extension, else plain text', () => {
+  assert.equal(formatOf('README.md'), 'markdown');
+  assert.equal(formatOf('x.MARKDOWN'), 'markdown');
+  assert.equal(formatOf('a/index.htm'), 'html');
+  assert.equal(formatOf('notes.txt'), null);
+  assert.equal(formatOf('Makefile'), null);
+});
+
+test('rules: an include wins over an exclude; includes alone are a list; ignore lines skip comments', () => {
+  assert.equal(skipper({}), null);
+  const ex = skipper({ exclude: ['^ftp:'] });
+  assert.equal(ex?.('ftp://h/'), true);
+  assert.equal(ex?.('http://h/'), false);
+  const both = skipper({ exclude: ['^ftp:'], include: ['keep'] });
+  assert.equal(both?.('ftp://h/keep'), false);
+  assert.equal(both?.('ftp://h/drop'), true);
+  assert.equal(both?.('http://h/'), false);
+  const inc = skipper({ include: ['^http:'] });
+  assert.equal(inc?.('http://h/'), false);
+  assert.equal(inc?.('ftp://h/'), true);
+  assert.throws(() => skipper({ exclude: ['('] }), SyntaxError);
+  assert.deepEqual(ignoreLines('# c\n\n  ^a \r\nb\r#d\n'), ['^a', 'b']);
+});
+
+test('rules: --exclude-loopback and --exclude-private by the host as written; an include still wins', () => {
+  assert.equal(hostKind('http://127.0.0.1:8080/'), 'loopback');
+  assert.equal(hostKind('ftp://localhost/x'), 'loopback');
+  assert.equal(hostKind('http://[::1]/'), 'loopback');
+  assert.equal(hostKind('gopher://10.1.2.3/'), 'private');
+  assert.equal(hostKind('http://172.31.0.1/'), 'private');
+  assert.equal(hostKind('http://172.32.0.1/'), null);
+  assert.equal(hostKind('http://[fe80::1]/'), 'private');
+  assert.equal(hostKind('http://example.com/'), null);
+  assert.equal(hostKind('news:a@b'), null);
+  const loop = skipper({ excludeLoopback: true });
+  assert.equal(loop?.('http://127.0.0.1/'), true);
+  assert.equal(loop?.('http://192.168.0.1/'), false);
+  assert.equal(loop?.('http://example.com/'), false);
+  const priv = skipper({ excludePrivate: true, include: ['keep'] });
+  assert.equal(priv?.('http://192.168.0.1/'), true);
+  assert.equal(priv?.('http://192.168.0.1/keep'), false);
+});
+
+test('Markdown: a destination written with a backslash escape or an entity is still reported, in its block', async () => {
+  const md = 'Intro.\n\nSee [x](http://h/a\\_b) and [y](http://h/&amp;c).\n';
+  const found = await links(md, 'markdown');
+  assert.deepEqual(
+    found.map((l) => `${l.url} ${l.line}:${l.column}`),
+    [`http://h/a_b ${pos(md, 'http://h/a')}`, `http://h/&c ${pos(md, 'http://h/&amp;')}`],
+  );
+});
