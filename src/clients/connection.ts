@@ -6,116 +6,21 @@
 
 import net from 'node:net';
 import tls from 'node:tls';
-import { lookup } from 'node:dns/promises';
 import { LocatorError } from '../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js';
-import { ABORTED, CONNECT_FAILED, CONNECTION_CLOSED, TIMEOUT, type TranscriptLine } from './types.js';
+import { dial, recycleChunk, type ConnectOptions, type Feed } from './dial.js';
+import { checkTimeout, MAX_TIMER, startTimer, type Timer } from './timers.js';
+import { ABORTED, CONNECTION_CLOSED, TIMEOUT, type TranscriptLine } from './types.js';
 
-export const DEFAULT_TIMEOUT = 30_000;
+export { checkTimeout, DEFAULT_TIMEOUT, MAX_TIMER, startTimer, type Timer } from './timers.js';
+export { recycleChunk, type ConnectOptions } from './dial.js';
+export { directChunks, pullStream, type ChunkWriter } from './pull-stream.js';
 
-/** The longest delay one Node timer can hold (2^31-1 ms, about 24.8 days); longer ones are chained. */
-export const MAX_TIMER = 2 ** 31 - 1;
-
-/**
- * The `timeout` option, validated once for every client (RFC 1738 3: the clients' own limit, the
- * spec sets none): a positive number of milliseconds, `Infinity` for no limit, undefined for the
- * default (30 s). Anything else is API misuse: a TypeError for a non-number, a RangeError for 0,
- * a negative number or NaN, naming the option. Values above 2^31-1 ms work (chained timers).
- */
-export function checkTimeout(value: unknown, name = 'timeout'): number {
-  if (value === undefined) return DEFAULT_TIMEOUT;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number of milliseconds, not ${typeof value}`);
-  if (!(value > 0)) {
-    throw new RangeError(
-      `${name} must be a positive number of milliseconds (or Infinity for no limit), not ${String(value)}`,
-    );
-  }
-  return value;
-}
-
-/** A timer that can run for any positive delay: chained past MAX_TIMER, never for Infinity. */
-export interface Timer {
-  clear(): void;
-}
-
-/** Runs `fn` once after `ms` milliseconds (any positive number; Infinity: never). */
-export function startTimer(ms: number, fn: () => void): Timer {
-  let handle: ReturnType<typeof setTimeout> | null = null;
-  let left = ms;
-  const arm = () => {
-    if (!Number.isFinite(left)) return;
-    const step = Math.min(left, MAX_TIMER);
-    left -= step;
-    handle = setTimeout(() => {
-      handle = null;
-      if (left > 0) arm();
-      else fn();
-    }, step);
-  };
-  arm();
-  return {
-    clear() {
-      if (handle !== null) clearTimeout(handle);
-      handle = null;
-      left = 0;
-    },
-  };
-}
 const HIGH_WATER = 4;
 /**
  * Octets per piece of a write (see Connection.write): each piece that goes out restarts the clock,
  * so a small piece lets the clock see progress as soon as the system does.
  */
 const WRITE_PIECE = 16 * 1024;
-const READ_SIZE = 256 * 1024;
-/** How many returned read buffers are kept for reuse; more are left to the collector. */
-const POOL_MAX = 4;
-
-// Read buffers: each socket read goes into a READ_SIZE buffer handed to the reader whole (no
-// copy); a reader done with a chunk may give it back (recycleChunk) so that memory stays flat
-// whatever the object's size (figures: bench/RESULTS.md, "History moved from comments"). A chunk
-// nobody gives back is collected like any other buffer.
-const pool: ArrayBuffer[] = [];
-/** The one chunk object each buffer was handed out as: only that object can give it back. */
-const issued = new WeakMap<ArrayBufferLike, Uint8Array>();
-
-function nextReadBuffer(): Buffer {
-  const reused = pool.pop();
-  // allocUnsafeSlow: no zero fill, and never a window of Node's shared pool; the reader only
-  // ever sees the octets a read wrote (the chunk is a view of its first n octets).
-  return reused !== undefined ? Buffer.from(reused, 0, READ_SIZE) : Buffer.allocUnsafeSlow(READ_SIZE);
-}
-
-/**
- * Gives back a chunk read from a Connection once its reader is done with it (written out, and
- * no view of it kept): its memory is reused by a later read, of any connection. Only the exact
- * chunk object a read handed out counts (a piece cut from it, or a copy, is ignored), and only
- * once, so a chunk that a client split or kept part of cannot be reused under it. The caller
- * must not touch the chunk afterwards. Internal (not exported by `locator/clients`).
- */
-export function recycleChunk(chunk: Uint8Array): void {
-  const buffer = chunk.buffer;
-  if (issued.get(buffer) !== chunk) return;
-  issued.delete(buffer);
-  if (pool.length < POOL_MAX && buffer instanceof ArrayBuffer) pool.push(buffer);
-}
-
-export interface ConnectOptions {
-  signal?: AbortSignal;
-  timeout?: number;
-  policy?: Policy;
-  /** Called with each transcript line (already redacted). */
-  onTranscript?: (line: TranscriptLine) => void;
-  /** Strings never to show in a transcript (a password), replaced by ****. */
-  secrets?: string[];
-  /** The local port to connect from (rlogin's reserved port, RFC 1282); default: any. */
-  localPort?: number;
-  /**
-   * Milliseconds of silence allowed on a read, when it differs from `timeout` (which then bounds
-   * the connect only): an interactive session (./telnet/session.ts) passes Infinity.
-   */
-  readTimeout?: number;
-}
 
 export class Connection {
   readonly socket: net.Socket;
@@ -149,11 +54,7 @@ export class Connection {
   /** Bytes received so far. */
   received = 0;
 
-  private constructor(
-    socket: net.Socket,
-    options: ConnectOptions,
-    feed?: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null },
-  ) {
+  private constructor(socket: net.Socket, options: ConnectOptions, feed?: Feed) {
     this.socket = socket;
     this.#options = options;
     this.timeout =
@@ -201,79 +102,7 @@ export class Connection {
    * behalf of others), then connects. Fails with connect-failed, timeout or aborted.
    */
   static async connect(host: string, port: number, options: ConnectOptions = {}): Promise<Connection> {
-    const timeout = checkTimeout(options.timeout);
-    if (options.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
-    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-    let address: string;
-    let family: 4 | 6;
-    try {
-      const r = await lookup(bare);
-      address = r.address;
-      family = r.family === 6 ? 6 : 4;
-    } catch (e) {
-      throw new LocatorError(
-        CONNECT_FAILED,
-        -1,
-        `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-        { cause: e },
-      );
-    }
-    assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
-    options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
-    // Reads go into 256 KiB buffers handed over whole (no copy; see nextReadBuffer). Returning
-    // false pauses reading until the queue drains (back-pressure).
-    const feed: { early: Buffer[]; sink: ((c: Buffer) => boolean) | null } = { early: [], sink: null };
-    let current: Buffer = nextReadBuffer();
-    const socket = net.connect({
-      host: address,
-      port,
-      family,
-      ...(options.localPort !== undefined ? { localPort: options.localPort } : {}),
-      onread: {
-        buffer: () => current,
-        callback: (n: number, buf: Uint8Array) => {
-          const chunk = Buffer.from(buf.buffer, buf.byteOffset, n);
-          issued.set(buf.buffer, chunk);
-          let more = true;
-          if (feed.sink !== null) more = feed.sink(chunk);
-          else feed.early.push(chunk);
-          // After the sink: a chunk drain() wrote out is back in the pool, and read into again.
-          current = nextReadBuffer();
-          return more;
-        },
-      },
-    });
-    socket.setNoDelay(true);
-    await new Promise<void>((resolve, reject) => {
-      const fail = (err: LocatorError) => {
-        cleanup();
-        socket.destroy();
-        reject(err);
-      };
-      const timer = startTimer(timeout, () =>
-        fail(new LocatorError(TIMEOUT, -1, `no connection to ${host}:${port} within ${timeout} ms`)),
-      );
-      const onAbort = () => fail(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
-      const onError = (e: NodeJS.ErrnoException) =>
-        fail(
-          new LocatorError(CONNECT_FAILED, -1, `cannot connect to ${host}:${port}: ${e.code ?? e.message}`, {
-            cause: e,
-          }),
-        );
-      const onConnect = () => {
-        cleanup();
-        resolve();
-      };
-      const cleanup = () => {
-        timer.clear();
-        options.signal?.removeEventListener('abort', onAbort);
-        socket.off('error', onError);
-        socket.off('connect', onConnect);
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      socket.once('error', onError);
-      socket.once('connect', onConnect);
-    });
+    const { socket, feed } = await dial(host, port, options);
     return new Connection(socket, options, feed);
   }
 
@@ -606,116 +435,4 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     if (!this.socket.destroyed) this.socket.end();
   }
-}
-
-/** Where a stream made by pullStream keeps its chunk source (see directChunks). */
-const DIRECT = Symbol('locator.pullStream.direct');
-
-/** Writes a chunk out synchronously; done with it on return (see Connection.drain). */
-export type ChunkWriter = (chunk: Uint8Array) => void;
-
-interface DirectSource {
-  next: () => Promise<Uint8Array | null>;
-  cancel: (reason?: unknown) => void;
-  /**
-   * When the client offers it: the rest of the object through `write`, synchronously chunk by
-   * chunk (Connection.drain), the byte limit applied; resolves at the end of the object. Only
-   * for a reader that has not called `next()`.
-   */
-  pipe: ((write: ChunkWriter) => Promise<void>) | null;
-}
-
-/**
- * A ReadableStream over chunks pulled from `next()` (null at the end), with a byte limit and a
- * cancel that closes the source. The stream is the only buffer: nothing is read ahead
- * (highWaterMark 0: `next()` runs when the consumer reads, so directChunks() can take over a
- * stream nobody has read).
- */
-export function pullStream(
-  next: () => Promise<Uint8Array | null>,
-  onCancel: (reason?: unknown) => void,
-  options: {
-    maxBytes?: number;
-    onProgress?: (bytes: number) => void;
-    tooLarge?: () => LocatorError;
-    /** The same octets as `next()` gives, all of them through `write` (see DirectSource.pipe). */
-    pipe?: (write: ChunkWriter) => Promise<void>;
-  } = {},
-): ReadableStream<Uint8Array> {
-  let total = 0;
-  /** The next chunk with the limit applied; on any failure the source is closed first. */
-  const step = async (): Promise<Uint8Array | null> => {
-    try {
-      const chunk = await next();
-      if (chunk === null) return null;
-      total += chunk.length;
-      if (options.maxBytes !== undefined && total > options.maxBytes) {
-        throw options.tooLarge?.() ?? new Error('too large');
-      }
-      options.onProgress?.(total);
-      return chunk;
-    } catch (e) {
-      onCancel(e);
-      throw e;
-    }
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        let chunk;
-        try {
-          chunk = await step();
-        } catch (e) {
-          controller.error(e);
-          return;
-        }
-        if (chunk === null) controller.close();
-        else controller.enqueue(chunk);
-      },
-      cancel(reason) {
-        onCancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  const pipe = options.pipe;
-  const direct: DirectSource = {
-    next: step,
-    cancel: onCancel,
-    pipe:
-      pipe === undefined
-        ? null
-        : async (write) => {
-            try {
-              await pipe((chunk) => {
-                total += chunk.length;
-                if (options.maxBytes !== undefined && total > options.maxBytes) {
-                  throw options.tooLarge?.() ?? new Error('too large');
-                }
-                options.onProgress?.(total);
-                write(chunk);
-              });
-            } catch (e) {
-              onCancel(e);
-              throw e;
-            }
-          },
-  };
-  (stream as unknown as Record<symbol, DirectSource>)[DIRECT] = direct;
-  return stream;
-}
-
-/**
- * The chunk source behind a stream made by pullStream, for a reader in this package that wants
- * no web-stream machinery per chunk (`locator fetch`), or null for any other stream. The stream
- * is locked, so that nobody else reads it; the caller reads with `next()` (null at the end, the
- * byte limit applied, the source closed on a failure) and calls `cancel()` if it stops early.
- * A ReadableStream costs several promises and queue operations per chunk, which showed in the
- * profile of `locator fetch` (bench/RESULTS.md).
- */
-export function directChunks(body: ReadableStream<Uint8Array>): DirectSource | null {
-  const source = (body as unknown as Record<symbol, DirectSource | undefined>)[DIRECT];
-  if (source === undefined || body.locked) return null;
-  body.getReader();
-  return source;
 }

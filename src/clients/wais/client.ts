@@ -14,117 +14,18 @@ import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { redactUrl as redactHref } from '../../redact.js';
-import { checkTimeout, Connection, pullStream } from '../connection.js';
-import { CONNECTION_CLOSED, NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
-import { HEADER_LENGTH, decodeHeader, encodeHeader } from './header.js';
-import {
-  bytesToString,
-  decodeInitResponse,
-  decodeSearchResponse,
-  encodeInitRequest,
-  encodeSearchRequest,
-  encodeVarint,
-  retrievalQuery,
-  stringToBytes,
-  type DocumentHeader,
-  type InitRequest,
-  type SearchRequest,
-  type SearchResponse,
-} from './apdu.js';
-import { WaisError } from './types.js';
+import { checkTimeout, pullStream } from '../connection.js';
+import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { bytesToString, encodeVarint, stringToBytes, type DocumentHeader, type SearchResponse } from './apdu.js';
+import { CHUNK, retrievalRequest, seedSearchRequest } from './request.js';
+import { connect, diagnosticsClause, partialDiagnostics, throwDiagnostics, type Session } from './session.js';
 
 export { WaisError, WAIS_DIAGNOSTIC } from './types.js';
+export { CHUNK, initRequest, message, retrievalRequest, seedSearchRequest } from './request.js';
+export { MAX_APDU } from './session.js';
 
 /** The content type of a search's answer: one line per hit (see formatHeadline). */
 export const HEADLINES_TYPE = 'text/x-locator-wais-headlines; charset=utf-8';
-
-/** The largest APDU accepted from a server (a 10000-byte piece is about 10200 bytes). */
-export const MAX_APDU = 16 * 1024 * 1024;
-/** Bytes asked for in one retrieval request (what freeWAIS's waissearch asks for). */
-export const CHUNK = 10000;
-/** Max-Documents-Retrieved in a seed-word search (waissearch's value). */
-const MAX_DOCUMENTS = 40;
-
-/**
- * The InitRequest this client sends (Z39.50-1988 InitializeRequest; protspec 5.2): version 1,
- * search only, 100000-byte messages and records. Unlike waissearch it sends no ID-Authentication
- * (freeWAIS's client puts the local host and user name there) and names itself, not freeWAIS.
- */
-export function initRequest(): Omit<InitRequest, 'pdu'> {
-  return {
-    protocolVersion: new Uint8Array([0x80]),
-    options: new Uint8Array([0x80]),
-    preferredMessageSize: 100000,
-    maximumRecordSize: 100000,
-    idAuthentication: null,
-    implementationId: 'locator',
-    implementationName: 'locator',
-    implementationVersion: '0.1',
-    referenceId: null,
-    userInformation: null,
-  };
-}
-
-/**
- * A seed-word search (RFC 1625 4, query type "3"; protspec 5.3): waissearch's fixed fields
- * 30 / 5000 / 30 / 1, an empty Result-Set-Name, the database, Seed-Words, Date-Factor 1,
- * Max-Documents-Retrieved 40.
- */
-export function seedSearchRequest(database: string, words: string): Omit<SearchRequest, 'pdu'> {
-  return {
-    smallSetUpperBound: 30,
-    largeSetLowerBound: 5000,
-    mediumSetPresentNumber: 30,
-    replaceIndicator: 1,
-    resultSetName: '',
-    databaseNames: database,
-    queryType: '3',
-    elementSetNames: null,
-    referenceId: null,
-    query: {
-      kind: 'seeds',
-      seedWords: words,
-      documentIds: [],
-      types: [],
-      dateFactor: 1,
-      maxDocumentsRetrieved: MAX_DOCUMENTS,
-    },
-  };
-}
-
-/**
- * A retrieval of bytes [from, to) of a document (RFC 1625 4, query type "1"): waissearch's fixed
- * fields 10 / 16 / 15 / 1, Result-Set-Name "FOO", Element-Set-Names " " 0x1F "Document Text",
- * Reference-ID "3", and the type-1 query of retrievalQuery().
- */
-export function retrievalRequest(
-  database: string,
-  docId: Uint8Array,
-  wtype: string,
-  from: number,
-  to: number,
-): Omit<SearchRequest, 'pdu'> {
-  return {
-    smallSetUpperBound: 10,
-    largeSetLowerBound: 16,
-    mediumSetPresentNumber: 15,
-    replaceIndicator: 1,
-    resultSetName: 'FOO',
-    databaseNames: database,
-    queryType: '1',
-    elementSetNames: ' \x1fDocument Text',
-    referenceId: stringToBytes('3'),
-    query: retrievalQuery(docId, wtype, from, to),
-  };
-}
-
-/** A header and an APDU, as one message (the WAIS framing). */
-export function message(apdu: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HEADER_LENGTH + apdu.length);
-  out.set(encodeHeader(apdu.length), 0);
-  out.set(apdu, HEADER_LENGTH);
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // URLs of hits (RFC 1738 3.9 and 2.2)
@@ -195,111 +96,6 @@ const TYPE_MIME: Record<string, string> = {
 /** A MIME type for a WAIS document type (TEXT is plain text; unknown types: null). */
 export function contentTypeOf(wtype: string): string | null {
   return TYPE_MIME[wtype.toUpperCase()] ?? null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The session
-
-/** One connection to a WAIS server: sends a message, reads the one answer. */
-class Session {
-  readonly conn: Connection;
-  #rest: Uint8Array = new Uint8Array(0);
-  constructor(conn: Connection) {
-    this.conn = conn;
-  }
-
-  async #readExactly(n: number, what: string): Promise<Uint8Array> {
-    const parts: Uint8Array[] = [];
-    let have = 0;
-    if (this.#rest.length > 0) {
-      const take = this.#rest.subarray(0, n);
-      parts.push(take);
-      have = take.length;
-      this.#rest = this.#rest.subarray(take.length);
-    }
-    while (have < n) {
-      const chunk = await this.conn.read();
-      if (chunk === null) {
-        throw new LocatorError(
-          CONNECTION_CLOSED,
-          -1,
-          `the WAIS server closed the connection ${have} bytes into ${what} of ${n} bytes`,
-        );
-      }
-      const take = chunk.subarray(0, n - have);
-      parts.push(take);
-      have += take.length;
-      if (take.length < chunk.length) this.#rest = chunk.subarray(take.length);
-    }
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(n);
-    let p = 0;
-    for (const x of parts) {
-      out.set(x, p);
-      p += x.length;
-    }
-    return out;
-  }
-
-  /** Sends one APDU, reads the answer's header and APDU. */
-  async exchange(apdu: Uint8Array, shown: string): Promise<Uint8Array> {
-    await this.conn.write(message(apdu), shown);
-    const header = decodeHeader(await this.#readExactly(HEADER_LENGTH, 'a WAIS header'));
-    if (header.length > MAX_APDU) {
-      throw new LocatorError(
-        PROTOCOL_ERROR,
-        -1,
-        `the WAIS server announces an APDU of ${header.length} bytes, more than the ${MAX_APDU} accepted`,
-      );
-    }
-    const apduIn = await this.#readExactly(header.length, 'an APDU');
-    this.conn.note('receive', `<${header.length}-byte APDU, type ${apduIn[2] ?? '?'}>`);
-    return apduIn;
-  }
-
-  async init(): Promise<void> {
-    const r = decodeInitResponse(await this.exchange(encodeInitRequest(initRequest()), 'InitRequest'));
-    if (!r.result) throw new LocatorError(PROTOCOL_ERROR, -1, 'the WAIS server refused the InitRequest');
-  }
-
-  async search(req: Omit<SearchRequest, 'pdu'>, shown: string): Promise<SearchResponse> {
-    return decodeSearchResponse(await this.exchange(encodeSearchRequest(req), shown));
-  }
-}
-
-async function connect(url: Url, options: OpenOptions): Promise<Session> {
-  const onTranscript = typeof options.transcript === 'function' ? options.transcript : undefined;
-  const conn = await Connection.connect(url.host ?? '', url.port ?? 210, {
-    signal: options.signal,
-    timeout: options.timeout,
-    policy: options.policy,
-    onTranscript,
-  });
-  return new Session(conn);
-}
-
-function throwDiagnostics(r: SearchResponse, where: string): void {
-  if (r.diagnostics.length > 0 && r.headers.length === 0 && r.texts.length === 0) {
-    const d = r.diagnostics[0];
-    throw new WaisError(d.code, d.text, where);
-  }
-}
-
-/**
- * The diagnostic records beside the records of an answer (RFC 1625 3: a SearchResponse may
- * carry both; freeWAIS-sf answers the search `?` with its help records and `S1 query syntax
- * error`), for meta.diagnostics; each also goes to the transcript. Empty when there are none.
- */
-function partialDiagnostics(s: Session, r: SearchResponse): Array<{ code: string; text: string }> {
-  return r.diagnostics.map((d) => {
-    s.conn.note('info', `the server's diagnostic beside its answer: ${d.code} ${d.text}`);
-    return { code: d.code, text: d.text };
-  });
-}
-
-/** The diagnostics of an answer as a clause of a probe's reason ("" when none). */
-function diagnosticsClause(r: SearchResponse): string {
-  return r.diagnostics.map((d) => `; the server's diagnostic beside it: ${d.code} ${d.text}`.trimEnd()).join('');
 }
 
 /** Parts of the url-path as written (RFC 1738 3.9): database, wtype, wpath, search. */
