@@ -72,7 +72,7 @@ for (const file of FILES) {
   if (base === null || refs.length === 0) continue;
   const baseUrl = parse(base);
   const baseURL = new URL(base);
-  // resolve() keeps the last base it read (src/resolve.ts); two bases in turn read the base on
+  // resolve() keeps the last base it read (src/operations/resolve.ts); two bases in turn read the base on
   // every call, as for links that each come with their own base.
   const base2 = base.replace('/a/b/c/d.html?q=1', '/x/y/z.html');
   let turn = 0;

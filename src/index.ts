@@ -13,7 +13,7 @@ export {
   PASSWORD_IN_URL,
   DECEPTIVE_LOGIN,
   PRIVATE_ADDRESS,
-} from './lint.js';
+} from './operations/lint.js';
 export { wellKnownPorts, portEntry, reservedFor, type PortEntry } from './lint/ports.js';
 export { classifyAddress, classifyHost, type AddressClass } from './lint/address.js';
 export {
@@ -27,8 +27,8 @@ export {
   resolveAllowed,
   type Policy,
   type Lookup,
-} from './policy.js';
-export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './redact.js';
+} from './operations/policy.js';
+export { MASK, redactUrl, redactText, redactValue, secretsOf, passwordSpans } from './operations/redact.js';
 export {
   resolve,
   resolveUrl,
@@ -38,8 +38,8 @@ export {
   removeDotSegmentsDraft,
   type Rules,
   type ResolveOptions,
-} from './resolve.js';
-export { relativize } from './relativize.js';
+} from './operations/resolve.js';
+export { relativize } from './operations/relativize.js';
 export {
   normalize,
   normalizeUrl,
@@ -48,7 +48,7 @@ export {
   toDisplay,
   type SchemeRule,
   type EquivalentOptions,
-} from './normalize.js';
+} from './operations/normalize.js';
 export {
   extract,
   createExtractor,

@@ -19,7 +19,7 @@ export {
   type SchemeClient,
   type LoginFields,
 } from './schemes/registry.js';
-export { build, explain } from './build.js';
+export { build, explain } from './operations/build.js';
 export {
   fieldsOf,
   type SchemeFields,

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { SHARED, shared, tryParse } from './helpers.js';
 import { Url } from '../src/core/url.js';
 import { LocatorError } from '../src/core/errors.js';
-import { resolve, type Rules } from '../src/resolve.js';
-import { normalize, equivalent } from '../src/normalize.js';
+import { resolve, type Rules } from '../src/operations/resolve.js';
+import { normalize, equivalent } from '../src/operations/normalize.js';
 import { extract } from '../src/extract/index.js';
-import { explain } from '../src/build.js';
+import { explain } from '../src/operations/build.js';
 
 interface Case {
   id: string;

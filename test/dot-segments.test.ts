@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { removeDotSegments3986, removeDotSegmentsDraft } from '../src/dot-segments.js';
+import { removeDotSegments3986, removeDotSegmentsDraft } from '../src/operations/dot-segments.js';
 
 function startsAt(s: string, i: number, prefix: string): boolean {
   return s.startsWith(prefix, i);

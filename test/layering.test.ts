@@ -62,9 +62,9 @@ const TREE: Record<string, string> = {
   'src/core/t2.ts': "import type { A } from './t1.js';\nexport interface B { a?: A }\n",
   // schemes-on-core (schemes -> an operation)
   'src/schemes/s.ts': "import { r } from '../resolve.js';\nexport const s = r;\n",
-  'src/resolve.ts': 'export const r = 1;\n',
+  'src/operations/resolve.ts': 'export const r = 1;\n',
   // operations-below-clients, by a value import and by a type-only import
-  'src/lint.ts': "import { c } from './clients/c.js';\nexport const l = c;\n",
+  'src/operations/lint.ts': "import { c } from './clients/c.js';\nexport const l = c;\n",
   'src/extract/e.ts': "import type { C } from '../clients/c.js';\nexport const e: C | null = null;\n",
   // clients-below-cli
   'src/clients/c.ts': "import { m } from '../cli/m.js';\nexport type C = number;\nexport const c = m;\n",
@@ -82,8 +82,8 @@ const TREE: Record<string, string> = {
   'src/clients/open.ts': "export async function open(): Promise<unknown> {\n  return (await import('./g.js')).g;\n}\n",
   'src/clients/g.ts': "import { open } from './open.js';\nexport const g = open;\n",
   // zero-dependencies (a file outside src/), not-to-unresolvable, known-layer
-  'src/build.ts': "import { o } from '../outside.js';\nexport const b = o;\n",
-  'src/policy.ts': "import { x } from './missing.js';\nexport const p = x;\n",
+  'src/operations/build.ts': "import { o } from '../outside.js';\nexport const b = o;\n",
+  'src/operations/policy.ts': "import { x } from './missing.js';\nexport const p = x;\n",
   'src/misc/x.ts': "import { a } from '../core/a.js';\nexport const x = a;\n",
 };
 
@@ -118,11 +118,11 @@ test("each rule catches its violation: layers (type-only imports included), the 
         'error known-layer: src/misc/x.ts -> src/core/a.ts',
         'error no-cycle: cycle src/clients/g.ts src/clients/open.ts',
         'error node-builtins-only-in-clients-and-cli: src/extract/n.ts -> net',
-        'error not-to-unresolvable: src/policy.ts -> ./missing.js',
+        'error not-to-unresolvable: src/operations/policy.ts -> ./missing.js',
         'error operations-below-clients: src/extract/e.ts -> src/clients/c.ts',
-        'error operations-below-clients: src/lint.ts -> src/clients/c.ts',
-        'error schemes-on-core: src/schemes/s.ts -> src/resolve.ts',
-        'error zero-dependencies: src/build.ts -> outside.ts',
+        'error operations-below-clients: src/operations/lint.ts -> src/clients/c.ts',
+        'error schemes-on-core: src/schemes/s.ts -> src/operations/resolve.ts',
+        'error zero-dependencies: src/operations/build.ts -> outside.ts',
         'info type-only-cycle: cycle src/core/t1.ts src/core/t2.ts',
       ].sort(),
     );

@@ -9,8 +9,8 @@ import { encode, XCHAR_SET } from '../src/core/percent.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, shared, ROOT, eachRow } from './helpers.js';
-import { lint, lintRecord } from '../src/lint.js';
-import { build, explain } from '../src/build.js';
+import { lint, lintRecord } from '../src/operations/lint.js';
+import { build, explain } from '../src/operations/build.js';
 import { describeCodes, type Diagnostic } from '../src/core/errors.js';
 import { listSchemes } from '../src/schemes/registry.js';
 

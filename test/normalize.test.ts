@@ -1,15 +1,15 @@
-// Normal forms and equivalence (src/normalize.ts): table rows citing the section that licenses
+// Normal forms and equivalence (src/operations/normalize.ts): table rows citing the section that licenses
 // each change, the scheme rules, the safer and display forms of the drafts, and properties with
 // a fixed seed: normalize is idempotent and keeps the meaning, toSafe(toDisplay(u)) === u.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, tryParse, shared, eachRow } from './helpers.js';
-import { normalize, normalizeUrl, normalForm, equivalent, toSafe, toDisplay } from '../src/normalize.js';
+import { normalize, normalizeUrl, normalForm, equivalent, toSafe, toDisplay } from '../src/operations/normalize.js';
 import { normalizeEscapes } from '../src/core/escapes.js';
 import { listSchemes } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
-import { explain } from '../src/build.js';
+import { explain } from '../src/operations/build.js';
 
 // input | normal form | section
 const ROWS: Array<[string, string, string]> = [

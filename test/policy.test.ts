@@ -18,9 +18,9 @@ import {
   resolveAllowed,
   isCrossScheme,
   type Policy,
-} from '../src/policy.js';
+} from '../src/operations/policy.js';
 import { LocatorError } from '../src/core/errors.js';
-import { explain } from '../src/build.js';
+import { explain } from '../src/operations/build.js';
 
 function refused(input: string, policy?: Policy): string {
   try {

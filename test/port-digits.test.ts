@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, parse } from './helpers.js';
-import { normalize, equivalent, toSafe, toDisplay } from '../src/normalize.js';
-import { resolve } from '../src/resolve.js';
-import { relativize } from '../src/relativize.js';
-import { redactUrl } from '../src/redact.js';
-import { build, explain } from '../src/build.js';
-import { lint } from '../src/lint.js';
-import { refusals } from '../src/policy.js';
+import { normalize, equivalent, toSafe, toDisplay } from '../src/operations/normalize.js';
+import { resolve } from '../src/operations/resolve.js';
+import { relativize } from '../src/operations/relativize.js';
+import { redactUrl } from '../src/operations/redact.js';
+import { build, explain } from '../src/operations/build.js';
+import { lint } from '../src/operations/lint.js';
+import { refusals } from '../src/operations/policy.js';
 
 const P20 = '18446744073709551697'; // 2^64 + 81: a double reads it as 18446744073709552000
 const P39 = '340282366920938463463374607431768211537'; // 2^128 + 81: a double prints 3.402823669209387e+38

@@ -21,9 +21,9 @@ import {
   redactParsed,
   maskSecrets,
   maskValue,
-} from '../src/redact.js';
+} from '../src/operations/redact.js';
 import { parseRecord } from '../src/cli/parse.js';
-import { build } from '../src/build.js';
+import { build } from '../src/operations/build.js';
 
 const ROWS: Array<[string, string, string]> = [
   ['ftp://u:secret@h.com/', 'ftp://u:****@h.com/', 'RFC 1738 3.1'],

@@ -1,4 +1,4 @@
-// Partial forms (src/resolve.ts): the example tables of RFC 1808 section 5 and RFC 3986 section
+// Partial forms (src/operations/resolve.ts): the example tables of RFC 1808 section 5 and RFC 3986 section
 // 5.4 word for word, the cases where the October 1993 draft, RFC 1808 and RFC 3986 disagree
 // (docs/resolve.md), hierarchy per scheme, errors with offsets, and relativize() with a
 // property test (seed 1738).
@@ -16,10 +16,10 @@ import {
   removeDotSegments3986,
   removeDotSegmentsDraft,
   type Rules,
-} from '../src/resolve.js';
-import { relativize } from '../src/relativize.js';
+} from '../src/operations/resolve.js';
+import { relativize } from '../src/operations/relativize.js';
 import { tryParse } from '../src/schemes/registry.js';
-import { normalize, equivalent, toSafe, toDisplay } from '../src/normalize.js';
+import { normalize, equivalent, toSafe, toDisplay } from '../src/operations/normalize.js';
 import { listSchemes, getScheme } from '../src/schemes/registry.js';
 import { LocatorError } from '../src/core/errors.js';
 import { Url } from '../src/core/url.js';

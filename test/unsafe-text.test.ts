@@ -1,10 +1,10 @@
-// The one classification of unsafe characters (src/unsafe-text.ts), shared by the gateway's HTML
+// The one classification of unsafe characters (src/operations/unsafe-text.ts), shared by the gateway's HTML
 // escaper and the same set the CLI escapes (src/cli/safe-text.ts): checked over every code point
 // (the tag block U+E0000-E007F, past the Basic Multilingual Plane, among them).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UNSAFE_TEXT, UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../src/unsafe-text.js';
+import { UNSAFE_TEXT, UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../src/operations/unsafe-text.js';
 import { safeJson, safeText } from '../src/cli/safe-text.js';
 import { esc } from '../src/gateway/html.js';
 

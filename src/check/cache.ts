@@ -5,7 +5,7 @@
 // (the CLI writes it whole to a temporary name, then renames it); a file that is not such a
 // cache is reported and ignored, never trusted in part.
 import type { Url } from '../core/url.js';
-import { objectKey } from '../normalize.js';
+import { objectKey } from '../operations/normalize.js';
 import type { ProbeResult } from '../clients/index.js';
 import type { ProbeFunction } from './check.js';
 

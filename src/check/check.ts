@@ -1,6 +1,6 @@
 // check(): the link checker, an operation over the clients (docs/layering.md). URLs given as strings, or
 // found in documents with extract() (RFC 1738 appendix), are read and linted before any network
-// use (RFC 1738 2, 5, 6), probed once per normal form (RFC 1738 2.1, src/normalize.ts) within the
+// use (RFC 1738 2, 5, 6), probed once per normal form (RFC 1738 2.1, src/operations/normalize.ts) within the
 // limits of ./limiter.ts, retried when the failure is temporary, and, with `recursive`, the links
 // of Gopher menus and FTP listings on the same server are checked too (./recurse.ts).
 //
@@ -11,8 +11,8 @@
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, UNSAFE_CHAR } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
-import { lint } from '../lint.js';
-import { objectKey } from '../normalize.js';
+import { lint } from '../operations/lint.js';
+import { objectKey } from '../operations/normalize.js';
 import { extractStream, type ExtractOptions, type TextSource } from '../extract/index.js';
 import {
   DEFAULT_TIMEOUT,
@@ -110,7 +110,7 @@ export interface CheckOptions extends ProbeOptions {
 
 /** The report on one occurrence of a URL. */
 export interface CheckResult {
-  /** The URL as found (a wrapper and `URL:` removed); passwords are the caller's to hide (src/redact.ts). */
+  /** The URL as found (a wrapper and `URL:` removed); passwords are the caller's to hide (src/operations/redact.ts). */
   url: string;
   status: CheckStatus;
   /** Why: the reply code and text, the violation, or the error's message. */

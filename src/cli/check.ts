@@ -22,7 +22,7 @@ import { withConfig } from '../check/config.js';
 import type { CheckStatus } from '../clients/index.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
-import { redactText, redactUrl } from '../redact.js';
+import { redactText, redactUrl } from '../operations/redact.js';
 import { markup } from '../gateway/html.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';

@@ -25,7 +25,7 @@ import {
 } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { ALLOW_PORT, REFUSE_PRIVATE, TIMEOUT, VERBOSE } from './options.js';
-import { maskSecrets, secretsOf } from '../redact.js';
+import { maskSecrets, secretsOf } from '../operations/redact.js';
 import { safeText } from './safe-text.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

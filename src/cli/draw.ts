@@ -2,7 +2,7 @@
 // (in the manner of ada's CLI), then the fields and the violations, each pointing at its offset.
 import type { Url } from '../core/url.js';
 import type { Diagnostic } from '../core/errors.js';
-import { redactedOffset, replaceSpans, urlPasswordSpans, type Span } from '../redact.js';
+import { redactedOffset, replaceSpans, urlPasswordSpans, type Span } from '../operations/redact.js';
 
 const ORDER = ['scheme', 'user', 'password', 'host', 'port', 'path', 'schemePart', 'fragment'] as const;
 

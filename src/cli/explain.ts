@@ -2,11 +2,11 @@
 import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { explain } from '../build.js';
+import { explain } from '../operations/build.js';
 import { inputs, Output, failure } from './io.js';
 import type { Command } from './command.js';
 import { JSON_OUTPUT, TRIM } from './options.js';
-import { maskValue, passwordSpans, redactUrl, secretsOf, spanSecrets } from '../redact.js';
+import { maskValue, passwordSpans, redactUrl, secretsOf, spanSecrets } from '../operations/redact.js';
 
 export async function runExplain(
   args: string[],

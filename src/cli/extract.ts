@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { extractStream, DEFAULT_MAX_LENGTH, type Match } from '../extract/index.js';
 import { Output } from './io.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl } from '../operations/redact.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { JSON_OUTPUT } from './options.js';
 

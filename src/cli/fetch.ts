@@ -38,7 +38,7 @@ import {
 } from './options.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
-import { maskSecrets, redactText, secretForms, secretsOf } from '../redact.js';
+import { maskSecrets, redactText, secretForms, secretsOf } from '../operations/redact.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 

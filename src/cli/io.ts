@@ -1,7 +1,7 @@
 // Input and output for the commands: URLs from arguments, or one per line on standard input
 // (batch mode, streamed), and buffered output that respects back-pressure.
 import { Transform, type Readable, type Writable } from 'node:stream';
-import { redactText, redactUrl } from '../redact.js';
+import { redactText, redactUrl } from '../operations/redact.js';
 import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/errors.js';
 
 /**

@@ -3,8 +3,15 @@
 // --show-secrets, in the JSON `input` too (offsets still count the input as given).
 import type { Readable, Writable } from 'node:stream';
 import type { Diagnostic } from '../core/errors.js';
-import { lintRecord } from '../lint.js';
-import { maskValue, passwordSpans, redactedOffset, replaceSpans, spanSecrets, type Span } from '../redact.js';
+import { lintRecord } from '../operations/lint.js';
+import {
+  maskValue,
+  passwordSpans,
+  redactedOffset,
+  replaceSpans,
+  spanSecrets,
+  type Span,
+} from '../operations/redact.js';
 import { failure, shownInput } from './io.js';
 import { runHere, type Row } from './batch.js';
 import { jsonDiagnostic, jsonDiagnostics, jsonString } from './json-text.js';

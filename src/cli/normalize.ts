@@ -1,13 +1,13 @@
 // `locator normalize` and `locator equal` (test/data/docs/contract.md): the normal form of each
 // URL, and whether two URLs denote the same object under their scheme's rules.
 import type { Readable, Writable } from 'node:stream';
-import { normalize, toDisplay, equivalent } from '../normalize.js';
+import { normalize, toDisplay, equivalent } from '../operations/normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { failure } from './io.js';
 import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
 import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
-import { redactUrl, replaceSpans, urlPasswordSpans } from '../redact.js';
+import { redactUrl, replaceSpans, urlPasswordSpans } from '../operations/redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 import { JOBS, JSON_OUTPUT } from './options.js';
 

@@ -18,7 +18,7 @@ import {
   secretsOf,
   spanSecrets,
   urlPasswordSpans,
-} from '../redact.js';
+} from '../operations/redact.js';
 
 export interface ParseCommandOptions {
   json: boolean;

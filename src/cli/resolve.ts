@@ -2,14 +2,14 @@
 // (test/data/docs/contract.md). RFC 1808 by default; --rfc3986 for RFC 3986 section 5;
 // --draft-1993 for the October 1993 draft's partial form rules.
 import type { Readable, Writable } from 'node:stream';
-import { resolve, type Rules } from '../resolve.js';
-import { relativize } from '../relativize.js';
+import { resolve, type Rules } from '../operations/resolve.js';
+import { relativize } from '../operations/relativize.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { failure } from './io.js';
 import { runHere, type Row } from './batch.js';
 import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
 import { tryParse } from '../schemes/registry.js';
-import { redactPartial, redactUrl } from '../redact.js';
+import { redactPartial, redactUrl } from '../operations/redact.js';
 import { UsageError, type Command, type Options } from './command.js';
 import { JSON_OUTPUT } from './options.js';
 

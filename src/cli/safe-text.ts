@@ -8,10 +8,10 @@
 // allows, so that a terminal showing the JSON is safe too. fetch's data is never altered.
 import { Transform, type Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { UNSAFE_BEYOND_C0 } from '../unsafe-text.js';
+import { UNSAFE_BEYOND_C0 } from '../operations/unsafe-text.js';
 
 /**
- * The characters shown escaped, the set of src/unsafe-text.ts (the gateway's too): C0 controls
+ * The characters shown escaped, the set of src/operations/unsafe-text.ts (the gateway's too): C0 controls
  * (but LF, which ends the lines of the output), DEL, C1 controls, the bidirectional formatting
  * characters and every other format character (general category Cf: zero width spaces and
  * joiners, U+FEFF, the soft hyphen, the tag characters U+E0000-E007F ...).

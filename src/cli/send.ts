@@ -10,7 +10,7 @@ import { ReplyError, authSecrets, faceOf, send, type SendOptions, type Transcrip
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
 import { readSecret } from './prompt.js';
-import { maskSecrets, secretForms } from '../redact.js';
+import { maskSecrets, secretForms } from '../operations/redact.js';
 import { safeText } from './safe-text.js';
 
 /** The most a body read from standard input or a file may hold (the message stays in memory). */

@@ -6,7 +6,7 @@
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { assertAllowed, DEFAULT_POLICY } from '../policy.js';
+import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
 import { faceOf, interactiveSchemes } from './faces.js';
 import { NO_SESSION } from './interactive.js';

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { LocatorError } from '../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../policy.js';
+import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../operations/policy.js';
 import { checkTimeout, startTimer } from './timers.js';
 import { ABORTED, CONNECT_FAILED, TIMEOUT, type TranscriptLine } from './types.js';
 

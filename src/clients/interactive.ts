@@ -6,7 +6,7 @@
 
 import type { Url } from '../core/url.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../operations/policy.js';
 import type { TranscriptLine } from './types.js';
 
 export interface SessionOptions {
@@ -14,7 +14,7 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Milliseconds allowed to connect (and, where a protocol has one, to finish its handshake); default 30000. */
   timeout?: number;
-  /** The security policy consulted before the connection (src/policy.ts). */
+  /** The security policy consulted before the connection (src/operations/policy.ts). */
   policy?: Policy;
   /** The local terminal type, as in `TERM` (telnet TERMINAL-TYPE, rlogin's terminal/speed). */
   term?: string;

@@ -13,8 +13,8 @@
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, diagnostic } from '../core/errors.js';
-import { objectKey } from '../normalize.js';
-import { redactUrl } from '../redact.js';
+import { objectKey } from '../operations/normalize.js';
+import { redactUrl } from '../operations/redact.js';
 import {
   assertAllowed,
   assertRedirectAllowed,
@@ -23,7 +23,7 @@ import {
   PolicyError,
   REDIRECT_LOOP,
   REDIRECT_NOT_FOLLOWED,
-} from '../policy.js';
+} from '../operations/policy.js';
 import { gatewayFor, gatewayFromEnv } from './proxy.js';
 import { interactiveOnly } from './interactive.js';
 import { classify, faceOf } from './faces.js';

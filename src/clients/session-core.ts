@@ -5,7 +5,7 @@
 
 import { LocatorError } from '../core/errors.js';
 import type { Url } from '../core/url.js';
-import { assertAllowed, DEFAULT_POLICY } from '../policy.js';
+import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
 import { checkTimeout, Connection, startTimer, type Timer } from './connection.js';
 import type { SessionOptions } from './interactive.js';
 import { PROTOCOL_ERROR, TIMEOUT, type TranscriptLine } from './types.js';

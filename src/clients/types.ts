@@ -2,7 +2,7 @@
 // import these types without pulling in node:net.
 
 import type { Url } from '../core/url.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../operations/policy.js';
 import { defineCode } from '../core/errors.js';
 import type { ObjectKind } from './face.js';
 
@@ -37,7 +37,7 @@ export interface OpenOptions {
    * made local); past it the stream errors with `too-large`.
    */
   maxBytes?: number;
-  /** The security policy consulted before any connection (src/policy.ts). */
+  /** The security policy consulted before any connection (src/operations/policy.ts). */
   policy?: Policy;
   /** Gateways: false for none; default: from the environment (`<scheme>_proxy`, `no_proxy`). */
   gateway?: GatewayConfig | false;

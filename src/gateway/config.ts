@@ -3,7 +3,7 @@
 
 import { networkInterfaces } from 'node:os';
 import { defineCode } from '../core/errors.js';
-import type { Policy } from '../policy.js';
+import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
 
 /** What `startGateway` takes; every field is optional. */

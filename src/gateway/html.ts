@@ -4,7 +4,7 @@
 // names, article headers, selectors) can never open a tag or an attribute.
 
 import { createHash } from 'node:crypto';
-import { UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../unsafe-text.js';
+import { UNSAFE_TEXT_BUT_BREAKS, codePointName } from '../operations/unsafe-text.js';
 
 /** A fragment of HTML that is already safe to send (built by markup`` or by a renderer). */
 export class Html {
@@ -23,7 +23,7 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  * the terminal), the bidirectional formatting characters (a menu entry
  * "invoice\u202Efdp.exe" would read "invoiceexe.pdf") and the other, invisible, format characters
  * (category Cf: U+200B, U+FEFF, the tag characters U+E0000-E007F ...), the same set the CLI escapes
- * (src/unsafe-text.ts). The one escaper of remote text: every renderer goes through it.
+ * (src/operations/unsafe-text.ts). The one escaper of remote text: every renderer goes through it.
  */
 export function esc(text: string): string {
   return text

@@ -5,7 +5,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Url } from '../core/url.js';
-import { redactUrl } from '../redact.js';
+import { redactUrl } from '../operations/redact.js';
 import type { Resource } from '../clients/index.js';
 import { markup, pageEnd, pageStart } from './html.js';
 import { renderText, viewOf, type RenderContext } from './render/index.js';

@@ -4,8 +4,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { redactUrl } from '../redact.js';
-import { UNSAFE_TEXT } from '../unsafe-text.js';
+import { redactUrl } from '../operations/redact.js';
+import { UNSAFE_TEXT } from '../operations/unsafe-text.js';
 import { ABORTED, FtpReplyError, GopherError, NO_CLIENT, NOT_FOUND, TIMEOUT } from '../clients/index.js';
 import { Html, contentSecurityPolicy, markup, page } from './html.js';
 import type { RenderContext, Sink } from './render/index.js';
@@ -223,7 +223,7 @@ export function fileNameOf(url: Url): string {
       .filter((s) => s !== '')
       .pop() ?? '',
   );
-  // Controls and format characters (src/unsafe-text.ts) would reorder or hide part of the name a
+  // Controls and format characters (src/operations/unsafe-text.ts) would reorder or hide part of the name a
   // browser shows for the file: "invoice\u202Efdp.exe" as "invoiceexe.pdf".
   const clean = last
     .replace(UNSAFE_TEXT, '_')

@@ -5,7 +5,7 @@
 //   GET /?url=<percent-encoded URL>       the object as a page (menus and listings as links)
 //   GET gopher://host/1/ HTTP/1.0         the same, asked as a proxy (gopher_proxy, ftp_proxy, ...)
 //
-// Every URL goes through the security policy (src/policy.ts) before any byte is sent; every byte
+// Every URL goes through the security policy (src/operations/policy.ts) before any byte is sent; every byte
 // of remote text is escaped (html.ts); the pages carry a Content-Security-Policy that allows no
 // script; waits, sizes and concurrent requests per client are bounded.
 
@@ -16,8 +16,8 @@ import { tryParse } from '../schemes/registry.js';
 import { entryOf } from '../schemes/registry.js';
 import { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { explain } from '../build.js';
-import { redactUrl } from '../redact.js';
+import { explain } from '../operations/build.js';
+import { redactUrl } from '../operations/redact.js';
 import { MAX_TIMER, faceOf, open, startTimer } from '../clients/index.js';
 import { gatewayHref, markup, pageEnd } from './html.js';
 import { explainBlock, mailtoBlock, sessionBlock, type RenderContext } from './render/index.js';

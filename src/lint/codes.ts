@@ -97,7 +97,7 @@ export const PRIVATE_ADDRESS = defineCode(
   'the host is a loopback, private or link-local address, inside the network of the machine that fetches it',
 );
 
-// The policy (src/policy.ts).
+// The policy (src/operations/policy.ts).
 
 /** A refusal: thrown before any connection is opened, with the diagnostic that caused it. */
 export const POLICY_REFUSED = defineCode(

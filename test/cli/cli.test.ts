@@ -217,7 +217,7 @@ test('a reader that goes away (| head -1) ends the command quietly, no stack tra
 });
 
 test('build() with no fields object is API misuse: a TypeError naming the argument', async () => {
-  const { build } = await import('../../src/build.js');
+  const { build } = await import('../../src/operations/build.js');
   assert.throws(
     () => build('ftp', null as unknown as Record<string, unknown>),
     /build: the fields must be an object, not null/,

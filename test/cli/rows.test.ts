@@ -20,9 +20,9 @@ import { parseRow } from '../../src/cli/parse.js';
 import { normalizeRecord, normalizeRow } from '../../src/cli/normalize.js';
 import { jsonValue } from '../../src/cli/json-text.js';
 import { lintRow } from '../../src/cli/lint.js';
-import { lintRecord } from '../../src/lint.js';
-import { resolve } from '../../src/resolve.js';
-import { relativize } from '../../src/relativize.js';
+import { lintRecord } from '../../src/operations/lint.js';
+import { resolve } from '../../src/operations/resolve.js';
+import { relativize } from '../../src/operations/relativize.js';
 import {
   MASK,
   maskValue,
@@ -33,7 +33,7 @@ import {
   secretsOf,
   spanSecrets,
   urlPasswordSpans,
-} from '../../src/redact.js';
+} from '../../src/operations/redact.js';
 
 // ---- The reference: the record and its JSON as `locator parse --json` wrote them before. ----
 

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../src/clients/index.js';
-import { DEFAULT_POLICY } from '../../src/policy.js';
+import { DEFAULT_POLICY } from '../../src/operations/policy.js';
 import type { OpenOptions } from '../../src/clients/types.js';
 import { authServer, type NntpFake } from './nntp/fakes.js';
 import { FakeFtp, standard } from './ftp/fakes.js';

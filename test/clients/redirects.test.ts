@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { open } from '../../src/clients/index.js';
-import { DEFAULT_POLICY, PolicyError, isCrossScheme, type Policy } from '../../src/policy.js';
+import { DEFAULT_POLICY, PolicyError, isCrossScheme, type Policy } from '../../src/operations/policy.js';
 import { parse } from '../../src/schemes/registry.js';
 import type { TranscriptLine } from '../../src/clients/types.js';
 import { rejects } from '../helpers.js';

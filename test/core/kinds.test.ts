@@ -9,7 +9,7 @@ import '../../src/clients/types.js';
 import '../../src/clients/ftp/errors.js';
 import '../../src/clients/gopher/types.js';
 import '../../src/clients/http/client.js';
-import '../../src/policy.js';
+import '../../src/operations/policy.js';
 
 const KINDS = new Set(['syntax', 'usage', 'policy', 'network', 'protocol']);
 

@@ -111,11 +111,11 @@ test('property (seed 1738): on any string, parse throws nothing but a LocatorErr
 });
 
 test('property (seed 1738): every function that takes a URL throws nothing but a LocatorError on a string, a TypeError on a non-string', async () => {
-  const { lint } = await import('../../src/lint.js');
-  const { normalize, equivalent, toDisplay } = await import('../../src/normalize.js');
-  const { explain } = await import('../../src/build.js');
-  const { resolve } = await import('../../src/resolve.js');
-  const { relativize } = await import('../../src/relativize.js');
+  const { lint } = await import('../../src/operations/lint.js');
+  const { normalize, equivalent, toDisplay } = await import('../../src/operations/normalize.js');
+  const { explain } = await import('../../src/operations/build.js');
+  const { resolve } = await import('../../src/operations/resolve.js');
+  const { relativize } = await import('../../src/operations/relativize.js');
   const fns: Array<[string, (v: unknown) => unknown]> = [
     ['parse', (v) => rawParse(v as string)],
     ['tryParse', (v) => tryParse(v as string)],

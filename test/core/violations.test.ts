@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parse } from '../helpers.js';
 import { MAX_VIOLATIONS, ViolationList, omittedCount } from '../../src/core/parse.js';
 import { diagnostic } from '../../src/core/errors.js';
-import { lint } from '../../src/lint.js';
+import { lint } from '../../src/operations/lint.js';
 
 test('RFC 1738 2.2: 300 unsafe characters list the first 100 and count the other 200', () => {
   const u = parse('http://h.com/' + '{'.repeat(300));

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { startGateway, statusFor, type Gateway } from '../../src/gateway/index.js';
 import { open } from '../../src/clients/index.js';
-import { explain } from '../../src/build.js';
+import { explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
 import { serversDir } from '../helpers.js';

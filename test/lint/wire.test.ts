@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { lint, lintRecord } from '../../src/lint.js';
+import { lint, lintRecord } from '../../src/operations/lint.js';
 import { describeCodes } from '../../src/core/errors.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { getScheme, registerScheme, unregisterScheme } from '../../src/schemes/registry.js';

@@ -1,5 +1,5 @@
 // Properties (issue 17): build() and parse() are inverse for every scheme of the registry
-// (RFC 1738 3 and the schemes' sections; src/build.ts). The tests of each scheme build random
+// (RFC 1738 3 and the schemes' sections; src/operations/build.ts). The tests of each scheme build random
 // fields and parse them back; here the other way round, for every scheme at once: a valid URL
 // of any scheme, parsed, built again from its fields and login, parses to the same fields,
 // login and fragment, and building that again gives the same URL (the built form is stable).

@@ -1,5 +1,5 @@
 // Properties (issue 17): equivalent() is an equivalence relation (RFC 1738 2.2, 3; the schemes'
-// normal forms, src/normalize.ts) on samples where equivalent URLs are common: spellings of a
+// normal forms, src/operations/normalize.ts) on samples where equivalent URLs are common: spellings of a
 // few URLs that differ in the case of the scheme and host, in escapes of characters that need
 // none, in the default port written out, in an empty port, in "<URL:...>" around them. On every
 // pair: reflexive, symmetric, and the same as equal normal forms; on triples of spellings of one

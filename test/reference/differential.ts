@@ -5,7 +5,7 @@
 // test/differential.test.ts and fuzz/targets/differential.ts.
 
 import { tryParse, normalize, LocatorError, type Url, type ParseOptions } from '../../src/index.js';
-import { normalForm } from '../../src/normalize.js';
+import { normalForm } from '../../src/operations/normalize.js';
 import { tryParse as refTryParse } from './schemes/registry.js';
 import { LocatorError as RefLocatorError } from './core/errors.js';
 import type { Url as RefUrl } from './core/url.js';

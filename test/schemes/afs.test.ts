@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, codes, shared } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { getScheme } from '../../src/schemes/registry.js';
 

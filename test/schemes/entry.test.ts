@@ -13,10 +13,10 @@ import {
 } from '../../src/schemes/registry.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { fieldsOf, type GopherFields } from '../../src/schemes/fields.js';
-import { build, explain } from '../../src/build.js';
-import { normalize } from '../../src/normalize.js';
-import { resolve, isHierarchical } from '../../src/resolve.js';
-import { refusals, isCrossScheme } from '../../src/policy.js';
+import { build, explain } from '../../src/operations/build.js';
+import { normalize } from '../../src/operations/normalize.js';
+import { resolve, isHierarchical } from '../../src/operations/resolve.js';
+import { refusals, isCrossScheme } from '../../src/operations/policy.js';
 
 test('a record keeps its scheme entry: unregistering the scheme later changes nothing (port, fields, spec)', () => {
   const u = parse('gopher://h.com/0about');

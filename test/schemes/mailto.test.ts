@@ -15,7 +15,7 @@ import {
   atomArb,
   spicedText,
 } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { checkAddrSpec } from '../../src/schemes/mailto.js';
 import { LocatorError } from '../../src/core/errors.js';
 

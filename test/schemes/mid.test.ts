@@ -18,7 +18,7 @@ import {
   spicedText,
   ID_SPICES,
 } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { getScheme } from '../../src/schemes/registry.js';
 

@@ -16,7 +16,7 @@ import {
   spicedText,
   ID_SPICES,
 } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
 

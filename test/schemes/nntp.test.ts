@@ -14,7 +14,7 @@ import {
   newsgroupArb,
   hostnameArb,
 } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Url } from '../../src/core/url.js';
 

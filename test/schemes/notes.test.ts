@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachRow } from '../helpers.js';
 import { parse } from '../../src/schemes/registry.js';
-import { explain } from '../../src/build.js';
+import { explain } from '../../src/operations/build.js';
 import { violationNote } from '../../src/schemes/notes.js';
 
 // One URL per scheme with an explain(), each with an unencoded space (and for afs and mid a

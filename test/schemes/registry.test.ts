@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { parse, eachRow } from '../helpers.js';
 import { registerScheme, unregisterScheme, getScheme, listSchemes, schemeTable } from '../../src/schemes/registry.js';
 import { schemeHash } from '../../src/core/scheme.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError, defineCode } from '../../src/core/errors.js';
 
 eachRow(

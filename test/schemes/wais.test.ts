@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse, codes, fixture, SHARED, piecesText, assertBuildRoundTrip, eachRow } from '../helpers.js';
-import { build, explain } from '../../src/build.js';
+import { build, explain } from '../../src/operations/build.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { UCHAR_SET, encode } from '../../src/core/percent.js';
 import type { Url } from '../../src/core/url.js';

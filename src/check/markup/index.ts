@@ -4,7 +4,7 @@
 // base or the document's own URL; fragments checked against the ids and headings of the
 // document they name, when it can be read (a file: document). The checker's only dependencies.
 import { extract } from '../../extract/index.js';
-import { resolve } from '../../resolve.js';
+import { resolve } from '../../operations/resolve.js';
 import { LocatorError } from '../../core/errors.js';
 import type { FoundLink } from '../check.js';
 import { htmlLinks } from './html.js';

@@ -5,9 +5,9 @@
 
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
-import { assertAllowed, DEFAULT_POLICY } from '../../policy.js';
+import { assertAllowed, DEFAULT_POLICY } from '../../operations/policy.js';
 import { checkTimeout, Connection, pullStream, type ConnectOptions } from '../connection.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import {
   ABORTED,
   CONNECT_FAILED,

@@ -14,7 +14,7 @@ import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { checkTimeout } from '../connection.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import { PROTOCOL_ERROR, type Redirect, type Resource } from '../types.js';
 import type { GopherOpenOptions } from './types.js';
 import { plainExchange } from './request.js';

@@ -5,7 +5,7 @@ import { LocatorError } from '../../core/errors.js';
 import { INVALID_FIELD } from '../../schemes/codes.js';
 import { formatRequest } from '../../schemes/notes.js';
 import type { GopherFields } from '../../schemes/fields.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import { NEEDS_INPUT, PROTOCOL_ERROR, type Resource } from '../types.js';
 import { parseAsk, parseAttributes } from './parser.js';
 import { concatBytes } from '../framing/bytes.js';

@@ -3,7 +3,7 @@
 // probed (./client.ts, ./probe.ts, ./menu.ts).
 
 import type { Url } from '../../core/url.js';
-import { build } from '../../build.js';
+import { build } from '../../operations/build.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { formatRequest } from '../../schemes/notes.js';
 import type { ClientFace, ObjectKind } from '../face.js';

@@ -6,7 +6,7 @@
 //   menu line       = type display TAB selector TAB host TAB port [TAB gopher+] CR LF
 //   end of menu     = "." CR LF (optional: pygopherd omits it, gophernicus sends it)
 
-import { build } from '../../build.js';
+import { build } from '../../operations/build.js';
 import { tryParse } from '../../schemes/registry.js';
 import { Url } from '../../core/url.js';
 import { XCHAR_SET, encode } from '../../core/percent.js';

@@ -4,7 +4,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import type { GopherFields, GopherPlus } from '../../schemes/fields.js';
 import { Connection, pullStream } from '../connection.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR, TOO_LARGE, type Resource } from '../types.js';
 import {
   MENU_LINE_LIMIT,

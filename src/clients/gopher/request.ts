@@ -7,7 +7,7 @@ import { INVALID_FIELD } from '../../schemes/codes.js';
 import { formatRequest } from '../../schemes/notes.js';
 import { gopherParts } from '../../schemes/gopher.js';
 import { fieldsOf, type GopherFields } from '../../schemes/fields.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import { NEEDS_INPUT } from '../types.js';
 import { CRLF, TAB, concatBytes } from '../framing/bytes.js';
 import type { GopherOpenOptions } from './types.js';

@@ -9,7 +9,7 @@ import type { LookupFunction } from 'node:net';
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
+import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
 import { checkTimeout, MAX_TIMER, pullStream } from '../connection.js';
 import {
   ABORTED,
@@ -23,7 +23,7 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../types.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 
 export const HTTP_STATUS = defineCode(
   'http-status',

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { PROTOCOL_ERROR, NOT_FOUND, type Redirect } from '../types.js';
 import { requestOf, HTTP_STATUS } from './client.js';
 import { result } from '../probe/result.js';

@@ -22,7 +22,7 @@ import { LocatorError } from '../../core/errors.js';
 import { INVALID_FIELD } from '../../schemes/codes.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { newsServer, news as newsScheme, checkGroup } from '../../schemes/news.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { checkTimeout, pullStream } from '../connection.js';
 import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 import { NNTP_NO_SERVER } from './errors.js';

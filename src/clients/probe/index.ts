@@ -4,7 +4,7 @@
 // loop open() uses too (src/clients/open.ts): the same hop budget, cross-scheme budget, loop
 // check by normal form and policy before each hop. Failures become statuses here, in one place.
 
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { parse } from '../../schemes/registry.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { LocatorError, kindOf } from '../../core/errors.js';

@@ -3,7 +3,7 @@
 // parts several share. Pure: no I/O, so explainProbe() answers at once.
 
 import type { Url } from '../../core/url.js';
-import { explain } from '../../build.js';
+import { explain } from '../../operations/build.js';
 import type { FtpPlan } from '../ftp/plan.js';
 import type { ProbeOptions } from './types.js';
 

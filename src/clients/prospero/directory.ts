@@ -4,7 +4,7 @@
 // 3.11), and the listing's line format. Pure: no I/O.
 
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { build } from '../../build.js';
+import { build } from '../../operations/build.js';
 import { tryParse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import type { Url } from '../../core/url.js';

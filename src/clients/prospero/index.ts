@@ -4,7 +4,7 @@
 // ./directory.ts is pure.
 
 import type { Url } from '../../core/url.js';
-import { explain } from '../../build.js';
+import { explain } from '../../operations/build.js';
 import type { ClientFace } from '../face.js';
 import { DIRECTORY_TYPE, listingLinks, namesDirectory } from './directory.js';
 

@@ -5,7 +5,7 @@
 // into URLs of their own schemes (RFC 1738 3.11). Pure: no I/O.
 
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { build } from '../../build.js';
+import { build } from '../../operations/build.js';
 import { tryParse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { NOT_FOUND, PROTOCOL_ERROR } from '../types.js';

@@ -13,7 +13,7 @@
 import dgram from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
+import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
 import { ABORTED, CONNECTION_CLOSED, TIMEOUT, TOO_LARGE, type TranscriptLine } from '../types.js';
 import { startTimer, type Timer } from '../connection.js';
 import {

@@ -18,7 +18,7 @@
 import os from 'node:os';
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
 import { CONNECT_FAILED, CONNECTION_CLOSED } from '../types.js';

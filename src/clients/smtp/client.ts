@@ -17,7 +17,7 @@ import { LocatorError } from '../../core/errors.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import { assertAllowed, DEFAULT_POLICY, type Policy } from '../../policy.js';
+import { assertAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
 import { checkTimeout } from '../connection.js';
 import { TOO_LARGE, transcriptRecorder, type TranscriptLine } from '../types.js';
 import { AUTH_UNAVAILABLE, MAILTO_NOT_RETRIEVABLE, NO_RELAY, STARTTLS_UNAVAILABLE } from './errors.js';
@@ -65,7 +65,7 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Milliseconds of silence allowed on any one wait (default 30000; Infinity: none). */
   timeout?: number;
-  /** The policy consulted before any connection (src/policy.ts). */
+  /** The policy consulted before any connection (src/operations/policy.ts). */
   policy?: Policy;
   /** Record the exchange in the result's transcript, and/or pass each line to a callback. */
   transcript?: boolean | ((line: TranscriptLine) => void);

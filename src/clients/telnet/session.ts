@@ -14,7 +14,7 @@
 
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
-import { DEFAULT_POLICY } from '../../policy.js';
+import { DEFAULT_POLICY } from '../../operations/policy.js';
 import { Connection, checkTimeout } from '../connection.js';
 import { SessionCore } from '../session-core.js';
 import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, transcriptRecorder, type TranscriptLine } from '../types.js';

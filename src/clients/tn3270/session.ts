@@ -9,7 +9,7 @@
 
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
 import { CONNECTION_CLOSED, TIMEOUT } from '../types.js';

@@ -13,7 +13,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import { redactUrl as redactHref } from '../../redact.js';
+import { redactUrl as redactHref } from '../../operations/redact.js';
 import { checkTimeout, pullStream } from '../connection.js';
 import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 import { bytesToString, encodeVarint, stringToBytes, type DocumentHeader, type SearchResponse } from './apdu.js';

@@ -2,7 +2,7 @@
 // database. The protocol modules are imported when first used (./client.ts, ../probe/wais.ts).
 
 import type { Url } from '../../core/url.js';
-import { build, explain } from '../../build.js';
+import { build, explain } from '../../operations/build.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import type { ClientFace } from '../face.js';
 

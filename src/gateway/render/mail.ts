@@ -3,7 +3,7 @@
 
 import type { Url } from '../../core/url.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { Html, markup } from '../html.js';
 import type { RenderContext } from './common.js';
 

@@ -2,7 +2,7 @@
 // list of groups as tables (the news client's line formats, docs/gateway.md), and an article
 // with its headers, its newsgroups and message-ids linked as news: URLs.
 
-import { build } from '../../build.js';
+import { build } from '../../operations/build.js';
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../../clients/index.js';
 import { Html, markup } from '../html.js';

@@ -2,7 +2,7 @@
 // names the command that opens it.
 
 import type { Url } from '../../core/url.js';
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { Html, markup } from '../html.js';
 
 /**

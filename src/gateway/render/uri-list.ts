@@ -1,7 +1,7 @@
 // A list of URLs in the gateway (RFC 2483 5, text/uri-list): what a Prospero directory server
 // names as an object's access methods (RFC 1738 3.11), each linked through the gateway.
 
-import { redactUrl } from '../../redact.js';
+import { redactUrl } from '../../operations/redact.js';
 import { markup } from '../html.js';
 import type { RenderContext, Sink } from './common.js';
 

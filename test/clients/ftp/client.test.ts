@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from '../../helpers.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { FtpReplyError } from '../../../src/clients/ftp/client.js';

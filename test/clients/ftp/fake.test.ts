@@ -5,7 +5,7 @@ import { test, afterEach } from 'node:test';
 import net from 'node:net';
 import assert from 'node:assert/strict';
 import { parse } from '../../helpers.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { FtpReplyError } from '../../../src/clients/ftp/client.js';

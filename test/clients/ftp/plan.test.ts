@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from '../../helpers.js';
-import { build, explain } from '../../../src/build.js';
+import { build, explain } from '../../../src/operations/build.js';
 import { planFtp, planSteps, typeArgument } from '../../../src/clients/ftp/plan.js';
 
 const text = (a: { octets: Uint8Array } | null) => (a === null ? null : Buffer.from(a.octets).toString('latin1'));

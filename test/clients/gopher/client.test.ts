@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { GopherError, type AskQuestion } from '../../../src/clients/gopher/client.js';
 import { parseAsk, parseAttributes } from '../../../src/clients/gopher/parser.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { rejects } from '../../helpers.js';
-import { DEFAULT_POLICY, type PolicyError } from '../../../src/policy.js';
+import { DEFAULT_POLICY, type PolicyError } from '../../../src/operations/policy.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
 if (!TS) throw new Error('LOCATOR_TEST_SERVERS is not set: run the tests with node scripts/test.mjs');

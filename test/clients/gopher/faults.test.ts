@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { open } from '../../../src/clients/index.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from '../../../src/clients/gopher/client.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';

@@ -19,7 +19,7 @@ import {
 } from '../../../src/clients/gopher/parser.js';
 import type { MenuItem } from '../../../src/clients/gopher/types.js';
 import { requestFromOctets, requestOctets } from '../../../src/clients/gopher/client.js';
-import { build } from '../../../src/build.js';
+import { build } from '../../../src/operations/build.js';
 
 const bytes = (s: string) => Buffer.from(s, 'latin1');
 const str = (b: Uint8Array) => Buffer.from(b).toString('latin1');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { serversDir, readAll } from '../../helpers.js';
 
 const NGINX = 'http://127.0.0.1:8080';

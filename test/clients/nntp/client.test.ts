@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { open } from '../../../src/clients/index.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 import { parse } from '../../../src/schemes/registry.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import type { OpenOptions, TranscriptLine } from '../../../src/clients/types.js';

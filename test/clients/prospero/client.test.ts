@@ -16,7 +16,7 @@ import { accessMethods } from '../../../src/clients/prospero/client.js';
 import { retransmitTimes } from '../../../src/clients/prospero/ardp.js';
 import { parse, readAll, rejects, serversDir } from '../../helpers.js';
 import { LocatorError } from '../../../src/core/errors.js';
-import { countsAsCrossScheme } from '../../../src/policy.js';
+import { countsAsCrossScheme } from '../../../src/operations/policy.js';
 import { startProsperoServer, type ProsperoServer, type ServerOptions } from '../../servers/prospero-server.js';
 
 const AFTP = "ATTRIBUTE OBJECT FIELD ACCESS-METHOD AFTP INTERNET-D 127.0.0.1(2121) ASCII '/pub/unix.txt' TEXT";

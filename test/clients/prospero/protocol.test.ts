@@ -231,7 +231,7 @@ test('RFC 2483 5: the uri-list has CR LF lines, comments first and for the metho
 });
 
 test('explain(url).steps are the request lines the client sends (RFC 1738 3.11)', async () => {
-  const { explain } = await import('../../../src/build.js');
+  const { explain } = await import('../../../src/operations/build.js');
   const { parse } = await import('../../helpers.js');
   const { fieldsOf } = await import('../../../src/schemes/fields.js');
   for (const u of [

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { send, open, SmtpReplyError } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { serversDir } from '../../helpers.js';
-import { explain } from '../../../src/build.js';
+import { explain } from '../../../src/operations/build.js';
 
 const PLAIN = '127.0.0.1:2525';
 const SUBMIT = '127.0.0.1:2526';

@@ -6,7 +6,7 @@
 // here with its own small scanner (RFC 1808 2.4, RFC 3986 3 and appendix B) over char codes,
 // which records offsets and slices only to build the result.
 
-import { CHAR_CLASS, ALPHA, SCHEME } from './core/charclass.js';
+import { CHAR_CLASS, ALPHA, SCHEME } from '../core/charclass.js';
 import {
   LocatorError,
   defineCode,
@@ -14,10 +14,10 @@ import {
   INVALID_SCHEME,
   MISSING_SCHEME,
   UNCLOSED_WRAPPER,
-} from './core/errors.js';
-import { tryParse } from './schemes/registry.js';
-import { describe } from './core/chars.js';
-import { Url, expectUrl } from './core/url.js';
+} from '../core/errors.js';
+import { tryParse } from '../schemes/registry.js';
+import { describe } from '../core/chars.js';
+import { Url, expectUrl } from '../core/url.js';
 
 export const REFERENCE_COLON = defineCode(
   'reference-colon',

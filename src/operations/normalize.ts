@@ -26,10 +26,10 @@
 // RFC 1738 gives them no meaning in an absolute URL (an FTP "CWD .." is not the same as no CWD),
 // only partial forms do (see resolve.ts).
 
-import { normalizeEscapes, DECODE_UNRESERVED } from './core/escapes.js';
-import { parse, entryOf, type NormalForm, type ParseOptions } from './schemes/registry.js';
+import { normalizeEscapes, DECODE_UNRESERVED } from '../core/escapes.js';
+import { parse, entryOf, type NormalForm, type ParseOptions } from '../schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
-import { Url, expectUrl } from './core/url.js';
+import { Url, expectUrl } from '../core/url.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {

@@ -1,9 +1,9 @@
 // The reverse of resolve(): the shortest partial form of a target against a base, under each
 // edition of the rules (RFC 1808, RFC 3986 5, the October 1993 draft's partial form).
 
-import { LocatorError, defineCode } from './core/errors.js';
-import { parse } from './schemes/registry.js';
-import { Url, expectUrl } from './core/url.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { parse } from '../schemes/registry.js';
+import { Url, expectUrl } from '../core/url.js';
 import { resolve } from './resolve.js';
 import { readBase, ruleName, split, type ResolveOptions } from './partial.js';
 

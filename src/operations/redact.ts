@@ -13,9 +13,9 @@
 // secretsOf(url)), the password as written, decoded and JSON-escaped. redactText() also scans
 // free text for "//user:password@"; it is a last net for messages, not the way records are masked.
 
-import { tryParse } from './schemes/registry.js';
-import { Url } from './core/url.js';
-import { decodeText } from './core/percent.js';
+import { tryParse } from '../schemes/registry.js';
+import { Url } from '../core/url.js';
+import { decodeText } from '../core/percent.js';
 
 /** What a password is replaced with. */
 export const MASK = '****';

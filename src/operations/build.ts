@@ -2,12 +2,12 @@
 // each (RFC 1738 section 4: a scheme brings "the syntax for representing such a scheme" and "an
 // algorithm for accessing of resources within that scheme").
 
-import { entryOf, getScheme, parse, type Explanation, type ParseOptions } from './schemes/registry.js';
-import { Url, expectUrl } from './core/url.js';
-import { LocatorError, defineCode } from './core/errors.js';
-import { XCHAR_SET, encode, describeValue, expectString } from './core/percent.js';
-import { INVALID_FIELD } from './schemes/codes.js';
-import type { BuildFields, SchemeFields } from './schemes/fields.js';
+import { entryOf, getScheme, parse, type Explanation, type ParseOptions } from '../schemes/registry.js';
+import { Url, expectUrl } from '../core/url.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { XCHAR_SET, encode, describeValue, expectString } from '../core/percent.js';
+import { INVALID_FIELD } from '../schemes/codes.js';
+import type { BuildFields, SchemeFields } from '../schemes/fields.js';
 
 export const NO_ACCESS_ALGORITHM = defineCode(
   'no-access-algorithm',

@@ -17,15 +17,15 @@
 //
 // The diagnostics come in offset order, offsets counting the input as given.
 
-import { Url, expectUrl } from './core/url.js';
-import { expectString } from './core/percent.js';
-import { tryParse, entryOf } from './schemes/registry.js';
-import { ViolationList, type ParseOptions } from './core/parse.js';
-import { LocatorError, diagnostic, type Diagnostic } from './core/errors.js';
-import { dataBlocks, encodedDelimiters, wireParts } from './lint/delimiters.js';
-import { reservedFor, inReservedSpace } from './lint/ports.js';
-import { classifyHost } from './lint/address.js';
-import { RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS } from './lint/codes.js';
+import { Url, expectUrl } from '../core/url.js';
+import { expectString } from '../core/percent.js';
+import { tryParse, entryOf } from '../schemes/registry.js';
+import { ViolationList, type ParseOptions } from '../core/parse.js';
+import { LocatorError, diagnostic, type Diagnostic } from '../core/errors.js';
+import { dataBlocks, encodedDelimiters, wireParts } from '../lint/delimiters.js';
+import { reservedFor, inReservedSpace } from '../lint/ports.js';
+import { classifyHost } from '../lint/address.js';
+import { RESERVED_PORT, NONDEFAULT_PORT, PASSWORD_IN_URL, DECEPTIVE_LOGIN, PRIVATE_ADDRESS } from '../lint/codes.js';
 
 export {
   ENCODED_DELIMITER,
@@ -36,7 +36,7 @@ export {
   PASSWORD_IN_URL,
   DECEPTIVE_LOGIN,
   PRIVATE_ADDRESS,
-} from './lint/codes.js';
+} from '../lint/codes.js';
 
 /** The result of linting one input (contract: `locator lint --json`, less the redaction of `input`). */
 export interface LintRecord {

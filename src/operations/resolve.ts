@@ -12,11 +12,11 @@
 // The parts live in their own modules: partial.ts (the partial-form reader), dot-segments.ts and
 // relativize.ts (the reverse).
 
-import { LocatorError, defineCode } from './core/errors.js';
-import { parse, entryOf, schemeTable } from './schemes/registry.js';
-import { expectString } from './core/percent.js';
-import { Url, expectUrl } from './core/url.js';
-import { checkLogin } from './core/host.js';
+import { LocatorError, defineCode } from '../core/errors.js';
+import { parse, entryOf, schemeTable } from '../schemes/registry.js';
+import { expectString } from '../core/percent.js';
+import { Url, expectUrl } from '../core/url.js';
+import { checkLogin } from '../core/host.js';
 import { removeDotSegments1808, removeDotSegments3986, removeDotSegmentsDraft } from './dot-segments.js';
 import { readBase, split, type Parts, type ResolveOptions, type Rules } from './partial.js';
 

@@ -12,13 +12,13 @@
 // the finding, and the finding itself as `.diagnostic`) before a byte is sent. Messages never
 // hold a password. The module is pure: no node:* import, the lookup is the caller's.
 
-import type { Url } from './core/url.js';
-import { LocatorError, CONTROL_CHAR, PORT_OUT_OF_RANGE, diagnostic, type Diagnostic } from './core/errors.js';
+import type { Url } from '../core/url.js';
+import { LocatorError, CONTROL_CHAR, PORT_OUT_OF_RANGE, diagnostic, type Diagnostic } from '../core/errors.js';
 import { lint } from './lint.js';
-import { classifyAddress, type AddressClass } from './lint/address.js';
-import { entryOf } from './schemes/registry.js';
-import { wireParts } from './lint/delimiters.js';
-import { reservedFor } from './lint/ports.js';
+import { classifyAddress, type AddressClass } from '../lint/address.js';
+import { entryOf } from '../schemes/registry.js';
+import { wireParts } from '../lint/delimiters.js';
+import { reservedFor } from '../lint/ports.js';
 import {
   ENCODED_DELIMITER,
   GOPHER_PLUS_DATA_BLOCK,
@@ -29,7 +29,7 @@ import {
   CROSS_SCHEME_REDIRECT,
   REDIRECT_TO_FILE,
   NO_ADDRESS,
-} from './lint/codes.js';
+} from '../lint/codes.js';
 
 export {
   POLICY_REFUSED,
@@ -39,7 +39,7 @@ export {
   NO_ADDRESS,
   REDIRECT_LOOP,
   REDIRECT_NOT_FOLLOWED,
-} from './lint/codes.js';
+} from '../lint/codes.js';
 
 /** What a client may do. Every field is optional; DEFAULT_POLICY gives the defaults. */
 export interface Policy {

@@ -7,9 +7,9 @@
 //   "Similarly, in cases where a larger set of characters is acceptable, % signs can be
 //   selectively and reversibly expanded."
 
-import { encodeCodePoint, RAW_OK, DECODE_UNRESERVED, isHex } from './core/escapes.js';
-import { hexValue } from './core/percent.js';
-import { Url, expectUrl } from './core/url.js';
+import { encodeCodePoint, RAW_OK, DECODE_UNRESERVED, isHex } from '../core/escapes.js';
+import { hexValue } from '../core/percent.js';
+import { Url, expectUrl } from '../core/url.js';
 
 /**
  * Makes a URL safer (draft 1993-10, "Encoding prohibited characters": "a URL may be made safer
