@@ -61,10 +61,10 @@ const TREE: Record<string, string> = {
   'src/core/t1.ts': "import type { B } from './t2.js';\nexport interface A { b?: B }\n",
   'src/core/t2.ts': "import type { A } from './t1.js';\nexport interface B { a?: A }\n",
   // schemes-on-core (schemes -> an operation)
-  'src/schemes/s.ts': "import { r } from '../resolve.js';\nexport const s = r;\n",
+  'src/schemes/s.ts': "import { r } from '../operations/resolve.js';\nexport const s = r;\n",
   'src/operations/resolve.ts': 'export const r = 1;\n',
   // operations-below-clients, by a value import and by a type-only import
-  'src/operations/lint.ts': "import { c } from './clients/c.js';\nexport const l = c;\n",
+  'src/operations/lint.ts': "import { c } from '../clients/c.js';\nexport const l = c;\n",
   'src/extract/e.ts': "import type { C } from '../clients/c.js';\nexport const e: C | null = null;\n",
   // clients-below-cli
   'src/clients/c.ts': "import { m } from '../cli/m.js';\nexport type C = number;\nexport const c = m;\n",
@@ -82,7 +82,7 @@ const TREE: Record<string, string> = {
   'src/clients/open.ts': "export async function open(): Promise<unknown> {\n  return (await import('./g.js')).g;\n}\n",
   'src/clients/g.ts': "import { open } from './open.js';\nexport const g = open;\n",
   // zero-dependencies (a file outside src/), not-to-unresolvable, known-layer
-  'src/operations/build.ts': "import { o } from '../outside.js';\nexport const b = o;\n",
+  'src/operations/build.ts': "import { o } from '../../outside.js';\nexport const b = o;\n",
   'src/operations/policy.ts': "import { x } from './missing.js';\nexport const p = x;\n",
   'src/misc/x.ts': "import { a } from '../core/a.js';\nexport const x = a;\n",
 };
