@@ -8,6 +8,7 @@ import type { ClientFace } from '../face.js';
 import { ftpCheck } from '../probe/steps.js';
 import { planFtp, passPlaceholder, shown } from './plan.js';
 import { FtpReplyError } from './errors.js';
+import { textLines } from '../framing/text-lines.js';
 
 /** True when the URL names a directory: an empty last segment (a final "/") or `;type=d` (RFC 1738 3.2.2). */
 function isDirectory(u: Url): boolean {
@@ -52,24 +53,10 @@ async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGen
   const semi = href.lastIndexOf(';type=');
   let base = semi > href.lastIndexOf('/') ? href.slice(0, semi) : href;
   if (fieldsOf(u, 'ftp').name !== '' && !base.endsWith('/')) base += '/';
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (let ended = false; !ended;) {
-      const chunk = await reader.read();
-      ended = chunk.done;
-      text += ended ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
-      const lines = text.split('\n');
-      text = ended ? '' : (lines.pop() as string);
-      for (const line of lines) {
-        const name = line.replace(/\r$/, '').split('/').pop() ?? '';
-        if (name === '' || name === '.' || name === '..') continue;
-        yield base + encode(name, SEGMENT_SET);
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  for await (const line of textLines(body)) {
+    const name = line.replace(/\r$/, '').split('/').pop() ?? '';
+    if (name === '' || name === '.' || name === '..') continue;
+    yield base + encode(name, SEGMENT_SET);
   }
 }
 

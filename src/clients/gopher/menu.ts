@@ -9,6 +9,7 @@
 import { LocatorError, defineCode } from '../../core/errors.js';
 import { parseMenu } from './parser.js';
 import type { MenuItem } from './types.js';
+import { LF, concatBytes } from '../framing/bytes.js';
 
 /**
  * The longest menu line read (octets, line end included). RFC 1436 3.8 asks for display strings
@@ -48,7 +49,7 @@ export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerato
       const r = await reader.read();
       if (r.done) {
         ended = true;
-        yield* parseMenu(joinChunks(pending, pendingLength), true).items;
+        yield* parseMenu(concatBytes(pending), true).items;
         return;
       }
       const chunk = r.value;
@@ -59,7 +60,7 @@ export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerato
         continue;
       }
       pending.push(chunk);
-      const m = parseMenu(joinChunks(pending, pendingLength + chunk.length));
+      const m = parseMenu(concatBytes(pending));
       pending = m.rest.length > 0 ? [m.rest] : [];
       pendingLength = m.rest.length;
       if (pendingLength > MAX_MENU_LINE && !m.done) throw tooLong();
@@ -70,20 +71,6 @@ export async function* readMenu(body: ReadableStream<Uint8Array>): AsyncGenerato
     if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-}
-
-const LF = 10;
-
-/** The chunks as one array of `length` octets. */
-function joinChunks(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(length);
-  let n = 0;
-  for (const c of chunks) {
-    out.set(c, n);
-    n += c.length;
-  }
-  return out;
 }
 
 /** Short names of the item types (RFC 1436 3.8, and the common "g", "I", "h", "s", "d", "i"). */

@@ -9,6 +9,7 @@ import { tryParse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import type { Url } from '../../core/url.js';
 import { NOT_FOUND, PROTOCOL_ERROR } from '../types.js';
+import { textLines } from '../framing/text-lines.js';
 import {
   PROSPERO_FAILURE,
   PROSPERO_UNSENDABLE,
@@ -292,22 +293,8 @@ export function namesDirectory(url: Url): boolean {
  * entry's URL, or null for an entry that has none.
  */
 export async function* listingLinks(body: ReadableStream<Uint8Array>): AsyncGenerator<string | null> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (let ended = false; !ended;) {
-      const chunk = await reader.read();
-      ended = chunk.done;
-      text += ended ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
-      const lines = text.split('\n');
-      text = ended ? '' : (lines.pop() as string);
-      for (const line of lines) {
-        if (line === '') continue;
-        yield readEntryLine(line)?.url ?? null;
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
+  for await (const line of textLines(body)) {
+    if (line === '') continue;
+    yield readEntryLine(line)?.url ?? null;
   }
 }

@@ -14,6 +14,7 @@ import {
   type SearchResponse,
 } from './apdu.js';
 import { WaisError } from './types.js';
+import { concatBytes } from '../framing/bytes.js';
 import { initRequest, message } from './request.js';
 
 /** The largest APDU accepted from a server (a 10000-byte piece is about 10200 bytes). */
@@ -50,14 +51,7 @@ export class Session {
       have += take.length;
       if (take.length < chunk.length) this.#rest = chunk.subarray(take.length);
     }
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(n);
-    let p = 0;
-    for (const x of parts) {
-      out.set(x, p);
-      p += x.length;
-    }
-    return out;
+    return concatBytes(parts);
   }
 
   /** Sends one APDU, reads the answer's header and APDU. */
