@@ -64,6 +64,16 @@ export interface Feed {
   sink: ((c: Buffer) => boolean) | null;
 }
 
+/** The error of a host name that does not resolve (RFC 1738 3.1: a host is a name or an address). */
+export function cannotResolve(host: string, e: unknown): LocatorError {
+  return new LocatorError(
+    CONNECT_FAILED,
+    -1,
+    `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`,
+    { cause: e },
+  );
+}
+
 /**
  * Resolves the host, lets the policy judge the address (RFC 1738 6: for servers that fetch on
  * behalf of others), then connects: the socket and its feed, for Connection.connect. Fails with
@@ -84,12 +94,7 @@ export async function dial(
     address = r.address;
     family = r.family === 6 ? 6 : 4;
   } catch (e) {
-    throw new LocatorError(
-      CONNECT_FAILED,
-      -1,
-      `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-      { cause: e },
-    );
+    throw cannotResolve(host, e);
   }
   assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
   options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });

@@ -15,7 +15,8 @@ import { build } from '../../operations/build.js';
 import { assertAllowed, resolveAllowed, DEFAULT_POLICY } from '../../operations/policy.js';
 import { redactUrl } from '../../operations/redact.js';
 import { checkTimeout } from '../connection.js';
-import { CONNECT_FAILED, NOT_FOUND, PROTOCOL_ERROR, type OpenOptions, type Redirect, type Resource } from '../types.js';
+import { cannotResolve } from '../dial.js';
+import { NOT_FOUND, PROTOCOL_ERROR, type OpenOptions, type Redirect, type Resource } from '../types.js';
 import { exchange } from './transport.js';
 import {
   PROSPERO_NO_ACCESS,
@@ -60,12 +61,7 @@ async function lookupAll(host: string) {
   try {
     return await lookup(host, { all: true });
   } catch (e) {
-    throw new LocatorError(
-      CONNECT_FAILED,
-      -1,
-      `cannot resolve the host ${JSON.stringify(host)}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-      { cause: e },
-    );
+    throw cannotResolve(host, e);
   }
 }
 

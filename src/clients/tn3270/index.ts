@@ -1,17 +1,6 @@
-// The face of the tn3270 client (the drafts' tn3270; RFC 1576): an interactive session, which connect() opens and
-// open() refuses. The protocol modules are imported when first used (./session.ts,
-// ../probe/session.ts).
+// The face of the tn3270 client (the drafts' tn3270; RFC 1576): an interactive session
+// (../session-face.ts); ./session.ts is imported when first used.
 
-import type { ClientFace } from '../face.js';
-import { sessionSteps } from '../probe/steps.js';
+import { sessionFace } from '../session-face.js';
 
-const tn3270: ClientFace = {
-  kinds: ['session'],
-  kindOf: () => 'session',
-  session: async (url, options) => (await import('./session.js')).connectSession(url, options),
-  probe: async (url, options) => (await import('../probe/session.js')).probe(url, options),
-  steps: sessionSteps,
-  form: () => ({ form: 'session' }),
-};
-
-export default tn3270;
+export default sessionFace(async (url, options) => (await import('./session.js')).connectSession(url, options));
