@@ -35,28 +35,13 @@ import {
   REFUSE_PRIVATE,
   TIMEOUT,
   VERBOSE,
+  timeoutArg,
 } from './options.js';
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, redactText, secretForms, secretsOf } from '../operations/redact.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
-
-/**
- * --timeout: a positive whole number of milliseconds, or `none` for no limit (the library's
- * Infinity). Anything else (0, negative, not a number) is a usage error.
- */
-function timeoutArg(v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  if (v === 'none') return Infinity;
-  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(
-      `--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`,
-    );
-  }
-  return n;
-}
 
 /** A positive whole number (--limit), or a usage error. */
 function positive(name: string, v: unknown): number | undefined {

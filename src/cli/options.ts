@@ -48,6 +48,22 @@ export const TIMEOUT: OptionSpec = {
   description: 'The silence allowed on any wait: a positive whole number, or "none" for no limit.',
 };
 
+/**
+ * --timeout: a positive whole number of milliseconds, or `none` for no limit (the library's
+ * Infinity). Anything else (0, negative, not a number) is a usage error.
+ */
+export function timeoutArg(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'none') return Infinity;
+  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(
+      `--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`,
+    );
+  }
+  return n;
+}
+
 export const MAX_BYTES: OptionSpec = {
   type: 'string',
   value: 'N',

@@ -8,7 +8,7 @@ import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { ReplyError, authSecrets, faceOf, send, type SendOptions, type TranscriptLine } from '../clients/index.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
-import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
+import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE, timeoutArg } from './options.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../operations/redact.js';
 import { safeText } from './safe-text.js';
@@ -17,18 +17,6 @@ import { safeText } from './safe-text.js';
 export const MAX_BODY = 32 * 1024 * 1024;
 /** Octets per read of --body-file. */
 const READ_PIECE = 1024 * 1024;
-
-function timeoutArg(v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  if (v === 'none') return Infinity;
-  const n = typeof v === 'string' && /^[0-9]+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new UsageError(
-      `--timeout takes a positive whole number of milliseconds, or "none", not ${JSON.stringify(v)}`,
-    );
-  }
-  return n;
-}
 
 /**
  * The body, read piece by piece and stopped as soon as it passes MAX_BODY (a usage error, exit
