@@ -13,245 +13,51 @@ import { LocatorError, UNSAFE_CHAR } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
 import { lint } from '../operations/lint.js';
 import { objectKey } from '../operations/normalize.js';
-import { extractStream, type ExtractOptions, type TextSource } from '../extract/index.js';
+import { extractStream, type ExtractOptions } from '../extract/index.js';
 import {
   DEFAULT_TIMEOUT,
-  TIMEOUT,
   faceOf,
-  netrcHost,
   probe as probeUrl,
-  startTimer,
   type CheckStatus,
   type ProbeOptions,
   type ProbeResult,
-  type Timer,
-  type TranscriptLine,
 } from '../clients/index.js';
 import { HostLimiter } from './limiter.js';
 import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
+import { DEFAULTS, credentialsOnlyFor, whole } from './options.js';
+import { Queue, Signal, sleep } from './schedule.js';
+import { deadlineSignal, probeWithin } from './deadline.js';
+import type {
+  CheckDocument,
+  CheckInput,
+  CheckOptions,
+  CheckResult,
+  Found,
+  Occurrence,
+  Outcome,
+  ProbeFunction,
+  Where,
+} from './types.js';
 
 export type { CheckStatus } from '../clients/index.js';
-
-/** A document to read URLs from: a name for the report and its text (a string or chunks of text or UTF-8 bytes). */
-export interface CheckDocument {
-  file: string;
-  text: string | TextSource;
-}
-
-/**
- * A link a reader of markup found (./markup/): the URL to check, where its text starts, a note
- * for the row, and the verdict when the reader decided it without the network (a missing fragment).
- */
-export interface FoundLink {
-  url: string;
-  line: number;
-  column: number;
-  note?: string;
-  /** A run-on (extract()'s Match.written): the URL the extractor stopped at; `url` is the whole run. */
-  cutAt?: string;
-  verdict?: { status: CheckStatus; reason: string; code?: string };
-}
-
-/** A document whose links were found by a reader of markup (./markup/): checked as found. */
-export interface CheckLinks {
-  file: string;
-  links: Iterable<FoundLink> | AsyncIterable<FoundLink>;
-}
-
-/** What check() takes: URL strings (checked as given), documents (read with extract()) and links found in markup. */
-export type CheckInput = string | CheckDocument | CheckLinks;
-
-/** Where a URL was found: the document and the 1-based line and column of its first character. */
-export interface Where {
-  file: string;
-  line: number;
-  column: number;
-}
-
-/** The probe check() calls for each distinct URL: `probe` of locator/clients by default. */
-export type ProbeFunction = (url: Url, options: ProbeOptions) => Promise<ProbeResult>;
-
-export interface CheckOptions extends ProbeOptions {
-  /** Probes at once, in total (default 8). */
-  concurrency?: number;
-  /** Probes at once to one server, host and port (default 2). */
-  perHost?: number;
-  /** Milliseconds between the starts of two probes to the same server (default 0). */
-  delay?: number;
-  /** Tries again after a temporary failure (a 4xx reply of FTP/NNTP/SMTP, a timeout): this many times (default 1). */
-  retries?: number;
-  /** Milliseconds before the first retry, doubled for each further one (default 1000). */
-  retryDelay?: number;
-  /** Follow the links of Gopher menus and FTP directory listings on the same server (default false). */
-  recursive?: boolean;
-  /** With `recursive`: how many levels below the URLs given (default 3). */
-  maxDepth?: number;
-  /** With `recursive`: how many distinct URLs to check at most, those given included (default 1000). */
-  maxUrls?: number;
-  /** `input` (default): results in input order (see the head of this file); `completion`: as they are known. */
-  order?: 'input' | 'completion';
-  /** How many URLs may be under way or waiting to be reported at once (default 1000). */
-  window?: number;
-  /**
-   * Milliseconds a probe (or the reading of a menu or listing) may take in all, however steadily
-   * the server trickles its answer (`timeout` bounds each silence only): default 4 times `timeout`
-   * (30000 when not given), Infinity when `timeout` is. Past it the probe is `unreachable`.
-   */
-  deadline?: number;
-  /** The options of extract() for documents. */
-  extract?: ExtractOptions;
-  /** True for a URL not to check nor report (--exclude, --include, .locatorignore: ./rules.ts). */
-  skip?: (url: string) => boolean;
-  /** The probe (default: `probe` of src/clients/probe/): tests pass a fake. */
-  probe?: ProbeFunction;
-  /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
-  children?: ChildLister;
-}
-
-/** The report on one occurrence of a URL. */
-export interface CheckResult {
-  /** The URL as found (a wrapper and `URL:` removed); passwords are the caller's to hide (src/operations/redact.ts). */
-  url: string;
-  status: CheckStatus;
-  /** Why: the reply code and text, the violation, or the error's message. */
-  reason: string;
-  /** The diagnostic or error code that decided it, when one did. */
-  code?: string;
-  /** The protocol's reply code, when there was one. */
-  reply?: string;
-  /** The URLs the redirects went to, in order. */
-  redirects: string[];
-  /** Where it was found; null for a URL given as a string (or found by --recursive: see `parent`). */
-  where: Where | null;
-  /** The menu or listing it was found in (--recursive), else null. */
-  parent: string | null;
-  /** 0 for the URLs given and found in documents; one more per menu or listing followed. */
-  depth: number;
-  /** How many probes were sent for its normal form (0 for invalid; retries count). */
-  attempts: number;
-  /** True when an earlier occurrence of the same normal form was probed, and this one shares its answer. */
-  duplicate: boolean;
-  /** Notes: links of a menu left out by maxUrls, a listing that could not be read. */
-  notes: string[];
-  /** Milliseconds the probes took (the last try). */
-  ms: number;
-  /** What was sent and received, when `transcript` was asked for. */
-  transcript: TranscriptLine[];
-}
+export type {
+  CheckDocument,
+  FoundLink,
+  CheckLinks,
+  CheckInput,
+  Where,
+  ProbeFunction,
+  CheckOptions,
+  CheckResult,
+} from './types.js';
 
 /** How many answers of probes are kept for the later occurrences of their URLs (the newest). */
 export const ANSWERS_KEPT = 1000;
-
-const DEFAULTS = {
-  concurrency: 8,
-  perHost: 2,
-  delay: 0,
-  retries: 1,
-  retryDelay: 1000,
-  maxDepth: 3,
-  maxUrls: 1000,
-  window: 1000,
-};
-
-function whole(name: string, v: number | undefined, fallback: number, min: number): number {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !(Number.isSafeInteger(v) || v === Infinity) || v < min) {
-    throw new RangeError(`check: ${name} must be a whole number of at least ${min}, not ${String(v)}`);
-  }
-  return v;
-}
-
-/**
- * The probe options with the credential rule of check (RFC 1738 3.2.1 leaves the user and
- * password to the URL; a password the URL does not give is the operator's, for the hosts the
- * operator names): never the `user` and `password` options, which would go to every FTP and NNTP
- * server a document, menu or listing names; and `netrc: false` unless `netrcHosts` names hosts.
- * With it, the clients themselves use an entry only for a server whose host it lists (the news
- * server of NNTPSERVER or `newsServer` for a news: URL; src/clients/nntp/client.ts netrcUse()),
- * hosts compared by netrcHost().
- */
-function credentialsOnlyFor(options: ProbeOptions): ProbeOptions {
-  const { netrcHosts: hosts, user: _user, password: _password, ...rest } = options;
-  if (hosts === undefined || (Array.isArray(hosts) && hosts.length === 0)) return { ...rest, netrc: false };
-  if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== 'string' || h === '')) {
-    throw new RangeError('check: netrcHosts must be an array of host names');
-  }
-  return { ...rest, netrcHosts: hosts.map(netrcHost) };
-}
-
-/** What the extractor said of a URL found in a document (Match.written). */
-interface Found {
-  /** A run-on: the URL the extractor stopped at; `url` is the whole run as written. */
-  cutAt?: string;
-  /** A note for the row (white space in a wrapper ignored). */
-  note?: string;
-  /** Decided by the reader of the markup (FoundLink.verdict): not probed. */
-  verdict?: FoundLink['verdict'];
-}
-
-/** One URL found: where, how deep, and its report once known. */
-interface Occurrence {
-  url: string;
-  where: Where | null;
-  found: Found;
-  parent: string | null;
-  depth: number;
-  /** The server whose links --recursive follows from here (that of the URL given); null for a URL given. */
-  home: string | null;
-  /** The links found in it (--recursive), in order; emptied as they are reported. */
-  children: Occurrence[];
-  result: CheckResult | null;
-  settled: Promise<void>;
-}
-
-/** The outcome of a probe, shared by the occurrences of one normal form. */
-interface Outcome {
-  r: ProbeResult;
-  attempts: number;
-}
 
 /** What is kept of a normal form once its probe is done and its answer is no longer kept: its status. */
 const STATUS_CODES: readonly CheckStatus[] = ['ok', 'redirected', 'broken', 'refused', 'invalid', 'unreachable'];
 /** Counted against maxUrls, its probe not yet done. */
 const UNDER_WAY = -1;
-
-// startTimer(): a wait past 2^31-1 ms is chained, where setTimeout() would fire at once.
-const sleep = (ms: number) => new Promise<void>((resolve) => startTimer(ms, resolve));
-
-/** A wake-up signal: wait() resolves at the next fire(). */
-class Signal {
-  #waiters: (() => void)[] = [];
-  wait(): Promise<void> {
-    return new Promise((resolve) => this.#waiters.push(resolve));
-  }
-  fire(): void {
-    const w = this.#waiters;
-    this.#waiters = [];
-    for (const f of w) f();
-  }
-}
-
-/** A first-in first-out queue whose taken items are released (an array's shift() is linear, a kept index leaks). */
-class Queue<T> {
-  #items: (T | undefined)[] = [];
-  #head = 0;
-  get length(): number {
-    return this.#items.length - this.#head;
-  }
-  push(x: T): void {
-    this.#items.push(x);
-  }
-  shift(): T | undefined {
-    if (this.#head >= this.#items.length) return undefined;
-    const x = this.#items[this.#head];
-    this.#items[this.#head++] = undefined;
-    if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return x;
-  }
-}
 
 /**
  * The memory of check() is bounded by the window, not by the number of URLs: an occurrence is
@@ -330,79 +136,12 @@ class Engine {
     return this.probe ?? probeUrl;
   }
 
-  /**
-   * A signal that fires at the deadline (and with the caller's own signal), counted from start()
-   * (from the call when `started`), and the function that stops its clock. The clients close their
-   * connection when it fires (OpenOptions.signal).
-   */
-  deadlineSignal(started = true): {
-    signal: AbortSignal | undefined;
-    start: () => void;
-    expired: () => boolean;
-    stop: () => void;
-  } {
-    const own = this.probeOptions.signal;
-    if (this.o.deadline === Infinity) return { signal: own, start: () => {}, expired: () => false, stop: () => {} };
-    const ac = new AbortController();
-    let expired = false;
-    let timer: Timer | null = null;
-    let stopped = false;
-    const start = () => {
-      if (timer !== null || stopped) return;
-      timer = startTimer(this.o.deadline, () => {
-        expired = true;
-        ac.abort(new LocatorError(TIMEOUT, -1, `the deadline of ${this.o.deadline} ms passed`));
-      });
-    };
-    // The caller's signal aborts it too (AbortSignal.any() is not in every Node 20).
-    const onAbort = () => ac.abort(own?.reason);
-    if (own?.aborted) onAbort();
-    else own?.addEventListener('abort', onAbort, { once: true });
-    if (started) start();
-    return {
-      signal: ac.signal,
-      start,
-      expired: () => expired,
-      stop: () => {
-        stopped = true;
-        timer?.clear();
-        own?.removeEventListener('abort', onAbort);
-      },
-    };
-  }
-
-  /** One probe within the deadline: an answer that has not come by then is `unreachable` (temporary). */
-  async probeOnce(probe: ProbeFunction, u: Url): Promise<ProbeResult> {
-    const d = this.deadlineSignal();
-    const options = d.signal === undefined ? this.probeOptions : { ...this.probeOptions, signal: d.signal };
-    const late = (): ProbeResult => ({
-      status: 'unreachable',
-      reason: `no whole answer within the deadline of ${this.o.deadline} ms (the server answered too slowly or never finished)`,
-      code: TIMEOUT,
-      temporary: true,
-      redirects: [],
-      transcript: [],
-      ms: this.o.deadline,
-    });
-    let onLate: (() => void) | null = null;
-    const lateAnswer = new Promise<ProbeResult>((resolve) => (onLate = () => resolve(late())));
-    // A probe that does not end when its signal fires is not waited for (the slot is given back).
-    const timer = this.o.deadline === Infinity ? null : startTimer(this.o.deadline + 1000, () => onLate?.());
-    try {
-      const r = await Promise.race([probe(u, options), lateAnswer]);
-      return d.expired() && r.status !== 'ok' && r.status !== 'redirected' ? late() : r;
-    } finally {
-      d.stop();
-      timer?.clear();
-    }
-  }
-
   /** Probes one normal form: in a slot of its server, again after a temporary failure (with backoff). */
   async runTask(u: Url): Promise<Outcome> {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
-      const r = await this.limiter.run(host, () => this.probeOnce(probe, u));
+      const r = await this.limiter.run(host, () => probeWithin(probe, u, this.probeOptions, this.o.deadline));
       const retry = r.temporary && (r.status === 'broken' || r.status === 'unreachable');
       if (!retry || attempt > this.o.retries) return { r, attempts: attempt };
       await sleep(this.o.retryDelay * 2 ** (attempt - 1));
@@ -560,7 +299,7 @@ class Engine {
     const home = serverKey(u);
     const seen = new Set<string>();
     // The clock of the deadline starts when the reading has its slot, not while it waits for one.
-    const d = this.deadlineSignal(false);
+    const d = deadlineSignal(this.o.deadline, this.probeOptions.signal, false);
     const options = d.signal === undefined ? this.probeOptions : { ...this.probeOptions, signal: d.signal };
     try {
       const links = await this.children(u, options, (host, fn) =>
