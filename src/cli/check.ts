@@ -216,7 +216,7 @@ export const checkCommand: Command = {
       type: 'boolean',
       group: 'Recursion',
       description:
-        'Also check the links of Gopher menus and FTP directories, following those on the same server. A menu or listing is read only until --max-urls is reached (then its connection is closed), and at most 1 MiB and 10000 links of each.',
+        'Also check the links of Gopher menus, FTP directories and Prospero directories (a link whose URL carries ;TARGET=DIRECTORY), following those on the same server. A menu or listing is read only until --max-urls is reached (then its connection is closed), and at most 1 MiB and 10000 links of each.',
     },
     'max-depth': {
       type: 'string',
