@@ -26,7 +26,7 @@ import {
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { ALLOW_PORT, REFUSE_PRIVATE, TIMEOUT, VERBOSE } from './options.js';
 import { maskSecrets, secretsOf } from '../operations/redact.js';
-import { safeText } from './safe-text.js';
+import { safeText, transcriptLine } from './safe-text.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -168,11 +168,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
         allowPorts: allow,
         refusePrivateAddresses: values['refuse-private'] === true,
       },
-      transcript:
-        values.verbose === true
-          ? (l: TranscriptLine) =>
-              say(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${l.text}\n`)
-          : undefined,
+      transcript: values.verbose === true ? (l: TranscriptLine) => say(transcriptLine(l.direction, l.text)) : undefined,
     };
     try {
       session = await connect(url, options);

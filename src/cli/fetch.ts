@@ -40,7 +40,7 @@ import {
 import { Progress } from './progress.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, redactText, secretForms, secretsOf } from '../operations/redact.js';
-import { safeText } from './safe-text.js';
+import { safeText, transcriptLine } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 
 /** A positive whole number (--limit), or a usage error. */
@@ -130,10 +130,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       maxCrossSchemeRedirects: 0,
     },
     transcript: verbose
-      ? (l: TranscriptLine) =>
-          io.stderr.write(
-            safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`),
-          )
+      ? (l: TranscriptLine) => io.stderr.write(safeText(transcriptLine(l.direction, hide(l.text))))
       : undefined,
   };
   const ac = new AbortController();

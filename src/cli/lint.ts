@@ -17,7 +17,7 @@ import { runHere, type Row } from './batch.js';
 import { jsonDiagnostic, jsonDiagnostics, jsonString } from './json-text.js';
 import { visible, columns } from './draw.js';
 import { EXIT, type Command } from './command.js';
-import { JSON_OUTPUT, TRIM } from './options.js';
+import { JSON_OUTPUT, TRIM, lineFlags } from './options.js';
 
 export interface LintCommandOptions {
   json: boolean;
@@ -117,15 +117,5 @@ export const lintCommand: Command = {
   ],
   example: ["'ftp://user:secret@host.dom:25/'", 'a password in the URL, and a port registered to another protocol'],
   options: { json: JSON_OUTPUT, trim: TRIM },
-  run: (args, values, io) =>
-    runLint(
-      args,
-      {
-        json: values.json === true,
-        trim: values.trim === true,
-        showSecrets: values['show-secrets'] === true,
-      },
-      io.stdin,
-      io.stdout,
-    ),
+  run: (args, values, io) => runLint(args, lineFlags(values), io.stdin, io.stdout),
 };

@@ -64,6 +64,11 @@ export function timeoutArg(v: unknown): number | undefined {
   return n;
 }
 
+/** The flags of the one-URL-a-line commands (parse, lint): --json, --trim and --show-secrets. */
+export function lineFlags(values: Record<string, unknown>): { json: boolean; trim: boolean; showSecrets: boolean } {
+  return { json: values.json === true, trim: values.trim === true, showSecrets: values['show-secrets'] === true };
+}
+
 export const MAX_BYTES: OptionSpec = {
   type: 'string',
   value: 'N',

@@ -7,7 +7,7 @@ import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import { jsonDiagnostic, jsonDiagnostics, jsonNullable, jsonString, jsonValue } from './json-text.js';
 import type { Command } from './command.js';
-import { JOBS, JSON_OUTPUT, TRIM } from './options.js';
+import { JOBS, JSON_OUTPUT, TRIM, lineFlags } from './options.js';
 import {
   MASK,
   maskValue,
@@ -193,15 +193,8 @@ export const parseCommand: Command = {
   example: ["'ftp://myname@host.dom/%2Fetc/motd;type=a'", 'the parts of an FTP URL'],
   options: { json: JSON_OUTPUT, trim: TRIM, jobs: JOBS },
   run: (args, values, io) =>
-    runParse(
-      args,
-      {
-        json: values.json === true,
-        trim: values.trim === true,
-        showSecrets: values['show-secrets'] === true,
-      },
-      io.stdin,
-      io.stdout,
-      { jobs: jobsOption(values.jobs), modules: schemeModules(values, io.env) },
-    ),
+    runParse(args, lineFlags(values), io.stdin, io.stdout, {
+      jobs: jobsOption(values.jobs),
+      modules: schemeModules(values, io.env),
+    }),
 };

@@ -50,10 +50,53 @@ function run(fn: () => string): { value: string | null; error: Diagnostic | null
   }
 }
 
+type Show = ReturnType<typeof shower>;
+
 /**
- * One result per partial, in order: the absolute URL (an empty line and a message on standard
- * error when it cannot be resolved, so that output lines stay paired with input lines), or with
- * --json `{ base, partial, ok, href, error }`. Exit 1 when any failed.
+ * One row per input against BASE (the first argument), in order: `name`'s result, or with --json
+ * `{ base, <input>, ok, <output>, error }`; a failed row prints an empty line and a message on
+ * standard error, so that output lines stay paired with input lines. Exit 1 when any failed.
+ */
+function runAgainstBase(
+  name: 'resolve' | 'relativize',
+  how: {
+    input: 'partial' | 'target';
+    output: 'href' | 'partial';
+    apply: (base: string, input: string, rules: Rules) => string;
+    showInput: (show: Show, s: string) => string;
+    showOutput: (show: Show, s: string) => string;
+    plain: (out: string | null) => string;
+  },
+  args: string[],
+  opts: ResolveCommandOptions,
+  stdin: Readable,
+  stdout: Writable,
+  stderr: Writable,
+): Promise<number> {
+  const [base, ...inputs] = args;
+  if (base === undefined) throw new UsageError(`${name} needs a BASE URL`);
+  const show = shower(base, opts.showSecrets);
+  const jsonBase = jsonString(show.url(base));
+  return runHere(inputs, stdin, stdout, stderr, (input): Row => {
+    const r = run(() => how.apply(base, input, opts.rules));
+    const status = r.error === null ? 0 : 1;
+    const out = r.value === null ? null : how.showOutput(show, r.value);
+    const shownInput = how.showInput(show, input);
+    if (opts.json) {
+      const line = `{"base":${jsonBase},"${how.input}":${jsonString(shownInput)},"ok":${r.error === null},"${how.output}":${jsonNullable(out)},"error":${r.error === null ? 'null' : jsonDiagnostic(r.error)}}`;
+      return { lines: [line], err: '', status, safe: true };
+    }
+    const err =
+      r.error === null
+        ? ''
+        : `locator ${name}: ${JSON.stringify(shownInput)}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`;
+    return { lines: [how.plain(out)], err, status };
+  });
+}
+
+/**
+ * One result per partial, in order (RFC 1808 4): the absolute URL, or with --json
+ * `{ base, partial, ok, href, error }`.
  */
 export async function runResolve(
   args: string[],
@@ -62,30 +105,21 @@ export async function runResolve(
   stdout: Writable,
   stderr: Writable,
 ): Promise<number> {
-  const [base, ...partials] = args;
-  if (base === undefined) throw new UsageError('resolve needs a BASE URL');
-  const show = shower(base, opts.showSecrets);
-  const shownBase = show.url(base);
-  const jsonBase = jsonString(shownBase);
-  return runHere(partials, stdin, stdout, stderr, (partial): Row => {
-    const r = run(() => resolve(base, partial, { rfc: opts.rules }));
-    const status = r.error === null ? 0 : 1;
-    const href = r.value === null ? null : show.url(r.value);
-    if (opts.json) {
-      const line = `{"base":${jsonBase},"partial":${jsonString(show.partial(partial))},"ok":${r.error === null},"href":${jsonNullable(href)},"error":${r.error === null ? 'null' : jsonDiagnostic(r.error)}}`;
-      return { lines: [line], err: '', status, safe: true };
-    }
-    const err =
-      r.error === null
-        ? ''
-        : `locator resolve: ${JSON.stringify(show.partial(partial))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`;
-    return { lines: [href ?? ''], err, status };
-  });
+  const how = {
+    input: 'partial',
+    output: 'href',
+    apply: (base: string, partial: string, rules: Rules) => resolve(base, partial, { rfc: rules }),
+    showInput: (show: Show, s: string) => show.partial(s),
+    showOutput: (show: Show, s: string) => show.url(s),
+    plain: (out: string | null) => out ?? '',
+  } as const;
+  return runAgainstBase('resolve', how, args, opts, stdin, stdout, stderr);
 }
 
 /**
- * One shortest partial form per target, or with --json `{ base, target, ok, partial, error }`.
- * The empty partial form is printed "<>", as RFC 1808 5.2 writes it (resolve reads it back).
+ * One shortest partial form per target (RFC 1808 5.2), or with --json
+ * `{ base, target, ok, partial, error }`. The empty partial form is printed "<>", as RFC 1808 5.2
+ * writes it (resolve reads it back).
  */
 export async function runRelativize(
   args: string[],
@@ -94,25 +128,15 @@ export async function runRelativize(
   stdout: Writable,
   stderr: Writable,
 ): Promise<number> {
-  const [base, ...targets] = args;
-  if (base === undefined) throw new UsageError('relativize needs a BASE URL');
-  const show = shower(base, opts.showSecrets);
-  const shownBase = show.url(base);
-  const jsonBase = jsonString(shownBase);
-  return runHere(targets, stdin, stdout, stderr, (target): Row => {
-    const r = run(() => relativize(base, target, { rfc: opts.rules }));
-    const status = r.error === null ? 0 : 1;
-    const partial = r.value === null ? null : show.partial(r.value);
-    if (opts.json) {
-      const line = `{"base":${jsonBase},"target":${jsonString(show.url(target))},"ok":${r.error === null},"partial":${jsonNullable(partial)},"error":${r.error === null ? 'null' : jsonDiagnostic(r.error)}}`;
-      return { lines: [line], err: '', status, safe: true };
-    }
-    const err =
-      r.error === null
-        ? ''
-        : `locator relativize: ${JSON.stringify(show.url(target))}: ${r.error.message} (${r.error.code} at ${r.error.offset})\n`;
-    return { lines: [partial === '' ? '<>' : (partial ?? '')], err, status };
-  });
+  const how = {
+    input: 'target',
+    output: 'partial',
+    apply: (base: string, target: string, rules: Rules) => relativize(base, target, { rfc: rules }),
+    showInput: (show: Show, s: string) => show.url(s),
+    showOutput: (show: Show, s: string) => show.partial(s),
+    plain: (out: string | null) => (out === '' ? '<>' : (out ?? '')),
+  } as const;
+  return runAgainstBase('relativize', how, args, opts, stdin, stdout, stderr);
 }
 
 const OPTIONS: Options = {

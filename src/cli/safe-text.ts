@@ -116,3 +116,8 @@ const ESCAPING = new WeakMap<Writable, { out: Writable; json: boolean }>();
 export function escapingTarget(s: Writable): { out: Writable; json: boolean } | null {
   return ESCAPING.get(s) ?? null;
 }
+
+/** A line of a protocol exchange as -v shows it, as curl marks them: "> " sent, "< " received, "* " a note. */
+export function transcriptLine(direction: string, text: string): string {
+  return `${direction === 'send' ? '> ' : direction === 'receive' ? '< ' : '* '}${text}\n`;
+}

@@ -11,7 +11,7 @@ import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import { JSON_OUTPUT, SMTP_CA, TIMEOUT, VERBOSE, timeoutArg } from './options.js';
 import { readSecret } from './prompt.js';
 import { maskSecrets, secretForms } from '../operations/redact.js';
-import { safeText } from './safe-text.js';
+import { safeText, transcriptLine } from './safe-text.js';
 
 /** The most a body read from standard input or a file may hold (the message stays in memory). */
 export const MAX_BODY = 32 * 1024 * 1024;
@@ -113,10 +113,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     password,
     timeout: timeoutArg(values.timeout),
     transcript: verbose
-      ? (l: TranscriptLine) =>
-          io.stderr.write(
-            safeText(`${l.direction === 'send' ? '> ' : l.direction === 'receive' ? '< ' : '* '}${hide(l.text)}\n`),
-          )
+      ? (l: TranscriptLine) => io.stderr.write(safeText(transcriptLine(l.direction, hide(l.text))))
       : undefined,
   };
   const ac = new AbortController();
