@@ -60,6 +60,16 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Schemes that name no object to check: left out (as lychee and LinkChecker do). */
 const NOT_CHECKED = /^(javascript|data|about|blob):/i;
 
+/** A link reported as written: `invalid`, with the reason (and the error's code when it has one). */
+function invalid(url: string, line: number, column: number, reason: string, e?: unknown): FoundLink {
+  return {
+    url,
+    line,
+    column,
+    verdict: { status: 'invalid', reason, ...(e instanceof LocatorError ? { code: e.code } : {}) },
+  };
+}
+
 /** A relative reference with its characters outside RFC 1738 2.2 (spaces, non-ASCII) %-encoded as UTF-8. */
 function encodeRelative(ref: string): string {
   return ref.replace(/[^A-Za-z0-9$\-_.+!*'(),;/?:@=&%#~]/gu, (ch) =>
@@ -164,15 +174,12 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     }
     const note = `written ${JSON.stringify(written)}`;
     if (base === null) {
-      yield {
-        url: written,
+      yield invalid(
+        written,
         line,
         column,
-        verdict: {
-          status: 'invalid',
-          reason: 'a relative link, and no base URL to resolve it against (the document has no location: give --base)',
-        },
-      };
+        'a relative link, and no base URL to resolve it against (the document has no location: give --base)',
+      );
       continue;
     }
     let url: string;
@@ -180,16 +187,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       url = resolve(base, encodeRelative(written));
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      yield {
-        url: written,
-        line,
-        column,
-        verdict: {
-          status: 'invalid',
-          reason: `cannot be resolved against ${base}: ${reason}`,
-          ...(e instanceof LocatorError ? { code: e.code } : {}),
-        },
-      };
+      yield invalid(written, line, column, `cannot be resolved against ${base}: ${reason}`, e);
       continue;
     }
     yield { url, line, column, note, ...(await fragment(url)) };

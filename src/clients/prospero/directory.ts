@@ -12,7 +12,7 @@ import { NOT_FOUND, PROTOCOL_ERROR } from '../types.js';
 import { textLines } from '../framing/text-lines.js';
 import {
   PROSPERO_FAILURE,
-  PROSPERO_UNSENDABLE,
+  assertSendable,
   PROTOCOL_VERSION,
   accessUrl,
   quoteToken,
@@ -60,13 +60,7 @@ export const TARGET_FIELD = 'TARGET';
  * DEVIATION: no AUTHENTICATE line (as buildRequest).
  */
 export function buildListRequest(q: ObjectQuery): string {
-  if (q.hsoname.includes('\0') || q.version.includes('\0')) {
-    throw new LocatorError(
-      PROSPERO_UNSENDABLE,
-      -1,
-      'the hsoname or version holds NUL, which no Prospero token can carry',
-    );
-  }
+  assertSendable(q);
   let text = `VERSION ${PROTOCOL_VERSION}\n`;
   text += `DIRECTORY ASCII ${quoteToken(q.hsoname)}${q.version === '0' || q.version === '' ? '' : ' ' + quoteToken(q.version)}\n`;
   if (q.remoteId !== undefined) text += `SELECT OBJECT FIELD ID REMOTE ${quoteToken(q.remoteId)}\n`;

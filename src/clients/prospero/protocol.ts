@@ -103,6 +103,17 @@ export interface ObjectQuery {
   remoteId?: string;
 }
 
+/** Fails unless every token of `q` can be sent (Prospero v5 2.2: a token holds no NUL). */
+export function assertSendable(q: ObjectQuery): void {
+  if (q.hsoname.includes('\0') || q.version.includes('\0')) {
+    throw new LocatorError(
+      PROSPERO_UNSENDABLE,
+      -1,
+      'the hsoname or version holds NUL, which no Prospero token can carry',
+    );
+  }
+}
+
 /**
  * The request (Prospero v5 3.1, 3.7), lines ended by LF:
  *   VERSION 5
@@ -114,13 +125,7 @@ export interface ObjectQuery {
  * tell a remote server who runs it. Access is then that of an unauthenticated principal.
  */
 export function buildRequest(q: ObjectQuery): string {
-  if (q.hsoname.includes('\0') || q.version.includes('\0')) {
-    throw new LocatorError(
-      PROSPERO_UNSENDABLE,
-      -1,
-      'the hsoname or version holds NUL, which no Prospero token can carry',
-    );
-  }
+  assertSendable(q);
   let text = `VERSION ${PROTOCOL_VERSION}\n`;
   text += `GET-OBJECT-INFO ACCESS-METHOD ASCII ${quoteToken(q.hsoname)} ${quoteToken(q.version)}\n`;
   if (q.remoteId !== undefined) text += `SELECT OBJECT FIELD ID REMOTE ${quoteToken(q.remoteId)}\n`;

@@ -230,10 +230,7 @@ function stream(s: Session, next: () => Promise<Uint8Array | null>, options: Ope
  * `aborted`, `too-large`.
  */
 export async function open(url: Url, options: OpenOptions): Promise<Resource> {
-  checkTimeout(options.timeout);
-  const where = redactHref(url.href);
-  const t = targetOf(url);
-  const s = await connect(url, options);
+  const { where, t, s } = await start(url, options);
   try {
     await s.init();
     const meta = { scheme: 'wais', url: where, transcript: [] };
@@ -309,6 +306,12 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   }
 }
 
+/** The checks, the target and the session (not yet initialised) of open() and probeWais(). */
+async function start(url: Url, options: OpenOptions) {
+  checkTimeout(options.timeout);
+  return { where: redactHref(url.href), t: targetOf(url), s: await connect(url, options) };
+}
+
 /**
  * What a probe of a wais URL asks (RFC 1738 3.9, RFC 1625): the InitRequest, then the
  * search of database?search, the empty search whose answer names a database's source description,
@@ -316,10 +319,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
  * Resolves to what was proved; fails as open() does (`wais-diagnostic`, `not-found`, ...).
  */
 export async function probeWais(url: Url, options: OpenOptions): Promise<string> {
-  checkTimeout(options.timeout);
-  const where = redactHref(url.href);
-  const t = targetOf(url);
-  const s = await connect(url, options);
+  const { where, t, s } = await start(url, options);
   try {
     await s.init();
     if (t.kind === 'index') {
