@@ -148,6 +148,11 @@ const OPTIONS: Options = {
   },
 };
 
+/** The options of resolve and relativize, from the command line. */
+function optionsOf(values: Record<string, unknown>): ResolveCommandOptions {
+  return { json: values.json === true, rules: rulesOf(values), showSecrets: values['show-secrets'] === true };
+}
+
 export const resolveCommand: Command = {
   name: 'resolve',
   synopsis: ['resolve [--json] [--rfc3986 | --draft-1993] BASE [PARTIAL...]'],
@@ -160,18 +165,7 @@ export const resolveCommand: Command = {
   ],
   example: ["'http://a/b/c/d;p?q' ../g '?y'", 'prints http://a/b/g and http://a/b/c/d;p?y'],
   options: OPTIONS,
-  run: (args, values, io) =>
-    runResolve(
-      args,
-      {
-        json: values.json === true,
-        rules: rulesOf(values),
-        showSecrets: values['show-secrets'] === true,
-      },
-      io.stdin,
-      io.stdout,
-      io.stderr,
-    ),
+  run: (args, values, io) => runResolve(args, optionsOf(values), io.stdin, io.stdout, io.stderr),
 };
 
 export const relativizeCommand: Command = {
@@ -186,16 +180,5 @@ export const relativizeCommand: Command = {
   ],
   example: ['http://a/b/c/d http://a/b/g', 'prints ../g'],
   options: OPTIONS,
-  run: (args, values, io) =>
-    runRelativize(
-      args,
-      {
-        json: values.json === true,
-        rules: rulesOf(values),
-        showSecrets: values['show-secrets'] === true,
-      },
-      io.stdin,
-      io.stdout,
-      io.stderr,
-    ),
+  run: (args, values, io) => runRelativize(args, optionsOf(values), io.stdin, io.stdout, io.stderr),
 };
