@@ -359,7 +359,7 @@ export class Scanner {
     if (e <= (internet ? c + 3 : c + 1)) return FAIL;
     // Stopped inside a word: the text runs on past the URL, and the reader sees all of it.
     let written: [Written['why'], number, number] | null = null;
-    if (this.#written && i < buf.length && !endsRun(buf.charCodeAt(i))) {
+    if (this.#written && i < buf.length && !endsRun(buf.charCodeAt(i)) && !delimits(buf.charCodeAt(i))) {
       let j = i + 1;
       while (j < buf.length && j <= limit && !endsRun(buf.charCodeAt(j))) j++;
       if (j === buf.length && !this.final) return this.#saveBare(c, i, hashSeen);
@@ -552,6 +552,15 @@ export class Scanner {
 function endsRun(c: number): boolean {
   const w = WRAP[c];
   return w !== W_CONTENT && w !== W_OPEN && w !== W_CLOSE;
+}
+
+/**
+ * The characters that delimit a URL in free text (RFC 1738 2.2: "<" and ">" around URLs, the quote
+ * mark '"' in some systems; the backquote of Markdown code): a bare URL that stops at one ends
+ * there, it does not run on (`"ftp://h/x","next"` in JSON is the URL ftp://h/x).
+ */
+function delimits(c: number): boolean {
+  return c === 34 || c === 60 || c === 62 || c === 96;
 }
 
 /** Closing brackets a run of text may end with, and their openers; quotes close themselves. */

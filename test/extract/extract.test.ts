@@ -606,9 +606,13 @@ const WRITTEN: Array<[string, string, [string, string] | null]> = [
   ['http://a.com/~user/a.', 'http://a.com/', ['run-on', 'http://a.com/~user/a']],
   ['http://a.com/caf\u00e9 ok', 'http://a.com/caf', ['run-on', 'http://a.com/caf\u00e9']],
   ['http://a.com/a[1] b', 'http://a.com/a', ['run-on', 'http://a.com/a[1]']],
-  ['(http://a.com/x"y").', 'http://a.com/x', ['run-on', 'http://a.com/x"y"']],
   ['http://a.com/x#a#b', 'http://a.com/x#a', ['run-on', 'http://a.com/x#a#b']],
-  // closers and quotes around a URL are not a run-on
+  // closers and quotes around a URL are not a run-on; nor is a URL that stops at a delimiter of
+  // URLs in free text (RFC 1738 2.2: "<", ">", the quote mark; the backquote of Markdown code)
+  ['(http://a.com/x"y").', 'http://a.com/x', null],
+  ['{"u":"ftp://h/pub/f.txt","status":"broken"}', 'ftp://h/pub/f.txt', null],
+  ['http://a.com/x<b>', 'http://a.com/x', null],
+  ['`http://a.com/x`y', 'http://a.com/x', null],
   ['[ftp://h/].', 'ftp://h/', null],
   ['"http://a.com/"', 'http://a.com/', null],
   ['`http://a.com/`,', 'http://a.com/', null],
