@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import markdownIt from 'markdown-it';
 import { ROOT, serversDir } from '../helpers.js';
+import { readRemote } from '../../src/check/markup/remote.js';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -316,4 +317,12 @@ test('fragments of http: documents: read once per run through the clients, a mis
     row.notes.some((n) => /not checked: the document could not be read/.test(n)),
     JSON.stringify(row),
   );
+});
+
+test('an http: document read for its fragments is bounded: past maxBytes it is not read (and says why)', async () => {
+  const A = 'http://127.0.0.1:8080/anchors.html';
+  const whole = await readRemote(A, { timeout: 5000 });
+  assert.ok('text' in whole && whole.text.includes('id="present"'), JSON.stringify(whole));
+  assert.equal(whole.contentType, 'text/html');
+  assert.deepEqual(await readRemote(A, { timeout: 5000, maxBytes: 50 }), { unread: 'longer than 50 octets' });
 });
