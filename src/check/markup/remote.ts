@@ -1,7 +1,7 @@
 // The documents a `#fragment` link names, read for their anchors (lychee's --include-fragments):
 // http: and https: documents through open() of the clients, bounded in size and time, each read
 // once per run; file: documents by the reader the caller gives (src/check may use no node: module).
-import { open, TOO_LARGE, type OpenOptions } from '../../clients/index.js';
+import { MAX_TIMER, open, TOO_LARGE, type OpenOptions } from '../../clients/index.js';
 import type { MarkupFormat } from './format.js';
 
 /** A document read for its anchors: its text and Content-Type, or why it could not be read. */
@@ -37,7 +37,8 @@ export async function readRemote(url: string, options: RemoteOptions): Promise<R
   const timeout = options.timeout ?? 10000;
   const deadline = options.deadline ?? 4 * timeout;
   const controller = new AbortController();
-  const timer = Number.isFinite(deadline) ? setTimeout(() => controller.abort(), deadline) : undefined;
+  // A deadline past what a timer holds (about 24.8 days) is none.
+  const timer = deadline <= MAX_TIMER ? setTimeout(() => controller.abort(), deadline) : undefined;
   try {
     const r = await open(url, {
       signal: controller.signal,
