@@ -6,6 +6,7 @@ import { resolve as resolvePath } from 'node:path';
 import { constants } from 'node:fs';
 import type { CheckInput } from '../check/index.js';
 import { formatOf, type MarkupFormat } from '../check/markup/format.js';
+import type { DocumentReader, ReadDocument, RemoteOptions } from '../check/markup/remote.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { UsageError, type Io } from './command.js';
@@ -18,14 +19,16 @@ export interface MarkupCommandOptions {
   formatIn: FormatIn;
   base?: string;
   plain: boolean;
+  /** How http: and https: documents are read for their fragments: the probes' --timeout, --deadline and policy. */
+  remote?: RemoteOptions;
 }
 
-/** The text of a file: URL (its fragment's document), or null when it cannot be read. */
-async function readFileUrl(url: string): Promise<string | null> {
+/** The text of a file: URL (its fragment's document), or why it cannot be read. */
+async function readFileUrl(url: string): Promise<ReadDocument> {
   try {
-    return await readFile(fileURLToPath(url), 'utf8');
-  } catch {
-    return null;
+    return { text: await readFile(fileURLToPath(url), 'utf8') };
+  } catch (e) {
+    return { unread: (e as Error).message };
   }
 }
 
@@ -42,6 +45,7 @@ function markupInput(
   text: () => Promise<string>,
   location: string | null,
   m: MarkupCommandOptions,
+  read: DocumentReader,
 ): CheckInput {
   return {
     file,
@@ -53,7 +57,7 @@ function markupInput(
         location,
         ...(m.base !== undefined ? { base: m.base } : {}),
         plain: m.plain,
-        read: readFileUrl,
+        read,
       });
     })(),
   };
@@ -64,11 +68,17 @@ export async function commandInputs(args: string[], io: Io, m?: MarkupCommandOpt
   const list = args.length === 0 ? ['-'] : args;
   const out: CheckInput[] = [];
   const formatIn = m?.formatIn ?? 'auto';
+  // One reader of the documents fragments name, for the whole run: each read once.
+  let reader: Promise<DocumentReader> | undefined;
+  const read: DocumentReader = async (url) =>
+    (
+      await (reader ??= import('../check/markup/remote.js').then((r) => r.documentReader(readFileUrl, m?.remote ?? {})))
+    )(url);
   for (const a of list) {
     if (a === '-') {
       const stdin = io.stdin as AsyncIterable<string | Uint8Array>;
       if (m !== undefined && (formatIn === 'markdown' || formatIn === 'html')) {
-        out.push(markupInput('-', formatIn, () => wholeText(stdin), null, m));
+        out.push(markupInput('-', formatIn, () => wholeText(stdin), null, m, read));
       } else out.push({ file: '-', text: stdin });
       continue;
     }
@@ -83,7 +93,7 @@ export async function commandInputs(args: string[], io: Io, m?: MarkupCommandOpt
     }
     const format = formatIn === 'auto' ? formatOf(a) : formatIn === 'text' ? null : formatIn;
     if (m !== undefined && format !== null) {
-      out.push(markupInput(a, format, () => readFile(a, 'utf8'), pathToFileURL(resolvePath(a)).href, m));
+      out.push(markupInput(a, format, () => readFile(a, 'utf8'), pathToFileURL(resolvePath(a)).href, m, read));
     } else out.push({ file: a, text: createReadStream(a) });
   }
   return out;

@@ -464,7 +464,12 @@ export const checkCommand: Command = {
         ...(accept !== undefined ? { accept } : {}),
         format,
         errorsOnly: values['errors-only'] === true,
-        markup: { formatIn, plain: values['links-only'] !== true, ...(base !== undefined ? { base } : {}) },
+        markup: {
+          formatIn,
+          plain: values['links-only'] !== true,
+          ...(base !== undefined ? { base } : {}),
+          remote: { timeout: options.timeout, deadline: options.deadline, policy: options.policy, env: io.env },
+        },
         json: values.json === true,
         html: typeof values.html === 'string' ? values.html : null,
         junit: typeof values.junit === 'string' ? values.junit : null,

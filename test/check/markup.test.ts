@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markupLinks, formatOf } from '../../src/check/markup/index.js';
+import { documentReader, formatOfType, type ReadDocument } from '../../src/check/markup/remote.js';
 import { slug } from '../../src/check/markup/markdown.js';
 import { hostKind, ignoreLines, skipper } from '../../src/check/rules.js';
 import type { FoundLink } from '../../src/check/index.js';
@@ -149,5 +150,56 @@ test('Markdown: a destination written with a backslash escape or an entity is st
   assert.deepEqual(
     found.map((l) => `${l.url} ${l.line}:${l.column}`),
     [`http://h/a_b ${pos(md, 'http://h/a')}`, `http://h/&c ${pos(md, 'http://h/&amp;')}`],
+  );
+});
+
+test('fragments of http: documents: the format from the Content-Type, else the name; each document read once; an unread one noted', async () => {
+  assert.equal(formatOfType('text/html; charset=utf-8'), 'html');
+  assert.equal(formatOfType('TEXT/MARKDOWN'), 'markdown');
+  assert.equal(formatOfType('text/plain'), null);
+  assert.equal(formatOfType(null), null);
+  const asked: string[] = [];
+  const docs: Record<string, ReadDocument> = {
+    'http://h/page': { text: '<p id="here">x</p>', contentType: 'text/html' },
+    'http://h/readme.md': { text: '# Top part\n', contentType: 'application/octet-stream' },
+    'http://h/plain.html': { text: '<p id="here">x</p>', contentType: 'text/plain' },
+    'http://h/notes': { text: '<p id="x">x</p>', contentType: 'text/plain' },
+  };
+  let files = 0;
+  const once = documentReader(async () => (files++, { text: '# A\n' }), {});
+  assert.equal(await once('file:///d/a.md'), await once('file:///d/a.md'), 'one answer kept per URL');
+  assert.equal(files, 1);
+  assert.deepEqual(await once('gopher://h/0x'), { unread: 'not a file:, http: or https: document' });
+  const md = [
+    '[a](http://h/page#here) [b](http://h/page#there) [c](https://h/page2#x)',
+    '[d](http://h/readme.md#top-part) [e](http://h/readme.md#bottom) [f](http://h/plain.html#here)',
+    '[g](ftp://h/page#here) [h](http://h/page#here) [i](http://h/notes#x)',
+  ].join('\n');
+  const out: FoundLink[] = [];
+  const reader = async (url: string) => (asked.push(url), docs[url] ?? { unread: `${url}: 404` });
+  for await (const l of markupLinks(md, { format: 'markdown', location: null, plain: false, read: reader }))
+    out.push(l);
+  const by = (u: string) => out.find((l) => l.url === u);
+  assert.equal(by('http://h/page#here')?.verdict, undefined, 'present: the probe decides');
+  assert.equal(by('http://h/page#there')?.verdict?.status, 'broken');
+  assert.match(by('http://h/page#there')?.verdict?.reason ?? '', /"there" in http:\/\/h\/page/);
+  assert.match(
+    by('https://h/page2#x')?.note ?? '',
+    /fragment "x" not checked: the document could not be read \(https:\/\/h\/page2: 404\)/,
+  );
+  assert.equal(by('http://h/readme.md#top-part')?.verdict, undefined, 'Markdown by its name');
+  assert.equal(by('http://h/readme.md#bottom')?.verdict?.status, 'broken');
+  // text/plain (as raw.githubusercontent.com serves .md and .html) is not a markup type: the name decides.
+  assert.equal(by('http://h/plain.html#here')?.verdict, undefined, 'HTML by its name');
+  assert.equal(by('http://h/plain.html#here')?.note, undefined);
+  assert.match(
+    by('http://h/notes#x')?.note ?? '',
+    /"x" not checked: the document is not Markdown or HTML \(text\/plain\)/,
+  );
+  assert.equal(by('ftp://h/page#here')?.note, undefined, 'only file:, http: and https: documents are read');
+  assert.deepEqual(
+    asked,
+    ['http://h/page', 'https://h/page2', 'http://h/readme.md', 'http://h/plain.html', 'http://h/notes'],
+    'each read once',
   );
 });

@@ -7,11 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import markdownIt from 'markdown-it';
 import { ROOT, serversDir } from '../helpers.js';
+import { readRemote } from '../../src/check/markup/remote.js';
 
 serversDir();
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -259,4 +260,69 @@ test('check --help lists the new options with their defaults', async () => {
   }
   assert.match(r.out, /--format-in FORMAT[\s\S]*auto/);
   assert.match(r.out, /--ignore-file FILE[\s\S]*\.locatorignore/);
+});
+
+test('fragments of http: documents: read once per run through the clients, a missing id broken, an unread document keeps its probe verdict', async () => {
+  // test/servers/http.sh serves anchors.html with id="present" and <a name="named">.
+  const A = 'http://127.0.0.1:8080/anchors.html';
+  writeFileSync(
+    join(DIR, 'remote.md'),
+    [
+      `[a](${A}#present) [b](${A}#missing) [c](${A}#named)`,
+      '[d](http://127.0.0.1:8080/hello.txt#top) [e](http://127.0.0.1:8080/missing.html#top)',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(DIR, 'remote.html'), `<p><a href="${A}#present">again</a> <a href="${A}#gone">x</a></p>\n`);
+  const log = join(serversDir(), 'http', 'access.log');
+  const gets = () =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"GET /anchors.html ')).length;
+  const before = gets();
+  const r = await run(['--json', 'remote.md', 'remote.html']);
+  assert.equal(r.code, 1, r.err);
+  const all = rows(r.out) as (Row & { reason: string; notes: string[] })[];
+  const at = (u: string, file = 'remote.md') => {
+    const row = all.find((x) => x.url === u && x.file === file);
+    assert.ok(row !== undefined, `${u} in ${file}: ${JSON.stringify(all)}`);
+    return row;
+  };
+  assert.equal(at(`${A}#present`).status, 'ok');
+  assert.equal(at(`${A}#named`).status, 'ok');
+  assert.equal(at(`${A}#missing`).status, 'broken');
+  assert.match(at(`${A}#missing`).reason, /"missing"/);
+  assert.equal(at(`${A}#present`, 'remote.html').status, 'ok');
+  assert.equal(at(`${A}#gone`, 'remote.html').status, 'broken');
+  assert.match(at(`${A}#gone`, 'remote.html').reason, /"gone"/);
+  // Not Markdown or HTML (text/plain), and a document that cannot be read: the probe's verdict, with a note.
+  const txt = at('http://127.0.0.1:8080/hello.txt#top');
+  assert.equal(txt.status, 'ok');
+  assert.ok(
+    txt.notes.some((n) => /fragment "top" not checked: the document is not Markdown or HTML/.test(n)),
+    JSON.stringify(txt),
+  );
+  const gone = at('http://127.0.0.1:8080/missing.html#top');
+  assert.equal(gone.status, 'broken');
+  assert.ok(
+    gone.notes.some((n) => /fragment "top" not checked: the document could not be read/.test(n)),
+    JSON.stringify(gone),
+  );
+  assert.equal(gets() - before, 1, 'anchors.html read once for the run (two documents, four links)');
+  // The probes' policy: --refuse-private refuses the read as it refuses the probe.
+  const refused = rows((await run(['--json', '--refuse-private', 'remote.html'])).out) as (Row & { notes: string[] })[];
+  const row = refused.find((x) => x.url === `${A}#gone`);
+  assert.ok(row !== undefined && row.status !== 'broken' && row.status !== 'ok', JSON.stringify(refused));
+  assert.ok(
+    row.notes.some((n) => /not checked: the document could not be read/.test(n)),
+    JSON.stringify(row),
+  );
+});
+
+test('an http: document read for its fragments is bounded: past maxBytes it is not read (and says why)', async () => {
+  const A = 'http://127.0.0.1:8080/anchors.html';
+  const whole = await readRemote(A, { timeout: 5000 });
+  assert.ok('text' in whole && whole.text.includes('id="present"'), JSON.stringify(whole));
+  assert.equal(whole.contentType, 'text/html');
+  assert.deepEqual(await readRemote(A, { timeout: 5000, maxBytes: 50 }), { unread: 'longer than 50 octets' });
 });

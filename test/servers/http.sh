@@ -2,6 +2,8 @@
 : "${TS:?TS must point at the test state directory}"
 H="$TS/http"; mkdir -p "$H/root/dir" "$H/tmp"
 echo 'plain text' > "$H/root/hello.txt"; echo 'spaced' > "$H/root/with space.txt"; echo 'inner' > "$H/root/dir/inner.txt"
+# A document with anchors, for `locator check`'s fragments of http: documents (test/cli/check-markup.test.ts).
+printf '<!DOCTYPE html>\n<html><head><title>anchors</title></head>\n<body><h1 id="present">here</h1><a name="named">n</a></body></html>\n' > "$H/root/anchors.html"
 chmod -R a+rX "$H"
 cat > "$H/nginx.conf" <<CONF
 worker_processes 1;

@@ -2,7 +2,8 @@
 // with markdown-it, ./html.ts with parse5), and the plain-text URLs of their text by the RFC 1738
 // appendix rules (extract()); relative ones resolved (RFC 1808 4) against <base href>, the given
 // base or the document's own URL; fragments checked against the ids and headings of the
-// document they name, when it can be read (a file: document). The checker's only dependencies.
+// document they name, when it can be read (a file:, http: or https: document: ./remote.ts). The
+// checker's only dependencies.
 import { extract } from '../../extract/index.js';
 import { resolve } from '../../operations/resolve.js';
 import { LocatorError } from '../../core/errors.js';
@@ -11,6 +12,7 @@ import { htmlLinks } from './html.js';
 import { markdownLinks } from './markdown.js';
 import type { RawLink, Read } from './types.js';
 import { formatOf, type MarkupFormat } from './format.js';
+import { formatOfType, type DocumentReader } from './remote.js';
 
 export { formatOf, type MarkupFormat };
 
@@ -22,8 +24,8 @@ export interface MarkupOptions {
   base?: string;
   /** Also the plain-text URLs of the text, by the appendix rules (default true). */
   plain?: boolean;
-  /** Reads a document by its URL (without fragment) for its fragments: its text, or null when it cannot be read. */
-  read?: (url: string) => Promise<string | null>;
+  /** Reads a document by its URL (without fragment) for its fragments (./remote.ts documentReader()). */
+  read?: DocumentReader;
 }
 
 /** The ids, anchor names and heading slugs of a document. */
@@ -135,17 +137,24 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       // A <base href> that cannot be resolved is reported as a link; the other base stands.
     }
   }
-  const fragmentsOf = new Map<string, Promise<Set<string> | null>>();
-  const anchorsAt = (url: string): Promise<Set<string> | null> => {
+  /** The anchors of the document of a URL without fragment, or why they are not known. */
+  const fragmentsOf = new Map<string, Promise<Set<string> | string>>();
+  const anchorsAt = (url: string): Promise<Set<string> | string> => {
     let kept = fragmentsOf.get(url);
     if (kept === undefined) {
-      const format = formatOf(url.replace(/[?;].*$/, ''));
+      const named = formatOf(url.replace(/[?;].*$/, ''));
       kept =
         url === options.location
           ? Promise.resolve(read.anchors)
-          : format === null || options.read === undefined
-            ? Promise.resolve(null)
-            : options.read(url).then((t) => (t === null ? null : anchorsOf(t, format)));
+          : options.read === undefined
+            ? Promise.resolve('no reader of documents')
+            : options.read(url).then((d) => {
+                if ('unread' in d) return `the document could not be read (${d.unread})`;
+                // The Content-Type first (an http: document's), then the name.
+                const format = formatOfType(d.contentType) ?? named;
+                if (format === null) return `the document is not Markdown or HTML (${d.contentType ?? 'by its name'})`;
+                return anchorsOf(d.text, format);
+              });
       fragmentsOf.set(url, kept);
     }
     return kept;
@@ -155,7 +164,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     const written = raw.url;
     if (written === '' || written === '#' || NOT_CHECKED.test(written)) continue;
     if (plain !== undefined || SCHEME.test(written)) {
-      yield { url: written, line, column, ...plain, ...(await fragment(written)) };
+      yield { url: written, line, column, ...plain, ...(await fragment(written, plain?.note)) };
       continue;
     }
     if (written.startsWith('#') && (base === null || base === options.location)) {
@@ -190,21 +199,35 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       yield invalid(written, line, column, `cannot be resolved against ${base}: ${reason}`, e);
       continue;
     }
-    yield { url, line, column, note, ...(await fragment(url)) };
+    yield { url, line, column, ...(await fragment(url, note)) };
   }
 
-  /** The verdict of a file: URL's fragment when the document it names is read and has no such anchor. */
-  async function fragment(url: string): Promise<Pick<FoundLink, 'verdict'>> {
+  /**
+   * The verdict of a URL's fragment when the file:, http: or https: document it names is read and
+   * has no such anchor; when that document cannot be read, the probe's verdict stands and the
+   * note says the fragment was not checked (beside `note`, what was written).
+   */
+  async function fragment(url: string, note?: string): Promise<Pick<FoundLink, 'verdict' | 'note'>> {
+    const noted = note === undefined ? {} : { note };
     const hash = url.indexOf('#');
-    if (hash < 0 || !/^file:/i.test(url)) return {};
-    const anchors = await anchorsAt(url.slice(0, hash));
-    if (anchors === null) return {};
+    if (hash < 0 || !/^(file|https?):/i.test(url)) return noted;
     const id = decodeFragment(url.slice(hash + 1));
-    if (id === '' || anchors.has(id)) return {};
+    if (id === '') return noted;
+    const document = url.slice(0, hash);
+    // Without a reader, or for a file: document not Markdown or HTML by its name: the probe's verdict, no note.
+    if (document !== options.location && options.read === undefined) return noted;
+    if (/^file:/i.test(url) && formatOf(document.replace(/[?;].*$/, '')) === null) return noted;
+    const anchors = await anchorsAt(document);
+    if (typeof anchors === 'string') {
+      const why = `the fragment ${JSON.stringify(id)} not checked: ${anchors}`;
+      return { note: note === undefined ? why : `${note}; ${why}` };
+    }
+    if (anchors.has(id)) return noted;
     return {
+      ...noted,
       verdict: {
         status: 'broken',
-        reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${url.slice(0, hash)}`,
+        reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${document}`,
       },
     };
   }
