@@ -8,7 +8,10 @@
 // process (start-up included), both with their defaults (locator: 8 at once, 2 per server;
 // LinkChecker: 10 threads, at most 10 HTTP requests a second to one host), interleaved round by
 // round; the median of the rounds. Also which broken links each finds, and which working links
-// it reports as broken. Uses the test servers when they run (those of `npm test`), else starts
+// it reports as broken. In the same rounds locator also checks the same links written as a
+// Markdown file (`[n](url)` links) and the HTML page LinkChecker reads (its markup readers:
+// markdown-it, parse5); their links found and broken set are compared with the plain-text run's.
+// Uses the test servers when they run (those of `npm test`), else starts
 // them (test/servers/start.sh) and stops them at the end; needs `dist/` built. BENCH_SMOKE=1: a few links, one round.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +98,15 @@ writeFileSync(
   { mode: 0o644 },
 );
 
+const md = join(dir, 'links.md');
+// Markdown: the destination in <...> when it holds what would end a bare one (none of these do).
+const mdDest = (u) => (/[\s()<>]/.test(u) ? `<${u}>` : u);
+writeFileSync(
+  md,
+  `# Links (bench/check.bench.mjs)\n\n${links.map(([u], i) => `${i + 1}. [link ${i + 1}](${mdDest(u)})`).join('\n')}\n`,
+  { mode: 0o644 },
+);
+
 function timed(cmd, args, env) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
@@ -103,8 +115,8 @@ function timed(cmd, args, env) {
   return { secs, out: r.stdout, err: r.stderr, status: r.status };
 }
 
-/** locator: the set of URLs it reports as not ok. */
-function runLocator(extra = []) {
+/** locator: the set of URLs it reports as not ok, and the number of URLs it reported. */
+function runLocator(extra = [], file = text) {
   const r = timed(process.execPath, [
     join(root, 'dist/cli/main.js'),
     'check',
@@ -112,17 +124,19 @@ function runLocator(extra = []) {
     '--nntp-server',
     '127.0.0.1:1119',
     ...extra,
-    text,
+    file,
   ]);
   const recs = r.out
     .trim()
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
-  if (recs.length !== links.length)
+  // The plain-text run must see every link; a markup run's count is reported (and compared) instead.
+  if (file === text ? recs.length !== links.length : recs.length === 0)
     throw new Error(`locator reported ${recs.length} of ${links.length} links: ${r.err}`);
   return {
     secs: r.secs,
+    found: recs.length,
     broken: new Set(recs.filter((x) => x.status !== 'ok' && x.status !== 'redirected').map((x) => x.url)),
   };
 }
@@ -144,15 +158,19 @@ function runLinkChecker() {
   }
   if (seen.size < links.length * 0.9)
     throw new Error(`linkchecker reported ${seen.size} of ${links.length} links: ${r.err.slice(0, 500)}`);
-  return { secs: r.secs, broken, seen };
+  return { secs: r.secs, broken, seen, found: seen.size };
 }
 
 try {
   const loc = [];
   const polite = [];
   const lc = [];
+  const locMd = [];
+  const locHtml = [];
   for (let i = 0; i < ROUNDS; i++) {
     loc.push(runLocator());
+    locMd.push(runLocator([], md));
+    locHtml.push(runLocator([], html));
     if (POLITE) polite.push(runLocator(['--delay', '100']));
     lc.push(runLinkChecker());
   }
@@ -162,11 +180,13 @@ try {
   const summary = (name, runs) => {
     const secs = median(runs.map((x) => x.secs));
     const found = new Set([...runs[0].broken].map(norm));
+    const counts = [...new Set(runs.map((x) => x.found))].join('/');
     const missed = [...expected].filter((u) => !found.has(norm(u)));
     const falseBroken = [...found].filter((u) => !expected.has(u) && ![...expected].some((e) => norm(e) === u));
     return {
       tool: name,
       links: links.length,
+      'links found': counts,
       'median s': secs.toFixed(2),
       'URLs/s': (links.length / secs).toFixed(1),
       'broken found': `${expected.size - missed.length} of ${expected.size}`,
@@ -176,12 +196,36 @@ try {
   };
   const a = summary('locator check', loc);
   const b = summary('linkchecker', lc);
-  const rows = [a, ...(POLITE ? [summary('locator check --delay 100', polite)] : []), b];
+  const m = summary('locator check, .md', locMd);
+  const h = summary('locator check, .html', locHtml);
+  const rows = [a, m, h, ...(POLITE ? [summary('locator check --delay 100', polite)] : []), b];
+  // The markup runs against the plain-text run: the same broken set expected, in every round.
+  const diff = (name, runs) => {
+    const want = new Set([...loc[0].broken].map(norm));
+    const out = [];
+    for (const [k, r] of runs.entries()) {
+      const got = new Set([...r.broken].map(norm));
+      const only = [...got].filter((u) => !want.has(u));
+      const lacking = [...want].filter((u) => !got.has(u));
+      if (only.length + lacking.length > 0)
+        out.push(
+          `round ${k + 1}: broken only here: ${only.join(' ') || '-'}; broken only in the text run: ${lacking.join(' ') || '-'}`,
+        );
+    }
+    console.log(
+      `${name} vs the plain-text run: ${out.length === 0 ? 'the same broken set in every round' : out.join('; ')}`,
+    );
+  };
   console.log(
     `check: ${links.length} links (${links.filter(([, ok]) => ok).length} working, ${expected.size} broken), median of ${ROUNDS} rounds, whole process; Node ${process.version}`,
   );
   console.table(rows);
-  console.log(`locator check / linkchecker: ${(Number(b['median s']) / Number(a['median s'])).toFixed(2)}x`);
+  diff('locator check, .md', locMd);
+  diff('locator check, .html', locHtml);
+  const ratio = (x) => (Number(b['median s']) / Number(x['median s'])).toFixed(2);
+  console.log(`locator check / linkchecker: ${ratio(a)}x`);
+  console.log(`locator check, .html / linkchecker (the same HTML page): ${ratio(h)}x`);
+  console.log(`locator check, .md / linkchecker: ${ratio(m)}x`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
   stop();

@@ -27,7 +27,7 @@ test('bench/run.mjs parse resolve batch dask: each benchmark runs and prints its
   }
 });
 
-test('bench/run.mjs check: locator check beside linkchecker on loopback links runs and prints its table (BENCH_SMOKE=1)', () => {
+test('bench/run.mjs check: locator check (text, Markdown, HTML) beside linkchecker on loopback links, and the Markdown reading cost, run and print their tables (BENCH_SMOKE=1)', () => {
   // The real servers of the client tests (scripts/test.mjs starts them for this file).
   assert.ok(process.env.LOCATOR_TEST_SERVERS, 'LOCATOR_TEST_SERVERS is not set: run through `npm test`');
   const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'check'], {
@@ -37,9 +37,26 @@ test('bench/run.mjs check: locator check beside linkchecker on loopback links ru
   });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /== check\.bench\.mjs/);
-  for (const what of ["'locator check'", "'linkchecker'", 'URLs/s', 'broken found', 'locator check / linkchecker: ']) {
+  assert.match(r.stdout, /== check-markup\.bench\.mjs/);
+  for (const what of [
+    "'locator check'",
+    "'locator check, .md'",
+    "'locator check, .html'",
+    "'linkchecker'",
+    'URLs/s',
+    'broken found',
+    'locator check / linkchecker: ',
+    "'markupLinks (markdown)'",
+    'links/s',
+    'peak RSS MiB',
+  ]) {
     assert.ok(r.stdout.includes(what), `${what} missing from\n${r.stdout}`);
   }
   // locator finds every broken link of the document (the column reads "N of N").
   assert.match(r.stdout, /'locator check'.*'([0-9]+) of \1'/);
+  // The Markdown and HTML files of the same links: the broken set of the plain-text run.
+  assert.match(r.stdout, /locator check, \.md vs the plain-text run: the same broken set in every round/);
+  assert.match(r.stdout, /locator check, \.html vs the plain-text run: the same broken set in every round/);
+  // The Markdown reader finds every link of the generated document.
+  assert.match(r.stdout, /markupLinks: ([0-9]+) of \1 links found/);
 });
