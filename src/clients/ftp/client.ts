@@ -294,7 +294,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     return {
       meta: {
         scheme: url.scheme,
-        url: redactHref(url.href),
+        url: redactHref(url),
         size,
         contentType: text ? 'text/plain' : null,
         transcript: [],

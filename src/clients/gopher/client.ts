@@ -55,7 +55,7 @@ function linked(url: Url, target: string): Redirect {
     throw new LocatorError(
       PROTOCOL_ERROR,
       -1,
-      `${redactHref(url.href)} links to ${JSON.stringify(redactHref(target))}, which is not a URL`,
+      `${redactHref(url)} links to ${JSON.stringify(redactHref(target))}, which is not a URL`,
       { cause: e },
     );
   }

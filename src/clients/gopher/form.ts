@@ -31,7 +31,7 @@ function askExchange(url: Url, f: GopherFields): Exchange {
 
 /** Asks the server for the item's +ASK attribute (the first exchange of explain()) and reads the questions. */
 async function fetchForm(url: Url, f: GopherFields, options: GopherOpenOptions): Promise<AskQuestion[]> {
-  const where = redactHref(url.href);
+  const where = redactHref(url);
   const conn = await connect(url, options, []);
   try {
     const ask = askExchange(url, f);
@@ -98,7 +98,7 @@ export async function openForm(url: Url, f: GopherFields, options: GopherOpenOpt
     throw new LocatorError(
       NEEDS_INPUT,
       -1,
-      `${redactHref(url.href)} names an item with a +ASK form to fill in: pass the ask option (RFC 1738 3.4.5)`,
+      `${redactHref(url)} names an item with a +ASK form to fill in: pass the ask option (RFC 1738 3.4.5)`,
     );
   }
   const questions = (await fetchForm(url, f, options)).filter((q) => q.kind !== 'Note');
@@ -128,7 +128,7 @@ export async function openFilledForm(url: Url, f: GopherFields, options: GopherO
       throw new LocatorError(
         INVALID_FIELD,
         -1,
-        `the +ASK form of ${redactHref(url.href)} has ${questions.length} questions, but the URL's data block holds ${values.length} values (RFC 1738 3.4.9)`,
+        `the +ASK form of ${redactHref(url)} has ${questions.length} questions, but the URL's data block holds ${values.length} values (RFC 1738 3.4.9)`,
       );
     }
   }

@@ -222,7 +222,7 @@ const TYPE_MIME: Record<string, string> = {
  * becomes a GopherError, and the body is pulled from the socket as the consumer reads.
  */
 export async function retrieve(url: Url, f: GopherFields, ex: Exchange, options: GopherOpenOptions): Promise<Resource> {
-  const where = redactHref(url.href);
+  const where = redactHref(url);
   const conn = await connect(url, options, ex.secrets);
   try {
     await conn.write(ex.request, ex.shown);

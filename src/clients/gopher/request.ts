@@ -84,7 +84,7 @@ async function searchExchange(url: Url, f: GopherFields, options: GopherOpenOpti
     throw new LocatorError(
       NEEDS_INPUT,
       -1,
-      `${redactHref(url.href)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`,
+      `${redactHref(url)} is a type 7 search and gives no search string: pass the search option (RFC 1738 3.4.2)`,
     );
   }
   let search: unknown;

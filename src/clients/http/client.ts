@@ -201,7 +201,7 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
   return {
     meta: {
       scheme: url.scheme,
-      url: redactHref(url.href),
+      url: redactHref(url),
       size: Number.isFinite(size) ? size : null,
       contentType: res.headers['content-type'] ?? null,
       status: res.statusCode,
@@ -240,7 +240,7 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
     throw new LocatorError(
       HTTP_STATUS,
       -1,
-      `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url.href)}`.trimEnd(),
+      `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url)}`.trimEnd(),
     );
   }
   return toResource(t.url, res, options);

@@ -309,7 +309,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
 /** The checks, the target and the session (not yet initialised) of open() and probeWais(). */
 async function start(url: Url, options: OpenOptions) {
   checkTimeout(options.timeout);
-  return { where: redactHref(url.href), t: targetOf(url), s: await connect(url, options) };
+  return { where: redactHref(url), t: targetOf(url), s: await connect(url, options) };
 }
 
 /**
