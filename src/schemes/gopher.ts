@@ -256,17 +256,22 @@ function fields(url: Url): Record<string, unknown> {
   const selector = text(url, p.selector);
   const search = p.search === null ? null : text(url, p.search);
   const gopherPlus = p.gopherPlus === null ? null : text(url, p.gopherPlus);
-  const f = {
+  // Frozen here, every part (fieldsFrozen): the record walks nothing.
+  return Object.freeze({
     gophertype,
     selector,
     search,
     gopherPlus,
     request: request(selector, search, gopherPlus),
-    plus: gopherPlus === null ? null : readGopherPlus(gopherPlus),
-  };
-  // Without a Gopher+ string every field is a string or null: frozen here, not walked by the
-  // record (with one, the record freezes the Gopher+ parts as it walks them).
-  return gopherPlus === null ? Object.freeze(f) : f;
+    plus: gopherPlus === null ? null : frozenPlus(readGopherPlus(gopherPlus)),
+  });
+}
+
+/** A Gopher+ string read, frozen with its lists (the record's fields are immutable). */
+function frozenPlus(p: GopherPlus): GopherPlus {
+  if (p.attributes !== null) Object.freeze(p.attributes);
+  if (p.askData !== null) Object.freeze(p.askData);
+  return Object.freeze(p);
 }
 
 /** Refuses a TAB where it would read as the next separator (RFC 1436: no TAB, CR, LF in a selector). */

@@ -265,29 +265,33 @@ export interface WaisFields {
   wpathFields: Array<{ number: number; contents: string }> | null;
 }
 
+/** The decoded fields, frozen with every part as they are made (the record walks nothing). */
 function decodeParts(url: Url, p: WaisParts): WaisFields {
   const t = (r: Range | null) => (r === null ? null : text(url, r));
   const h = url.href;
-  return {
+  let wpathFields: Array<{ number: number; contents: string }> | null = null;
+  if (p.fields !== null) {
+    wpathFields = [];
+    for (const f of p.fields)
+      wpathFields.push(
+        Object.freeze({ number: Number(h.slice(f.number.start, f.number.end)), contents: text(url, f.contents) }),
+      );
+    Object.freeze(wpathFields);
+  }
+  return Object.freeze({
     kind: p.kind,
     database: t(p.database),
     search: t(p.search),
     wtype: t(p.wtype),
     wpath: t(p.wpath),
     wlength: p.length === null ? null : Number(h.slice(p.length.start, p.length.end)),
-    wpathFields:
-      p.fields === null
-        ? null
-        : p.fields.map((f) => ({
-            number: Number(h.slice(f.number.start, f.number.end)),
-            contents: text(url, f.contents),
-          })),
-  };
+    wpathFields,
+  });
 }
 
 /** RFC 1738 3.9: the decoded fields; never throws. */
 function fields(url: Url): Record<string, unknown> {
-  // Speed: the object decodeParts() made, not a spread copy of it (nor its freeze).
+  // Speed: the object decodeParts() made, not a spread copy of it.
   return decodeParts(url, readParts(url)) as unknown as Record<string, unknown>;
 }
 
@@ -510,6 +514,7 @@ export const wais: SchemeSpec = {
   hierarchical: false,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,
