@@ -21,7 +21,7 @@ import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
 import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
-import { refuse, stringField, text } from './read.js';
+import { decodeFrom, refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
@@ -267,8 +267,9 @@ export interface WaisFields {
 
 /** The decoded fields, frozen with every part as they are made (the record walks nothing). */
 function decodeParts(url: Url, p: WaisParts): WaisFields {
-  const t = (r: Range | null) => (r === null ? null : text(url, r));
   const h = url.href;
+  // One search for "%" serves every part, read in order (decodeFrom).
+  const pc = h.indexOf('%', p.database === null ? p.end : p.database.start);
   let wpathFields: Array<{ number: number; contents: string }> | null = null;
   if (p.fields !== null) {
     wpathFields = [];
@@ -280,13 +281,18 @@ function decodeParts(url: Url, p: WaisParts): WaisFields {
   }
   return Object.freeze({
     kind: p.kind,
-    database: t(p.database),
-    search: t(p.search),
-    wtype: t(p.wtype),
-    wpath: t(p.wpath),
+    database: part(h, p.database, pc),
+    search: part(h, p.search, pc),
+    wtype: part(h, p.wtype, pc),
+    wpath: part(h, p.wpath, pc),
     wlength: p.length === null ? null : Number(h.slice(p.length.start, p.length.end)),
     wpathFields,
   });
+}
+
+/** A part decoded (decodeFrom), or null when absent. */
+function part(h: string, r: Range | null, pc: number): string | null {
+  return r === null ? null : decodeFrom(h, r.start, r.end, pc);
 }
 
 /** RFC 1738 3.9: the decoded fields; never throws. */
