@@ -396,15 +396,17 @@ export class Url {
 
   /** The scheme-specific fields, decoded (contract `fields`); computed on first use. */
   get fields(): Record<string, unknown> {
-    if (this.#fields === undefined) {
-      const spec = this.#spec;
-      if (spec?.fields === undefined) this.#fields = Object.freeze({ schemePart: this.schemePart });
-      else {
-        const f = spec.fields(this) as Record<string, unknown>;
-        this.#fields = spec.fieldsFrozen === true && Object.isFrozen(f) ? f : deepFreeze(f);
-      }
+    let f = this.#fields;
+    if (f !== undefined) return f;
+    const spec = this.#spec;
+    if (spec?.fields === undefined) f = Object.freeze({ schemePart: this.schemePart });
+    else {
+      f = spec.fields(this) as Record<string, unknown>;
+      // A built-in entry freezes every part as it builds it (fieldsFrozen): nothing to walk.
+      if (spec.fieldsFrozen !== true) f = deepFreeze(f);
     }
-    return this.#fields;
+    this.#fields = f;
+    return f;
   }
 
   /** Decodes a raw slice of `href` in the given charset (RFC 1738 2.2). */

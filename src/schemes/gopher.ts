@@ -68,26 +68,25 @@ export function gopherParts(url: Url): GopherParts | null {
   const r = pathRange(url);
   if (r === null || r.start === r.end) return null;
   const h = url.href;
+  const end = r.end;
   let g = r.start + 1;
-  if (isEscape(h, r.start, r.end)) g = r.start + 3;
-  else if (isSurrogatePair(h, r.start, r.end)) g++;
+  if (isEscape(h, r.start, end)) g = r.start + 3;
+  else if (isSurrogatePair(h, r.start, end)) g++;
   const parts: GopherParts = {
     gtype: { start: r.start, end: g },
-    selector: { start: g, end: r.end },
+    selector: { start: g, end },
     search: null,
     gopherPlus: null,
   };
-  for (let i = g; i < r.end; i++) {
-    if (!isTab(h, i, r.end)) continue;
-    if (parts.search === null) {
-      parts.selector.end = i;
-      parts.search = { start: i + 3, end: r.end };
-      i += 2;
-    } else {
-      parts.search.end = i;
-      parts.gopherPlus = { start: i + 3, end: r.end };
-      break;
-    }
+  // Speed: the "%09" separators found by indexOf, not by a look at every character.
+  const t1 = h.indexOf('%09', g);
+  if (t1 < 0 || t1 + 2 >= end) return parts;
+  parts.selector.end = t1;
+  const t2 = h.indexOf('%09', t1 + 3);
+  if (t2 < 0 || t2 + 2 >= end) parts.search = { start: t1 + 3, end };
+  else {
+    parts.search = { start: t1 + 3, end: t2 };
+    parts.gopherPlus = { start: t2 + 3, end };
   }
   return parts;
 }
@@ -250,23 +249,46 @@ const NO_SELECTOR: Record<string, unknown> = Object.freeze({
 });
 
 function fields(url: Url): Record<string, unknown> {
-  const p = gopherParts(url);
-  if (p === null) return NO_SELECTOR;
+  // Speed: a gopher-path without "%" (no escape, so no "%09" either) is a gophertype of one
+  // character (or a surrogate pair) and the selector as written; no ranges are made.
+  const start = url.pathStart;
+  const end = url.bodyEnd;
+  if (start < 0 || start === end) return NO_SELECTOR;
+  const h = url.href;
+  const pc = h.indexOf('%', start);
+  if (pc < 0 || pc >= end) {
+    const g = isSurrogatePair(h, start, end) ? start + 2 : start + 1;
+    const selector = h.slice(g, end);
+    return Object.freeze({
+      gophertype: h.slice(start, g),
+      selector,
+      search: null,
+      gopherPlus: null,
+      request: selector + '\r\n',
+      plus: null,
+    });
+  }
+  const p = gopherParts(url)!;
   const gophertype = text(url, p.gtype!);
   const selector = text(url, p.selector);
   const search = p.search === null ? null : text(url, p.search);
   const gopherPlus = p.gopherPlus === null ? null : text(url, p.gopherPlus);
-  const f = {
+  // Frozen here, every part (fieldsFrozen): the record walks nothing.
+  return Object.freeze({
     gophertype,
     selector,
     search,
     gopherPlus,
     request: request(selector, search, gopherPlus),
-    plus: gopherPlus === null ? null : readGopherPlus(gopherPlus),
-  };
-  // Without a Gopher+ string every field is a string or null: frozen here, not walked by the
-  // record (with one, the record freezes the Gopher+ parts as it walks them).
-  return gopherPlus === null ? Object.freeze(f) : f;
+    plus: gopherPlus === null ? null : frozenPlus(readGopherPlus(gopherPlus)),
+  });
+}
+
+/** A Gopher+ string read, frozen with its lists (the record's fields are immutable). */
+function frozenPlus(p: GopherPlus): GopherPlus {
+  if (p.attributes !== null) Object.freeze(p.attributes);
+  if (p.askData !== null) Object.freeze(p.askData);
+  return Object.freeze(p);
 }
 
 /** Refuses a TAB where it would read as the next separator (RFC 1436: no TAB, CR, LF in a selector). */

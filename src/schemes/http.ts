@@ -18,7 +18,7 @@ import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
 import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
-import { NONE, stringField, stringListField, textSegments } from './read.js';
+import { NONE, splitSegments, stringField, stringListField } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { violationNotes } from './notes.js';
 
@@ -112,20 +112,21 @@ function validate(url: Url, report: Report): void {
 const NO_HPATH = Object.freeze({ hpath: null, segments: NONE, search: null, keywords: NONE });
 
 function fields(url: Url): Record<string, unknown> {
-  // Speed: offsets, not parts(): no range objects per URL, and no look for "?" when
-  // the scanner saw none in the path (mayContain).
+  // Speed: offsets, not parts(): no range objects per URL; one search for "?" and one for "%".
   const start = url.pathStart;
   if (start < 0) return NO_HPATH;
   const h = url.href;
   const end = url.bodyEnd;
-  let q = end;
-  if (url.mayContain(63)) q = h.indexOf('?', start);
+  let q = h.indexOf('?', start);
   if (q < 0 || q > end) q = end;
+  let pc = h.indexOf('%', start);
+  if (pc < 0 || pc > end) pc = end;
+  const hpath = h.slice(start, q);
   return Object.freeze({
-    hpath: h.slice(start, q),
-    segments: textSegments(url, start, q),
+    hpath,
+    segments: splitSegments(h, start, q, 47, pc, hpath),
     search: q === end ? null : h.slice(q + 1, end),
-    keywords: q === end ? NONE : textSegments(url, q + 1, end, '+'),
+    keywords: q === end ? NONE : splitSegments(h, q + 1, end, 43, pc < q ? h.indexOf('%', q + 1) : pc, null),
   });
 }
 

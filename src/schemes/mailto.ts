@@ -14,7 +14,7 @@ import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
 import { LINE, wirePart } from './wire.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { XCHAR_SET, encode, hexValue } from '../core/percent.js';
+import { XCHAR_SET, decodeSlice, encode, hexValue } from '../core/percent.js';
 import { INVALID_FIELD } from './codes.js';
 import { isEscape, schemePartRange } from './ranges.js';
 import { text } from './read.js';
@@ -305,7 +305,7 @@ function validate(url: Url, report: Report): void {
 
 /** The decoded address (RFC 1738 3.5: the scheme-specific part is the encoded addr-spec). */
 function fields(url: Url): Record<string, unknown> {
-  return Object.freeze({ address: text(url, schemePartRange(url)) });
+  return Object.freeze({ address: decodeSlice(url.href, url.schemePartStart, url.bodyEnd) });
 }
 
 /**

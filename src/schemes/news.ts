@@ -16,7 +16,7 @@ import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
 import { NNTP_ARG, wirePart } from './wire.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
 import { LocatorError, defineCode } from '../core/errors.js';
-import { XCHAR_SET, encode } from '../core/percent.js';
+import { XCHAR_SET, decodeSlice, encode } from '../core/percent.js';
 import { INVALID_FIELD } from './codes.js';
 import { schemePartRange } from './ranges.js';
 import { stringField, text } from './read.js';
@@ -226,14 +226,19 @@ function validate(url: Url, report: Report): void {
 }
 
 /** kind, group and messageId (RFC 1738 3.6), decoded; each null when not that kind. */
+const ALL = Object.freeze({ kind: 'all', group: null, messageId: null });
+
 function fields(url: Url): Record<string, unknown> {
-  const r = schemePartRange(url);
-  const kind = kindOf(url.href, r.start, r.end);
-  return Object.freeze({
-    kind,
-    group: kind === 'group' ? text(url, r) : null,
-    messageId: kind === 'article' ? text(url, r) : null,
-  });
+  // Speed: offsets and one search for "@", no range object.
+  const start = url.schemePartStart;
+  const end = url.bodyEnd;
+  const h = url.href;
+  if (end - start === 1 && h.charCodeAt(start) === 42) return ALL;
+  const at = h.indexOf('@', start);
+  const value = decodeSlice(h, start, end);
+  return at >= 0 && at < end
+    ? Object.freeze({ kind: 'article', group: null, messageId: value })
+    : Object.freeze({ kind: 'group', group: value, messageId: null });
 }
 
 /** Refuses a group that no news URL can write (RFC 1738 5 group), with the reason. */

@@ -14,6 +14,7 @@ import { NNTP_ARG, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
 import { pathRange, schemePartRange, type Range } from './ranges.js';
+import { decodeSlice } from '../core/percent.js';
 import { text } from './read.js';
 import { refuseLogin, buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
@@ -118,11 +119,19 @@ function validate(url: Url, report: Report): void {
 }
 
 /** group (decoded; null when the URL has no url-path) and article (number or null), RFC 1738 3.7. */
+const NO_GROUP = Object.freeze({ group: null, article: null });
+
 function fields(url: Url): Record<string, unknown> {
-  const p = parts(url);
+  // Speed: as parts(), on offsets: one search for "/", no range objects.
+  const start = url.hasLogin ? url.pathStart : url.schemePartStart;
+  if (start < 0) return NO_GROUP;
+  const h = url.href;
+  const end = url.bodyEnd;
+  let slash = h.indexOf('/', start);
+  if (slash < 0 || slash > end) slash = end;
   return Object.freeze({
-    group: p === null ? null : text(url, p.group),
-    article: p === null ? null : articleNumber(url.href, p.article),
+    group: decodeSlice(h, start, slash),
+    article: slash === end ? null : articleNumber(h, { start: slash + 1, end }),
   });
 }
 

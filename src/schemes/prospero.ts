@@ -89,9 +89,6 @@ interface ProsperoParts {
   end: number;
 }
 
-const isNul = (h: string, i: number, e: number) =>
-  i + 2 < e && h.charCodeAt(i) === 37 && h.charCodeAt(i + 1) === 48 && h.charCodeAt(i + 2) === 48;
-
 /** Splits the url-path into hsoname, the draft version and attributes, and the fieldspecs. */
 function readParts(url: Url): ProsperoParts {
   const s = url.pathStart;
@@ -99,18 +96,10 @@ function readParts(url: Url): ProsperoParts {
   const parts: ProsperoParts = { hsoname: null, nuls: [], version: null, attributes: [], fieldspecs: [], end: e };
   if (s < 0) return parts;
   const h = url.href;
-  let semi = e;
-  for (let i = s; i < e; i++) {
-    const ch = h.charCodeAt(i);
-    if (ch === 59) {
-      semi = i;
-      break;
-    }
-    if (ch === 37 && isNul(h, i, e)) {
-      parts.nuls.push(i);
-      i += 2;
-    }
-  }
+  // Speed: the first ";" and the "%00" before it found by indexOf, not by a look at every character.
+  let semi = h.indexOf(';', s);
+  if (semi < 0 || semi > e) semi = e;
+  for (let i = h.indexOf('%00', s); i >= 0 && i < semi; i = h.indexOf('%00', i + 3)) parts.nuls.push(i);
   const nuls = parts.nuls;
   parts.hsoname = { start: s, end: nuls.length > 0 ? nuls[0] : semi };
   for (let k = 0; k < nuls.length; k++) {
@@ -214,27 +203,39 @@ function put(o: Record<string, string>, name: string, value: string): void {
 
 interface ProsperoFields {
   hsoname: string | null;
-  fields: Record<string, string>;
+  fields: Readonly<Record<string, string>>;
   version: string | null;
-  attributes: string[] | null;
+  attributes: readonly string[] | null;
 }
 
+/** The decoded fields, frozen with every part as they are made (the record walks nothing). */
+/** The fields of a Prospero URL without fieldspecs: one frozen empty object for all. */
+const NO_FIELDSPECS: Readonly<Record<string, string>> = Object.freeze({});
+
 function decodeParts(url: Url, p: ProsperoParts): ProsperoFields {
-  const fields: Record<string, string> = {};
-  for (const f of p.fieldspecs) put(fields, text(url, f.name), f.value === null ? '' : text(url, f.value));
-  return {
+  let fields = NO_FIELDSPECS;
+  if (p.fieldspecs.length > 0) {
+    const o: Record<string, string> = {};
+    for (const f of p.fieldspecs) put(o, text(url, f.name), f.value === null ? '' : text(url, f.value));
+    fields = Object.freeze(o);
+  }
+  let attributes: readonly string[] | null = null;
+  if (p.version !== null) {
+    const list: string[] = [];
+    for (const a of p.attributes) list.push(text(url, a));
+    attributes = Object.freeze(list);
+  }
+  return Object.freeze({
     hsoname: p.hsoname === null ? null : text(url, p.hsoname),
     fields,
     version: p.version === null ? null : text(url, p.version),
-    attributes: p.version === null ? null : p.attributes.map((a) => text(url, a)),
-  };
+    attributes,
+  });
 }
 
 /** RFC 1738 3.11: hsoname (the decoded ppath), fields, and the draft's version and attributes. */
 function fields(url: Url): Record<string, unknown> {
-  // Url freezes the record's fields whole (their lists and the fields object too). Speed (issue
-  // 16): the object decodeParts() made, not a spread copy of it (the copy and its freeze were
-  // half the time of a Prospero URL's fields).
+  // Speed: the object decodeParts() made, not a spread copy of it.
   return decodeParts(url, readParts(url)) as unknown as Record<string, unknown>;
 }
 
@@ -386,6 +387,7 @@ export const prospero: SchemeSpec = {
   indirect: true,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,

@@ -21,7 +21,7 @@ import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
 import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
-import { refuse, stringField, text } from './read.js';
+import { decodeFrom, refuse, stringField, text } from './read.js';
 import { buildLogin, refuseLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
@@ -116,31 +116,19 @@ function readParts(url: Url): WaisParts {
   const none = waisParts('database', null, null, e);
   if (s < 0) return none;
   const h = url.href;
-  let q = -1;
-  let slash = -1;
-  for (let i = s; i < e; i++) {
-    const ch = h.charCodeAt(i);
-    if (ch === 63) {
-      q = i;
-      break;
-    }
-    if (ch === 47) {
-      slash = i;
-      break;
-    }
-  }
+  // Speed: the first "?" and "/" found by indexOf; whichever comes first decides.
+  let q = h.indexOf('?', s);
+  if (q >= e) q = -1;
+  let slash = h.indexOf('/', s);
+  if (slash >= e || (q >= 0 && q < slash)) slash = -1;
+  else if (slash >= 0) q = -1;
   if (slash < 0) {
     if (q < 0) return waisParts('database', { start: s, end: e }, null, e);
     return waisParts('index', { start: s, end: q }, { start: q + 1, end: e }, e);
   }
   // waisdoc: database "/" wtype "/" wpath
-  let slash2 = -1;
-  for (let i = slash + 1; i < e; i++) {
-    if (h.charCodeAt(i) === 47) {
-      slash2 = i;
-      break;
-    }
-  }
+  let slash2 = h.indexOf('/', slash + 1);
+  if (slash2 >= e) slash2 = -1;
   const doc = waisParts('document', { start: s, end: slash }, null, e);
   if (slash2 < 0) {
     doc.wtype = { start: slash + 1, end: e };
@@ -265,29 +253,39 @@ export interface WaisFields {
   wpathFields: Array<{ number: number; contents: string }> | null;
 }
 
+/** The decoded fields, frozen with every part as they are made (the record walks nothing). */
 function decodeParts(url: Url, p: WaisParts): WaisFields {
-  const t = (r: Range | null) => (r === null ? null : text(url, r));
   const h = url.href;
-  return {
+  // One search for "%" serves every part, read in order (decodeFrom).
+  const pc = h.indexOf('%', p.database === null ? p.end : p.database.start);
+  let wpathFields: Array<{ number: number; contents: string }> | null = null;
+  if (p.fields !== null) {
+    wpathFields = [];
+    for (const f of p.fields)
+      wpathFields.push(
+        Object.freeze({ number: Number(h.slice(f.number.start, f.number.end)), contents: text(url, f.contents) }),
+      );
+    Object.freeze(wpathFields);
+  }
+  return Object.freeze({
     kind: p.kind,
-    database: t(p.database),
-    search: t(p.search),
-    wtype: t(p.wtype),
-    wpath: t(p.wpath),
+    database: part(h, p.database, pc),
+    search: part(h, p.search, pc),
+    wtype: part(h, p.wtype, pc),
+    wpath: part(h, p.wpath, pc),
     wlength: p.length === null ? null : Number(h.slice(p.length.start, p.length.end)),
-    wpathFields:
-      p.fields === null
-        ? null
-        : p.fields.map((f) => ({
-            number: Number(h.slice(f.number.start, f.number.end)),
-            contents: text(url, f.contents),
-          })),
-  };
+    wpathFields,
+  });
+}
+
+/** A part decoded (decodeFrom), or null when absent. */
+function part(h: string, r: Range | null, pc: number): string | null {
+  return r === null ? null : decodeFrom(h, r.start, r.end, pc);
 }
 
 /** RFC 1738 3.9: the decoded fields; never throws. */
 function fields(url: Url): Record<string, unknown> {
-  // Speed: the object decodeParts() made, not a spread copy of it (nor its freeze).
+  // Speed: the object decodeParts() made, not a spread copy of it.
   return decodeParts(url, readParts(url)) as unknown as Record<string, unknown>;
 }
 
@@ -510,6 +508,7 @@ export const wais: SchemeSpec = {
   hierarchical: false,
   validate,
   fields,
+  fieldsFrozen: true,
   build,
   explain,
   wire,
