@@ -71,22 +71,26 @@ function validate(url: Url, report: Report): void {
   // The scanner has read "host?search" as the host and reported the "?" there already, so a
   // valid host needs no look.
   if (url.hostStart >= 0 && url.violations.length > 0) {
-    for (let i = url.hostStart; i < url.hostEnd; i++) {
-      if (h.charCodeAt(i) === 63) {
-        report(
-          DRAFT_ONLY,
-          i + url.inputOffset,
-          'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search',
-        );
-        break;
-      }
+    const q = h.indexOf('?', url.hostStart);
+    if (q >= 0 && q < url.hostEnd) {
+      report(
+        DRAFT_ONLY,
+        q + url.inputOffset,
+        'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search',
+      );
     }
   }
-  // Only a "?" starts a search; the scanner noted whether the path holds one.
+  // Only a "?" starts a search; a search with no "/" or "?" after it breaks no rule here.
   let i = url.pathStart;
-  if (i < 0 || !url.mayContain(63)) return;
+  if (i < 0) return;
   const end = url.bodyEnd;
-  while (i < end && h.charCodeAt(i) !== 63) i++;
+  i = h.indexOf('?', i);
+  if (i < 0 || i >= end) return;
+  const slash = h.indexOf('/', i + 1);
+  if (slash < 0 || slash >= end) {
+    const q = h.indexOf('?', i + 1);
+    if (q < 0 || q >= end) return;
+  }
   for (i++; i < end; i++) {
     const ch = h.charCodeAt(i);
     if (ch === 63)
