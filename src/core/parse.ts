@@ -138,12 +138,14 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     // RFC 1738 3.1: //<user>:<password>@<host>:<port>/<url-path>. The login ends at the first
     // "/" (or "#"); the user info at the last "@" in it; the host at the first ":" after that.
     const loginStart = p + 2;
-    let slash = input.indexOf('/', loginStart);
+    hostStart = loginStart;
+    // An empty login ("file:///...") needs no search for its end, its "@" or its ":".
+    const empty = input.charCodeAt(loginStart) === 47 && loginStart < sharp;
+    let slash = empty ? loginStart : input.indexOf('/', loginStart);
     if (slash < 0 || slash > sharp) slash = sharp;
     loginEnd = slash;
     // (indexOf, not lastIndexOf: the platform's forward search is the fast one.)
-    let at = input.indexOf('@', loginStart);
-    hostStart = loginStart;
+    let at = empty ? -1 : input.indexOf('@', loginStart);
     if (at >= 0 && at < loginEnd) {
       for (let n = input.indexOf('@', at + 1); n >= 0 && n < loginEnd; n = input.indexOf('@', n + 1)) at = n;
       userStart = loginStart;
@@ -158,11 +160,11 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       if (typeof r !== 'number') return r;
       hostEnd = r;
       if (hostEnd < loginEnd) colon = hostEnd;
-    } else {
+    } else if (!empty) {
       colon = input.indexOf(':', hostStart);
       if (colon < 0 || colon >= loginEnd) colon = -1;
       hostEnd = colon < 0 ? loginEnd : colon;
-    }
+    } else hostEnd = loginEnd;
     if (colon >= 0) {
       portStart = colon + 1;
       if (portStart < loginEnd) {
