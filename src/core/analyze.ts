@@ -80,12 +80,24 @@ const XCHAR_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isXchar)}]*`, 'y');
 // [ *( alphadigit | "-" ) alphadigit ], with less backtracking).
 const HOSTNAME = '(?:[A-Za-z0-9]+(?:-+[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(?:-+[A-Za-z0-9]+)*';
 const PLAIN_HOST = /* @__PURE__ */ new RegExp(HOSTNAME, 'y');
-// A whole URL with nothing to report, from its host (a port of digits, a url-path of body
-// characters, a fragment of xchars) or from its scheme part (no login).
-const AFTER_HOST = `(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]*)?`;
-const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOSTNAME + AFTER_HOST, 'y');
+// hostnumber = digits "." digits "." digits "." digits, each group at most 255 written without a
+// leading zero: readHost() finds nothing in it (it takes leading zeros too, judged there).
+const GROUP = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const HOST = `(?:${HOSTNAME}|(?:${GROUP}\\.){3}${GROUP})`;
+// Runs of characters that may stand as they are, with well-formed escapes between them.
+const run = (set: string) => `[${set}]*(?:%[0-9A-Fa-f]{2}[${set}]*)*`;
+const BODY = run(charSet(isBody));
+const XCHARS = run(charSet(isXchar));
+// user [ ":" password ] "@" with nothing to report (RFC 1738 3.1: ":", "@" and "/" encoded).
+const USER = run(charSet((c) => USER_ALLOWED[c] === 1));
+const LOGIN_USER = `${USER}(?::${USER})?@`;
+// A whole URL with nothing to report, from its login (a user info, a host, a port of digits, a
+// url-path of body characters, a fragment of xchars) or from its scheme part (no login).
+const AFTER_HOST = `(?::[0-9]+)?(?:/${BODY})?(?:#${XCHARS})?`;
+const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOST + AFTER_HOST, 'y');
+const CLEAN_USER_LOGIN = /* @__PURE__ */ new RegExp(LOGIN_USER + HOST + AFTER_HOST, 'y');
 const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
-const CLEAN_PART = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]*)?`, 'y');
+const CLEAN_PART = /* @__PURE__ */ new RegExp(`${BODY}(?:#${XCHARS})?`, 'y');
 
 // A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
 // a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
@@ -135,10 +147,11 @@ function checkRun(input: string, start: number, end: number, list: Findings, run
 
 /**
  * True when the generic rules find nothing to report past the scheme name (RFC 1738 2.2, 3.1,
- * 5), found in one search: a host name with no user and a port of digits (or an empty host
- * where the scheme allows one), then a url-path and a fragment of characters that need no
- * encoding; or, without a login, a scheme part and fragment of such characters (a missing "//"
- * is not judged here). False when the search stops short: the rules may find something.
+ * 5), found in one search: a user info of allowed characters, a host name or host number and a
+ * port of digits (or an empty host where the scheme allows one), then a url-path and a fragment
+ * of characters that need no encoding and well-formed escapes; or, without a login, a scheme
+ * part and fragment of such characters (a missing "//" is not judged here). False when the
+ * search stops short: the rules may find something.
  */
 export function cleanAtOnce(url: Url, input: string, spec: SchemeSyntax | undefined): boolean {
   const shift = url.inputOffset;
@@ -149,11 +162,17 @@ export function cleanAtOnce(url: Url, input: string, spec: SchemeSyntax | undefi
     re = CLEAN_PART;
     re.lastIndex = shift + url.schemePartStart;
   } else {
-    if (url.userStart >= 0) return false;
     const ps = url.portStart;
     if (ps >= 0 && (ps === url.loginEnd || url.port === null)) return false;
-    re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
-    re.lastIndex = hs + shift;
+    const us = url.userStart;
+    if (us >= 0) {
+      if (hs === url.hostEnd) return false;
+      re = CLEAN_USER_LOGIN;
+      re.lastIndex = us + shift;
+    } else {
+      re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
+      re.lastIndex = hs + shift;
+    }
   }
   if (!re.test(input)) return false;
   const k = re.lastIndex;
