@@ -90,3 +90,82 @@ test('differential: the hostile patterns of the benchmarks read the same, short 
   assert.ok(all.length >= 60);
   agree('hostile', all);
 });
+
+// The edges of the one search that judges the usual URL (and of where the checks resume when it
+// stops short), of normalize()'s shortcut, of the empty login and of the scheme tried first.
+const EDGES = [
+  // the search stops in the path, the fragment, at an escape, after a user info or host number
+  'http://h.example/a~b',
+  'http://h.example/~',
+  'http://h.example/a%zzb~',
+  'http://h.example/a%41b~c',
+  'http://h.example/a#b~c',
+  'http://h.example/a#~',
+  'http://h.example#b c',
+  'http://h.example:80/a b#c d',
+  'http://h.example:/a b',
+  'http://h.example:99999/a b',
+  'ftp://u:p@h.example/a b',
+  'ftp://u:p:q@h.example/a b',
+  'ftp://u@v@h.example/a b',
+  'ftp://u%41:p%zz@h.example/a b',
+  'ftp://u@/a b',
+  'http://1.2.3.4/a b',
+  'http://1.2.3.256/a b',
+  'http://01.2.3.4/a b',
+  'http://1.2.3/a b',
+  'http://1.2.3.4.5/a b',
+  'http://a-.b/c d',
+  'http://-a.b/c d',
+  'http://a..b/c d',
+  'http://a.1b/c d',
+  'http://a--b.c/d e',
+  'http://a_b.c/d e',
+  'file:///a b',
+  'file://localhost/a b',
+  'file://:80/a b',
+  'mailto:a b',
+  'mailto:a%40b',
+  'mailto:a%4',
+  'news:a#b c',
+  'telnet://u:p@h.example/',
+  'x-y:a b',
+  // normalize()'s shortcut: in normal form or one step away
+  'http://h.example/a?b/c#d',
+  'http://h.example/a#',
+  'http://h.example',
+  'http://h.example:81/a',
+  'http://h.example:080/a',
+  'http://H.example/a',
+  'HTTP://h.example/a',
+  'http://u@h.example/a',
+  'http://h.example/a%41',
+  'file://localhost/a',
+  'file:///a',
+  'file://h.example/a;b',
+  'ftp://h.example/a;type=I',
+  'ftp://h.example/a;type=i',
+  'gopher://h.example/1a',
+  'telnet://h.example',
+  'http://-a.b/c',
+  'http://a..b/c',
+  // the empty login, and the scheme of the last URL tried first
+  'file:///',
+  'file:///#',
+  'file:///a@b:c',
+  'http:///a',
+  'http://#a',
+  'http:',
+  'https:x',
+  'http:x',
+  'Http://h.example/',
+  'HTTP://h.example/',
+  'httpx://h.example/',
+  'http+x://h.example/',
+];
+
+test('differential: the edges of the fast paths read the same, in every order after one another', () => {
+  const all: string[] = [];
+  for (const a of EDGES) for (const b of EDGES.slice(0, 12)) all.push(b, a);
+  agree('edges', all);
+});

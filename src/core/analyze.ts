@@ -76,14 +76,47 @@ const BODY_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*`, 'y');
 const XCHAR_RUN = /* @__PURE__ */ new RegExp(`[${charSet(isXchar)}]*`, 'y');
 // hostname = *[ domainlabel "." ] toplabel (RFC 1738 3.1, 5), when it ends where the host ends:
 // readHost() would find nothing in it.
-const HOSTNAME = '(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+// Each label as alphanumerics with runs of "-" between them (the same language as alphadigit
+// [ *( alphadigit | "-" ) alphadigit ], with less backtracking).
+const HOSTNAME = '(?:[A-Za-z0-9]+(?:-+[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(?:-+[A-Za-z0-9]+)*';
 const PLAIN_HOST = /* @__PURE__ */ new RegExp(HOSTNAME, 'y');
-// A whole URL with nothing to report, from its host (a port of digits, a url-path of body
-// characters, a fragment of xchars) or from its scheme part (no login).
-const AFTER_HOST = `(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]*)?`;
-const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOSTNAME + AFTER_HOST, 'y');
+// hostnumber = digits "." digits "." digits "." digits, each group at most 255 written without a
+// leading zero: readHost() finds nothing in it (it takes leading zeros too, judged there).
+const GROUP = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+const HOST = `(?:${HOSTNAME}|(?:${GROUP}\\.){3}${GROUP})`;
+// Runs of characters that may stand as they are, with well-formed escapes between them.
+const run = (set: string) => `[${set}]*(?:%[0-9A-Fa-f]{2}[${set}]*)*`;
+const BODY = run(charSet(isBody));
+const XCHARS = run(charSet(isXchar));
+// user [ ":" password ] "@" with nothing to report (RFC 1738 3.1: ":", "@" and "/" encoded).
+const USER = run(charSet((c) => USER_ALLOWED[c] === 1));
+const LOGIN_USER = `${USER}(?::${USER})?@`;
+// A whole URL with nothing to report, from its login (a user info, a host, a port of digits, a
+// url-path of body characters, a fragment of xchars) or from its scheme part (no login).
+const AFTER_HOST = `(?::[0-9]+)?(?:/${BODY})?(?:#${XCHARS})?`;
+const CLEAN_LOGIN = /* @__PURE__ */ new RegExp(HOST + AFTER_HOST, 'y');
+const CLEAN_USER_LOGIN = /* @__PURE__ */ new RegExp(LOGIN_USER + HOST + AFTER_HOST, 'y');
 const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
-const CLEAN_PART = /* @__PURE__ */ new RegExp(`[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]*)?`, 'y');
+const CLEAN_PART = /* @__PURE__ */ new RegExp(`${BODY}(?:#${XCHARS})?`, 'y');
+
+// A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
+// a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
+const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(`[a-z0-9.-]*/[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]+)?`, 'y');
+
+/**
+ * True when the URL from its host on is a host of lower-case letters, digits, "." and "-" (or
+ * none) with no user and no port, then "/" and a url-path, then no fragment or a non-empty one,
+ * of characters that need no encoding and no escape (RFC 1738 2.2, 3.1, 5): then no character
+ * needs work, and the host, port and fragment are in normal form as written. False when the
+ * search stops short (the URL may still be normal).
+ */
+export function normalAtOnce(url: Url): boolean {
+  const hs = url.hostStart;
+  if (hs < 0 || url.userStart >= 0) return false;
+  const h = url.href;
+  NORMAL_LOGIN.lastIndex = hs;
+  return NORMAL_LOGIN.test(h) && NORMAL_LOGIN.lastIndex === h.length;
+}
 
 function missingSlashes(list: Findings, p: number, scheme: string): void {
   note(list, MISSING_SLASHES, p, `${scheme} URLs use the common Internet scheme syntax, which starts with "//"`);
@@ -114,25 +147,57 @@ function checkRun(input: string, start: number, end: number, list: Findings, run
 
 /**
  * True when the generic rules find nothing to report past the scheme name (RFC 1738 2.2, 3.1,
- * 5), found in one search: a host name with no user and a port of digits (or an empty host
- * where the scheme allows one), then a url-path and a fragment of characters that need no
- * encoding; or, without a login, a scheme part and fragment of such characters (a missing "//"
- * is not judged here). False when the search stops short: the rules may find something.
+ * 5), found in one search: a user info of allowed characters, a host name or host number and a
+ * port of digits (or an empty host where the scheme allows one), then a url-path and a fragment
+ * of characters that need no encoding and well-formed escapes; or, without a login, a scheme
+ * part and fragment of such characters (a missing "//" is not judged here). False when the
+ * search stops short: the rules may find something.
  */
 export function cleanAtOnce(url: Url, input: string, spec: SchemeSyntax | undefined): boolean {
   const shift = url.inputOffset;
   const end = shift + url.href.length;
   const hs = url.hostStart;
+  let re: RegExp;
   if (hs < 0) {
-    CLEAN_PART.lastIndex = shift + url.schemePartStart;
-    return CLEAN_PART.test(input) && CLEAN_PART.lastIndex === end;
+    re = CLEAN_PART;
+    re.lastIndex = shift + url.schemePartStart;
+  } else {
+    const ps = url.portStart;
+    if (ps >= 0 && (ps === url.loginEnd || url.port === null)) return false;
+    const us = url.userStart;
+    if (us >= 0) {
+      if (hs === url.hostEnd) return false;
+      re = CLEAN_USER_LOGIN;
+      re.lastIndex = us + shift;
+    } else {
+      re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
+      re.lastIndex = hs + shift;
+    }
   }
-  if (url.userStart >= 0) return false;
-  const ps = url.portStart;
-  if (ps >= 0 && (ps === url.loginEnd || url.port === null)) return false;
-  const re = hs === url.hostEnd && spec?.emptyHost === true ? CLEAN_AFTER_HOST : CLEAN_LOGIN;
-  re.lastIndex = hs + shift;
-  return re.test(input) && re.lastIndex === end;
+  if (!re.test(input)) return false;
+  const k = re.lastIndex;
+  if (k === end) return true;
+  // Stopped short: analyze() of this record takes up the checks where the search stopped.
+  stoppedUrl = url;
+  stoppedAt = k;
+  return false;
+}
+
+// Where cleanAtOnce() last stopped short, and for which record: the characters before that
+// offset need no second look (the search passed them), so analyze() starts its checks there.
+let stoppedUrl: Url | null = null;
+let stoppedAt = -1;
+
+/**
+ * Where the checks of the characters of `url` may start (in the input as given): past what
+ * cleanAtOnce() passed when it stopped short in the url-path or fragment of this record, else
+ * `from`. Past the login, the search has matched the host and port of the usual form: nothing
+ * to report there.
+ */
+function resumeAt(url: Url, from: number, loginEnd: number): number {
+  if (stoppedUrl !== url) return from;
+  stoppedUrl = null;
+  return stoppedAt > loginEnd ? stoppedAt : from;
 }
 
 /**
@@ -171,8 +236,12 @@ export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSynt
     if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
     return list;
   }
-  // The search stopped short: the checks below say at what.
-  if (hs >= 0) {
+  // The search stopped short: the checks below say at what, from where it stopped when that
+  // was past the login.
+  const from = resumeAt(url, p, hs < 0 ? p - 1 : url.loginEnd + shift);
+  if (from > p) {
+    if (hs >= 0) bodyStart = url.pathStart < 0 ? -1 : url.pathStart + shift;
+  } else if (hs >= 0) {
     const hostStart = hs + shift;
     if (url.userStart >= 0) {
       // user [ ":" password ] "@": within both, ":", "@" and "/" must be encoded (RFC 1738 3.1).
@@ -205,12 +274,12 @@ export function analyze(url: Url, input: string, trim: boolean, spec: SchemeSynt
     }
     bodyStart = url.pathStart < 0 ? -1 : url.pathStart + shift;
   }
+  const bodyEnd = shift + url.bodyEnd;
   if (bodyStart >= 0) {
-    checkRun(input, bodyStart, end, list, BODY_RUN, true);
+    if (from <= bodyEnd) checkRun(input, from > bodyStart ? from : bodyStart, end, list, BODY_RUN, true);
     if (hs < 0 && spec?.syntax === 'internet') missingSlashes(list, p, scheme);
   }
-  const fs = url.fragment === null ? -1 : shift + url.bodyEnd + 1;
-  if (fs >= 0) checkRun(input, fs, end, list, XCHAR_RUN, false);
+  if (bodyEnd < end) checkRun(input, from > bodyEnd ? from : bodyEnd + 1, end, list, XCHAR_RUN, false);
   return list;
 }
 

@@ -42,6 +42,12 @@ function fatal(code: string, offset: number, input: string, message?: string): L
   return new LocatorError(code, offset, message, { input });
 }
 
+// The table and scheme entry of the last URL read (a record keeps its entry; this is only where
+// the next scan looks first).
+let lastTable: SchemeTable | null = null;
+let lastSpec: SchemeSyntax | undefined;
+let lastName = '';
+
 function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
     // API misuse, not a finding about a URL (tryParse too: it returns errors about URLs only).
@@ -76,46 +82,68 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     start += 4;
   }
 
-  // RFC 1738 2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], case-insensitive.
-  let i = start;
-  let upper = false;
-  let hash = 0;
-  for (; i < end; i++) {
-    let c = input.charCodeAt(i);
-    if (c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0) {
-      if (c <= 90 && c >= 65) {
-        upper = true;
-        c |= 32;
-      }
-      hash = (Math.imul(hash, 31) + c) >>> 0;
-      continue;
-    }
-    break;
-  }
-  if (i === end || input.charCodeAt(i) !== 58) {
-    // Not "scheme:". Say where the scheme goes wrong if a ":" follows before any "/", "?" or "#".
-    for (let j = i; j < end; j++) {
-      const c = input.charCodeAt(j);
-      if (c === 47 || c === 63 || c === 35) break;
-      if (c === 58) {
-        return fatal(
-          INVALID_SCHEME,
-          i,
-          input,
-          `${describe(input.charCodeAt(i))} cannot be part of a scheme name (letters, digits, "+", "." and "-")`,
-        );
-      }
-    }
-    return fatal(MISSING_SCHEME, start, input);
-  }
-  if (i === start) return fatal(MISSING_SCHEME, start, input, 'the scheme name before ":" is empty');
-  const schemeEnd = i;
-  const spec: SchemeSyntax | undefined = table.lookup(input, start, schemeEnd, hash);
+  // RFC 1738 2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], case-insensitive. The
+  // scheme of the last URL read with this table is tried first: it is mostly the same.
+  let spec: SchemeSyntax | undefined;
+  let schemeEnd = -1;
   let scheme: string;
-  if (spec !== undefined) scheme = spec.name;
+  if (lastTable === table) {
+    const name = lastName;
+    const n = name.length;
+    if (start + n < end && input.charCodeAt(start + n) === 58) {
+      let k = 0;
+      while (k < n && input.charCodeAt(start + k) === name.charCodeAt(k)) k++;
+      if (k === n) {
+        spec = lastSpec;
+        schemeEnd = start + n;
+      }
+    }
+  }
+  if (schemeEnd >= 0) scheme = lastName;
   else {
-    scheme = input.slice(start, schemeEnd);
-    if (upper) scheme = scheme.toLowerCase();
+    let i = start;
+    let upper = false;
+    let hash = 0;
+    for (; i < end; i++) {
+      let c = input.charCodeAt(i);
+      if (c < 128 && (CHAR_CLASS[c] & SCHEME) !== 0) {
+        if (c <= 90 && c >= 65) {
+          upper = true;
+          c |= 32;
+        }
+        hash = (Math.imul(hash, 31) + c) >>> 0;
+        continue;
+      }
+      break;
+    }
+    if (i === end || input.charCodeAt(i) !== 58) {
+      // Not "scheme:". Say where the scheme goes wrong if a ":" follows before any "/", "?" or "#".
+      for (let j = i; j < end; j++) {
+        const c = input.charCodeAt(j);
+        if (c === 47 || c === 63 || c === 35) break;
+        if (c === 58) {
+          return fatal(
+            INVALID_SCHEME,
+            i,
+            input,
+            `${describe(input.charCodeAt(i))} cannot be part of a scheme name (letters, digits, "+", "." and "-")`,
+          );
+        }
+      }
+      return fatal(MISSING_SCHEME, start, input);
+    }
+    if (i === start) return fatal(MISSING_SCHEME, start, input, 'the scheme name before ":" is empty');
+    schemeEnd = i;
+    spec = table.lookup(input, start, schemeEnd, hash);
+    if (spec !== undefined) {
+      scheme = spec.name;
+      lastTable = table;
+      lastSpec = spec;
+      lastName = scheme;
+    } else {
+      scheme = input.slice(start, schemeEnd);
+      if (upper) scheme = scheme.toLowerCase();
+    }
   }
 
   // The delimiters, found with the platform's searches (RFC 1738 3.1, 5; the October 1993
@@ -138,12 +166,14 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     // RFC 1738 3.1: //<user>:<password>@<host>:<port>/<url-path>. The login ends at the first
     // "/" (or "#"); the user info at the last "@" in it; the host at the first ":" after that.
     const loginStart = p + 2;
-    let slash = input.indexOf('/', loginStart);
+    hostStart = loginStart;
+    // An empty login ("file:///...") needs no search for its end, its "@" or its ":".
+    const empty = input.charCodeAt(loginStart) === 47 && loginStart < sharp;
+    let slash = empty ? loginStart : input.indexOf('/', loginStart);
     if (slash < 0 || slash > sharp) slash = sharp;
     loginEnd = slash;
     // (indexOf, not lastIndexOf: the platform's forward search is the fast one.)
-    let at = input.indexOf('@', loginStart);
-    hostStart = loginStart;
+    let at = empty ? -1 : input.indexOf('@', loginStart);
     if (at >= 0 && at < loginEnd) {
       for (let n = input.indexOf('@', at + 1); n >= 0 && n < loginEnd; n = input.indexOf('@', n + 1)) at = n;
       userStart = loginStart;
@@ -158,11 +188,11 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       if (typeof r !== 'number') return r;
       hostEnd = r;
       if (hostEnd < loginEnd) colon = hostEnd;
-    } else {
+    } else if (!empty) {
       colon = input.indexOf(':', hostStart);
       if (colon < 0 || colon >= loginEnd) colon = -1;
       hostEnd = colon < 0 ? loginEnd : colon;
-    }
+    } else hostEnd = loginEnd;
     if (colon >= 0) {
       portStart = colon + 1;
       if (portStart < loginEnd) {

@@ -30,6 +30,7 @@ import { normalizeEscapes, DECODE_UNRESERVED } from '../core/escapes.js';
 import { parse, entryOf, type NormalForm, type ParseOptions } from '../schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
 import { Url, expectUrl } from '../core/url.js';
+import { normalAtOnce } from '../core/analyze.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {
@@ -109,6 +110,14 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
 export function normalForm(u: Url, shortcut: boolean): string {
   const rule = entryOf(u)?.normal;
   const h = u.href;
+  // Speed: the usual URL (a lower-case host, no port, a path and fragment of characters that
+  // need no work), found in one search, is its own normal form when the scheme's rules keep its
+  // host and path as they are.
+  if (shortcut && normalAtOnce(u) && lowerScheme(h, u.schemePartStart - 1)) {
+    const host = rule?.host === undefined ? null : u.host!;
+    const path = rule?.path === undefined ? null : u.path;
+    if ((host === null || rule!.host!(host) === host) && (path === null || rule!.path!(path, true) === path)) return h;
+  }
   const clean = isClean(u);
   // Speed: each component's normal form is made first and compared with the same
   // component as written; when none changed (the usual URL: clean, lower case, no default port),

@@ -67,26 +67,34 @@ function parts(url: Url): HttpParts | null {
 function validate(url: Url, report: Report): void {
   if (url.userStart >= 0) refuseLogin(url, report, 'RFC 1738 3.3');
   const h = url.href;
+  const hs = url.hostStart;
+  if (hs < 0) return;
+  // The first "?" from the host on: none, and there is nothing more to look at.
+  const end = url.bodyEnd;
+  let i = h.indexOf('?', hs);
+  if (i < 0 || i >= end) return;
   // The drafts' httpaddress is hostport [ / path ] [ ? search ]; RFC 1738 5 requires the "/".
   // The scanner has read "host?search" as the host and reported the "?" there already, so a
   // valid host needs no look.
-  if (url.hostStart >= 0 && url.violations.length > 0) {
-    for (let i = url.hostStart; i < url.hostEnd; i++) {
-      if (h.charCodeAt(i) === 63) {
-        report(
-          DRAFT_ONLY,
-          i + url.inputOffset,
-          'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search',
-        );
-        break;
-      }
-    }
+  if (i < url.hostEnd && url.violations.length > 0) {
+    report(
+      DRAFT_ONLY,
+      i + url.inputOffset,
+      'http://host?search without "/" is the drafts\' httpaddress form (draft 1994-03 BNF); RFC 1738 3.3 needs http://host/?search',
+    );
   }
-  // Only a "?" starts a search; the scanner noted whether the path holds one.
-  let i = url.pathStart;
-  if (i < 0 || !url.mayContain(63)) return;
-  const end = url.bodyEnd;
-  while (i < end && h.charCodeAt(i) !== 63) i++;
+  // Only a "?" starts a search; a search with no "/" or "?" after it breaks no rule here.
+  const ps = url.pathStart;
+  if (ps < 0) return;
+  if (i < ps) {
+    i = h.indexOf('?', ps);
+    if (i < 0 || i >= end) return;
+  }
+  const slash = h.indexOf('/', i + 1);
+  if (slash < 0 || slash >= end) {
+    const q = h.indexOf('?', i + 1);
+    if (q < 0 || q >= end) return;
+  }
   for (i++; i < end; i++) {
     const ch = h.charCodeAt(i);
     if (ch === 63)
