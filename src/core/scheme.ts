@@ -34,10 +34,10 @@ export interface SchemeSyntax {
    */
   fields?(url: Url): object;
   /**
-   * True when a frozen record that fields() returns is frozen through every part already (each
-   * object frozen as it was built): the record then takes it as it is, without walking it (one
-   * that is not frozen is walked). @internal The built-in entries set it; registerScheme() drops
-   * it from an entry it is given.
+   * True when fields() returns its fields frozen through every part (each object frozen as it
+   * was built): the record takes them as they are, without a walk or a look (a test checks every
+   * built-in entry's branches). @internal The built-in entries set it; registerScheme() drops it
+   * from an entry it is given, whose fields are then walked and frozen.
    */
   readonly fieldsFrozen?: boolean;
 }
