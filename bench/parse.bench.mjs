@@ -27,27 +27,28 @@ function charLoop(s) {
 
 const baseline = process.env.BENCH_BASELINE ? await import(process.env.BENCH_BASELINE) : null;
 
+// Each build's walk is compiled from its own source text (new Function), the shared walk of
+// lib.mjs included: two closures of one literal share V8's type feedback, so a baseline build
+// in the same process would make this build's property reads polymorphic.
 function fieldsPeer(parse) {
-  return (s) => {
-    try {
-      const u = parse(s);
-      return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fieldsWeight(u.fields);
-    } catch {
-      return 0;
-    }
-  };
+  return new Function(
+    'parse',
+    `'use strict';
+    const fieldsWeight = ${fieldsWeight.toString()};
+    return (s) => {
+      try {
+        const u = parse(s);
+        return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fieldsWeight(u.fields);
+      } catch {
+        return 0;
+      }
+    };`,
+  )(parse);
 }
 
 const peers = {
   ...(baseline ? { 'baseline locator': fieldsPeer(baseline.parse) } : {}),
-  locator: (s) => {
-    try {
-      const u = locatorParse(s);
-      return u.scheme.length + (u.host ?? '').length + (u.port ?? 0) + fieldsWeight(u.fields);
-    } catch {
-      return 0;
-    }
-  },
+  locator: fieldsPeer(locatorParse),
   'node URL': (s) => {
     try {
       const u = new URL(s);
@@ -102,35 +103,35 @@ for (const file of files) {
 console.log(`parse() throughput, median of ${ROUNDS} rounds of >= ${MIN_MS} ms, Node ${process.version}`);
 console.table(rows);
 
-// The three lighter uses, each beside its Node peer (and the baseline build, if given).
-function readPeer(parse) {
-  return (s) => {
-    try {
-      const u = parse(s);
-      return u.href.length + (u.host ?? '').length + (u.port ?? 0) + (u.path ?? '').length;
-    } catch {
-      return 0;
-    }
-  };
+// The three lighter uses, each beside its Node peer (and the baseline build, if given). Each
+// build's function is compiled from its own source text (new Function): two closures of one
+// literal share V8's type feedback, so the baseline and this build would make each other's
+// property reads polymorphic and slow each other unevenly.
+function perBuild(body) {
+  return (L) => new Function('L', `'use strict'; const { parse, normalize } = L; return ${body};`)(L);
 }
-function validPeer(parse) {
-  return (s) => {
-    try {
-      return parse(s).valid ? 1 : 2;
-    } catch {
-      return 0;
-    }
-  };
-}
-function normalizePeer(normalize) {
-  return (s) => {
-    try {
-      return normalize(s).length;
-    } catch {
-      return 0;
-    }
-  };
-}
+const readPeer = perBuild(`(s) => {
+  try {
+    const u = parse(s);
+    return u.href.length + (u.host ?? '').length + (u.port ?? 0) + (u.path ?? '').length;
+  } catch {
+    return 0;
+  }
+}`);
+const validPeer = perBuild(`(s) => {
+  try {
+    return parse(s).valid ? 1 : 2;
+  } catch {
+    return 0;
+  }
+}`);
+const normalizePeer = perBuild(`(s) => {
+  try {
+    return normalize(s).length;
+  } catch {
+    return 0;
+  }
+}`);
 const uses = {
   'href host port path': {
     node: [
@@ -144,9 +145,9 @@ const uses = {
         }
       },
     ],
-    make: (L) => readPeer(L.parse),
+    make: readPeer,
   },
-  valid: { node: ['URL.canParse', (s) => (URL.canParse(s) ? 1 : 2)], make: (L) => validPeer(L.parse) },
+  valid: { node: ['URL.canParse', (s) => (URL.canParse(s) ? 1 : 2)], make: validPeer },
   normalize: {
     node: [
       'new URL(s).href',
@@ -158,7 +159,7 @@ const uses = {
         }
       },
     ],
-    make: (L) => normalizePeer(L.normalize),
+    make: normalizePeer,
   },
 };
 const useRows = [];
