@@ -14,13 +14,13 @@
 // and 2 workers gave only 1.03x of 1 on a quiet 2-core machine (bench/RESULTS.md, Batch).
 // Memory is bounded: at most IN_FLIGHT blocks per worker are out (posted and not yet written);
 // reading stops until the oldest is written, and writing waits for 'drain'.
-import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { lineBatches } from './io.js';
-import { UsageError } from './command.js';
+import { FdOutput, fdLineBatches, lineBatches } from './io.js';
+import { UsageError, type Io } from './command.js';
+import { builtin } from './builtin.js';
 import { escaper, escapingTarget } from './safe-text.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
@@ -90,7 +90,8 @@ const IN_FLIGHT = 2;
  */
 export function jobsOption(v: unknown): number {
   if (v === undefined) return 1;
-  if (v === 'auto') return Math.max(1, Math.min(64, availableParallelism()));
+  if (v === 'auto')
+    return Math.max(1, Math.min(64, builtin<typeof import('node:os')>('node:os').availableParallelism()));
   const n = Number(v);
   if (typeof v !== 'string' || !/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1 || n > 64) {
     throw new UsageError(`--jobs takes a whole number from 1 to 64, or "auto", not '${String(v)}'`);
@@ -215,53 +216,67 @@ export function decodeBlock(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
+/** The streams of a command's run (Io), read only when used; `direct`: see Io. */
+export type RowIo = Pick<Io, 'stdin' | 'stdout' | 'stderr' | 'direct'>;
+
 /**
  * Runs a command's row function over its inputs and writes the rows in input order; returns 1
  * when some row had status 1, else 0. With arguments, or with `jobs` 1, in this thread (the
  * inputs() loop); else over `jobs` workers, which each load `setup.modules` and run the same row
- * function on blocks of standard input.
+ * function on blocks of standard input. `errToOut`: a row's error text goes to standard output,
+ * right after its lines (parse), else to standard error.
  */
 export async function runRows(
   args: string[],
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
+  errToOut: boolean,
   jobs: number,
   setup: BatchSetup,
   row: (input: string) => Row,
 ): Promise<number> {
-  if (jobs <= 1 || args.length > 0) return runHere(args, stdin, stdout, stderr, row);
-  return runWorkers(stdin, stdout, stderr, jobs, setup);
+  if (jobs <= 1 || args.length > 0) return runHere(args, io, errToOut, row);
+  return runWorkers(io.stdin, io.stdout, errToOut ? io.stdout : io.stderr, jobs, setup);
 }
 
 /**
- * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk of input in one synchronous pass,
- * collected into one string, written when it reaches OUT_CHARS (waiting for 'drain' when the
- * stream asks) and at the end. Past main.ts's escaping stream, as the workers write: each line
- * escaped the same way here, unless its row says it is safe already.
+ * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk
+ * of input in one synchronous pass, collected into one string, written when it reaches OUT_CHARS
+ * (waiting for 'drain' when the stream asks) and at the end. Past main.ts's escaping stream, as
+ * the workers write: each line escaped the same way here, unless its row says it is safe
+ * already. When standard input and output are the process's own (`io.direct`), they are read and
+ * written through their descriptors (io.ts: fdLineBatches, FdOutput), and their streams are
+ * never made: that is a fifth of the start-up on empty input, and less work per chunk.
  */
 export async function runHere(
   args: string[],
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
+  errToOut: boolean,
   row: (input: string) => Row,
 ): Promise<number> {
   let status = 0;
   let escape: ((line: string) => string) | null = null;
-  const errToOut = stderr === stdout;
-  const target = escapingTarget(stdout);
-  if (target !== null) {
-    escape = escaper(target.json);
-    stdout = target.out;
+  let write: (text: string) => Promise<void>;
+  const direct = io.direct;
+  if (direct !== undefined) {
+    if (direct.escape !== null) escape = escaper(direct.escape === 'json');
+    // The stream under the escaping one, should the descriptor refuse a write (EAGAIN).
+    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
+    write = (text) => out.write(text);
+  } else {
+    let stdout = io.stdout;
+    const target = escapingTarget(stdout);
+    if (target !== null) {
+      escape = escaper(target.json);
+      stdout = target.out;
+    }
+    write = async (text) => {
+      if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
+    };
   }
   let buf = '';
-  const write = async (): Promise<void> => {
-    const text = buf;
-    buf = '';
-    if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
-  };
-  for await (const batch of args.length > 0 ? [args] : lineBatches(stdin)) {
+  const batches =
+    args.length > 0 ? [args] : direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
+  for await (const batch of batches) {
     for (const input of batch) {
       const r = row(input);
       if (r.status !== 0) status = 1;
@@ -270,12 +285,16 @@ export async function runHere(
       else for (let i = 0; i < lines.length; i++) buf += escape(lines[i]) + '\n';
       if (r.err !== '') {
         if (errToOut) buf += escape === null ? r.err : escape(r.err);
-        else stderr.write(r.err);
+        else io.stderr.write(r.err);
       }
-      if (buf.length >= OUT_CHARS) await write();
+      if (buf.length >= OUT_CHARS) {
+        const text = buf;
+        buf = '';
+        await write(text);
+      }
     }
   }
-  if (buf !== '') await write();
+  if (buf !== '') await write(buf);
   return status;
 }
 
@@ -322,6 +341,7 @@ export async function runWorkers(
     signal();
   };
   for (let k = 0; k < jobs; k++) {
+    const { Worker } = builtin<typeof import('node:worker_threads')>('node:worker_threads');
     const w = new Worker(new URL('./batch-worker.js', import.meta.url), { workerData: setup });
     const index = k;
     w.on('message', (m: BlockResult) => {

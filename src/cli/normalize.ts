@@ -6,7 +6,7 @@ import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import { failure } from './io.js';
 import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
-import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
+import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
 import { redactUrl, replaceSpans, urlPasswordSpans } from '../operations/redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 import { JOBS, JSON_OUTPUT } from './options.js';
@@ -63,13 +63,11 @@ export function normalizeRecord(input: string, showSecrets = true): Record<strin
 export async function runNormalize(
   args: string[],
   opts: NormalizeCommandOptions,
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
   batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
   const setup = { kind: 'normalize' as const, opts: { ...opts }, modules: batch.modules };
-  return runRows(args, stdin, stdout, stderr, batch.jobs, setup, (input) => normalizeRow(input, opts));
+  return runRows(args, io, false, batch.jobs, setup, (input) => normalizeRow(input, opts));
 }
 
 /** The row of one input, and its message for standard error (batch mode runs this in each worker). */
@@ -183,9 +181,7 @@ export const normalizeCommand: Command = {
         display: values.display === true,
         showSecrets: values['show-secrets'] === true,
       },
-      io.stdin,
-      io.stdout,
-      io.stderr,
+      io,
       { jobs: jobsOption(values.jobs), modules: schemeModules(values, io.env) },
     ),
 };
