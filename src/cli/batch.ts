@@ -15,6 +15,7 @@
 // Memory is bounded: at most IN_FLIGHT blocks per worker are out (posted and not yet written);
 // reading stops until the oldest is written, and writing waits for 'drain'.
 import type { Worker } from 'node:worker_threads';
+import { fstatSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
@@ -69,6 +70,8 @@ interface BlockResult {
   fatal?: string;
   /** The worker it came from (set by the main thread). */
   from?: number;
+  /** The block's input buffer, decoded and handed back for a later block. */
+  input?: ArrayBuffer;
 }
 
 // About 64 KiB per block: large enough that the cost of a message (a few microseconds) is small
@@ -153,18 +156,17 @@ class ByteSink {
     this.#at += ByteSink.#encoder.encodeInto(s, this.#buf.subarray(this.#at)).written;
   }
   /**
-   * The bytes written since the last take(), in a buffer of their own (to be transferred): a
-   * spare one the main thread gave back when it fits, else a new one.
+   * The bytes written since the last take(), in a buffer of their own (to be transferred): the
+   * buffer they were written into, moved out whole, its place taken by a spare one the main
+   * thread gave back, else a new one. No copy: copying each block's output into a buffer of its
+   * own was a twentieth of a worker's time (bench/RESULTS.md, the CLI part).
    */
   take(): Uint8Array {
     if (this.#pending !== '') this.#flush();
-    const n = this.#at;
+    const out = this.#buf.subarray(0, this.#at);
     this.#at = 0;
-    const i = this.#spare.findIndex((b) => b.byteLength >= n);
-    if (i < 0) return this.#buf.slice(0, n);
-    const out = new Uint8Array(this.#spare[i], 0, n);
-    this.#spare.splice(i, 1);
-    out.set(this.#buf.subarray(0, n));
+    const spare = this.#spare.pop();
+    this.#buf = spare === undefined ? new Uint8Array(1 << 20) : new Uint8Array(spare);
     return out;
   }
   /**
@@ -235,7 +237,7 @@ export async function runRows(
   row: (input: string) => Row,
 ): Promise<number> {
   if (jobs <= 1 || args.length > 0) return runHere(args, io, errToOut, row);
-  return runWorkers(io.stdin, io.stdout, errToOut ? io.stdout : io.stderr, jobs, setup);
+  return runWorkers(io, errToOut, jobs, setup);
 }
 
 /**
@@ -304,25 +306,53 @@ const OUT_CHARS = 1 << 16;
 /**
  * The rows of standard input over `jobs` workers (1 or more), in input order; returns 1 when some
  * row had status 1, else 0. runRows() runs this for `--jobs` 2 and more; the benchmark also with 1.
+ * `errToOut`: a row's error text goes to standard output, right after its lines (parse).
  */
-export async function runWorkers(
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
-  jobs: number,
-  setup: BatchSetup,
-): Promise<number> {
+export async function runWorkers(io: RowIo, errToOut: boolean, jobs: number, setup: BatchSetup): Promise<number> {
   // Standard output through the escaping stream of main.ts: the workers escape their lines the
-  // same way, and their bytes are written to the stream under it. Through the escaping stream,
-  // the main thread would decode, scan and encode every byte of output again (several times the
-  // input): with it, 2 workers ran at 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
-  const target = escapingTarget(stdout);
-  if (target !== null) {
-    setup = { ...setup, escape: target.json ? 'json' : 'text', errToOut: stderr === stdout };
-    stdout = target.out;
-  } else if (stderr === stdout) setup = { ...setup, errToOut: true };
+  // same way, and their bytes are written to the stream under it (or to the descriptor, with
+  // `io.direct`). Through the escaping stream, the main thread would decode, scan and encode
+  // every byte of output again (several times the input): with it, 2 workers ran at
+  // 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
+  const direct = io.direct;
+  let stdout: Writable;
+  let write: (bytes: Uint8Array) => Promise<boolean>;
+  if (direct !== undefined) {
+    if (direct.escape !== null) setup = { ...setup, escape: direct.escape };
+    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
+    // Written at once (or copied, past a refusing descriptor): the buffer is free again.
+    write = async (bytes) => {
+      await out.write(bytes);
+      return true;
+    };
+  } else {
+    stdout = io.stdout;
+    const target = escapingTarget(stdout);
+    if (target !== null) {
+      setup = { ...setup, escape: target.json ? 'json' : 'text' };
+      stdout = target.out;
+    }
+    // A stream on a file descriptor keeps no reference to a written chunk; a stream in memory may
+    // keep it, and a buffer moved away reads as empty: its buffers are not given back.
+    const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
+    write = async (bytes) => {
+      if (!stdout.write(bytes)) await new Promise<void>((res) => stdout.once('drain', res));
+      return recycle;
+    };
+  }
+  if (errToOut) setup = { ...setup, errToOut: true };
   const workers: Worker[] = [];
-  const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
+  // Input buffers the workers gave back, for later blocks (fresh memory is page faults).
+  const pool: ArrayBuffer[] = [];
+  const POOL = 2 * jobs * IN_FLIGHT;
+  /** A buffer of at least `n` bytes, whole: a pooled one when one is large enough. */
+  const alloc = (n: number): Uint8Array => {
+    const i = pool.findIndex((b) => b.byteLength >= n);
+    if (i < 0) return new Uint8Array(Math.max(n, 2 * BLOCK_BYTES));
+    const b = pool[i];
+    pool.splice(i, 1);
+    return new Uint8Array(b);
+  };
   const busy: number[] = [];
   const done = new Map<number, BlockResult>();
   let status = 0;
@@ -346,6 +376,7 @@ export async function runWorkers(
     const index = k;
     w.on('message', (m: BlockResult) => {
       busy[index]--;
+      if (m.input !== undefined && pool.length < POOL) pool.push(m.input);
       if (m.fatal !== undefined) fail(new Error(m.fatal));
       m.from = index;
       done.set(m.seq, m);
@@ -367,18 +398,10 @@ export async function runWorkers(
       if (r.status !== 0) status = 1;
       if (r.out.byteLength > 0) {
         const bytes = r.out;
-        const from = workers[r.from!];
-        // Once written, the buffer goes back to its worker for a later block (ByteSink.spare()):
-        // only for a stream on a file descriptor, which keeps no reference to a written chunk (a
-        // stream in memory may keep it, and a buffer moved away reads as empty).
-        const ok = recycle
-          ? stdout.write(bytes, (e) => {
-              if (!e) from.postMessage({ spare: bytes.buffer }, [bytes.buffer as ArrayBuffer]);
-            })
-          : stdout.write(bytes);
-        if (!ok) await new Promise<void>((res) => stdout.once('drain', res));
+        // Once written, the buffer goes back to its worker for a later block (ByteSink.spare()).
+        if (await write(bytes)) workers[r.from!].postMessage({ spare: bytes.buffer }, [bytes.buffer as ArrayBuffer]);
       }
-      if (r.err !== '') stderr.write(r.err);
+      if (r.err !== '') io.stderr.write(r.err);
     }
   };
   const waitForResult = () => new Promise<void>((res) => (wake = res));
@@ -399,40 +422,69 @@ export async function runWorkers(
   };
 
   try {
-    // The pieces read since the last block: whole chunks, and the tail of the chunk that ended it.
-    let pieces: Buffer[] = [];
-    let held = 0;
-    /** The pieces and `upTo` bytes of `last`, copied into one buffer of its own (to transfer). */
-    const take = (last: Buffer | null, upTo: number): Uint8Array => {
-      const block = new Uint8Array(held + upTo);
-      let at = 0;
-      for (const p of pieces) {
-        block.set(p, at);
-        at += p.byteLength;
+    if (direct !== undefined && fstatSync(0).isFile()) {
+      // A file on standard input: read straight into the buffer that becomes the block (and
+      // never waits long: readSync does not hold the loop as it would on a pipe).
+      let buf = alloc(2 * BLOCK_BYTES);
+      let held = 0;
+      for (;;) {
+        const want = Math.max(BLOCK_BYTES - held, 1 << 12);
+        if (held + want > buf.byteLength) {
+          const bigger = alloc(2 * buf.byteLength);
+          bigger.set(buf.subarray(0, held));
+          buf = bigger;
+        }
+        const n = readSync(0, buf, held, want, null);
+        if (n === 0) break;
+        held += n;
+        if (held < BLOCK_BYTES) continue;
+        const lf = buf.subarray(0, held).lastIndexOf(10);
+        // No line ends yet: the block waits for its LF, as in inputs().
+        if (lf < 0) continue;
+        const next = alloc(2 * BLOCK_BYTES);
+        next.set(buf.subarray(lf + 1, held));
+        held -= lf + 1;
+        await post(buf.subarray(0, lf + 1));
+        buf = next;
       }
-      if (last !== null) block.set(last.subarray(0, upTo), at);
-      return block;
-    };
-    for await (const chunk of stdin as AsyncIterable<Buffer>) {
-      if (held + chunk.byteLength < BLOCK_BYTES) {
-        pieces.push(chunk);
-        held += chunk.byteLength;
-        continue;
+      if (held > 0) await post(buf.subarray(0, held));
+    } else {
+      const stdin = io.stdin;
+      // The pieces read since the last block: whole chunks, and the tail of the chunk that ended it.
+      let pieces: Buffer[] = [];
+      let held = 0;
+      /** The pieces and `upTo` bytes of `last`, copied into one buffer (to transfer). */
+      const take = (last: Buffer | null, upTo: number): Uint8Array => {
+        const block = alloc(held + upTo).subarray(0, held + upTo);
+        let at = 0;
+        for (const p of pieces) {
+          block.set(p, at);
+          at += p.byteLength;
+        }
+        if (last !== null) block.set(last.subarray(0, upTo), at);
+        return block;
+      };
+      for await (const chunk of stdin as AsyncIterable<Buffer>) {
+        if (held + chunk.byteLength < BLOCK_BYTES) {
+          pieces.push(chunk);
+          held += chunk.byteLength;
+          continue;
+        }
+        const lf = chunk.lastIndexOf(10);
+        if (lf < 0) {
+          // No line ends in this chunk: it waits for its LF, as in inputs().
+          pieces.push(chunk);
+          held += chunk.byteLength;
+          continue;
+        }
+        const block = take(chunk, lf + 1);
+        const rest = chunk.subarray(lf + 1);
+        pieces = rest.byteLength > 0 ? [rest] : [];
+        held = rest.byteLength;
+        await post(block);
       }
-      const lf = chunk.lastIndexOf(10);
-      if (lf < 0) {
-        // No line ends in this chunk: it waits for its LF, as in inputs().
-        pieces.push(chunk);
-        held += chunk.byteLength;
-        continue;
-      }
-      const block = take(chunk, lf + 1);
-      const rest = chunk.subarray(lf + 1);
-      pieces = rest.byteLength > 0 ? [rest] : [];
-      held = rest.byteLength;
-      await post(block);
+      if (held > 0) await post(take(null, 0));
     }
-    if (held > 0) await post(take(null, 0));
     while (written < posted) {
       if (failed !== null) throw failed;
       await drain();

@@ -136,12 +136,14 @@ export class FdOutput {
     this.#fd = fd;
     this.#stream = stream;
   }
-  async write(text: string): Promise<void> {
-    if (this.#fallback !== null) return this.#toStream(text);
+  /** Writes `data` (text as UTF-8); the caller may reuse a buffer given here once this resolves. */
+  async write(data: string | Uint8Array): Promise<void> {
+    if (this.#fallback !== null) return this.#toStream(typeof data === 'string' ? data : Buffer.from(data));
     // At most 3 bytes per UTF-16 unit; a longer text (a very long line) gets a buffer of its own.
-    let bytes: Buffer;
-    if (3 * text.length <= this.#buf.length) bytes = this.#buf.subarray(0, this.#buf.write(text));
-    else bytes = Buffer.from(text);
+    let bytes: Uint8Array;
+    if (typeof data !== 'string') bytes = data;
+    else if (3 * data.length <= this.#buf.length) bytes = this.#buf.subarray(0, this.#buf.write(data));
+    else bytes = Buffer.from(data);
     for (let at = 0; at < bytes.length;) {
       try {
         at += writeSync(this.#fd, bytes, at, bytes.length - at);
