@@ -1,6 +1,6 @@
 // Input and output for the commands: URLs from arguments, or one per line on standard input
 // (batch mode, streamed), and buffered output that respects back-pressure.
-import { readSync, writeSync } from 'node:fs';
+import { read, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { builtin } from './builtin.js';
 import { StringDecoder } from 'node:string_decoder';
@@ -64,9 +64,9 @@ export function lineBatches(stdin: Readable): AsyncGenerator<string[]> {
  * The lines of the file descriptor `fd` (standard input) as lineBatches() reads them from its
  * stream, the bytes decoded as that stream's setEncoding('utf8') decodes them (a StringDecoder:
  * a sequence cut between two reads is joined, a malformed one is U+FFFD, a byte order mark is
- * kept). Read with readSync, without the stream (whose making and reading cost start-up and
- * throughput: bench/RESULTS.md); a descriptor that is non-blocking and has nothing yet
- * (EAGAIN) is read through `stream()` from there on.
+ * kept). Read with fs.read, one read ahead, without the stream (whose making and reading cost
+ * start-up and throughput: bench/RESULTS.md); a descriptor that is non-blocking and has nothing
+ * yet (EAGAIN) is read through `stream()` from there on.
  */
 export function fdLineBatches(fd: number, stream: () => Readable): AsyncGenerator<string[]> {
   return batchesOf(fdText(fd, stream));
@@ -75,10 +75,19 @@ export function fdLineBatches(fd: number, stream: () => Readable): AsyncGenerato
 async function* fdText(fd: number, stream: () => Readable): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   const buf = Buffer.allocUnsafe(1 << 16);
+  const next = () => {
+    const p = new Promise<number>((res, rej) =>
+      read(fd, buf, 0, buf.length, null, (e, n) => (e === null ? res(n) : rej(e))),
+    );
+    // A read left pending by a caller that stopped early fails no one.
+    p.catch(() => undefined);
+    return p;
+  };
+  let pending = next();
   for (;;) {
     let n: number;
     try {
-      n = readSync(fd, buf, 0, buf.length, null);
+      n = await pending;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
       for await (const chunk of stream() as AsyncIterable<Buffer>) {
@@ -88,8 +97,10 @@ async function* fdText(fd: number, stream: () => Readable): AsyncGenerator<strin
       break;
     }
     if (n === 0) break;
-    // The decoder copies the bytes into the string: the buffer is free for the next read.
+    // The decoder copies the bytes into the string: the buffer is free for the next read, which
+    // runs (in Node's thread pool) while the caller handles these lines.
     const s = decoder.write(buf.subarray(0, n));
+    pending = next();
     if (s !== '') yield s;
   }
   const rest = decoder.end();

@@ -8,7 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import Module from 'node:module';
@@ -68,6 +69,23 @@ for (const [args, input] of CASES) {
     assert.equal(a.err.replaceAll(BIN, CLI), b.err);
   });
 }
+
+test('--version is answered by the bin alone: from package.json, with no bundle beside it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-bin-'));
+  try {
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '9.8.7' }));
+    copyFileSync(BIN, join(dir, 'dist', 'cli', 'locator.cjs'));
+    for (const flag of ['--version', '-V']) {
+      const r = run(join(dir, 'dist', 'cli', 'locator.cjs'), [flag]);
+      assert.deepEqual(r, { status: 0, out: '9.8.7\n', err: '' });
+    }
+    // Any other command line needs its bundle.
+    assert.notEqual(run(join(dir, 'dist', 'cli', 'locator.cjs'), ['parse', 'http://a.com/']).status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('a --scheme module that does not load: the usage error, exit 2, from the bin too', () => {
   const r = run(BIN, ['parse', '--scheme', join(ROOT, 'no-such-scheme.mjs'), 'x']);
