@@ -13,11 +13,8 @@ if (args[0] === '--workers') {
     kind === 'parse'
       ? { json: true, trim: false, showSecrets: false }
       : { json: true, display: false, showSecrets: false };
-  process.exitCode = await runWorkers(process.stdin, process.stdout, process.stderr, Number(args[1]), {
-    kind,
-    opts,
-    modules: [],
-  });
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  process.exitCode = await runWorkers(io, false, Number(args[1]), { kind, opts, modules: [] });
 } else {
   process.argv = [process.argv[0], new URL('../dist/cli/main.js', import.meta.url).pathname, ...args];
   await import('../dist/cli/main.js');

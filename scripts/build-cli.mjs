@@ -1,64 +1,104 @@
 #!/usr/bin/env node
 // The installed command (package.json "bin", after `tsc` in `npm run build`):
-// - dist/cli/locator.bundle.cjs: dist/cli/main.js and what it imports in one CommonJS file
-//   (esbuild; the commands stay loaded on first use, as lazy initialisers in the file). It sits
-//   beside main.js, so that its `import.meta.url` (given the bundle's own file: URL) finds
-//   ./batch-worker.js and ../../package.json as main.js does.
-// - dist/cli/locator.bundle.cjs.cache: V8's code cache of that file after runs of `parse --json`
-//   and `normalize` on a line or two and of `--version` (the batch commands and the start-up the
-//   benchmarks time), made by scripts/cli-cache.cjs. Other commands compile what they run.
-// - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs, which runs the bundle from the cache.
+// - dist/cli/locator.bundle.cjs: dist/cli/main.js and everything it imports in one CommonJS file
+//   (esbuild; the commands stay loaded on first use, as lazy initialisers in the file).
+// - dist/cli/locator.text.cjs: the same main.js with only the commands that read and write text
+//   (TEXT below: parse, normalize, resolve, extract, lint and their siblings), a fifth of the
+//   size: no clients, gateway, checker, markdown-it or parse5. The commands of the other modules
+//   are stubs there, never reached: the bin sends those commands to the full bundle.
+// - beside each, NAME.cache: V8's code cache of that file after the runs listed with it (made
+//   by scripts/cli-cache.cjs), so that the command starts without compiling what they ran.
+// - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs with the text bundle's command names
+//   written in: it answers --version itself and runs one bundle from its cache.
+// Both bundles sit beside main.js, so that their `import.meta.url` (the bundle's own file: URL)
+// finds ./batch-worker.js and ../../package.json as main.js does.
 // Measured in bench/RESULTS.md (Start-up): this is what brings `locator --version` near `node -e ''`.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = `${root}dist/cli/locator.bundle.cjs`;
+const cli = `${root}dist/cli/`;
 
-await build({
-  entryPoints: [`${root}dist/cli/main.js`],
-  outfile: out,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  logLevel: 'warning',
-  // No "#!" line: the bin compiles the file inside a function wrapper, where one is a syntax error.
-  banner: {
-    js: [
-      "'use strict';",
-      "const __locatorMetaUrl = require('node:url').pathToFileURL(__filename).href;",
-      // import() inside a script compiled from a code cache has no loader in Node 20 (V8 keeps
-      // no host options in the cache): the bin lends its own (see below).
-      'const __locatorImport = module.importModule ?? ((s) => import(s));',
-    ].join('\n'),
+// The command modules of the text bundle (dist/cli/NAME.js), and the commands they hold.
+const TEXT = { parse: ['parse'], normalize: ['normalize', 'equal'], resolve: ['resolve', 'relativize'] };
+Object.assign(TEXT, { extract: ['extract'], lint: ['lint'] });
+
+/** A command module that is not in the bundle: unreachable through the bin (see TEXT). */
+const stubs = (keep) => ({
+  name: 'command-stubs',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (a) => {
+      if (!a.importer.endsWith(`${'/'}commands.js`)) return undefined;
+      const name = a.path.slice(2, -3);
+      return keep.includes(name) ? undefined : { path: name, namespace: 'stub' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, (a) => ({
+      contents: `throw new Error('the ${a.path} command is not in this bundle (scripts/build-cli.mjs)');`,
+    }));
   },
-  define: { 'import.meta.url': '__locatorMetaUrl' },
 });
-const shebang = /^#!.*\n/;
-{
-  // esbuild keeps main.js's "#!" line at the top: removed (see the banner).
-  const { readFileSync, writeFileSync } = await import('node:fs');
-  // Every import() of the bundle (node:crypto, node:module, --scheme modules) through the bin's.
-  const text = readFileSync(out, 'utf8').replace(shebang, '');
-  const calls = /(?<![\w$.])import\((?!s\)\))/g;
-  writeFileSync(out, text.replace(calls, '__locatorImport('));
-}
-copyFileSync(`${root}scripts/locator-bin.cjs`, `${root}dist/cli/locator.cjs`);
-chmodSync(`${root}dist/cli/locator.cjs`, 0o755);
-chmodSync(`${root}dist/cli/main.js`, 0o755);
 
-rmSync(`${out}.cache`, { force: true });
-for (const [args, input] of [
-  [['parse', '--json'], 'http://h.com/a\nftp://u:p@h.com/x;type=a\n'],
-  [['normalize'], 'HTTP://h.com:80/a\n'],
-  [['--version'], ''],
-]) {
-  const r = spawnSync(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], { input, encoding: 'utf8' });
-  if (r.status !== 0 && r.status !== 1) {
-    console.error(`build-cli: the code cache run of ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
-    process.exit(1);
+async function bundle(out, keep) {
+  await build({
+    entryPoints: [`${cli}main.js`],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: keep === null ? [] : [stubs(keep)],
+    // No "#!" line: the bin compiles the file inside a function wrapper, where one is a syntax error.
+    banner: {
+      js: [
+        "'use strict';",
+        "const __locatorMetaUrl = require('node:url').pathToFileURL(__filename).href;",
+        // import() inside a script compiled from a code cache has no loader in Node 20 (V8 keeps
+        // no host options in the cache): the bin lends its own (see below).
+        'const __locatorImport = module.importModule ?? ((s) => import(s));',
+      ].join('\n'),
+    },
+    define: { 'import.meta.url': '__locatorMetaUrl' },
+  });
+  // esbuild keeps main.js's "#!" line at the top: removed (see the banner). Every import() of the
+  // bundle (node:crypto, node:module, --scheme modules) through the bin's.
+  const text = readFileSync(out, 'utf8').replace(/^#!.*\n/, '');
+  writeFileSync(out, text.replace(/(?<![\w$.])import\((?!s\)\))/g, '__locatorImport('));
+}
+
+/** The code cache of `out` after these runs (arguments, standard input). */
+function cache(out, runs) {
+  rmSync(`${out}.cache`, { force: true });
+  for (const [args, input] of runs) {
+    const r = spawnSync(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], { input, encoding: 'utf8' });
+    if (r.status !== 0 && r.status !== 1) {
+      console.error(`build-cli: the code cache run of ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
+      process.exit(1);
+    }
   }
 }
+
+await bundle(`${cli}locator.bundle.cjs`, null);
+await bundle(`${cli}locator.text.cjs`, Object.keys(TEXT));
+// The batch commands and the start-up the benchmarks time; each text command's --help once, which
+// also fails the build if one of them was left out of the text bundle.
+cache(`${cli}locator.text.cjs`, [
+  [['parse', '--json'], 'http://h.com/a\nftp://u:p@h.com/x;type=a\n'],
+  [['normalize'], 'HTTP://h.com:80/a\n'],
+  [['--help'], ''],
+  ...Object.values(TEXT)
+    .flat()
+    .map((c) => [[c, '--help'], '']),
+]);
+cache(`${cli}locator.bundle.cjs`, [
+  [['explain', 'gopher://h.com/1x'], ''],
+  [['help', 'check'], ''],
+]);
+
+const bin = readFileSync(`${root}scripts/locator-bin.cjs`, 'utf8');
+const names = JSON.stringify(Object.values(TEXT).flat());
+writeFileSync(`${cli}locator.cjs`, bin.replace(/^const TEXT = .*;$/m, `const TEXT = ${names};`));
+chmodSync(`${cli}locator.cjs`, 0o755);
+chmodSync(`${cli}main.js`, 0o755);

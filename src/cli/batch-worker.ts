@@ -37,8 +37,10 @@ parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare
     // not when the module loads: a module's top level only declares (test/bundle.test.ts).
     const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
     const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true);
-    // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they are.
-    parentPort!.postMessage({ seq: m.seq, ...r }, [r.out.buffer as ArrayBuffer]);
+    // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they
+    // are. The input block, decoded, goes back with them for a later block.
+    const input = m.block.buffer as ArrayBuffer;
+    parentPort!.postMessage({ seq: m.seq, ...r, input }, [r.out.buffer as ArrayBuffer, input]);
   } catch (e) {
     parentPort!.postMessage({ seq: m.seq, out: NOTHING, err: '', status: 1, fatal: String(e) });
   }

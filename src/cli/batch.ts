@@ -14,13 +14,14 @@
 // and 2 workers gave only 1.03x of 1 on a quiet 2-core machine (bench/RESULTS.md, Batch).
 // Memory is bounded: at most IN_FLIGHT blocks per worker are out (posted and not yet written);
 // reading stops until the oldest is written, and writing waits for 'drain'.
-import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { fstatSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { lineBatches } from './io.js';
-import { UsageError } from './command.js';
+import { FdOutput, fdLineBatches, lineBatches } from './io.js';
+import { UsageError, type Io } from './command.js';
+import { builtin } from './builtin.js';
 import { escaper, escapingTarget } from './safe-text.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
@@ -69,6 +70,8 @@ interface BlockResult {
   fatal?: string;
   /** The worker it came from (set by the main thread). */
   from?: number;
+  /** The block's input buffer, decoded and handed back for a later block. */
+  input?: ArrayBuffer;
 }
 
 // About 64 KiB per block: large enough that the cost of a message (a few microseconds) is small
@@ -90,7 +93,8 @@ const IN_FLIGHT = 2;
  */
 export function jobsOption(v: unknown): number {
   if (v === undefined) return 1;
-  if (v === 'auto') return Math.max(1, Math.min(64, availableParallelism()));
+  if (v === 'auto')
+    return Math.max(1, Math.min(64, builtin<typeof import('node:os')>('node:os').availableParallelism()));
   const n = Number(v);
   if (typeof v !== 'string' || !/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1 || n > 64) {
     throw new UsageError(`--jobs takes a whole number from 1 to 64, or "auto", not '${String(v)}'`);
@@ -152,18 +156,17 @@ class ByteSink {
     this.#at += ByteSink.#encoder.encodeInto(s, this.#buf.subarray(this.#at)).written;
   }
   /**
-   * The bytes written since the last take(), in a buffer of their own (to be transferred): a
-   * spare one the main thread gave back when it fits, else a new one.
+   * The bytes written since the last take(), in a buffer of their own (to be transferred): the
+   * buffer they were written into, moved out whole, its place taken by a spare one the main
+   * thread gave back, else a new one. No copy: copying each block's output into a buffer of its
+   * own was a twentieth of a worker's time (bench/RESULTS.md, the CLI part).
    */
   take(): Uint8Array {
     if (this.#pending !== '') this.#flush();
-    const n = this.#at;
+    const out = this.#buf.subarray(0, this.#at);
     this.#at = 0;
-    const i = this.#spare.findIndex((b) => b.byteLength >= n);
-    if (i < 0) return this.#buf.slice(0, n);
-    const out = new Uint8Array(this.#spare[i], 0, n);
-    this.#spare.splice(i, 1);
-    out.set(this.#buf.subarray(0, n));
+    const spare = this.#spare.pop();
+    this.#buf = spare === undefined ? new Uint8Array(1 << 20) : new Uint8Array(spare);
     return out;
   }
   /**
@@ -215,53 +218,67 @@ export function decodeBlock(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
+/** The streams of a command's run (Io), read only when used; `direct`: see Io. */
+export type RowIo = Pick<Io, 'stdin' | 'stdout' | 'stderr' | 'direct'>;
+
 /**
  * Runs a command's row function over its inputs and writes the rows in input order; returns 1
  * when some row had status 1, else 0. With arguments, or with `jobs` 1, in this thread (the
  * inputs() loop); else over `jobs` workers, which each load `setup.modules` and run the same row
- * function on blocks of standard input.
+ * function on blocks of standard input. `errToOut`: a row's error text goes to standard output,
+ * right after its lines (parse), else to standard error.
  */
 export async function runRows(
   args: string[],
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
+  errToOut: boolean,
   jobs: number,
   setup: BatchSetup,
   row: (input: string) => Row,
 ): Promise<number> {
-  if (jobs <= 1 || args.length > 0) return runHere(args, stdin, stdout, stderr, row);
-  return runWorkers(stdin, stdout, stderr, jobs, setup);
+  if (jobs <= 1 || args.length > 0) return runHere(args, io, errToOut, row);
+  return runWorkers(io, errToOut, jobs, setup);
 }
 
 /**
- * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk of input in one synchronous pass,
- * collected into one string, written when it reaches OUT_CHARS (waiting for 'drain' when the
- * stream asks) and at the end. Past main.ts's escaping stream, as the workers write: each line
- * escaped the same way here, unless its row says it is safe already.
+ * The one-process loop of runRows() (and of lint, resolve and relativize): the rows of each chunk
+ * of input in one synchronous pass, collected into one string, written when it reaches OUT_CHARS
+ * (waiting for 'drain' when the stream asks) and at the end. Past main.ts's escaping stream, as
+ * the workers write: each line escaped the same way here, unless its row says it is safe
+ * already. When standard input and output are the process's own (`io.direct`), they are read and
+ * written through their descriptors (io.ts: fdLineBatches, FdOutput), and their streams are
+ * never made: that is a fifth of the start-up on empty input, and less work per chunk.
  */
 export async function runHere(
   args: string[],
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
+  errToOut: boolean,
   row: (input: string) => Row,
 ): Promise<number> {
   let status = 0;
   let escape: ((line: string) => string) | null = null;
-  const errToOut = stderr === stdout;
-  const target = escapingTarget(stdout);
-  if (target !== null) {
-    escape = escaper(target.json);
-    stdout = target.out;
+  let write: (text: string) => Promise<void>;
+  const direct = io.direct;
+  if (direct !== undefined) {
+    if (direct.escape !== null) escape = escaper(direct.escape === 'json');
+    // The stream under the escaping one, should the descriptor refuse a write (EAGAIN).
+    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
+    write = (text) => out.write(text);
+  } else {
+    let stdout = io.stdout;
+    const target = escapingTarget(stdout);
+    if (target !== null) {
+      escape = escaper(target.json);
+      stdout = target.out;
+    }
+    write = async (text) => {
+      if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
+    };
   }
   let buf = '';
-  const write = async (): Promise<void> => {
-    const text = buf;
-    buf = '';
-    if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
-  };
-  for await (const batch of args.length > 0 ? [args] : lineBatches(stdin)) {
+  const batches =
+    args.length > 0 ? [args] : direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
+  for await (const batch of batches) {
     for (const input of batch) {
       const r = row(input);
       if (r.status !== 0) status = 1;
@@ -270,12 +287,16 @@ export async function runHere(
       else for (let i = 0; i < lines.length; i++) buf += escape(lines[i]) + '\n';
       if (r.err !== '') {
         if (errToOut) buf += escape === null ? r.err : escape(r.err);
-        else stderr.write(r.err);
+        else io.stderr.write(r.err);
       }
-      if (buf.length >= OUT_CHARS) await write();
+      if (buf.length >= OUT_CHARS) {
+        const text = buf;
+        buf = '';
+        await write(text);
+      }
     }
   }
-  if (buf !== '') await write();
+  if (buf !== '') await write(buf);
   return status;
 }
 
@@ -285,25 +306,53 @@ const OUT_CHARS = 1 << 16;
 /**
  * The rows of standard input over `jobs` workers (1 or more), in input order; returns 1 when some
  * row had status 1, else 0. runRows() runs this for `--jobs` 2 and more; the benchmark also with 1.
+ * `errToOut`: a row's error text goes to standard output, right after its lines (parse).
  */
-export async function runWorkers(
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
-  jobs: number,
-  setup: BatchSetup,
-): Promise<number> {
+export async function runWorkers(io: RowIo, errToOut: boolean, jobs: number, setup: BatchSetup): Promise<number> {
   // Standard output through the escaping stream of main.ts: the workers escape their lines the
-  // same way, and their bytes are written to the stream under it. Through the escaping stream,
-  // the main thread would decode, scan and encode every byte of output again (several times the
-  // input): with it, 2 workers ran at 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
-  const target = escapingTarget(stdout);
-  if (target !== null) {
-    setup = { ...setup, escape: target.json ? 'json' : 'text', errToOut: stderr === stdout };
-    stdout = target.out;
-  } else if (stderr === stdout) setup = { ...setup, errToOut: true };
+  // same way, and their bytes are written to the stream under it (or to the descriptor, with
+  // `io.direct`). Through the escaping stream, the main thread would decode, scan and encode
+  // every byte of output again (several times the input): with it, 2 workers ran at
+  // 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
+  const direct = io.direct;
+  let stdout: Writable;
+  let write: (bytes: Uint8Array) => Promise<boolean>;
+  if (direct !== undefined) {
+    if (direct.escape !== null) setup = { ...setup, escape: direct.escape };
+    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
+    // Written at once (or copied, past a refusing descriptor): the buffer is free again.
+    write = async (bytes) => {
+      await out.write(bytes);
+      return true;
+    };
+  } else {
+    stdout = io.stdout;
+    const target = escapingTarget(stdout);
+    if (target !== null) {
+      setup = { ...setup, escape: target.json ? 'json' : 'text' };
+      stdout = target.out;
+    }
+    // A stream on a file descriptor keeps no reference to a written chunk; a stream in memory may
+    // keep it, and a buffer moved away reads as empty: its buffers are not given back.
+    const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
+    write = async (bytes) => {
+      if (!stdout.write(bytes)) await new Promise<void>((res) => stdout.once('drain', res));
+      return recycle;
+    };
+  }
+  if (errToOut) setup = { ...setup, errToOut: true };
   const workers: Worker[] = [];
-  const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
+  // Input buffers the workers gave back, for later blocks (fresh memory is page faults).
+  const pool: ArrayBuffer[] = [];
+  const POOL = 2 * jobs * IN_FLIGHT;
+  /** A buffer of at least `n` bytes, whole: a pooled one when one is large enough. */
+  const alloc = (n: number): Uint8Array => {
+    const i = pool.findIndex((b) => b.byteLength >= n);
+    if (i < 0) return new Uint8Array(Math.max(n, 2 * BLOCK_BYTES));
+    const b = pool[i];
+    pool.splice(i, 1);
+    return new Uint8Array(b);
+  };
   const busy: number[] = [];
   const done = new Map<number, BlockResult>();
   let status = 0;
@@ -322,10 +371,12 @@ export async function runWorkers(
     signal();
   };
   for (let k = 0; k < jobs; k++) {
+    const { Worker } = builtin<typeof import('node:worker_threads')>('node:worker_threads');
     const w = new Worker(new URL('./batch-worker.js', import.meta.url), { workerData: setup });
     const index = k;
     w.on('message', (m: BlockResult) => {
       busy[index]--;
+      if (m.input !== undefined && pool.length < POOL) pool.push(m.input);
       if (m.fatal !== undefined) fail(new Error(m.fatal));
       m.from = index;
       done.set(m.seq, m);
@@ -347,18 +398,10 @@ export async function runWorkers(
       if (r.status !== 0) status = 1;
       if (r.out.byteLength > 0) {
         const bytes = r.out;
-        const from = workers[r.from!];
-        // Once written, the buffer goes back to its worker for a later block (ByteSink.spare()):
-        // only for a stream on a file descriptor, which keeps no reference to a written chunk (a
-        // stream in memory may keep it, and a buffer moved away reads as empty).
-        const ok = recycle
-          ? stdout.write(bytes, (e) => {
-              if (!e) from.postMessage({ spare: bytes.buffer }, [bytes.buffer as ArrayBuffer]);
-            })
-          : stdout.write(bytes);
-        if (!ok) await new Promise<void>((res) => stdout.once('drain', res));
+        // Once written, the buffer goes back to its worker for a later block (ByteSink.spare()).
+        if (await write(bytes)) workers[r.from!].postMessage({ spare: bytes.buffer }, [bytes.buffer as ArrayBuffer]);
       }
-      if (r.err !== '') stderr.write(r.err);
+      if (r.err !== '') io.stderr.write(r.err);
     }
   };
   const waitForResult = () => new Promise<void>((res) => (wake = res));
@@ -379,40 +422,69 @@ export async function runWorkers(
   };
 
   try {
-    // The pieces read since the last block: whole chunks, and the tail of the chunk that ended it.
-    let pieces: Buffer[] = [];
-    let held = 0;
-    /** The pieces and `upTo` bytes of `last`, copied into one buffer of its own (to transfer). */
-    const take = (last: Buffer | null, upTo: number): Uint8Array => {
-      const block = new Uint8Array(held + upTo);
-      let at = 0;
-      for (const p of pieces) {
-        block.set(p, at);
-        at += p.byteLength;
+    if (direct !== undefined && fstatSync(0).isFile()) {
+      // A file on standard input: read straight into the buffer that becomes the block (and
+      // never waits long: readSync does not hold the loop as it would on a pipe).
+      let buf = alloc(2 * BLOCK_BYTES);
+      let held = 0;
+      for (;;) {
+        const want = Math.max(BLOCK_BYTES - held, 1 << 12);
+        if (held + want > buf.byteLength) {
+          const bigger = alloc(2 * buf.byteLength);
+          bigger.set(buf.subarray(0, held));
+          buf = bigger;
+        }
+        const n = readSync(0, buf, held, want, null);
+        if (n === 0) break;
+        held += n;
+        if (held < BLOCK_BYTES) continue;
+        const lf = buf.subarray(0, held).lastIndexOf(10);
+        // No line ends yet: the block waits for its LF, as in inputs().
+        if (lf < 0) continue;
+        const next = alloc(2 * BLOCK_BYTES);
+        next.set(buf.subarray(lf + 1, held));
+        held -= lf + 1;
+        await post(buf.subarray(0, lf + 1));
+        buf = next;
       }
-      if (last !== null) block.set(last.subarray(0, upTo), at);
-      return block;
-    };
-    for await (const chunk of stdin as AsyncIterable<Buffer>) {
-      if (held + chunk.byteLength < BLOCK_BYTES) {
-        pieces.push(chunk);
-        held += chunk.byteLength;
-        continue;
+      if (held > 0) await post(buf.subarray(0, held));
+    } else {
+      const stdin = io.stdin;
+      // The pieces read since the last block: whole chunks, and the tail of the chunk that ended it.
+      let pieces: Buffer[] = [];
+      let held = 0;
+      /** The pieces and `upTo` bytes of `last`, copied into one buffer (to transfer). */
+      const take = (last: Buffer | null, upTo: number): Uint8Array => {
+        const block = alloc(held + upTo).subarray(0, held + upTo);
+        let at = 0;
+        for (const p of pieces) {
+          block.set(p, at);
+          at += p.byteLength;
+        }
+        if (last !== null) block.set(last.subarray(0, upTo), at);
+        return block;
+      };
+      for await (const chunk of stdin as AsyncIterable<Buffer>) {
+        if (held + chunk.byteLength < BLOCK_BYTES) {
+          pieces.push(chunk);
+          held += chunk.byteLength;
+          continue;
+        }
+        const lf = chunk.lastIndexOf(10);
+        if (lf < 0) {
+          // No line ends in this chunk: it waits for its LF, as in inputs().
+          pieces.push(chunk);
+          held += chunk.byteLength;
+          continue;
+        }
+        const block = take(chunk, lf + 1);
+        const rest = chunk.subarray(lf + 1);
+        pieces = rest.byteLength > 0 ? [rest] : [];
+        held = rest.byteLength;
+        await post(block);
       }
-      const lf = chunk.lastIndexOf(10);
-      if (lf < 0) {
-        // No line ends in this chunk: it waits for its LF, as in inputs().
-        pieces.push(chunk);
-        held += chunk.byteLength;
-        continue;
-      }
-      const block = take(chunk, lf + 1);
-      const rest = chunk.subarray(lf + 1);
-      pieces = rest.byteLength > 0 ? [rest] : [];
-      held = rest.byteLength;
-      await post(block);
+      if (held > 0) await post(take(null, 0));
     }
-    if (held > 0) await post(take(null, 0));
     while (written < posted) {
       if (failed !== null) throw failed;
       await drain();

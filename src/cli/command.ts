@@ -29,6 +29,13 @@ export interface Io {
   /** True when standard error is a terminal (progress bars, prompts). */
   stderrIsTTY: boolean;
   env: NodeJS.ProcessEnv;
+  /**
+   * Set when `stdin` and `stdout` are the process's standard input and output (descriptors 0 and
+   * 1), `stdout` escaping its text as safeJson() or safeText() would (`escape`), or not at all
+   * (null): a batch loop may then read and write the descriptors itself, past the streams, which
+   * it never makes (batch.ts).
+   */
+  direct?: { escape: 'json' | 'text' | null };
 }
 
 /**

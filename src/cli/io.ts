@@ -1,6 +1,9 @@
 // Input and output for the commands: URLs from arguments, or one per line on standard input
 // (batch mode, streamed), and buffered output that respects back-pressure.
-import { Transform, type Readable, type Writable } from 'node:stream';
+import { read, writeSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { builtin } from './builtin.js';
+import { StringDecoder } from 'node:string_decoder';
 import { redactText, redactUrl } from '../operations/redact.js';
 import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/errors.js';
 
@@ -9,6 +12,7 @@ import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/e
  * through it, piped to `out`. Writes are whole lines or messages, so a URL is never split.
  */
 export function redacting(out: Writable): Writable {
+  const { Transform } = builtin<typeof import('node:stream')>('node:stream');
   const t = new Transform({
     transform(chunk: Buffer | string, _enc, done) {
       done(null, redactText(chunk.toString()));
@@ -51,10 +55,61 @@ export async function* inputs(args: string[], stdin: Readable): AsyncGenerator<s
  * The lines of `stdin` as inputs() reads them, a chunk's whole lines at a time (one array per
  * chunk that ends a line): for a loop that handles a chunk's lines in one synchronous pass.
  */
-export async function* lineBatches(stdin: Readable): AsyncGenerator<string[]> {
+export function lineBatches(stdin: Readable): AsyncGenerator<string[]> {
   stdin.setEncoding('utf8');
+  return batchesOf(stdin as AsyncIterable<string>);
+}
+
+/**
+ * The lines of the file descriptor `fd` (standard input) as lineBatches() reads them from its
+ * stream, the bytes decoded as that stream's setEncoding('utf8') decodes them (a StringDecoder:
+ * a sequence cut between two reads is joined, a malformed one is U+FFFD, a byte order mark is
+ * kept). Read with fs.read, one read ahead, without the stream (whose making and reading cost
+ * start-up and throughput: bench/RESULTS.md); a descriptor that is non-blocking and has nothing
+ * yet (EAGAIN) is read through `stream()` from there on.
+ */
+export function fdLineBatches(fd: number, stream: () => Readable): AsyncGenerator<string[]> {
+  return batchesOf(fdText(fd, stream));
+}
+
+async function* fdText(fd: number, stream: () => Readable): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const buf = Buffer.allocUnsafe(1 << 16);
+  const next = () => {
+    const p = new Promise<number>((res, rej) =>
+      read(fd, buf, 0, buf.length, null, (e, n) => (e === null ? res(n) : rej(e))),
+    );
+    // A read left pending by a caller that stopped early fails no one.
+    p.catch(() => undefined);
+    return p;
+  };
+  let pending = next();
+  for (;;) {
+    let n: number;
+    try {
+      n = await pending;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      for await (const chunk of stream() as AsyncIterable<Buffer>) {
+        const s = decoder.write(chunk);
+        if (s !== '') yield s;
+      }
+      break;
+    }
+    if (n === 0) break;
+    // The decoder copies the bytes into the string: the buffer is free for the next read, which
+    // runs (in Node's thread pool) while the caller handles these lines.
+    const s = decoder.write(buf.subarray(0, n));
+    pending = next();
+    if (s !== '') yield s;
+  }
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+async function* batchesOf(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {
   let pieces: string[] = [];
-  for await (const chunk of stdin as AsyncIterable<string>) {
+  for await (const chunk of chunks) {
     const lines: string[] = [];
     let from = 0;
     for (let lf = chunk.indexOf('\n'); lf >= 0; lf = chunk.indexOf('\n', from)) {
@@ -73,6 +128,49 @@ export async function* lineBatches(stdin: Readable): AsyncGenerator<string[]> {
     if (lines.length > 0) yield lines;
   }
   if (pieces.length > 0) yield [pieces.join('')];
+}
+
+/**
+ * Text written to the file descriptor `fd` (standard output) with writeSync, encoded into a
+ * buffer kept from write to write, without a stream: the bytes a stream would write, in order.
+ * writeSync is what Node's own standard output does for files, pipes and terminals on Linux; a
+ * descriptor that is non-blocking and full (EAGAIN) is written through `stream()` from there
+ * on, waiting for 'drain'. A reader that went away (EPIPE) stops the process quietly, as
+ * main.ts does for its streams.
+ */
+export class FdOutput {
+  readonly #fd: number;
+  readonly #stream: () => Writable;
+  #fallback: Writable | null = null;
+  #buf = Buffer.allocUnsafe(1 << 18);
+  constructor(fd: number, stream: () => Writable) {
+    this.#fd = fd;
+    this.#stream = stream;
+  }
+  /** Writes `data` (text as UTF-8); the caller may reuse a buffer given here once this resolves. */
+  async write(data: string | Uint8Array): Promise<void> {
+    if (this.#fallback !== null) return this.#toStream(typeof data === 'string' ? data : Buffer.from(data));
+    // At most 3 bytes per UTF-16 unit; a longer text (a very long line) gets a buffer of its own.
+    let bytes: Uint8Array;
+    if (typeof data !== 'string') bytes = data;
+    else if (3 * data.length <= this.#buf.length) bytes = this.#buf.subarray(0, this.#buf.write(data));
+    else bytes = Buffer.from(data);
+    for (let at = 0; at < bytes.length;) {
+      try {
+        at += writeSync(this.#fd, bytes, at, bytes.length - at);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        if (code !== 'EAGAIN') throw e;
+        this.#fallback = this.#stream();
+        return this.#toStream(Buffer.from(bytes.subarray(at)));
+      }
+    }
+  }
+  async #toStream(data: string | Buffer): Promise<void> {
+    const s = this.#fallback!;
+    if (!s.write(data)) await new Promise<void>((res) => s.once('drain', res));
+  }
 }
 
 /**

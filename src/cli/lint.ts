@@ -55,7 +55,7 @@ export async function runLint(
   stdin: Readable,
   stdout: Writable,
 ): Promise<number> {
-  return runHere(args, stdin, stdout, stdout, (input) => lintRow(input, opts));
+  return runHere(args, { stdin, stdout, stderr: stdout }, true, (input) => lintRow(input, opts));
 }
 
 /** The rows of one input; status 1 when it has an error. The JSON row is written field by field. */

@@ -6,6 +6,7 @@ import { EXIT, UsageError, type Io } from './command.js';
 import { redacting } from './io.js';
 import { loadSchemes } from './schemes.js';
 import { escaping, safeText } from './safe-text.js';
+import type { Writable } from 'node:stream';
 
 /** A usage error as one line on standard error, with where to read more; exit 2. */
 function usage(io: Io, who: string, message: string): number {
@@ -68,16 +69,33 @@ async function main(argv: string[], io: Io): Promise<number> {
   // Passwords never appear in output unless asked for (RFC 1738 6): each command hides them where
   // it writes a URL, from the parsed offsets; standard error also goes through the redacting
   // filter as a last net for free-text messages. Control and bidi characters are shown escaped in
-  // every command's output (safe-text.ts), JSON included; fetch's data is never altered.
+  // every command's output (safe-text.ts), JSON included; fetch's data is never altered. The
+  // streams are made on first use: a batch on empty input, or one that writes standard output
+  // through its descriptor (`direct`), never makes some of them (a stream costs start-up time).
   const shown = parsed.values['show-secrets'] === true;
-  const errOut = command.rawStderr === true ? io.stderr : escaping(io.stderr, false);
+  const json = (parsed.values as Record<string, unknown>).json === true;
+  let out: Writable | undefined;
+  let err: Writable | undefined;
   const cio: Io = {
-    ...io,
-    stderr: shown ? errOut : redacting(errOut),
-    stdout:
-      command.redactStdout === false
-        ? io.stdout
-        : escaping(io.stdout, (parsed.values as Record<string, unknown>).json === true),
+    get stdin() {
+      return io.stdin;
+    },
+    get stdout() {
+      return (out ??= command.redactStdout === false ? io.stdout : escaping(io.stdout, json));
+    },
+    get stderr() {
+      if (err === undefined) {
+        const errOut = command.rawStderr === true ? io.stderr : escaping(io.stderr, false);
+        err = shown ? errOut : redacting(errOut);
+      }
+      return err;
+    },
+    get stderrIsTTY() {
+      return io.stderrIsTTY;
+    },
+    env: io.env,
+    direct:
+      io.direct === undefined ? undefined : { escape: command.redactStdout === false ? null : json ? 'json' : 'text' },
   };
   try {
     return await command.run(parsed.positionals, parsed.values, cio);
@@ -87,26 +105,42 @@ async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-// A reader that went away (`locator parse ... | head -1`) is no error: stop quietly.
-for (const stream of [process.stdout, process.stderr]) {
+/**
+ * The process's standard output or error, made on first use; a reader that went away (`locator
+ * parse ... | head -1`) is no error: stop quietly.
+ */
+function standard(stream: Writable): Writable {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw e;
   });
+  return stream;
 }
+let stdout: Writable | undefined;
+let stderr: Writable | undefined;
 
 main(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stderrIsTTY: process.stderr.isTTY === true,
+  get stdin() {
+    return process.stdin;
+  },
+  get stdout() {
+    return (stdout ??= standard(process.stdout));
+  },
+  get stderr() {
+    return (stderr ??= standard(process.stderr));
+  },
+  get stderrIsTTY() {
+    stderr ??= standard(process.stderr);
+    return process.stderr.isTTY === true;
+  },
   env: process.env,
+  direct: { escape: null },
 }).then(
   (code) => {
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(safeText(`locator: ${e instanceof Error ? e.message : String(e)}\n`));
+    (stderr ??= standard(process.stderr)).write(safeText(`locator: ${e instanceof Error ? e.message : String(e)}\n`));
     process.exitCode = EXIT.internal;
   },
 );

@@ -4,9 +4,10 @@ import type { Readable, Writable } from 'node:stream';
 import { normalize, toDisplay, equivalent } from '../operations/normalize.js';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
+import type { Url } from '../core/url.js';
 import { failure } from './io.js';
 import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
-import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
+import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
 import { redactUrl, replaceSpans, urlPasswordSpans } from '../operations/redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 import { JOBS, JSON_OUTPUT } from './options.js';
@@ -63,17 +64,41 @@ export function normalizeRecord(input: string, showSecrets = true): Record<strin
 export async function runNormalize(
   args: string[],
   opts: NormalizeCommandOptions,
-  stdin: Readable,
-  stdout: Writable,
-  stderr: Writable,
+  io: RowIo,
   batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
   const setup = { kind: 'normalize' as const, opts: { ...opts }, modules: batch.modules };
-  return runRows(args, stdin, stdout, stderr, batch.jobs, setup, (input) => normalizeRow(input, opts));
+  return runRows(args, io, false, batch.jobs, setup, (input) => normalizeRow(input, opts));
+}
+
+/**
+ * The normal form of `input` as normalizeRecord() writes it (`href`), when the input can be
+ * parsed and normalized; null else (the caller then makes the whole record, error and all).
+ * Parses the normal form again only to mask its password (RFC 1738 6), and only when it has an
+ * "@": without one it has no login (RFC 1738 3.1: "//<user>:<password>@<host>") and nothing to
+ * mask. Most lines have none: this is the cost of `locator normalize` without --json.
+ */
+function plainNormalForm(input: string, showSecrets: boolean): string | null {
+  let u: Url | LocatorError;
+  let href: string;
+  try {
+    u = tryParse(input);
+    if (u instanceof LocatorError) return null;
+    href = normalize(u);
+  } catch {
+    return null;
+  }
+  if (showSecrets || href.indexOf('@') < 0) return href;
+  const n = tryParse(href);
+  return n instanceof LocatorError ? redactUrl(href) : replaceSpans(href, urlPasswordSpans(n));
 }
 
 /** The row of one input, and its message for standard error (batch mode runs this in each worker). */
 export function normalizeRow(input: string, opts: NormalizeCommandOptions): Row {
+  if (!opts.json && !opts.display) {
+    const href = plainNormalForm(input, opts.showSecrets === true);
+    if (href !== null) return { lines: [href], err: '', status: 0 };
+  }
   let rec: Record<string, unknown>;
   try {
     rec = normalizeRecord(input, opts.showSecrets === true);
@@ -183,9 +208,7 @@ export const normalizeCommand: Command = {
         display: values.display === true,
         showSecrets: values['show-secrets'] === true,
       },
-      io.stdin,
-      io.stdout,
-      io.stderr,
+      io,
       { jobs: jobsOption(values.jobs), modules: schemeModules(values, io.env) },
     ),
 };

@@ -1,9 +1,8 @@
 // `locator parse`: the contract's NDJSON record per input, or the drawn human view.
-import type { Readable, Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
 import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { failure, shownInput } from './io.js';
-import { runRows, jobsOption, schemeModules, type Row } from './batch.js';
+import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import { jsonDiagnostic, jsonDiagnostics, jsonNullable, jsonString, jsonValue } from './json-text.js';
 import type { Command } from './command.js';
@@ -67,15 +66,15 @@ export function parseRecord(input: string, trim = false, showSecrets = true): Re
   return { input: shown, ok: true, valid: j.valid, error: null, ...j };
 }
 
+/** Writes the rows of each input to `io.stdout` (its failures there too); exit 1 when one is not valid. */
 export async function runParse(
   args: string[],
   opts: ParseCommandOptions,
-  stdin: Readable,
-  stdout: Writable,
+  io: RowIo,
   batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
   const setup = { kind: 'parse' as const, opts: { ...opts }, modules: batch.modules };
-  return runRows(args, stdin, stdout, stdout, batch.jobs, setup, (input) => parseRow(input, opts));
+  return runRows(args, io, true, batch.jobs, setup, (input) => parseRow(input, opts));
 }
 
 /**
@@ -193,7 +192,7 @@ export const parseCommand: Command = {
   example: ["'ftp://myname@host.dom/%2Fetc/motd;type=a'", 'the parts of an FTP URL'],
   options: { json: JSON_OUTPUT, trim: TRIM, jobs: JOBS },
   run: (args, values, io) =>
-    runParse(args, lineFlags(values), io.stdin, io.stdout, {
+    runParse(args, lineFlags(values), io, {
       jobs: jobsOption(values.jobs),
       modules: schemeModules(values, io.env),
     }),

@@ -77,7 +77,7 @@ function runAgainstBase(
   if (base === undefined) throw new UsageError(`${name} needs a BASE URL`);
   const show = shower(base, opts.showSecrets);
   const jsonBase = jsonString(show.url(base));
-  return runHere(inputs, stdin, stdout, stderr, (input): Row => {
+  return runHere(inputs, { stdin, stdout, stderr }, false, (input): Row => {
     const r = run(() => how.apply(base, input, opts.rules));
     const status = r.error === null ? 0 : 1;
     const out = r.value === null ? null : how.showOutput(show, r.value);

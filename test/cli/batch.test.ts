@@ -4,10 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROOT } from '../helpers.js';
-import { inputs, lineBatches, failure } from '../../src/cli/io.js';
+import { FdOutput, fdLineBatches, inputs, lineBatches, failure } from '../../src/cli/io.js';
 import { LocatorError } from '../../src/core/errors.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -55,6 +57,54 @@ test('lineBatches(): the lines of inputs(), a chunk at a time, wherever the chun
     assert.deepEqual(got, want, `chunks of ${cut} bytes`);
   }
   assert.equal((await lines(['a\nb'])).length, 2);
+});
+
+test('fdLineBatches(): the lines of inputs() from a file descriptor, a sequence cut at a read joined, bad bytes U+FFFD', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fd-'));
+  try {
+    // A byte order mark, a 2-byte and a 4-byte sequence across the 64 KiB reads, bytes that are
+    // not UTF-8, CR LF and a lone CR, a last line without LF.
+    const bytes = Buffer.concat([
+      Buffer.from('\ufeffhttp://a.com/\r\n'),
+      Buffer.from('x'.repeat(65536 - 18 - 1) + '\u00e9' + 'y'.repeat(65534) + '\u{1f600}\n'),
+      Buffer.from([
+        0x66, 0x3a, 0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x0d, 0x0a, 0x61, 0x0d, 0x62, 0x0a, 0x68, 0x3a, 0xe2, 0x80,
+      ]),
+    ]);
+    const file = join(dir, 'in.txt');
+    writeFileSync(file, bytes);
+    const want: string[] = [];
+    for await (const l of inputs([], createReadStream(file))) want.push(l);
+    const fd = openSync(file, 'r');
+    const got: string[] = [];
+    try {
+      for await (const batch of fdLineBatches(fd, () => assert.fail('no stream: the file reads'))) got.push(...batch);
+    } finally {
+      closeSync(fd);
+    }
+    assert.deepEqual(got, want);
+    assert.equal(got.length, 5);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('FdOutput: the bytes a stream writes for the same text, long texts and lone surrogates included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-fd-'));
+  try {
+    const texts = ['a\n', '\u00e9\u{1f600}\ud800x\udc00\n', 'z'.repeat(1 << 20) + '\n', '\u20ac'.repeat(90000), ''];
+    const file = join(dir, 'out.txt');
+    const fd = openSync(file, 'w');
+    try {
+      const out = new FdOutput(fd, () => assert.fail('no stream: the file takes every write'));
+      for (const t of texts) await out.write(t);
+    } finally {
+      closeSync(fd);
+    }
+    assert.ok(readFileSync(file).equals(Buffer.from(texts.join(''))));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a bare CR does not split a batch line: lint --json reports it as control-char, one row, exit 1', () => {

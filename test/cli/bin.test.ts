@@ -1,20 +1,22 @@
 // The installed command (package.json "bin": dist/cli/locator.cjs, made by scripts/build-cli.mjs)
-// runs the CLI bundled into one file, compiled from a V8 code cache: it must do what
-// dist/cli/main.js does, byte for byte, in every path that the bundling could change: the
-// version (read from package.json beside it), lazily loaded commands, batch workers (a separate
-// file found from the bundle's own URL), --scheme modules (import() lent by the bin), usage
-// errors and exit statuses. And the cache must be one this Node accepts, or it is dead weight.
+// answers --version itself and runs the CLI bundled into one of two files (the text commands
+// alone, or all of it), compiled from a V8 code cache: it must do what dist/cli/main.js does,
+// byte for byte, in every path that the bundling could change: the version (read from
+// package.json), the choice of bundle, lazily loaded commands, batch workers (a separate file
+// found from the bundle's own URL), --scheme modules (import() lent by the bin), usage errors and
+// exit statuses. And each cache must be one this Node accepts, or it is dead weight.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import Module from 'node:module';
 import { CLI, ROOT } from '../helpers.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'locator.cjs');
-const BUNDLE = join(ROOT, 'dist', 'cli', 'locator.bundle.cjs');
+const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs'].map((f) => join(ROOT, 'dist', 'cli', f));
 const SCHEME = join(ROOT, 'examples', 'x-finger.mjs');
 
 function run(file: string, args: string[], input = '') {
@@ -46,6 +48,16 @@ const CASES: Array<[string[], string]> = [
   [['explain', 'gopher://h.com/1x'], ''],
   [['parse', '--scheme', SCHEME, '--json', 'x-finger://h.com/joe'], ''],
   [['equal', 'http://A.com/', 'http://a.com:80/'], ''],
+  [['-V', 'parse'], ''],
+  [['-h'], ''],
+  [['--bogus'], ''],
+  [['help'], ''],
+  [['help', 'parse'], ''],
+  [['help', 'fetch'], ''],
+  [['lint', '--help'], ''],
+  [['check', '--help'], ''],
+  [['check', '--bogus'], ''],
+  [['relativize', 'http://a/b/c', 'http://a/b/d'], ''],
 ];
 
 for (const [args, input] of CASES) {
@@ -58,20 +70,49 @@ for (const [args, input] of CASES) {
   });
 }
 
+test('--version is answered by the bin alone: from package.json, with no bundle beside it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-bin-'));
+  try {
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '9.8.7' }));
+    copyFileSync(BIN, join(dir, 'dist', 'cli', 'locator.cjs'));
+    for (const flag of ['--version', '-V']) {
+      const r = run(join(dir, 'dist', 'cli', 'locator.cjs'), [flag]);
+      assert.deepEqual(r, { status: 0, out: '9.8.7\n', err: '' });
+    }
+    // Any other command line needs its bundle.
+    assert.notEqual(run(join(dir, 'dist', 'cli', 'locator.cjs'), ['parse', 'http://a.com/']).status, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a --scheme module that does not load: the usage error, exit 2, from the bin too', () => {
   const r = run(BIN, ['parse', '--scheme', join(ROOT, 'no-such-scheme.mjs'), 'x']);
   assert.equal(r.status, 2);
   assert.match(r.err, /cannot load the scheme module/);
 });
 
-test("the code cache beside the bundle is one this Node accepts, and the bundle's import() calls are the bin's", () => {
-  const source = readFileSync(BUNDLE, 'utf8');
-  const script = new vm.Script(Module.wrap(source), {
-    filename: BUNDLE,
-    cachedData: readFileSync(`${BUNDLE}.cache`),
-  });
-  assert.equal(script.cachedDataRejected, false);
-  // Only the fallback for a plain require() of the bundle calls import() itself.
-  assert.deepEqual(source.match(/(?<![\w$.])import\(/g), ['import(']);
-  assert.ok(!source.startsWith('#!'));
+test("the code cache beside each bundle is one this Node accepts, and the bundle's import() calls are the bin's", () => {
+  for (const bundle of BUNDLES) {
+    const source = readFileSync(bundle, 'utf8');
+    const script = new vm.Script(Module.wrap(source), {
+      filename: bundle,
+      cachedData: readFileSync(`${bundle}.cache`),
+    });
+    assert.equal(script.cachedDataRejected, false, bundle);
+    // Only the fallback for a plain require() of the bundle calls import() itself.
+    assert.deepEqual(source.match(/(?<![\w$.])import\(/g), ['import('], bundle);
+    assert.ok(!source.startsWith('#!'), bundle);
+  }
+});
+
+test('the text bundle holds no client, gateway or checker; the bin sends only the text commands to it', () => {
+  const text = readFileSync(BUNDLES[1], 'utf8');
+  for (const m of ['dist/clients/', 'dist/gateway/', 'dist/check/', 'markdown-it', 'parse5'])
+    assert.ok(!text.includes(m), `${m} in the text bundle`);
+  assert.ok(readFileSync(BUNDLES[0], 'utf8').includes('dist/clients/'));
+  const names = /^const TEXT = (\[.*\]);$/m.exec(readFileSync(BIN, 'utf8'));
+  assert.ok(names !== null, 'the bin lists the text commands');
+  assert.deepEqual(JSON.parse(names[1]), ['parse', 'normalize', 'equal', 'resolve', 'relativize', 'extract', 'lint']);
 });

@@ -15,7 +15,7 @@ import { CLI, SHARED } from '../helpers.js';
 import { tryParse } from '../../src/schemes/registry.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { failure, shownInput } from '../../src/cli/io.js';
-import { safeJson } from '../../src/cli/safe-text.js';
+import { safeJson, safeText } from '../../src/cli/safe-text.js';
 import { parseRow } from '../../src/cli/parse.js';
 import { normalizeRecord, normalizeRow } from '../../src/cli/normalize.js';
 import { jsonValue } from '../../src/cli/json-text.js';
@@ -98,6 +98,24 @@ function refNormalizeLine(input: string, show: boolean): string {
     };
   }
   return safeJson(JSON.stringify(rec));
+}
+
+/** The row of `locator normalize` (no --json) from the whole record, as it was written. */
+function refNormalizePlain(input: string, show: boolean): { lines: string[]; err: string; status: number } {
+  let rec: Record<string, unknown>;
+  try {
+    rec = normalizeRecord(input, show);
+  } catch (e) {
+    rec = { input: show ? input : redactUrl(input), ok: false, href: null, error: failure(e) };
+  }
+  const lines = [(rec.href as string | null) ?? ''];
+  if (rec.ok === true) return { lines, err: '', status: 0 };
+  const e = rec.error as { code: string; offset: number; message: string };
+  return {
+    lines,
+    err: `locator normalize: ${JSON.stringify(rec.input)}: ${e.message} (${e.code} at ${e.offset})\n`,
+    status: 1,
+  };
 }
 
 function refLintLine(input: string, show: boolean): string {
@@ -269,6 +287,9 @@ function compare(what: string, lines: string[], every = 1): void {
         refNormalizeLine(input, show),
         `${what}: normalize --json of ${JSON.stringify(input)}`,
       );
+      // Without --json, the row is the record's normal form (its password masked), and its error.
+      const plain = normalizeRow(input, { json: false, display: false, showSecrets: show });
+      assert.deepEqual(plain, refNormalizePlain(input, show), `${what}: normalize of ${JSON.stringify(input)}`);
     }
     checked++;
   }
@@ -337,6 +358,13 @@ test('the command writes the same bytes: invalid UTF-8, CR LF, a lone CR, with -
       assert.equal(r.status, 1, r.stderr.toString());
       assert.ok(r.stdout.equals(Buffer.from(expected[command])), `${command} --jobs ${jobs}: bytes differ`);
     }
+  }
+  // Without --json: the normal forms on standard output, escaped for the terminal (safeText).
+  const plain = inputs.map((l) => safeText(refNormalizePlain(l, false).lines[0]) + '\n').join('');
+  for (const jobs of ['1', '2']) {
+    const r = spawnSync(process.execPath, [CLI, 'normalize', '--jobs', jobs], { input: bytes, maxBuffer: 1 << 28 });
+    assert.equal(r.status, 1, r.stderr.toString());
+    assert.ok(r.stdout.equals(Buffer.from(plain)), `normalize --jobs ${jobs}: bytes differ`);
   }
 });
 
