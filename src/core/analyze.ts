@@ -99,6 +99,33 @@ const CLEAN_USER_LOGIN = /* @__PURE__ */ new RegExp(LOGIN_USER + HOST + AFTER_HO
 const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
 const CLEAN_PART = /* @__PURE__ */ new RegExp(`${BODY}(?:#${XCHARS})?`, 'y');
 
+/**
+ * A sticky expression for a scheme's usual form (`SchemeSyntax.usual`), matched from the start
+ * of the scheme part: "//", a host name or host number (or none, when `emptyHost`), a port of
+ * digits when `port`, then "/" and `path` (a pattern, see bodyRun()) when `path` is not null
+ * (required when `pathRequired`), then a fragment of xchars and well-formed escapes. What it
+ * matches, the generic rules find nothing in (RFC 1738 2.2, 3.1, 5; the port's range is judged
+ * apart); the scheme's pattern for the path says what its own rules accept.
+ */
+export function usualLogin(
+  path: string,
+  opts: { emptyHost?: boolean; port?: boolean; pathRequired?: boolean } = {},
+): RegExp {
+  const host = opts.emptyHost === true ? `${HOST}?` : HOST;
+  const port = opts.port === false ? '' : '(?::[0-9]+)?';
+  const tail = opts.pathRequired === true ? `/${path}` : `(?:/${path})?`;
+  return new RegExp(`//${host}${port}${tail}(?:#${XCHARS})?`, 'y');
+}
+
+/**
+ * Runs of the url-path's characters that may stand as they are (RFC 1738 2.2, 5: unreserved and
+ * reserved) less those in `except`, with well-formed escapes between them: a pattern for
+ * usualLogin().
+ */
+export function bodyRun(except: string): string {
+  return run(charSet((c) => isBody(c) && !except.includes(String.fromCharCode(c))));
+}
+
 // A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
 // a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
 const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(`[a-z0-9.-]*/[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]+)?`, 'y');

@@ -163,6 +163,18 @@ export class Url {
     const known = this.#violations;
     if (known !== undefined) return known;
     const spec = this.#spec;
+    // The scheme's usual form, found in one search: nothing to report, no analysis to run.
+    const usual = spec?.usual;
+    if (usual !== undefined && this.#port <= 65535) {
+      const h = this.#href;
+      if (h.length === this.#input.length) {
+        usual.lastIndex = this.#schemeEnd + 1;
+        if (usual.test(h) && usual.lastIndex === h.length) {
+          this.#violations = null;
+          return null;
+        }
+      }
+    }
     const list = analyze(this, this.#input, this.#trim, spec);
     let v = list.v === null ? null : freezeList(listed(list)!);
     if (spec?.validate !== undefined) {
