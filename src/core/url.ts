@@ -164,7 +164,7 @@ export class Url {
     if (known !== undefined) return known;
     const spec = this.#spec;
     // The scheme's usual form, found in one search: nothing to report, no analysis to run.
-    const usual = spec?.usual;
+    const usual = this.#userStart < 0 ? spec?.usual : spec?.usualUser;
     if (usual !== undefined && this.#port <= 65535) {
       const h = this.#href;
       if (h.length === this.#input.length) {

@@ -76,7 +76,7 @@ export function registerScheme<F extends object>(spec: SchemeSpec<F>, options?: 
   }
   // fieldsFrozen and usual are the built-in entries' promises: an entry given here has its
   // fields walked and its rules run.
-  const { fieldsFrozen: _, usual: __, ...entry } = spec;
+  const { fieldsFrozen: _, usual: __, usualUser: ___, ...entry } = spec;
   table = new SchemeTable<SchemeSpec>([...table.list(), Object.freeze(entry) as unknown as SchemeSpec]);
 }
 
