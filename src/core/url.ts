@@ -366,6 +366,19 @@ export class Url {
     return (k & CLEAN) !== 0;
   }
 
+  /**
+   * Where the scheme's usual form (`SchemeSyntax.usual`, `usualUser`) stops when read from the
+   * scheme part: href's length when the whole URL is of that form, -1 when it does not match at
+   * all. What lies before that offset is in the usual form (RFC 1738 2.2, 3.1, 5 and the scheme's
+   * section). @internal
+   */
+  usualEnd(): number {
+    const usual = this.#userStart < 0 ? this.#spec?.usual : this.#spec?.usualUser;
+    if (usual === undefined) return -1;
+    usual.lastIndex = this.#schemeEnd + 1;
+    return usual.test(this.#href) ? usual.lastIndex : -1;
+  }
+
   /** Offset in href where the host starts, or -1 when there is no "//" login. */
   get hostStart(): number {
     return this.#hostStart;
