@@ -99,6 +99,64 @@ const CLEAN_USER_LOGIN = /* @__PURE__ */ new RegExp(LOGIN_USER + HOST + AFTER_HO
 const CLEAN_AFTER_HOST = /* @__PURE__ */ new RegExp(AFTER_HOST, 'y');
 const CLEAN_PART = /* @__PURE__ */ new RegExp(`${BODY}(?:#${XCHARS})?`, 'y');
 
+/**
+ * A sticky expression for a scheme's usual form (`SchemeSyntax.usual`), matched from the start
+ * of the scheme part: "//", a user info when `user` (`SchemeSyntax.usualUser`), a host name or host number (or none, when `emptyHost`), a port of
+ * digits when `port`, then "/" and `path` (a pattern, see bodyRun()) when `path` is not null
+ * (required when `pathRequired`), then a fragment of xchars and well-formed escapes. What it
+ * matches, the generic rules find nothing in (RFC 1738 2.2, 3.1, 5; the port's range is judged
+ * apart); the scheme's pattern for the path says what its own rules accept.
+ */
+export function usualLogin(
+  path: string,
+  opts: { emptyHost?: boolean; port?: boolean; pathRequired?: boolean; user?: boolean } = {},
+): RegExp {
+  const user = opts.user === true ? LOGIN_USER : '';
+  const host = user + (opts.emptyHost === true ? `${HOST}?` : HOST);
+  const port = opts.port === false ? '' : '(?::[0-9]+)?';
+  const tail = opts.pathRequired === true ? `/${path}` : `(?:/${path})?`;
+  return new RegExp(`//${host}${port}${tail}(?:#${XCHARS})?`, 'y');
+}
+
+/**
+ * A sticky expression for the usual form of a scheme without a login (`SchemeSyntax.usual`),
+ * matched from the start of the scheme part: `part` (a pattern of characters the generic rules
+ * pass: see bodySet() and bodyRun()), then a fragment of xchars and well-formed escapes (RFC
+ * 1738 2.2, 5).
+ */
+export function usualPart(part: string): RegExp {
+  return new RegExp(`${part}(?:#${XCHARS})?`, 'y');
+}
+
+/** A host name or host number with nothing to report (RFC 1738 3.1, 5), as a pattern. */
+export const HOST_PATTERN = HOST;
+
+/**
+ * The url-path's characters that may stand as they are (RFC 1738 2.2, 5: unreserved and
+ * reserved) less those in `except`, as the inside of a pattern's character class.
+ */
+export function bodySet(except: string): string {
+  return charSet((c) => isBody(c) && !except.includes(String.fromCharCode(c)));
+}
+
+/**
+ * Runs of the characters an encode set allows (RFC 1738 5; `allowed` as `EncodeSet.allowed`),
+ * each of which the generic rules pass, with well-formed escapes between them: a pattern for
+ * usualLogin().
+ */
+export function allowedRun(allowed: Uint8Array): string {
+  return run(charSet((c) => allowed[c] === 1 && isBody(c)));
+}
+
+/**
+ * Runs of the url-path's characters that may stand as they are (RFC 1738 2.2, 5: unreserved and
+ * reserved) less those in `except`, with well-formed escapes between them: a pattern for
+ * usualLogin().
+ */
+export function bodyRun(except: string): string {
+  return run(charSet((c) => isBody(c) && !except.includes(String.fromCharCode(c))));
+}
+
 // A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
 // a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
 const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(`[a-z0-9.-]*/[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]+)?`, 'y');

@@ -29,6 +29,14 @@ export function describe(c: number): string {
 }
 
 /**
+ * True for a code unit other than "%" that badChar() reports as unsafe, a control or non-ASCII
+ * wherever it stands (RFC 1738 2.2: it must always be encoded).
+ */
+export function mustEncode(c: number): boolean {
+  return c >= 127 || c <= 32 || (CHAR_CLASS[c] & (NATIONAL | PUNCTUATION)) !== 0;
+}
+
+/**
  * Classifies a code unit that the component does not allow as it stands (RFC 1738 2.2) and
  * reports it. `reservedCode` names the finding for a reserved character of the component.
  * Returns how many code units to skip (2 for a valid escape, 1 for a surrogate pair).

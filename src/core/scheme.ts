@@ -40,6 +40,16 @@ export interface SchemeSyntax {
    * from an entry it is given, whose fields are then walked and frozen.
    */
   readonly fieldsFrozen?: boolean;
+  /**
+   * A sticky expression for the scheme's usual form without a user info, matched against the URL
+   * from the start of its scheme part (usualLogin() in analyze.ts): when it matches to the end (and a written port
+   * is within 0-65535), neither the generic rules nor validate() report anything, and the record
+   * answers `valid` and `violations` without running them. @internal The built-in entries set
+   * it; registerScheme() drops it from an entry it is given.
+   */
+  readonly usual?: RegExp;
+  /** `usual` for a URL with a user info (none: such a URL is always analyzed). @internal */
+  readonly usualUser?: RegExp;
 }
 
 /** The hash the scanner computes while it reads the scheme: h = (h * 31 + lower(c)) mod 2^32. */

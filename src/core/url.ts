@@ -163,6 +163,18 @@ export class Url {
     const known = this.#violations;
     if (known !== undefined) return known;
     const spec = this.#spec;
+    // The scheme's usual form, found in one search: nothing to report, no analysis to run.
+    const usual = this.#userStart < 0 ? spec?.usual : spec?.usualUser;
+    if (usual !== undefined && this.#port <= 65535) {
+      const h = this.#href;
+      if (h.length === this.#input.length) {
+        usual.lastIndex = this.#schemeEnd + 1;
+        if (usual.test(h) && usual.lastIndex === h.length) {
+          this.#violations = null;
+          return null;
+        }
+      }
+    }
     const list = analyze(this, this.#input, this.#trim, spec);
     let v = list.v === null ? null : freezeList(listed(list)!);
     if (spec?.validate !== undefined) {
@@ -352,6 +364,19 @@ export class Url {
       this.#known = k;
     }
     return (k & CLEAN) !== 0;
+  }
+
+  /**
+   * Where the scheme's usual form (`SchemeSyntax.usual`, `usualUser`) stops when read from the
+   * scheme part: href's length when the whole URL is of that form, -1 when it does not match at
+   * all. What lies before that offset is in the usual form (RFC 1738 2.2, 3.1, 5 and the scheme's
+   * section). @internal
+   */
+  usualEnd(): number {
+    const usual = this.#userStart < 0 ? this.#spec?.usual : this.#spec?.usualUser;
+    if (usual === undefined) return -1;
+    usual.lastIndex = this.#schemeEnd + 1;
+    return usual.test(this.#href) ? usual.lastIndex : -1;
   }
 
   /** Offset in href where the host starts, or -1 when there is no "//" login. */

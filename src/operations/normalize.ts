@@ -31,6 +31,7 @@ import { parse, entryOf, type NormalForm, type ParseOptions } from '../schemes/r
 export { toSafe, toDisplay } from './display.js';
 import { Url, expectUrl } from '../core/url.js';
 import { normalAtOnce } from '../core/analyze.js';
+import { mustEncode } from '../core/chars.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
 function normalizeHost(h: string): string {
@@ -184,8 +185,14 @@ const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-ch
  * (RFC 1738 2.2): then no escape needs work, and the components are taken as they stand.
  */
 function isClean(u: Url): boolean {
-  if (u.href.indexOf('%') >= 0) return false;
+  const h = u.href;
+  if (h.indexOf('%') >= 0) return false;
   if (u.charsClean()) return true; // nothing to report about a character: no need of the list
+  // The scheme's usual form up to a character of the url-path or fragment that must be encoded:
+  // the list reports that character, and no more than a few violations before it (its cap of
+  // 100 keeps it), so the answer is known without the list.
+  const k = u.hostStart >= 0 ? u.usualEnd() : -1;
+  if (k > u.loginEnd && k < h.length && mustEncode(h.charCodeAt(k))) return false;
   const v = u.violations;
   for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
   return true;

@@ -16,6 +16,7 @@ import { C_STRING, TELNET_LINE, bodyRange, wirePart } from './wire.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD } from './codes.js';
 import { decodeLenient } from '../core/percent.js';
+import { bodyRun, usualLogin } from '../core/analyze.js';
 import { pathRange, schemePartRange } from './ranges.js';
 import { stringField, text, textSegments } from './read.js';
 import { buildLogin, refuseLogin, refusePort } from './login.js';
@@ -76,6 +77,12 @@ function validate(url: Url, report: Report): void {
     }
   }
 }
+
+/**
+ * The usual file URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.10, 5): a host or none, no user or port, "/" and a path without ";".
+ */
+const USUAL = /* @__PURE__ */ usualLogin(bodyRun(';'), { emptyHost: true, port: false, pathRequired: true });
 
 /**
  * The decoded path, beginning with "/", or null when there is none (RFC 1738 3.10).
@@ -215,6 +222,7 @@ export const file: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

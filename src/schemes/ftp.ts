@@ -10,6 +10,7 @@
 // A final ";type=" (RFC 822 literal: case-insensitive) introduces the typecode.
 
 import { normalizeEscapes } from '../core/escapes.js';
+import { bodyRun, usualLogin } from '../core/analyze.js';
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { TELNET_LINE, bodyRange, loginWire, wirePart } from './wire.js';
@@ -149,6 +150,15 @@ function validate(url: Url, report: Report): void {
     );
   }
 }
+
+/**
+ * The usual ftp URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.2.2, 5): a user info, host and port, then an fpath without ";" and at most a final
+ * ";type=" with an RFC 1738 typecode.
+ */
+const FPATH = `${bodyRun(';')}(?:;[Tt][Yy][Pp][Ee]=[AaIiDd])?`;
+const USUAL = /* @__PURE__ */ usualLogin(FPATH);
+const USUAL_USER = /* @__PURE__ */ usualLogin(FPATH, { user: true });
 
 /** The fields of an ftp URL without a url-path. */
 const NO_PATH = Object.freeze({ segments: NONE, cwd: NONE, name: null, ftptype: null });
@@ -487,6 +497,8 @@ export const ftp: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
+  usualUser: USUAL_USER,
   build,
   explain,
   wire,

@@ -14,6 +14,7 @@
 // characters like any other, and only the escape "%09" (TAB) separates the parts.
 
 import { normalizeEscapes, DECODE_ALL_GRAPHIC_SAFE } from '../core/escapes.js';
+import { bodySet, usualLogin } from '../core/analyze.js';
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { CR, LF, LINE, NUL, TAB, wirePart } from './wire.js';
@@ -124,6 +125,15 @@ function validate(url: Url, report: Report): void {
     );
   }
 }
+
+/**
+ * The usual gopher URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.4.1, 5): host and port, then a gopher-path whose gophertype is no escape and which
+ * holds no escape of LF or CR.
+ */
+const USUAL = /* @__PURE__ */ usualLogin(
+  `(?:[${bodySet('')}][${bodySet('')}]*(?:%(?![0][AaDd])[0-9A-Fa-f]{2}[${bodySet('')}]*)*)?`,
+);
 
 /**
  * RFC 1738 3.4.1: "the selector string ... may contain any octets except 09 hexadecimal (US-ASCII
@@ -614,6 +624,7 @@ export const gopher: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

@@ -15,6 +15,7 @@ import type { Explanation, NormalForm, Report, SchemeSpec, WirePart } from './sp
 import { LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { CHAR_CLASS, XCHAR } from '../core/charclass.js';
+import { bodyRun, usualLogin } from '../core/analyze.js';
 import { HSEGMENT_SET, EncodeSet, encode } from '../core/percent.js';
 import { DRAFT_ONLY, INVALID_FIELD } from './codes.js';
 import { isEscape, isSurrogatePair, pathRange, type Range } from './ranges.js';
@@ -111,6 +112,13 @@ function validate(url: Url, report: Report): void {
       );
   }
 }
+
+/**
+ * The usual http URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.3, 5): host, port, an hpath without "?", then at most one "?" and a search without "/"
+ * or "?" (no user or password: http has none).
+ */
+const USUAL = /* @__PURE__ */ usualLogin(`${bodyRun('?')}(?:\\?${bodyRun('/?')})?`);
 
 /**
  * The decoded fields (contract: hpath raw, segments, search raw, keywords). `segments` are the
@@ -325,6 +333,7 @@ export const http: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build: (f) => build(f, 80),
   explain: (url) => explain(url, false),
   wire,
@@ -343,6 +352,7 @@ export const https: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build: (f) => build(f, 443),
   explain: (url) => explain(url, true),
   wire,

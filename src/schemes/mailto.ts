@@ -18,6 +18,7 @@ import { XCHAR_SET, decodeSlice, encode, hexValue } from '../core/percent.js';
 import { INVALID_FIELD } from './codes.js';
 import { isEscape, schemePartRange } from './ranges.js';
 import { text } from './read.js';
+import { bodySet, usualPart } from '../core/analyze.js';
 import { refuseLoginFields } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
 
@@ -180,6 +181,28 @@ export function checkAddrSpec(s: string, start: number, end: number): AddrSpecPr
     return { offset: i, message: notAllowed(s, i, end, 'in the domain') };
   }
 }
+
+/**
+ * An escape of an atom octet (RFC 822 3.3: printing US-ASCII less the specials), as a pattern
+ * (the hex digits in either case).
+ */
+function atomEscape(): string {
+  const alts: string[] = [];
+  for (let o = 33; o < 127; o++) {
+    if (!isAtomOctet(o)) continue;
+    const d = (n: number) => (n < 10 ? String(n) : `[${n.toString(16)}${n.toString(16).toUpperCase()}]`);
+    alts.push(d(o >> 4) + d(o & 15));
+  }
+  return `%(?:${alts.join('|')})`;
+}
+
+/**
+ * The usual mailto URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.5, 5; RFC 822 6.1): no "//", then atoms separated by "." (of characters that stand as
+ * they are, less "?", and escapes of atom octets), "@", and atoms separated by ".".
+ */
+const ATOM = /* @__PURE__ */ (() => `(?:[${bodySet('()<>@,;:\\".[]?')}]|${atomEscape()})+`)();
+const USUAL = /* @__PURE__ */ usualPart(`(?!//)${ATOM}(?:\\.${ATOM})*@${ATOM}(?:\\.${ATOM})*`);
 
 /** word = atom / quoted-string; returns the index after it, or a problem. */
 function word(s: string, i: number, end: number, where: string): number | AddrSpecProblem {
@@ -402,6 +425,7 @@ export const mailto: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

@@ -15,6 +15,7 @@ import type { Url } from '../core/url.js';
 import type { Report, SchemeSpec, Explanation, WirePart } from './spec.js';
 import { NNTP_ARG, wirePart } from './wire.js';
 import { CHAR_CLASS, ALPHA } from '../core/charclass.js';
+import { bodySet, usualPart, HOST_PATTERN } from '../core/analyze.js';
 import { LocatorError, defineCode } from '../core/errors.js';
 import { XCHAR_SET, decodeSlice, encode } from '../core/percent.js';
 import { INVALID_FIELD } from './codes.js';
@@ -165,6 +166,16 @@ function kindOf(s: string, start: number, end: number): Kind {
   for (let i = start; i < end; i++) if (s.charCodeAt(i) === 64) return 'article';
   return 'group';
 }
+
+/** group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ] (RFC 1738 5), as a pattern. */
+export const GROUP_PATTERN = '[A-Za-z][A-Za-z0-9+._-]*';
+
+/**
+ * The usual news URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.6, 5; RFC 1036 2.1.5): no "//", then "*", a group, or a message-id of characters that
+ * stand as they are (no escape, no "@") before one "@" and a host.
+ */
+const USUAL = /* @__PURE__ */ usualPart(`(?!//)(?:\\*|${GROUP_PATTERN}|[${bodySet('@')}]+@${HOST_PATTERN})`);
 
 /** news rules (RFC 1738 3.6; section 5 newsurl, grouppart, group, article). */
 function validate(url: Url, report: Report): void {
@@ -448,6 +459,7 @@ export const news: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

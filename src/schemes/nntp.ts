@@ -15,10 +15,19 @@ import { LocatorError, defineCode } from '../core/errors.js';
 import { INVALID_FIELD, DRAFT_ONLY } from './codes.js';
 import { pathRange, schemePartRange, type Range } from './ranges.js';
 import { decodeSlice } from '../core/percent.js';
+import { usualLogin } from '../core/analyze.js';
 import { text } from './read.js';
 import { refuseLogin, buildLogin } from './login.js';
 import { formatRequest, violationNotes } from './notes.js';
-import { INVALID_NEWSGROUP, NNTP_PORT, checkGroup, assertGroup, groupListing, sessionSteps } from './news.js';
+import {
+  INVALID_NEWSGROUP,
+  NNTP_PORT,
+  GROUP_PATTERN,
+  checkGroup,
+  assertGroup,
+  groupListing,
+  sessionSteps,
+} from './news.js';
 import { flaggedByScanner, type AddrSpecProblem } from './mailto.js';
 
 export const INVALID_ARTICLE_NUMBER = defineCode(
@@ -117,6 +126,13 @@ function validate(url: Url, report: Report): void {
     );
   }
 }
+
+/**
+ * The usual nntp URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.7, 5): host and port, then "/", a group and at most "/" and an article number of up to
+ * 15 digits (read exactly).
+ */
+const USUAL = /* @__PURE__ */ usualLogin(`${GROUP_PATTERN}(?:/[0-9]{1,15})?`, { pathRequired: true });
 
 /** group (decoded; null when the URL has no url-path) and article (number or null), RFC 1738 3.7. */
 const NO_GROUP = Object.freeze({ group: null, article: null });
@@ -219,6 +235,7 @@ export const nntp: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

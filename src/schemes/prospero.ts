@@ -21,6 +21,7 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { CR, LF, LINE, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { SEGMENT_SET, UCHAR_SET, encode } from '../core/percent.js';
+import { allowedRun, bodySet, usualLogin } from '../core/analyze.js';
 import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
 import { refuse, stringField, text } from './read.js';
@@ -125,6 +126,17 @@ function readParts(url: Url): ProsperoParts {
 }
 
 const isAlnum = (c: number) => (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122);
+
+/**
+ * The usual prospero URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.11, 5): host and port, then "/" and an hsoname without ";" or "%00", and at most one
+ * ";" fieldname "=" fieldvalue.
+ */
+const USUAL = /* @__PURE__ */ (() => {
+  const b = `[${bodySet(';')}]*`;
+  const f = allowedRun(FIELD_SET.allowed);
+  return usualLogin(`${b}(?:%(?!00)[0-9A-Fa-f]{2}${b})*(?:;${f}=${f})?`, { pathRequired: true });
+})();
 
 /** RFC 1738 3.11 and section 5 (prosperourl), and the 1993-10 draft's %00 form. */
 function validate(url: Url, report: Report): void {
@@ -388,6 +400,7 @@ export const prospero: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

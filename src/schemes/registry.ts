@@ -74,8 +74,9 @@ export function registerScheme<F extends object>(spec: SchemeSpec<F>, options?: 
   if (table.get(name) === undefined && table.size >= MAX_SCHEMES) {
     throw new RangeError(`at most ${MAX_SCHEMES} schemes can be registered`);
   }
-  // fieldsFrozen is the built-in entries' promise: an entry given here has its fields walked.
-  const { fieldsFrozen: _, ...entry } = spec;
+  // fieldsFrozen and usual are the built-in entries' promises: an entry given here has its
+  // fields walked and its rules run.
+  const { fieldsFrozen: _, usual: __, usualUser: ___, ...entry } = spec;
   table = new SchemeTable<SchemeSpec>([...table.list(), Object.freeze(entry) as unknown as SchemeSpec]);
 }
 

@@ -9,6 +9,7 @@
 // different: its handshake (RFC 1282) carries a user name, so the URL's user is sent.
 
 import { normalizeEscapes } from '../core/escapes.js';
+import { usualLogin } from '../core/analyze.js';
 import type { Url } from '../core/url.js';
 import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { LINE, TELNET_LINE, loginWire } from './wire.js';
@@ -50,6 +51,13 @@ function validateSession(url: Url, report: Report): void {
     );
   }
 }
+
+/**
+ * The usual telnet URL, which neither the generic rules nor validateSession() report anything in
+ * (RFC 1738 3.8, 5): a user info, host and port, then at most a "/" with nothing after it.
+ */
+const USUAL_TELNET = /* @__PURE__ */ usualLogin('');
+const USUAL_TELNET_USER = /* @__PURE__ */ usualLogin('', { user: true });
 
 /** RFC 1738 3.8: no fields beyond the generic user, password, host and port. */
 const NO_FIELDS: Record<string, unknown> = Object.freeze({});
@@ -178,6 +186,7 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
     validate: validateSession,
     fields: sessionFields,
     fieldsFrozen: true,
+    ...(name === 'telnet' ? { usual: USUAL_TELNET, usualUser: USUAL_TELNET_USER } : {}),
     build: (fields) => buildLogin(fields, { defaultPort }) + '/',
     explain: (url) => explainSession(name, url),
     wire: (url) => sessionWire(name, url),

@@ -19,6 +19,7 @@ import type { Explanation, Report, SchemeSpec, WirePart } from './spec.js';
 import { C_STRING, bodyRange, wirePart } from './wire.js';
 import { defineCode } from '../core/errors.js';
 import { HSEGMENT_SET, UCHAR_SET, decode, encode } from '../core/percent.js';
+import { allowedRun, usualLogin } from '../core/analyze.js';
 import { DRAFT_ONLY } from './codes.js';
 import { checkRange, type Range } from './ranges.js';
 import { decodeFrom, refuse, stringField, text } from './read.js';
@@ -147,6 +148,16 @@ function readParts(url: Url): WaisParts {
   doc.fields = readFields(h, ws, e);
   return doc;
 }
+
+/**
+ * The usual wais URL, which neither the generic rules nor validate() report anything in (RFC
+ * 1738 3.9, 5): host and port, then "/" and a database of uchar, followed by nothing, by "?" and
+ * a search of hsegment characters, or by "/" wtype "/" wpath of uchar each (no draft form).
+ */
+const USUAL = /* @__PURE__ */ (() => {
+  const u = allowedRun(UCHAR_SET.allowed);
+  return usualLogin(`${u}(?:\\?${allowedRun(HSEGMENT_SET.allowed)}|/${u}/${u})?`, { pathRequired: true });
+})();
 
 /** RFC 1738 3.9 and section 5 (waisurl), with the draft forms reported as draft-only. */
 function validate(url: Url, report: Report): void {
@@ -509,6 +520,7 @@ export const wais: SchemeSpec = {
   validate,
   fields,
   fieldsFrozen: true,
+  usual: USUAL,
   build,
   explain,
   wire,

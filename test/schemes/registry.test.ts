@@ -126,3 +126,29 @@ test('the scanner finds schemes by hash and case-insensitive compare, without sl
   assert.equal(schemeTable().lookup(s, 2, 8, schemeHash('gopher'))?.name, 'gopher');
   assert.equal(schemeTable().lookup(s, 2, 7, schemeHash('gophe')), undefined);
 });
+
+test('a registered entry runs its rules: the usual-form promise of the built-in entries is dropped from it', () => {
+  const ODD = defineCode('x-odd-door', 'error', 'x-odd (test scheme)', 'every door is odd');
+  registerScheme({
+    name: 'x-odd',
+    defaultPort: null,
+    syntax: 'internet',
+    status: 'later',
+    // A promise that every URL is of the usual form, which this entry's own rules contradict.
+    usual: /.*/y,
+    validate(url, report) {
+      report(ODD, url.inputOffset);
+    },
+  } as Parameters<typeof registerScheme>[0]);
+  try {
+    assert.equal(getScheme('x-odd')?.usual, undefined);
+    const u = parse('x-odd://door.example/1');
+    assert.deepEqual(
+      u.violations.map((d) => d.code),
+      ['x-odd-door'],
+    );
+    assert.equal(u.valid, false);
+  } finally {
+    assert.equal(unregisterScheme('x-odd'), true);
+  }
+});
