@@ -42,11 +42,13 @@ function fatal(code: string, offset: number, input: string, message?: string): L
   return new LocatorError(code, offset, message, { input });
 }
 
-// The table and scheme entry of the last URL read (a record keeps its entry; this is only where
-// the next scan looks first).
-let lastTable: SchemeTable | null = null;
-let lastSpec: SchemeSyntax | undefined;
-let lastName = '';
+// The scheme entries last read with `recentTable`, one per first letter (the low five bits of
+// its code, the same for both cases): where the next scan looks first. A mixed input (ftp:,
+// gopher:, http:, news: ... in turn) finds its entry as often as one of a single scheme. The
+// tables are immutable (a registration makes a new one), so an entry kept here is never stale.
+let recentTable: SchemeTable | null = null;
+const recent: Array<SchemeSyntax | undefined> = [];
+for (let k = 0; k < 32; k++) recent.push(undefined);
 
 function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
@@ -83,23 +85,27 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   }
 
   // RFC 1738 2.1: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ], case-insensitive. The
-  // scheme of the last URL read with this table is tried first: it is mostly the same.
+  // entry last read with this table for the same first letter is tried first (written in lower
+  // case, as the entry's name).
   let spec: SchemeSyntax | undefined;
   let schemeEnd = -1;
   let scheme: string;
-  if (lastTable === table) {
-    const name = lastName;
-    const n = name.length;
-    if (start + n < end && input.charCodeAt(start + n) === 58) {
-      let k = 0;
-      while (k < n && input.charCodeAt(start + k) === name.charCodeAt(k)) k++;
-      if (k === n) {
-        spec = lastSpec;
-        schemeEnd = start + n;
+  if (recentTable === table) {
+    const cached = recent[input.charCodeAt(start) & 31];
+    if (cached !== undefined) {
+      const name = cached.name;
+      const n = name.length;
+      if (start + n < end && input.charCodeAt(start + n) === 58) {
+        let k = 0;
+        while (k < n && input.charCodeAt(start + k) === name.charCodeAt(k)) k++;
+        if (k === n) {
+          spec = cached;
+          schemeEnd = start + n;
+        }
       }
     }
   }
-  if (schemeEnd >= 0) scheme = lastName;
+  if (spec !== undefined) scheme = spec.name;
   else {
     let i = start;
     let upper = false;
@@ -137,9 +143,11 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
     spec = table.lookup(input, start, schemeEnd, hash);
     if (spec !== undefined) {
       scheme = spec.name;
-      lastTable = table;
-      lastSpec = spec;
-      lastName = scheme;
+      if (recentTable !== table) {
+        recentTable = table;
+        recent.fill(undefined);
+      }
+      recent[scheme.charCodeAt(0) & 31] = spec;
     } else {
       scheme = input.slice(start, schemeEnd);
       if (upper) scheme = scheme.toLowerCase();
