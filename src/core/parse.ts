@@ -47,8 +47,7 @@ function fatal(code: string, offset: number, input: string, message?: string): L
 // gopher:, http:, news: ... in turn) finds its entry as often as one of a single scheme. The
 // tables are immutable (a registration makes a new one), so an entry kept here is never stale.
 let recentTable: SchemeTable | null = null;
-const recent: Array<SchemeSyntax | undefined> = [];
-for (let k = 0; k < 32; k++) recent.push(undefined);
+let recent: Array<SchemeSyntax | undefined> = [];
 
 function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
@@ -145,7 +144,7 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
       scheme = spec.name;
       if (recentTable !== table) {
         recentTable = table;
-        recent.fill(undefined);
+        recent = new Array<SchemeSyntax | undefined>(32).fill(undefined);
       }
       recent[scheme.charCodeAt(0) & 31] = spec;
     } else {

@@ -82,7 +82,11 @@ function validate(url: Url, report: Report): void {
  * The usual file URL, which neither the generic rules nor validate() report anything in (RFC
  * 1738 3.10, 5): a host or none, no user or port, "/" and a path without ";".
  */
-const USUAL = /* @__PURE__ */ usualLogin(bodyRun(';'), { emptyHost: true, port: false, pathRequired: true });
+const USUAL = /* @__PURE__ */ usualLogin(/* @__PURE__ */ bodyRun(';'), {
+  emptyHost: true,
+  port: false,
+  pathRequired: true,
+});
 
 /**
  * The decoded path, beginning with "/", or null when there is none (RFC 1738 3.10).

@@ -156,7 +156,7 @@ function validate(url: Url, report: Report): void {
  * 1738 3.2.2, 5): a user info, host and port, then an fpath without ";" and at most a final
  * ";type=" with an RFC 1738 typecode.
  */
-const FPATH = `${bodyRun(';')}(?:;[Tt][Yy][Pp][Ee]=[AaIiDd])?`;
+const FPATH = `${/* @__PURE__ */ bodyRun(';')}(?:;[Tt][Yy][Pp][Ee]=[AaIiDd])?`;
 const USUAL = /* @__PURE__ */ usualLogin(FPATH);
 const USUAL_USER = /* @__PURE__ */ usualLogin(FPATH, { user: true });
 

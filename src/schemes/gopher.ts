@@ -132,7 +132,7 @@ function validate(url: Url, report: Report): void {
  * holds no escape of LF or CR.
  */
 const USUAL = /* @__PURE__ */ usualLogin(
-  `(?:[${bodySet('')}][${bodySet('')}]*(?:%(?![0][AaDd])[0-9A-Fa-f]{2}[${bodySet('')}]*)*)?`,
+  `(?:[${/* @__PURE__ */ bodySet('')}][${/* @__PURE__ */ bodySet('')}]*(?:%(?![0][AaDd])[0-9A-Fa-f]{2}[${/* @__PURE__ */ bodySet('')}]*)*)?`,
 );
 
 /**

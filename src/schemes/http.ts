@@ -118,7 +118,7 @@ function validate(url: Url, report: Report): void {
  * 1738 3.3, 5): host, port, an hpath without "?", then at most one "?" and a search without "/"
  * or "?" (no user or password: http has none).
  */
-const USUAL = /* @__PURE__ */ usualLogin(`${bodyRun('?')}(?:\\?${bodyRun('/?')})?`);
+const USUAL = /* @__PURE__ */ usualLogin(`${/* @__PURE__ */ bodyRun('?')}(?:\\?${/* @__PURE__ */ bodyRun('/?')})?`);
 
 /**
  * The decoded fields (contract: hpath raw, segments, search raw, keywords). `segments` are the

@@ -175,7 +175,9 @@ export const GROUP_PATTERN = '[A-Za-z][A-Za-z0-9+._-]*';
  * 1738 3.6, 5; RFC 1036 2.1.5): no "//", then "*", a group, or a message-id of characters that
  * stand as they are (no escape, no "@") before one "@" and a host.
  */
-const USUAL = /* @__PURE__ */ usualPart(`(?!//)(?:\\*|${GROUP_PATTERN}|[${bodySet('@')}]+@${HOST_PATTERN})`);
+const USUAL = /* @__PURE__ */ usualPart(
+  `(?!//)(?:\\*|${GROUP_PATTERN}|[${/* @__PURE__ */ bodySet('@')}]+@${HOST_PATTERN})`,
+);
 
 /** news rules (RFC 1738 3.6; section 5 newsurl, grouppart, group, article). */
 function validate(url: Url, report: Report): void {
