@@ -154,7 +154,7 @@ export function allowedRun(allowed: Uint8Array): string {
  * usualLogin().
  */
 export function bodyRun(except: string): string {
-  return run(charSet((c) => isBody(c) && !except.includes(String.fromCharCode(c))));
+  return run(bodySet(except));
 }
 
 // A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or

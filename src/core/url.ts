@@ -164,16 +164,10 @@ export class Url {
     if (known !== undefined) return known;
     const spec = this.#spec;
     // The scheme's usual form, found in one search: nothing to report, no analysis to run.
-    const usual = this.#userStart < 0 ? spec?.usual : spec?.usualUser;
-    if (usual !== undefined && this.#port <= 65535) {
-      const h = this.#href;
-      if (h.length === this.#input.length) {
-        usual.lastIndex = this.#schemeEnd + 1;
-        if (usual.test(h) && usual.lastIndex === h.length) {
-          this.#violations = null;
-          return null;
-        }
-      }
+    const n = this.#href.length;
+    if (this.#port <= 65535 && n === this.#input.length && this.usualEnd() === n) {
+      this.#violations = null;
+      return null;
     }
     const list = analyze(this, this.#input, this.#trim, spec);
     let v = list.v === null ? null : freezeList(listed(list)!);
