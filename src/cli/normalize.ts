@@ -8,7 +8,7 @@ import type { Url } from '../core/url.js';
 import { failure } from './io.js';
 import { jsonDiagnostic, jsonNullable, jsonString } from './json-text.js';
 import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
-import { redactUrl, replaceSpans, urlPasswordSpans } from '../operations/redact.js';
+import { redactParsed, redactUrl } from '../operations/redact.js';
 import { EXIT, UsageError, type Command } from './command.js';
 import { JOBS, JSON_OUTPUT } from './options.js';
 
@@ -36,20 +36,10 @@ export function normalizeRecord(input: string, showSecrets = true): Record<strin
       display: null,
     };
   }
-  const shown = showSecrets
-    ? input
-    : replaceSpans(
-        input,
-        urlPasswordSpans(u).map(([s, e]) => [s + u.inputOffset, e + u.inputOffset] as const),
-      );
+  const shown = showSecrets ? input : redactParsed(input, u);
   const href = normalize(u);
   const n = tryParse(href);
-  const out =
-    showSecrets || n instanceof LocatorError
-      ? showSecrets
-        ? href
-        : redactUrl(href)
-      : replaceSpans(href, urlPasswordSpans(n));
+  const out = showSecrets ? href : maskedNormalForm(href, n);
   return {
     input: shown,
     ok: true,
@@ -89,8 +79,12 @@ function plainNormalForm(input: string, showSecrets: boolean): string | null {
     return null;
   }
   if (showSecrets || href.indexOf('@') < 0) return href;
-  const n = tryParse(href);
-  return n instanceof LocatorError ? redactUrl(href) : replaceSpans(href, urlPasswordSpans(n));
+  return maskedNormalForm(href, tryParse(href));
+}
+
+/** A normal form `href` with its password masked, from `n` = tryParse(href) (RFC 1738 6). */
+function maskedNormalForm(href: string, n: Url | LocatorError): string {
+  return redactUrl(n instanceof LocatorError ? href : n);
 }
 
 /** The row of one input, and its message for standard error (batch mode runs this in each worker). */
