@@ -256,28 +256,12 @@ export async function runHere(
   row: (input: string) => Row,
 ): Promise<number> {
   let status = 0;
-  let escape: ((line: string) => string) | null = null;
-  let write: (text: string) => Promise<void>;
-  const direct = io.direct;
-  if (direct !== undefined) {
-    if (direct.escape !== null) escape = escaper(direct.escape === 'json');
-    // The stream under the escaping one, should the descriptor refuse a write (EAGAIN).
-    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
-    write = (text) => out.write(text);
-  } else {
-    let stdout = io.stdout;
-    const target = escapingTarget(stdout);
-    if (target !== null) {
-      escape = escaper(target.json);
-      stdout = target.out;
-    }
-    write = async (text) => {
-      if (!stdout.write(text)) await new Promise<void>((res) => stdout.once('drain', res));
-    };
-  }
+  const out = rowOutput(io);
+  const escape = out.escape === null ? null : escaper(out.escape === 'json');
+  const write = out.write;
   let buf = '';
   const batches =
-    args.length > 0 ? [args] : direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
+    args.length > 0 ? [args] : io.direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
   for await (const batch of batches) {
     for (const input of batch) {
       const r = row(input);
@@ -304,6 +288,36 @@ export async function runHere(
 const OUT_CHARS = 1 << 16;
 
 /**
+ * Where a batch writes its rows: past main.ts's escaping stream, as the workers write, so that
+ * no byte is scanned twice. `escape` is how the rows must be escaped (that stream's way), `write`
+ * resolves when the data may be reused by the caller, `recycles` says whether a buffer written
+ * may be given back for later writes. With `io.direct`, standard output's descriptor (io.ts:
+ * FdOutput; the stream under the escaping one should the descriptor refuse a write, EAGAIN):
+ * written at once or copied, so a buffer is free again. Else the stream under the escaping one,
+ * waiting for 'drain': a stream on a file descriptor keeps no reference to a written chunk; one in
+ * memory may keep it, and a buffer moved away reads as empty, so its buffers are not given back.
+ */
+function rowOutput(io: RowIo): {
+  escape: 'json' | 'text' | null;
+  write: (data: string | Uint8Array) => Promise<void>;
+  recycles: boolean;
+} {
+  if (io.direct !== undefined) {
+    const fd = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
+    return { escape: io.direct.escape, write: (data) => fd.write(data), recycles: true };
+  }
+  const target = escapingTarget(io.stdout);
+  const stdout = target === null ? io.stdout : target.out;
+  return {
+    escape: target === null ? null : target.json ? 'json' : 'text',
+    write: async (data) => {
+      if (!stdout.write(data)) await new Promise<void>((res) => stdout.once('drain', res));
+    },
+    recycles: typeof (stdout as Writable & { fd?: unknown }).fd === 'number',
+  };
+}
+
+/**
  * The rows of standard input over `jobs` workers (1 or more), in input order; returns 1 when some
  * row had status 1, else 0. runRows() runs this for `--jobs` 2 and more; the benchmark also with 1.
  * `errToOut`: a row's error text goes to standard output, right after its lines (parse).
@@ -315,31 +329,12 @@ export async function runWorkers(io: RowIo, errToOut: boolean, jobs: number, set
   // every byte of output again (several times the input): with it, 2 workers ran at
   // 0.88-0.94x of 1 (bench/RESULTS.md, Batch).
   const direct = io.direct;
-  let stdout: Writable;
-  let write: (bytes: Uint8Array) => Promise<boolean>;
-  if (direct !== undefined) {
-    if (direct.escape !== null) setup = { ...setup, escape: direct.escape };
-    const out = new FdOutput(1, () => escapingTarget(io.stdout)?.out ?? io.stdout);
-    // Written at once (or copied, past a refusing descriptor): the buffer is free again.
-    write = async (bytes) => {
-      await out.write(bytes);
-      return true;
-    };
-  } else {
-    stdout = io.stdout;
-    const target = escapingTarget(stdout);
-    if (target !== null) {
-      setup = { ...setup, escape: target.json ? 'json' : 'text' };
-      stdout = target.out;
-    }
-    // A stream on a file descriptor keeps no reference to a written chunk; a stream in memory may
-    // keep it, and a buffer moved away reads as empty: its buffers are not given back.
-    const recycle = typeof (stdout as Writable & { fd?: unknown }).fd === 'number';
-    write = async (bytes) => {
-      if (!stdout.write(bytes)) await new Promise<void>((res) => stdout.once('drain', res));
-      return recycle;
-    };
-  }
+  const out = rowOutput(io);
+  if (out.escape !== null) setup = { ...setup, escape: out.escape };
+  const write = async (bytes: Uint8Array): Promise<boolean> => {
+    await out.write(bytes);
+    return out.recycles;
+  };
   if (errToOut) setup = { ...setup, errToOut: true };
   const workers: Worker[] = [];
   // Input buffers the workers gave back, for later blocks (fresh memory is page faults).
