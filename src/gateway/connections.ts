@@ -45,6 +45,44 @@ export interface Conn {
   timer: Timer | undefined;
 }
 
+/** What runs when a connection closes, for each request of it not yet ended (onEnded). */
+const ON_CLOSE = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Calls `fn` once, when the request ends, whichever way it does: its answer finished or closed
+ * (cut on an error, a timeout, the client gone), or its connection closed. The connection's close
+ * is needed: an answer queued behind another on a pipelining connection gets neither 'finish' nor
+ * 'close' when the connection goes (Node aborts the request, not the queued response). One
+ * 'close' listener per connection, however many requests are pipelined on it.
+ */
+export function onEnded(req: IncomingMessage, res: ServerResponse, fn: () => void): void {
+  const sock = req.socket;
+  let pending = ON_CLOSE.get(sock);
+  if (pending === undefined) {
+    const set = new Set<() => void>();
+    pending = set;
+    ON_CLOSE.set(sock, set);
+    sock.once('close', () => {
+      for (const f of [...set]) f();
+    });
+  }
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    res.off('finish', end);
+    res.off('close', end);
+    res.off('error', end);
+    pending.delete(end);
+    fn();
+  };
+  res.on('finish', end);
+  res.on('close', end);
+  res.on('error', end);
+  pending.add(end);
+  if (sock.destroyed) end();
+}
+
 const REQUEST_TIMEOUT_REPLY = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
 
 /**
@@ -98,7 +136,7 @@ export class Connections {
         if (c.phase === 'body') this.enter(c, 'busy');
       });
     } else this.enter(c, 'busy');
-    res.once('close', () => {
+    onEnded(req, res, () => {
       c.answering--;
       if (c.answering <= 0 && !c.sock.destroyed) {
         c.answering = 0;

@@ -10,51 +10,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startGateway } from '../../src/gateway/index.js';
 import { request } from './request.js';
-
-/** A raw connection to the gateway that records what it got and when it was closed. */
-interface Raw {
-  sock: net.Socket;
-  got: string;
-  /** Milliseconds from the connection to the end of it (FIN or reset), or null while open. */
-  closedAfter: number | null;
-  closed: Promise<void>;
-}
-
-function connect(port: number): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const sock = net.connect(port, '127.0.0.1');
-    let done!: () => void;
-    const raw: Raw = { sock, got: '', closedAfter: null, closed: new Promise((r) => (done = r)) };
-    const end = () => {
-      if (raw.closedAfter === null) raw.closedAfter = Date.now() - t0;
-      done();
-    };
-    sock.on('data', (d) => (raw.got += d.toString('latin1')));
-    sock.on('end', end);
-    sock.on('close', end);
-    sock.on('error', end);
-    sock.once('connect', () => resolve(raw));
-    sock.once('error', reject);
-  });
-}
-
-/** Resolves when the connection ends, or after `ms` (whichever comes first). */
-async function endedWithin(raw: Raw, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([raw.closed, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/** Writes `text` one octet every `every` ms until the connection ends or the text is out. */
-function dribble(raw: Raw, text: string, every: number): () => void {
-  let i = 0;
-  const timer = setInterval(() => {
-    if (raw.closedAfter !== null || i >= text.length || raw.sock.destroyed) return clearInterval(timer);
-    raw.sock.write(text[i++]);
-  }, every);
-  return () => clearInterval(timer);
-}
+import { connect, dribble, endedWithin, type Raw } from './raw.js';
 
 const get = (port: number, path: string) => request({ host: '127.0.0.1', port }, path, { timeout: 10_000 });
 
