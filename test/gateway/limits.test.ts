@@ -69,6 +69,84 @@ test('RFC 9110 15.5.9: a form whose body dribbles is cut at the receive time (he
   }
 });
 
+test('RFC 9110 15.5.9: connections that sent the one octet "G" are answered 408 and closed at the headers time, not the idle time', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 300, idleTimeout: 60_000 });
+  const raws: Raw[] = [];
+  try {
+    for (let i = 0; i < 10; i++) {
+      const raw = await connect(g.port);
+      raw.sock.write('G');
+      raws.push(raw);
+    }
+    await Promise.all(raws.map((r) => endedWithin(r, 5000)));
+    for (const r of raws) {
+      assert.notEqual(r.closedAfter, null, 'still connected after 5 s');
+      assert.ok(r.closedAfter! >= 250 && r.closedAfter! < 3000, `closed after ${r.closedAfter} ms`);
+      assert.equal(r.got, 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+  } finally {
+    for (const r of raws) r.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9112 9.3.2: one octet of a next request pipelined behind a request is timed from that octet: 408 at the headers time, not the idle time', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 400, idleTimeout: 60_000 });
+  const raw = await connect(g.port);
+  try {
+    raw.sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\nG`);
+    await endedWithin(raw, 5000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 5 s (held for the idle time)');
+    assert.ok(raw.closedAfter! >= 350 && raw.closedAfter! < 3000, `closed after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 200 [^]*HTTP\/1\.1 408 Request Timeout\r\n/);
+  } finally {
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9110 15.5.9: a next request begun while a slow answer is sent, and not complete when it ends past the headers time, is answered 408 then', async () => {
+  // A Gopher server that answers 1.2 s after the request: longer than the headers time.
+  const slow = net.createServer((s) => {
+    s.on('error', () => {});
+    s.once('data', () => setTimeout(() => s.end('iok\t\t\t0\r\n.\r\n'), 1200));
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  const port = (slow.address() as net.AddressInfo).port;
+  const g = await startGateway({ port: 0, headersTimeout: 400, idleTimeout: 60_000, allowPorts: [port] });
+  const raw = await connect(g.port);
+  const target = `/?url=${encodeURIComponent(`gopher://127.0.0.1:${port}/1/`)}`;
+  try {
+    raw.sock.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    raw.sock.write('GET / HT');
+    await endedWithin(raw, 6000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 6 s');
+    assert.ok(raw.closedAfter! >= 1100 && raw.closedAfter! < 4000, `closed after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 200 [^]*<\/html>\n?[^]*HTTP\/1\.1 408 Request Timeout\r\n/);
+  } finally {
+    raw.sock.destroy();
+    await g.close();
+    await new Promise<void>((r) => slow.close(() => r()));
+  }
+});
+
+test('RFC 9112 9.5: a client that pipelines whole requests (and an empty line) is closed at the idle time, with no 408', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 60_000, idleTimeout: 500 });
+  const raw = await connect(g.port);
+  try {
+    const req = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`;
+    raw.sock.write(req + req + '\r\n');
+    await endedWithin(raw, 5000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 5 s');
+    assert.ok(raw.closedAfter! >= 450 && raw.closedAfter! < 3000, `closed after ${raw.closedAfter} ms`);
+    assert.equal([...raw.got.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]).join(' '), '200 200');
+  } finally {
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
 test('RFC 9112 9.5: a connection that sends nothing is closed at the idle time; so is one idle after its answer', async () => {
   const g = await startGateway({ port: 0, idleTimeout: 1000 });
   const silent = await connect(g.port);
