@@ -103,6 +103,17 @@ test('Content-Length: a WAIS length the document does not have (2^53-1, 1000 for
   }
 });
 
+test('a WAIS wpath field number over 2^53-1 is refused before any connection (no untyped RangeError from the tag encoder: a 502 gateway-failed before)', async () => {
+  const r = await fetch(
+    `${gw.url}/?url=${encodeURIComponent(`wais://127.0.0.1:${wais.port}/demo/TEXT/9007199254740993=abc;`)}`,
+  );
+  assert.equal(r.status, 403);
+  const text = await r.text();
+  assert.match(text, /<code>policy-refused<\/code>/);
+  assert.match(text, /wais-reserved-char/);
+  assert.doesNotMatch(text, /RangeError|gateway-failed/);
+});
+
 /**
  * A fake FTP server whose 150 reply announces `announced` octets for a.bin; the data connection
  * gets `parts`, one write each, 100 ms apart, then 226.
