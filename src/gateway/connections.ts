@@ -40,9 +40,52 @@ export interface Conn {
   since: number;
   /** When the request being received began (its first octet). */
   started: number;
+  /**
+   * When the next request began (its first octet), when it began while this one was being
+   * answered (pipelined, or sent early); 0 when none has.
+   */
+  nextStarted: number;
   /** Requests of this connection being answered (more than one when pipelined). */
   answering: number;
   timer: Timer | undefined;
+}
+
+/** What runs when a connection closes, for each request of it not yet ended (onEnded). */
+const ON_CLOSE = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Calls `fn` once, when the request ends, whichever way it does: its answer finished or closed
+ * (cut on an error, a timeout, the client gone), or its connection closed. The connection's close
+ * is needed: an answer queued behind another on a pipelining connection gets neither 'finish' nor
+ * 'close' when the connection goes (Node aborts the request, not the queued response). One
+ * 'close' listener per connection, however many requests are pipelined on it.
+ */
+export function onEnded(req: IncomingMessage, res: ServerResponse, fn: () => void): void {
+  const sock = req.socket;
+  let pending = ON_CLOSE.get(sock);
+  if (pending === undefined) {
+    const set = new Set<() => void>();
+    pending = set;
+    ON_CLOSE.set(sock, set);
+    sock.once('close', () => {
+      for (const f of [...set]) f();
+    });
+  }
+  let done = false;
+  const end = () => {
+    if (done) return;
+    done = true;
+    res.off('finish', end);
+    res.off('close', end);
+    res.off('error', end);
+    pending.delete(end);
+    fn();
+  };
+  res.on('finish', end);
+  res.on('close', end);
+  res.on('error', end);
+  pending.add(end);
+  if (sock.destroyed) end();
 }
 
 const REQUEST_TIMEOUT_REPLY = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n';
@@ -69,7 +112,15 @@ export class Connections {
       sock.destroy();
       return null;
     }
-    const c: Conn = { sock, phase: 'idle', since: Date.now(), started: 0, answering: 0, timer: undefined };
+    const c: Conn = {
+      sock,
+      phase: 'idle',
+      since: Date.now(),
+      started: 0,
+      nextStarted: 0,
+      answering: 0,
+      timer: undefined,
+    };
     this.all.set(sock, c);
     sock.on('close', () => {
       c.timer?.clear();
@@ -79,11 +130,22 @@ export class Connections {
     return c;
   }
 
-  /** Octets arrived on the connection: the first of a request starts its clocks. */
-  data(c: Conn): void {
-    if (c.phase !== 'idle') return;
-    c.started = Date.now();
-    this.enter(c, 'head');
+  /**
+   * Octets arrived on the connection, after the HTTP parser has read them: the first of a request
+   * starts its clocks. With no request in progress, any octet does. While requests are answered
+   * (each received whole), octets past the last complete header block of the chunk begin the
+   * next request: its headers time runs from then, and is applied when the answers end (a
+   * connection being answered is not cut for it). Octets that end a body and begin the next
+   * request in one chunk are not told apart (bodies come with forms only): that next request is
+   * timed from the end of the answers, as idle, then from its next octet.
+   */
+  data(c: Conn, chunk?: Buffer): void {
+    if (c.phase === 'idle') {
+      c.started = Date.now();
+      this.enter(c, 'head');
+    } else if (c.phase === 'busy' && c.nextStarted === 0 && chunk !== undefined && beginsRequest(chunk)) {
+      c.nextStarted = Date.now();
+    }
   }
 
   /** The HTTP server has a request's headers: its body, if any, is timed; then it is answered. */
@@ -91,6 +153,8 @@ export class Connections {
     const c = this.all.get(req.socket);
     if (c === undefined) return;
     c.answering++;
+    // Its headers are complete: the octets that began it were those of a next request.
+    c.nextStarted = 0;
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.complete) {
       this.enter(c, 'body');
@@ -98,11 +162,17 @@ export class Connections {
         if (c.phase === 'body') this.enter(c, 'busy');
       });
     } else this.enter(c, 'busy');
-    res.once('close', () => {
+    onEnded(req, res, () => {
       c.answering--;
       if (c.answering <= 0 && !c.sock.destroyed) {
         c.answering = 0;
-        this.enter(c, 'idle');
+        if (c.nextStarted === 0) this.enter(c, 'idle');
+        else {
+          // A next request began during the answers: its headers time counts from its first octet.
+          c.started = c.nextStarted;
+          c.nextStarted = 0;
+          this.enter(c, 'head');
+        }
       }
     });
   }
@@ -116,7 +186,10 @@ export class Connections {
     const left =
       phase === 'idle'
         ? this.limits.idle
-        : Math.min(phase === 'head' ? this.limits.headers : Infinity, c.started + this.limits.receive - c.since);
+        : Math.min(
+            phase === 'head' ? c.started + this.limits.headers - c.since : Infinity,
+            c.started + this.limits.receive - c.since,
+          );
     // Not setTimeout: past 2^31-1 ms it fires after 1 ms (a limit of 30 days would close every
     // connection at once); startTimer waits in steps.
     c.timer = startTimer(Math.max(0, left), () => this.expire(c));
@@ -162,6 +235,20 @@ export class Connections {
   }
 }
 
+/**
+ * Whether a chunk received while every request of its connection had arrived whole begins a
+ * request of its own: octets (other than the empty lines a server ignores between requests, RFC
+ * 9112 2.2) after its last empty line, the end of the last header block completed in it, or
+ * anywhere when it has none.
+ */
+function beginsRequest(chunk: Buffer): boolean {
+  const crlf = chunk.lastIndexOf('\n\r\n');
+  const lf = chunk.lastIndexOf('\n\n');
+  const end = Math.max(crlf < 0 ? 0 : crlf + 3, lf < 0 ? 0 : lf + 2);
+  for (let i = end; i < chunk.length; i++) if (chunk[i] !== 0x0d && chunk[i] !== 0x0a) return true;
+  return false;
+}
+
 /** The proxy requests whose request line was rewritten (acceptConnection), by connection. */
 export const OPAQUE_PROXY_TARGET = new WeakMap<Socket, string>();
 
@@ -190,7 +277,7 @@ export function acceptConnection(server: Server, sock: Socket, conns: Connection
     sock.unshift(out);
     server.emit('connection', sock);
     // Every chunk after the first: the start of a later request on the connection starts its clocks.
-    sock.on('data', () => conns.data(c));
+    sock.on('data', (d: Buffer) => conns.data(c, d));
     sock.resume();
   });
   sock.resume();

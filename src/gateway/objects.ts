@@ -23,6 +23,15 @@ import {
 } from './respond.js';
 
 /**
+ * The size a client announced as a Content-Length (RFC 9110 8.6: "a non-negative integer"): only
+ * a whole number a double holds exactly, so that its decimal form is its digits (never "1e+21",
+ * never a rounded value); else null, and the object goes chunked.
+ */
+function octetCount(size: number | null | undefined): number | null {
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? size : null;
+}
+
+/**
  * An object retrieved (RFC 1738 4) as the answer: a page of its view (meta.view, named by its
  * scheme's face: a menu, a listing, a search's answer, an article), or its text as a page; a
  * document of another type, `view=raw`, and a document asked as a proxy are passed on as they
@@ -52,13 +61,28 @@ export async function renderResource(
       view === 'raw' && !download ? downloadType(r.meta.contentType ?? 'text/plain') : downloadType(r.meta.contentType),
     );
     if (!ctx.proxy) res.setHeader('Content-Disposition', contentDisposition(fileNameOf(url)));
-    if (r.meta.size !== null) res.setHeader('Content-Length', String(r.meta.size));
+    const announced = octetCount(r.meta.size);
     if (HEADS.has(res)) {
+      // The size the server (or the URL) announced, as GET would send it when the object holds to it.
+      if (announced !== null) res.setHeader('Content-Length', String(announced));
       await r.body.cancel().catch(() => {});
       res.end();
       return;
     }
-    await streamBytes(r.body, sink);
+    // The first piece is read before the headers go: an object that fails at once is an error
+    // page, and one that ends there has its length known.
+    const reader = r.body.getReader();
+    let first: ReadableStreamReadResult<Uint8Array>;
+    try {
+      first = await reader.read();
+    } catch (e) {
+      reader.releaseLock();
+      await r.body.cancel().catch(() => {});
+      throw e;
+    }
+    const length = first.done ? 0 : announced !== null && first.value.length <= announced ? announced : null;
+    if (length !== null) res.setHeader('Content-Length', String(length));
+    await streamBytes(r.body, sink, { reader, first, length });
     res.end();
     return;
   }

@@ -6,7 +6,15 @@ import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { redactUrl } from '../operations/redact.js';
 import { UNSAFE_TEXT } from '../operations/unsafe-text.js';
-import { ABORTED, FtpReplyError, GopherError, NO_CLIENT, NOT_FOUND, TIMEOUT } from '../clients/index.js';
+import {
+  ABORTED,
+  FtpReplyError,
+  GopherError,
+  NO_CLIENT,
+  NOT_FOUND,
+  PROTOCOL_ERROR,
+  TIMEOUT,
+} from '../clients/index.js';
 import { Html, contentSecurityPolicy, markup, page } from './html.js';
 import type { RenderContext, Sink } from './render/index.js';
 import { GATEWAY_BUSY, GATEWAY_FAILED, GATEWAY_MISDIRECTED, GATEWAY_REFUSED, type Config } from './config.js';
@@ -245,16 +253,44 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/**
+ * Passes a body on to the sink. With `length` (the Content-Length sent), the body must be exactly
+ * that long (RFC 9112 6.3: the length delimits the message): a body that runs past it fails before
+ * the octets past it are written, and one that ends short fails too, so that the caller cuts the
+ * connection; neither is ever completed as if it were the object, and no octet of the object can
+ * be read by the client as the start of the next response. `first`: a piece already read from
+ * `reader` (the reader of `body`).
+ */
 export async function streamBytes(
   body: ReadableStream<Uint8Array>,
   sink: { bytes(c: Uint8Array): Promise<void> },
+  held: {
+    reader?: ReadableStreamDefaultReader<Uint8Array>;
+    first?: ReadableStreamReadResult<Uint8Array>;
+    length?: number | null;
+  } = {},
 ): Promise<void> {
-  const reader = body.getReader();
+  const reader = held.reader ?? body.getReader();
+  const length = held.length ?? null;
+  let sent = 0;
   try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) return;
+    for (let r = held.first ?? (await reader.read()); !r.done; r = await reader.read()) {
+      sent += r.value.length;
+      if (length !== null && sent > length) {
+        throw new LocatorError(
+          PROTOCOL_ERROR,
+          -1,
+          `the object runs past the ${length} octets announced for it (the transfer is cut)`,
+        );
+      }
       await sink.bytes(r.value);
+    }
+    if (length !== null && sent < length) {
+      throw new LocatorError(
+        PROTOCOL_ERROR,
+        -1,
+        `the object ended after ${sent} of the ${length} octets announced for it (the transfer is cut)`,
+      );
     }
   } catch (e) {
     await reader.cancel().catch(() => {});

@@ -10,51 +10,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startGateway } from '../../src/gateway/index.js';
 import { request } from './request.js';
-
-/** A raw connection to the gateway that records what it got and when it was closed. */
-interface Raw {
-  sock: net.Socket;
-  got: string;
-  /** Milliseconds from the connection to the end of it (FIN or reset), or null while open. */
-  closedAfter: number | null;
-  closed: Promise<void>;
-}
-
-function connect(port: number): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const sock = net.connect(port, '127.0.0.1');
-    let done!: () => void;
-    const raw: Raw = { sock, got: '', closedAfter: null, closed: new Promise((r) => (done = r)) };
-    const end = () => {
-      if (raw.closedAfter === null) raw.closedAfter = Date.now() - t0;
-      done();
-    };
-    sock.on('data', (d) => (raw.got += d.toString('latin1')));
-    sock.on('end', end);
-    sock.on('close', end);
-    sock.on('error', end);
-    sock.once('connect', () => resolve(raw));
-    sock.once('error', reject);
-  });
-}
-
-/** Resolves when the connection ends, or after `ms` (whichever comes first). */
-async function endedWithin(raw: Raw, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([raw.closed, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
-  clearTimeout(timer);
-}
-
-/** Writes `text` one octet every `every` ms until the connection ends or the text is out. */
-function dribble(raw: Raw, text: string, every: number): () => void {
-  let i = 0;
-  const timer = setInterval(() => {
-    if (raw.closedAfter !== null || i >= text.length || raw.sock.destroyed) return clearInterval(timer);
-    raw.sock.write(text[i++]);
-  }, every);
-  return () => clearInterval(timer);
-}
+import { connect, dribble, endedWithin, type Raw } from './raw.js';
 
 const get = (port: number, path: string) => request({ host: '127.0.0.1', port }, path, { timeout: 10_000 });
 
@@ -108,6 +64,84 @@ test('RFC 9110 15.5.9: a form whose body dribbles is cut at the receive time (he
     assert.match(raw.got, /^HTTP\/1\.1 408 /);
   } finally {
     stop();
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9110 15.5.9: connections that sent the one octet "G" are answered 408 and closed at the headers time, not the idle time', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 300, idleTimeout: 60_000 });
+  const raws: Raw[] = [];
+  try {
+    for (let i = 0; i < 10; i++) {
+      const raw = await connect(g.port);
+      raw.sock.write('G');
+      raws.push(raw);
+    }
+    await Promise.all(raws.map((r) => endedWithin(r, 5000)));
+    for (const r of raws) {
+      assert.notEqual(r.closedAfter, null, 'still connected after 5 s');
+      assert.ok(r.closedAfter! >= 250 && r.closedAfter! < 3000, `closed after ${r.closedAfter} ms`);
+      assert.equal(r.got, 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }
+  } finally {
+    for (const r of raws) r.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9112 9.3.2: one octet of a next request pipelined behind a request is timed from that octet: 408 at the headers time, not the idle time', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 400, idleTimeout: 60_000 });
+  const raw = await connect(g.port);
+  try {
+    raw.sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\nG`);
+    await endedWithin(raw, 5000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 5 s (held for the idle time)');
+    assert.ok(raw.closedAfter! >= 350 && raw.closedAfter! < 3000, `closed after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 200 [^]*HTTP\/1\.1 408 Request Timeout\r\n/);
+  } finally {
+    raw.sock.destroy();
+    await g.close();
+  }
+});
+
+test('RFC 9110 15.5.9: a next request begun while a slow answer is sent, and not complete when it ends past the headers time, is answered 408 then', async () => {
+  // A Gopher server that answers 1.2 s after the request: longer than the headers time.
+  const slow = net.createServer((s) => {
+    s.on('error', () => {});
+    s.once('data', () => setTimeout(() => s.end('iok\t\t\t0\r\n.\r\n'), 1200));
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  const port = (slow.address() as net.AddressInfo).port;
+  const g = await startGateway({ port: 0, headersTimeout: 400, idleTimeout: 60_000, allowPorts: [port] });
+  const raw = await connect(g.port);
+  const target = `/?url=${encodeURIComponent(`gopher://127.0.0.1:${port}/1/`)}`;
+  try {
+    raw.sock.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`);
+    await new Promise((r) => setTimeout(r, 100));
+    raw.sock.write('GET / HT');
+    await endedWithin(raw, 6000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 6 s');
+    assert.ok(raw.closedAfter! >= 1100 && raw.closedAfter! < 4000, `closed after ${raw.closedAfter} ms`);
+    assert.match(raw.got, /^HTTP\/1\.1 200 [^]*<\/html>\n?[^]*HTTP\/1\.1 408 Request Timeout\r\n/);
+  } finally {
+    raw.sock.destroy();
+    await g.close();
+    await new Promise<void>((r) => slow.close(() => r()));
+  }
+});
+
+test('RFC 9112 9.5: a client that pipelines whole requests (and an empty line) is closed at the idle time, with no 408', async () => {
+  const g = await startGateway({ port: 0, headersTimeout: 60_000, idleTimeout: 500 });
+  const raw = await connect(g.port);
+  try {
+    const req = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${g.port}\r\n\r\n`;
+    raw.sock.write(req + req + '\r\n');
+    await endedWithin(raw, 5000);
+    assert.notEqual(raw.closedAfter, null, 'still connected after 5 s');
+    assert.ok(raw.closedAfter! >= 450 && raw.closedAfter! < 3000, `closed after ${raw.closedAfter} ms`);
+    assert.equal([...raw.got.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]).join(' '), '200 200');
+  } finally {
     raw.sock.destroy();
     await g.close();
   }

@@ -178,6 +178,7 @@ eachRow(
       wtype: null,
       wpath: null,
       wlength: null,
+      wlengthDigits: null,
       wpathFields: null,
     });
     assert.equal(u.port, 210);
@@ -193,6 +194,7 @@ test('wais: the draft fields wlength and wpathFields', () => {
     wtype: 'TEXT',
     wpath: '1=abc;7=\0;',
     wlength: 636,
+    wlengthDigits: '636',
     wpathFields: [
       { number: 1, contents: 'abc' },
       { number: 7, contents: '\0' },
@@ -204,6 +206,50 @@ test('wais: the draft fields wlength and wpathFields', () => {
   const d = parse('wais://h.com/db/TEXT/636/x').violations[0];
   assert.equal(d.code, 'draft-only');
   assert.equal(d.severity, 'warning');
+});
+
+test('wais: a document length over 2^53-1 keeps its digits (never rounded), is no number, and is wais-number-out-of-range', () => {
+  for (const [digits, exact] of [
+    ['1000000000000000000000', '1000000000000000000000'],
+    ['9007199254740993', '9007199254740993'],
+    ['9007199254740992', '9007199254740992'],
+    ['000099999999999999999999999999', '99999999999999999999999999'],
+  ]) {
+    const u = parse(`wais://h.com/db/TEXT/${digits}/x`);
+    assert.equal(u.fields.wlength, null, digits);
+    assert.equal(u.fields.wlengthDigits, exact, digits);
+    assert.equal(u.fields.wpath, 'x');
+    const v = u.violations.find((d) => d.code === 'wais-number-out-of-range');
+    assert.ok(v !== undefined, digits);
+    assert.equal(v.severity, 'error');
+    assert.equal(v.offset, 'wais://h.com/db/TEXT/'.length);
+    assert.equal(u.valid, false);
+  }
+  // The largest exact length is a number; leading zeros are not part of its digits.
+  const max = parse('wais://h.com/db/TEXT/9007199254740991/x');
+  assert.equal(max.fields.wlength, 9007199254740991);
+  assert.equal(max.fields.wlengthDigits, '9007199254740991');
+  assert.deepEqual(
+    max.violations.map((d) => d.code),
+    ['draft-only'],
+  );
+  const zeros = parse('wais://h.com/db/TEXT/000636/x');
+  assert.equal(zeros.fields.wlength, 636);
+  assert.equal(zeros.fields.wlengthDigits, '636');
+  assert.match(
+    explain(parse('wais://h.com/db/TEXT/1000000000000000000000/x')).notes.join('\n'),
+    /1000000000000000000000 bytes/,
+  );
+});
+
+test('wais: a wpath field number over 2^53-1 is not read as a field (no rounded tag): the wpath is plain, its "=" and ";" reserved', () => {
+  const u = parse('wais://h.com/db/TEXT/9007199254740993=abc;');
+  assert.equal(u.fields.wpathFields, null);
+  assert.equal(u.fields.wpath, '9007199254740993=abc;');
+  assert.ok(u.violations.some((d) => d.code === 'wais-reserved-char'));
+  assert.deepEqual(parse('wais://h.com/db/TEXT/9007199254740991=abc;').fields.wpathFields, [
+    { number: 9007199254740991, contents: 'abc' },
+  ]);
 });
 
 /** The DocID of gophers.txt as the server sent it (fixtures/wais/README.md, "DocID 1", 139 bytes). */
@@ -372,7 +418,7 @@ const documentArb = fc
   .record({
     database: textArb,
     wtype: textArb,
-    wlength: fc.option(fc.integer({ min: 0, max: 1e9 })),
+    wlength: fc.option(fc.oneof(fc.integer({ min: 0, max: 1e9 }), fc.maxSafeNat())),
     path: fc.oneof(
       textArb.map((wpath) => ({ wpath, wpathFields: null })),
       fc
@@ -390,6 +436,7 @@ const documentArb = fc
     wtype,
     wpath: path.wpath,
     wlength,
+    wlengthDigits: wlength === null ? null : String(wlength),
     wpathFields: path.wpathFields,
   }));
 
@@ -401,6 +448,7 @@ const fieldsArb = fc.oneof(
     wtype: null,
     wpath: null,
     wlength: null,
+    wlengthDigits: null,
     wpathFields: null,
   })),
   fc.tuple(textArb, textArb).map(([database, search]) => ({
@@ -410,6 +458,7 @@ const fieldsArb = fc.oneof(
     wtype: null,
     wpath: null,
     wlength: null,
+    wlengthDigits: null,
     wpathFields: null,
   })),
   documentArb,

@@ -126,7 +126,7 @@ function targetOf(url: Url): Target {
   if (slash < 0) throw new LocatorError(NOT_FOUND, -1, 'the WAIS URL has no wpath (RFC 1738 3.9)');
   const wtype = latin1(decode(after.slice(0, slash), { strict: false }));
   let wpath = after.slice(slash + 1);
-  if (f.wlength !== null) wpath = wpath.slice(wpath.indexOf('/') + 1);
+  if (f.wlengthDigits !== null) wpath = wpath.slice(wpath.indexOf('/') + 1);
   let docId: Uint8Array;
   if (f.wpathFields !== null) {
     const bytes: number[] = [];

@@ -44,6 +44,13 @@ export const WAIS_MISSING_WPATH = defineCode(
   'a WAIS document URL is <database>/<wtype>/<wpath>: the "/" and the wpath are missing',
 );
 
+export const WAIS_NUMBER_RANGE = defineCode(
+  'wais-number-out-of-range',
+  'error',
+  'draft 1993-07 (waisdoc)',
+  'a document length (draft 1993-07) over 2^53-1 octets is no length a WAIS retrieval can ask for',
+);
+
 /** The characters of a draft wpath: uchar and "/" (draft 1993-07 path; draft 1994-03 field contents). */
 const DRAFT_WPATH_SET = UCHAR_SET.with('/');
 
@@ -73,8 +80,25 @@ interface WaisParts {
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
+ * The decimal digits href[s, e) as a number when it is at most 2^53-1 (Number.MAX_SAFE_INTEGER),
+ * else null: a double holds no larger integer exactly, so such digits are never rounded to one.
+ */
+function safeNumber(h: string, s: number, e: number): number | null {
+  while (s < e - 1 && h.charCodeAt(s) === 48) s++;
+  if (e - s > 16 || (e - s === 16 && h.slice(s, e) > '9007199254740991')) return null;
+  return Number(h.slice(s, e));
+}
+
+/** The decimal digits href[s, e) without their leading zeros ("0" for zeros only), exact at any length. */
+function digitsOf(h: string, s: number, e: number): string {
+  while (s < e - 1 && h.charCodeAt(s) === 48) s++;
+  return h.slice(s, e);
+}
+
+/**
  * Reads the draft 1994-03 wpath field encoding in href[s, e): 1*( 1*digit "=" contents ";" ),
- * contents free of "=" and ";". Returns null when the range is not in that form.
+ * contents free of "=" and ";". Returns null when the range is not in that form, or when a
+ * field number is over 2^53-1 (no tag a WAIS document-id can carry, nor a number held exactly).
  */
 function readFields(h: string, s: number, e: number): FieldRange[] | null {
   if (s >= e) return null;
@@ -83,7 +107,7 @@ function readFields(h: string, s: number, e: number): FieldRange[] | null {
   while (i < e) {
     let d = i;
     while (d < e && isDigit(h.charCodeAt(d))) d++;
-    if (d === i || d >= e || h.charCodeAt(d) !== 61) return null;
+    if (d === i || d >= e || h.charCodeAt(d) !== 61 || safeNumber(h, i, d) === null) return null;
     let j = d + 1;
     while (j < e) {
       const c = h.charCodeAt(j);
@@ -204,6 +228,9 @@ function validate(url: Url, report: Report): void {
     report(WAIS_MISSING_WPATH, p.end + url.inputOffset);
     return;
   }
+  if (p.length !== null && safeNumber(url.href, p.length.start, p.length.end) === null) {
+    report(WAIS_NUMBER_RANGE, p.length.start + url.inputOffset);
+  }
   if (p.length !== null) {
     report(
       DRAFT_ONLY,
@@ -260,8 +287,13 @@ export interface WaisFields {
   search: string | null;
   wtype: string | null;
   wpath: string | null;
-  /** draft 1993-07: the document length in bytes, or null. */
+  /**
+   * draft 1993-07: the document length in bytes; null when there is none, or when it is over
+   * 2^53-1 (wais-number-out-of-range: its digits are in wlengthDigits, never rounded).
+   */
   wlength: number | null;
+  /** draft 1993-07: the document length's digits, leading zeros removed, exact at any length; null when there is none. */
+  wlengthDigits: string | null;
   /** draft 1994-03: the wpath's fields in order, or null when the wpath is not in that form. */
   wpathFields: Array<{ number: number; contents: string }> | null;
 }
@@ -275,7 +307,8 @@ function decodeParts(url: Url, p: WaisParts): WaisFields {
     search: t(p.search),
     wtype: t(p.wtype),
     wpath: t(p.wpath),
-    wlength: p.length === null ? null : Number(h.slice(p.length.start, p.length.end)),
+    wlength: p.length === null ? null : safeNumber(h, p.length.start, p.length.end),
+    wlengthDigits: p.length === null ? null : digitsOf(h, p.length.start, p.length.end),
     wpathFields:
       p.fields === null
         ? null
@@ -380,6 +413,10 @@ function explain(url: Url): Explanation {
       if (f.wlength !== null) {
         notes.push(
           `the document length (${f.wlength} bytes, the 1993-07 draft's form) gives the end of the byte range`,
+        );
+      } else if (f.wlengthDigits !== null) {
+        notes.push(
+          `the document length (${f.wlengthDigits} bytes, the 1993-07 draft's form) is over 2^53-1, no byte range a retrieval can ask for: the client asks for chunks (freeWAIS: 10000 bytes at a time) until a shorter one arrives`,
         );
       } else {
         notes.push(
