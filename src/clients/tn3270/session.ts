@@ -12,7 +12,7 @@ import { LocatorError } from '../../core/errors.js';
 import { redactUrl } from '../../operations/redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
-import { CONNECTION_CLOSED, TIMEOUT } from '../types.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT } from '../types.js';
 import { concatBytes } from '../framing/bytes.js';
 import { connectUrl, deadline, SessionCore, transcriptOf } from '../session-core.js';
 import { applyRecord } from './datastream.js';
@@ -68,6 +68,16 @@ export interface Tn3270Session extends InteractiveSession {
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * `e` as a LocatorError: an error of any other kind (a bug, or an engine limit a hostile stream
+ * reached) becomes a `protocol-error` that keeps it as its cause, so none reaches the caller untyped.
+ */
+function typed(e: unknown, where: string): LocatorError {
+  if (e instanceof LocatorError) return e;
+  const what = e instanceof Error ? e.message : String(e);
+  return new LocatorError(PROTOCOL_ERROR, -1, `${where}: the 3270 session could not go on (${what})`, { cause: e });
+}
 
 /** Sends what a feed produced and records its transcript lines. */
 function answer(conn: Connection, r: FeedResult, send: (b: Uint8Array) => void): void {
@@ -139,8 +149,9 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       let done;
       try {
         done = applyRecord(screen, data);
-      } catch (e) {
-        if (response === null || response.flag === RESPONSE_FLAG.NO || !(e instanceof LocatorError)) throw e;
+      } catch (caught) {
+        const e = typed(caught, where);
+        if (response === null || response.flag === RESPONSE_FLAG.NO) throw e;
         conn.note('info', e.message);
         send(telnet.response(response.seq, false));
         conn.note('send', `TN3270E RESPONSE ${response.seq} negative (COMMAND-REJECT)`);
@@ -177,9 +188,10 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       const shown = apply(r, raw);
       if (shown !== null) first.push(shown);
     }
-  } catch (e) {
+  } catch (caught) {
+    const e = typed(caught, where);
     const err =
-      e instanceof LocatorError && e.code === TIMEOUT
+      e.code === TIMEOUT
         ? new LocatorError(
             TIMEOUT,
             -1,
@@ -187,7 +199,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
             { cause: e },
           )
         : e;
-    conn.close(err instanceof LocatorError ? err : undefined);
+    conn.close(err);
     throw err;
   } finally {
     timer.clear();
@@ -203,9 +215,13 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
   conn.note('info', `3270 mode: ${type}, ${mode()}`);
 
   const core: SessionCore = new SessionCore(conn, (chunk) => {
-    const r = telnet.feed(chunk);
-    answer(conn, r, (b) => core.send(b));
-    return apply(r, (b) => core.send(b));
+    try {
+      const r = telnet.feed(chunk);
+      answer(conn, r, (b) => core.send(b));
+      return apply(r, (b) => core.send(b));
+    } catch (e) {
+      throw typed(e, where);
+    }
   });
   core.bytesOut = out;
   core.start(first.length > 0 ? concatBytes(first) : null);

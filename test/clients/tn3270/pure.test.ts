@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { decodeEbcdic, displayChar, encodeChar } from '../../../src/clients/tn3270/ebcdic.js';
 import { Tn3270Telnet, IAC, SB, SE, EOR, DO, WILL, OPT } from '../../../src/clients/tn3270/negotiate.js';
-import { applyRecord } from '../../../src/clients/tn3270/datastream.js';
+import { applyRecord, MAX_WSF_NESTING } from '../../../src/clients/tn3270/datastream.js';
 import { AID, decodeAddress, encodeAddress, FA, Screen } from '../../../src/clients/tn3270/screen.js';
 import { keyReader } from '../../../src/clients/tn3270/keys.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { ROOT } from '../../helpers.js';
 import { MODELS, queryReplyFields, usableArea } from './query-reply.js';
+import { nestedWsf } from './hostile.js';
 import { SEED } from '../../properties/runs.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(ROOT, 'test', 'fixtures', 'tn3270', name)));
@@ -328,6 +329,28 @@ test('GA23-0059 WSF: Read Partition Query is answered with a Query Reply (AID 0x
   const r = applyRecord(s, Uint8Array.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]));
   assert.equal(r.reply![0], 0x88);
   assert.equal(hex(r.reply!.subarray(1, 10)), '000981808081868' + '7a6');
+});
+
+test('GA23-0059 WSF Outbound 3270DS: nested MAX_WSF_NESTING (16) levels deep applies; one more is a protocol-error naming the limit', () => {
+  assert.equal(MAX_WSF_NESTING, 16);
+  const s = new Screen();
+  const done = applyRecord(s, nestedWsf(MAX_WSF_NESTING));
+  assert.equal(done.command, 'WSF');
+  assert.equal(s.screenText()[0], 'X', 'the innermost Write was applied');
+  for (const zero of [false, true]) {
+    assert.throws(
+      () => applyRecord(new Screen(), nestedWsf(MAX_WSF_NESTING + 1, zero)),
+      (e: unknown) =>
+        isProtocolError(e) &&
+        (e as Error).message ===
+          'the 3270 data stream nests Write Structured Field 17 levels deep, past the limit of 16, at octet 80 (GA23-0059) (protocol-error)',
+    );
+  }
+  // What a hostile host sent: 50,000 levels in one record (250 KB, under the 256 KiB record bound).
+  assert.throws(
+    () => applyRecord(new Screen(), nestedWsf(50_000, true)),
+    (e: unknown) => isProtocolError(e) && /17 levels deep, past the limit of 16/.test((e as Error).message),
+  );
 });
 
 // The Query Reply of each 3278 model (GA23-0059 "Query Reply (Summary)" and "Query Reply (Usable
