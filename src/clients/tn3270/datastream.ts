@@ -305,7 +305,7 @@ function applyAt(screen: Screen, record: Uint8Array, level: number, base: number
       }
       screen.resetModified();
       screen.cursor = screen.nextInput(screen.size - 1);
-      screen.locked = false;
+      screen.restore();
       return result;
     case 'WSF':
       applyStructuredFields(screen, record, result, level + 1, base);
@@ -318,7 +318,7 @@ function applyAt(screen: Screen, record: Uint8Array, level: number, base: number
       if (wcc & WCC.RESET_MDT) screen.resetModified();
       applyOrders(screen, record, 2, name === 'W' ? screen.cursor : 0, base);
       if (wcc & WCC.ALARM) screen.alarm = true;
-      if (wcc & WCC.RESTORE) screen.locked = false;
+      if (wcc & WCC.RESTORE) screen.restore();
       return result;
     }
   }

@@ -18,7 +18,7 @@ import { connectUrl, deadline, SessionCore, transcriptOf } from '../session-core
 import { applyRecord } from './datastream.js';
 import { keyReader } from './keys.js';
 import { BRK, FUNCTION, IAC, RESPONSE_FLAG, Tn3270Telnet, type FeedResult } from './negotiate.js';
-import { MODELS, Screen } from './screen.js';
+import { MODELS, OPERATOR_ERROR, Screen } from './screen.js';
 
 export { Screen } from './screen.js';
 export { applyRecord } from './datastream.js';
@@ -68,6 +68,9 @@ export interface Tn3270Session extends InteractiveSession {
 }
 
 const encoder = new TextEncoder();
+
+/** The status line's text while an operator error inhibits input (beside the error's indicator). */
+const INHIBITED = 'keyboard locked: Reset (Ctrl-R) unlocks';
 
 /**
  * `e` as a LocatorError: an error of any other kind (a bug, or an engine limit a hostile stream
@@ -241,9 +244,14 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       let redraw = false;
       for (const k of keys(data)) {
         redraw = true;
+        if (screen.operatorError !== null && k.kind !== 'reset') {
+          // Input inhibited (the 3278): only Reset is taken until the error is cleared.
+          status = INHIBITED;
+          continue;
+        }
         switch (k.kind) {
           case 'char':
-            screen.type(k.ch);
+            if (!screen.type(k.ch) && screen.operatorError !== null) status = INHIBITED;
             break;
           case 'tab':
             screen.cursor = screen.nextInput(screen.cursor);
@@ -279,7 +287,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
             if (!screen.eraseEof()) status = 'Erase EOF: the cursor is not in an input field';
             break;
           case 'reset':
-            screen.insert = false;
+            screen.reset();
             status = '';
             break;
           case 'aid':
@@ -311,7 +319,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       return [
         `tn3270 ${where} (RFC 1576)`,
         `terminal ${type} (${screen.rows}x${screen.cols}, alternate ${screen.alternateRows}x${screen.alternateCols}); ${mode()}${nvt ? '; NVT mode' : ''}`,
-        `keyboard ${screen.locked ? 'locked (waiting for the host)' : 'ready'}; cursor row ${Math.floor(screen.cursor / screen.cols) + 1} column ${(screen.cursor % screen.cols) + 1}; ${records} records`,
+        `keyboard ${screen.operatorError !== null ? `locked (operator error: ${OPERATOR_ERROR[screen.operatorError]}; Reset unlocks)` : screen.locked ? 'locked (waiting for the host)' : 'ready'}; cursor row ${Math.floor(screen.cursor / screen.cols) + 1} column ${(screen.cursor % screen.cols) + 1}; ${records} records`,
         `${core.bytesIn} octets in, ${core.bytesOut} octets out`,
       ];
     },
