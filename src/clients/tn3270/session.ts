@@ -96,7 +96,9 @@ function answer(conn: Connection, r: FeedResult, send: (b: Uint8Array) => void):
  * sent for them. Fails with `timeout` (no 3270 mode within `options.timeout`: not a TN3270
  * server), `connection-closed`, `connect-failed`, `aborted`, `policy-refused`; once running, a
  * record that is no 3270 data stream, or a subnegotiation or record without end, ends the session
- * with `protocol-error` (closed rejects with it).
+ * with `protocol-error` (closed rejects with it). Whatever else fails while the host's data is
+ * applied is a `protocol-error` too (the original as its cause): connectSession and `closed`
+ * reject only with LocatorErrors.
  */
 export async function connectSession(url: Url, options: Tn3270SessionOptions = {}): Promise<Tn3270Session> {
   const { lines, record } = transcriptOf(options);
