@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, rootGate, rootOnly } from '../helpers.js';
+import { nestedWsf, onWire } from '../clients/tn3270/hostile.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -45,4 +46,33 @@ test('locator connect tn3270://127.0.0.1:3270/: negotiates and draws the Hercule
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /Hercules Version/);
   assert.match(r.out, /The S\/370, ESA\/390 and z\/Architecture/);
+});
+
+test('locator connect tn3270: a host nesting Write Structured Field 50,000 deep, before or after the 3270 mode, exits 3 (protocol-error), not 70', async () => {
+  const { createServer } = await import('node:net');
+  const hostile = onWire(nestedWsf(50_000, true));
+  // RFC 1576's negotiation (DO TERMINAL-TYPE, SEND; BINARY and END-OF-RECORD both ways).
+  const negotiation = Buffer.from([
+    255, 253, 24, 255, 250, 24, 1, 255, 240, 255, 253, 25, 255, 251, 25, 255, 253, 0, 255, 251, 0,
+  ]);
+  const write = Buffer.from([0xf5, 0xc2, 0xff, 0xef]); // an Erase/Write that restores the keyboard
+  for (const [when, first, later] of [
+    ['before', Buffer.concat([Buffer.from([255, 253, 24]), hostile]), null],
+    ['after', Buffer.concat([negotiation, write]), hostile],
+  ] as const) {
+    const server = createServer((sock) => {
+      sock.on('error', () => {});
+      sock.write(first);
+      if (later !== null) setTimeout(() => sock.write(later), 200);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const r = await runAsync(['connect', '--idle', '5000', `tn3270://127.0.0.1:${port}/`], '');
+      assert.equal(r.code, 3, `${when}: ${r.err}`);
+      assert.match(r.err, /nests Write Structured Field 17 levels deep, past the limit of 16/, when);
+    } finally {
+      server.close();
+    }
+  }
 });

@@ -196,6 +196,15 @@ const SF_READ_PARTITION = 0x01;
 const SF_ERASE_RESET = 0x03;
 const SF_OUTBOUND_3270DS = 0x40;
 
+/**
+ * How deep a Write Structured Field may sit inside the Outbound 3270DS fields of others: the
+ * outermost WSF is level 1. GA23-0059 ("Outbound 3270DS") has the field carry a Write, Erase/Write,
+ * Erase/Write Alternate or Erase All Unprotected, so a real host nests no WSF at all; a deeper
+ * record is refused (`protocol-error`) before it can exhaust the stack.
+ * DEVIATION: a WSF inside Outbound 3270DS is taken, up to this depth, rather than refused at once.
+ */
+export const MAX_WSF_NESTING = 16;
+
 /** Two octets, high first (the query replies' lengths and sizes). */
 const u16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
 
@@ -229,13 +238,15 @@ export function queryReply(screen: Screen): Uint8Array {
   return Uint8Array.from([0x88, ...summary, ...usable, ...colors, ...highlight, ...implicit]);
 }
 
-function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied): void {
+function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied, level: number, base: number): void {
+  if (level > MAX_WSF_NESTING)
+    fail(`nests Write Structured Field ${level} levels deep, past the limit of ${MAX_WSF_NESTING},`, base);
   let i = 1;
   while (i < data.length) {
-    if (i + 3 > data.length) fail('ends inside a structured field header', i);
+    if (i + 3 > data.length) fail('ends inside a structured field header', base + i);
     let len = (data[i] << 8) | data[i + 1];
     if (len === 0) len = data.length - i;
-    if (len < 3 || i + len > data.length) fail(`has a structured field of length ${len} that does not fit`, i);
+    if (len < 3 || i + len > data.length) fail(`has a structured field of length ${len} that does not fit`, base + i);
     const id = data[i + 2];
     const body = data.subarray(i + 3, i + len);
     if (id === SF_READ_PARTITION && body.length >= 2 && (body[1] === 0x02 || body[1] === 0x03)) {
@@ -246,7 +257,7 @@ function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied
     } else if (id === SF_ERASE_RESET) {
       screen.erase(body.length > 0 && (body[0] & 0x80) !== 0); // 0x80: the alternate size
     } else if (id === SF_OUTBOUND_3270DS && body.length >= 2) {
-      const inner = applyRecord(screen, body.subarray(1));
+      const inner = applyAt(screen, body.subarray(1), level, base + i + 4);
       result.notes.push(...inner.notes);
       if (inner.reply !== null) result.reply = inner.reply;
     } else {
@@ -261,13 +272,22 @@ function applyStructuredFields(screen: Screen, data: Uint8Array, result: Applied
  * buffer and the cursor and, per its WCC, sounds the alarm, restores the keyboard and resets the
  * modified tags; a read returns the inbound record to send (Read Buffer: every position; Read
  * Modified: the modified fields, with no AID); WSF Read Partition Query returns a Query Reply.
- * Fails with `protocol-error` on an empty record, an unknown command or order, or an order cut
- * short or addressing outside the buffer.
+ * Fails with `protocol-error` on an empty record, an unknown command or order, an order cut
+ * short or addressing outside the buffer, or a Write Structured Field nested in Outbound 3270DS
+ * fields more than MAX_WSF_NESTING levels deep.
  */
 export function applyRecord(screen: Screen, record: Uint8Array): Applied {
-  if (record.length === 0) fail('is an empty record', 0);
+  return applyAt(screen, record, 0, 0);
+}
+
+/**
+ * applyRecord() of a record found `level` Write Structured Fields deep (0: the host's record),
+ * starting at octet `base` of the host's record (for the offsets in the errors).
+ */
+function applyAt(screen: Screen, record: Uint8Array, level: number, base: number): Applied {
+  if (record.length === 0) fail('is an empty record', base);
   const name = commandOf(record[0]);
-  if (name === null) fail(`starts with the unknown command 0x${record[0].toString(16).padStart(2, '0')}`, 0);
+  if (name === null) fail(`starts with the unknown command 0x${record[0].toString(16).padStart(2, '0')}`, base);
   const result: Applied = { command: name, reply: null, notes: [] };
   screen.alarm = false;
   switch (name) {
@@ -285,20 +305,20 @@ export function applyRecord(screen: Screen, record: Uint8Array): Applied {
       }
       screen.resetModified();
       screen.cursor = screen.nextInput(screen.size - 1);
-      screen.locked = false;
+      screen.restore();
       return result;
     case 'WSF':
-      applyStructuredFields(screen, record, result);
+      applyStructuredFields(screen, record, result, level + 1, base);
       return result;
     default: {
-      if (record.length < 2) fail('ends before the write control character', 1);
+      if (record.length < 2) fail('ends before the write control character', base + 1);
       const wcc = record[1];
       if (name !== 'W') screen.erase(name === 'EWA');
       else screen.pen = { color: 0, highlight: 0 }; // SA's attributes last one write
       if (wcc & WCC.RESET_MDT) screen.resetModified();
-      applyOrders(screen, record, 2, name === 'W' ? screen.cursor : 0, 0);
+      applyOrders(screen, record, 2, name === 'W' ? screen.cursor : 0, base);
       if (wcc & WCC.ALARM) screen.alarm = true;
-      if (wcc & WCC.RESTORE) screen.locked = false;
+      if (wcc & WCC.RESTORE) screen.restore();
       return result;
     }
   }

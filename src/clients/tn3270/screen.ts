@@ -83,6 +83,10 @@ export function encodeAddress(address: number): [number, number] {
   return [(address >> 8) & 0x3f, address & 0xff];
 }
 
+/** The kinds of operator error, and what the status line shows for each (x3270's wording of the 3278's indicators). */
+export const OPERATOR_ERROR = { protected: 'X Protected', numeric: 'X NUM', overflow: 'X Overflow' } as const;
+export type OperatorError = keyof typeof OPERATOR_ERROR;
+
 /** One field (GA23-0059 "Fields"): its attribute's address, the attribute, and where its data starts and how long it is. */
 export interface Field {
   at: number;
@@ -110,6 +114,13 @@ export class Screen {
   cursor = 0;
   /** The keyboard is locked from an AID until the host restores it (WCC bit 6). */
   locked = false;
+  /**
+   * An operator error (the 3278's "input inhibited"; IBM GA23-0059 "Keyboard"): a character keyed
+   * into a protected position or a field attribute (`protected`), a non-digit into a numeric
+   * field (`numeric`, the numeric lock), a character inserted into a full field (`overflow`).
+   * The keyboard takes nothing more until Reset (reset()) or the host restores it; null when none.
+   */
+  operatorError: OperatorError | null = null;
   /** The host asked for the alarm (WCC bit 5) in its last write. */
   alarm = false;
   /** Insert mode (the Insert key): typed characters push the rest of the field right. */
@@ -241,22 +252,37 @@ export class Screen {
   }
 
   /**
-   * An operator typed `ch` (GA23-0059 "Keyboard"): into the cursor's position when it may take
-   * input, then the cursor moves on (to the next field at the end of one). False when the
-   * keyboard is locked, the position is protected, a numeric field gets a non-digit, or code
-   * page 037 has no such character: nothing changes (the real terminal would inhibit input).
+   * An operator typed `ch` (GA23-0059 "Keyboard"; IBM 3174/3278 auto-skip): into the cursor's
+   * position when it may take input, then the cursor moves on. At the end of a field it goes to
+   * the first position of the next field, whatever that field is, and on past a field that is
+   * protected and numeric (auto-skip) to the first position of the next unprotected field; it
+   * never stays on a field attribute. A character keyed into a protected position or an
+   * attribute, a non-digit into a numeric field, or a character inserted into a full field is an
+   * operator error: nothing changes, `operatorError` says which, and the keyboard takes nothing
+   * more until reset(). False then, while the keyboard is locked, and for a character code page
+   * 037 does not have.
    */
   type(ch: string): boolean {
-    if (this.locked || !this.isInput(this.cursor)) return false;
+    if (this.locked || this.operatorError !== null) return false;
+    if (!this.isInput(this.cursor)) {
+      this.operatorError = 'protected';
+      return false;
+    }
     const octet = encodeChar(ch);
     if (octet === null) return false;
     const fa = this.attributeOf(this.cursor);
-    if (fa >= 0 && (this.attrs[fa] & FA.NUMERIC) !== 0 && !/[0-9.\-]/.test(ch)) return false;
+    if (fa >= 0 && (this.attrs[fa] & FA.NUMERIC) !== 0 && !/[0-9.\-]/.test(ch)) {
+      this.operatorError = 'numeric';
+      return false;
+    }
     if (this.insert) {
       // Insert mode: the field's characters from the cursor on move one right; that needs a NUL
       // (or a blank) at the field's end, else the real terminal inhibits input (operator error).
       const end = this.fieldEnd(this.cursor);
-      if (this.chars[end] !== 0 && this.chars[end] !== 0x40) return false;
+      if (this.chars[end] !== 0 && this.chars[end] !== 0x40) {
+        this.operatorError = 'overflow';
+        return false;
+      }
       for (let p = end; p !== this.cursor;) {
         const prev = (p - 1 + this.size) % this.size;
         this.chars[p] = this.chars[prev];
@@ -267,9 +293,36 @@ export class Screen {
     this.color[this.cursor] = 0;
     this.highlight[this.cursor] = 0;
     this.#touch(this.cursor);
-    const next = (this.cursor + 1) % this.size;
-    this.cursor = this.attrs[next] >= 0 ? this.nextInput(this.cursor) : next;
+    this.cursor = this.#skip((this.cursor + 1) % this.size);
     return true;
+  }
+
+  /**
+   * Where the cursor lands from `p` after a typed character (the 3278's auto-skip): off each
+   * field attribute onto the position after it, except past an auto-skip (protected and numeric)
+   * field, where it goes to the next unprotected field (address 0 when there is none, as PT).
+   */
+  #skip(p: number): number {
+    for (let k = 0; k < this.size && this.attrs[p] >= 0; k++) {
+      const fa = this.attrs[p];
+      if ((fa & FA.PROTECTED) !== 0 && (fa & FA.NUMERIC) !== 0) {
+        const next = this.nextInput(p);
+        p = next === p ? 0 : next;
+      } else p = (p + 1) % this.size;
+    }
+    return p;
+  }
+
+  /** Reset (the RESET key): the operator error is cleared and the keyboard takes input again; insert mode ends. */
+  reset(): void {
+    this.operatorError = null;
+    this.insert = false;
+  }
+
+  /** The host restores the keyboard (WCC bit 6, Erase All Unprotected): unlocked, no operator error. */
+  restore(): void {
+    this.locked = false;
+    this.operatorError = null;
   }
 
   /** The last position of the field holding `address` (before the next attribute), or the end of an unformatted buffer. */
@@ -290,7 +343,7 @@ export class Screen {
    * unprotected field or the keyboard is locked.
    */
   eraseEof(): boolean {
-    if (this.locked || !this.isInput(this.cursor)) return false;
+    if (this.locked || this.operatorError !== null || !this.isInput(this.cursor)) return false;
     const end = this.fieldEnd(this.cursor);
     for (let p = this.cursor; ; p = (p + 1) % this.size) {
       this.chars[p] = 0;
@@ -304,7 +357,7 @@ export class Screen {
 
   /** Delete (GA23-0059 "DEL key"): the character at the cursor goes, the rest of the field moves left, a NUL at its end. */
   deleteChar(): boolean {
-    if (this.locked || !this.isInput(this.cursor)) return false;
+    if (this.locked || this.operatorError !== null || !this.isInput(this.cursor)) return false;
     const end = this.fieldEnd(this.cursor);
     let p = this.cursor;
     while (p !== end) {
@@ -319,7 +372,7 @@ export class Screen {
 
   /** Backspace: the cursor one position left, and that position erased when it takes input. */
   backspace(): void {
-    if (this.locked) return;
+    if (this.locked || this.operatorError !== null) return;
     const p = (this.cursor - 1 + this.size) % this.size;
     if (!this.isInput(p)) return;
     this.cursor = p;
@@ -450,7 +503,8 @@ export class Screen {
       }
     }
     out += '\x1b[0m';
-    const state = (this.locked ? 'X SYSTEM' : '') + (this.insert ? ' INSERT' : '');
+    const lock = this.operatorError !== null ? OPERATOR_ERROR[this.operatorError] : this.locked ? 'X SYSTEM' : '';
+    const state = lock + (this.insert ? ' INSERT' : '');
     out += `\x1b[${this.rows + 1};1H\x1b[7m${(state + ' ' + status).trim().padEnd(this.cols).slice(0, this.cols)}\x1b[0m`;
     out += `\x1b[${Math.floor(this.cursor / this.cols) + 1};${(this.cursor % this.cols) + 1}H`;
     if (this.alarm) out += '\x07';

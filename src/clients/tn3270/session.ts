@@ -12,13 +12,13 @@ import { LocatorError } from '../../core/errors.js';
 import { redactUrl } from '../../operations/redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
-import { CONNECTION_CLOSED, TIMEOUT } from '../types.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR, TIMEOUT } from '../types.js';
 import { concatBytes } from '../framing/bytes.js';
 import { connectUrl, deadline, SessionCore, transcriptOf } from '../session-core.js';
 import { applyRecord } from './datastream.js';
 import { keyReader } from './keys.js';
 import { BRK, FUNCTION, IAC, RESPONSE_FLAG, Tn3270Telnet, type FeedResult } from './negotiate.js';
-import { MODELS, Screen } from './screen.js';
+import { MODELS, OPERATOR_ERROR, Screen } from './screen.js';
 
 export { Screen } from './screen.js';
 export { applyRecord } from './datastream.js';
@@ -69,6 +69,19 @@ export interface Tn3270Session extends InteractiveSession {
 
 const encoder = new TextEncoder();
 
+/** The status line's text while an operator error inhibits input (beside the error's indicator). */
+const INHIBITED = 'keyboard locked: Reset (Ctrl-R) unlocks';
+
+/**
+ * `e` as a LocatorError: an error of any other kind (a bug, or an engine limit a hostile stream
+ * reached) becomes a `protocol-error` that keeps it as its cause, so none reaches the caller untyped.
+ */
+function typed(e: unknown, where: string): LocatorError {
+  if (e instanceof LocatorError) return e;
+  const what = e instanceof Error ? e.message : String(e);
+  return new LocatorError(PROTOCOL_ERROR, -1, `${where}: the 3270 session could not go on (${what})`, { cause: e });
+}
+
 /** Sends what a feed produced and records its transcript lines. */
 function answer(conn: Connection, r: FeedResult, send: (b: Uint8Array) => void): void {
   for (const n of r.notes) conn.note(n.direction, n.text);
@@ -83,7 +96,9 @@ function answer(conn: Connection, r: FeedResult, send: (b: Uint8Array) => void):
  * sent for them. Fails with `timeout` (no 3270 mode within `options.timeout`: not a TN3270
  * server), `connection-closed`, `connect-failed`, `aborted`, `policy-refused`; once running, a
  * record that is no 3270 data stream, or a subnegotiation or record without end, ends the session
- * with `protocol-error` (closed rejects with it).
+ * with `protocol-error` (closed rejects with it). Whatever else fails while the host's data is
+ * applied is a `protocol-error` too (the original as its cause): connectSession and `closed`
+ * reject only with LocatorErrors.
  */
 export async function connectSession(url: Url, options: Tn3270SessionOptions = {}): Promise<Tn3270Session> {
   const { lines, record } = transcriptOf(options);
@@ -139,8 +154,9 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       let done;
       try {
         done = applyRecord(screen, data);
-      } catch (e) {
-        if (response === null || response.flag === RESPONSE_FLAG.NO || !(e instanceof LocatorError)) throw e;
+      } catch (caught) {
+        const e = typed(caught, where);
+        if (response === null || response.flag === RESPONSE_FLAG.NO) throw e;
         conn.note('info', e.message);
         send(telnet.response(response.seq, false));
         conn.note('send', `TN3270E RESPONSE ${response.seq} negative (COMMAND-REJECT)`);
@@ -177,9 +193,10 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       const shown = apply(r, raw);
       if (shown !== null) first.push(shown);
     }
-  } catch (e) {
+  } catch (caught) {
+    const e = typed(caught, where);
     const err =
-      e instanceof LocatorError && e.code === TIMEOUT
+      e.code === TIMEOUT
         ? new LocatorError(
             TIMEOUT,
             -1,
@@ -187,7 +204,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
             { cause: e },
           )
         : e;
-    conn.close(err instanceof LocatorError ? err : undefined);
+    conn.close(err);
     throw err;
   } finally {
     timer.clear();
@@ -203,9 +220,13 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
   conn.note('info', `3270 mode: ${type}, ${mode()}`);
 
   const core: SessionCore = new SessionCore(conn, (chunk) => {
-    const r = telnet.feed(chunk);
-    answer(conn, r, (b) => core.send(b));
-    return apply(r, (b) => core.send(b));
+    try {
+      const r = telnet.feed(chunk);
+      answer(conn, r, (b) => core.send(b));
+      return apply(r, (b) => core.send(b));
+    } catch (e) {
+      throw typed(e, where);
+    }
   });
   core.bytesOut = out;
   core.start(first.length > 0 ? concatBytes(first) : null);
@@ -225,9 +246,14 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       let redraw = false;
       for (const k of keys(data)) {
         redraw = true;
+        if (screen.operatorError !== null && k.kind !== 'reset') {
+          // Input inhibited (the 3278): only Reset is taken until the error is cleared.
+          status = INHIBITED;
+          continue;
+        }
         switch (k.kind) {
           case 'char':
-            screen.type(k.ch);
+            if (!screen.type(k.ch) && screen.operatorError !== null) status = INHIBITED;
             break;
           case 'tab':
             screen.cursor = screen.nextInput(screen.cursor);
@@ -263,7 +289,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
             if (!screen.eraseEof()) status = 'Erase EOF: the cursor is not in an input field';
             break;
           case 'reset':
-            screen.insert = false;
+            screen.reset();
             status = '';
             break;
           case 'aid':
@@ -295,7 +321,7 @@ export async function connectSession(url: Url, options: Tn3270SessionOptions = {
       return [
         `tn3270 ${where} (RFC 1576)`,
         `terminal ${type} (${screen.rows}x${screen.cols}, alternate ${screen.alternateRows}x${screen.alternateCols}); ${mode()}${nvt ? '; NVT mode' : ''}`,
-        `keyboard ${screen.locked ? 'locked (waiting for the host)' : 'ready'}; cursor row ${Math.floor(screen.cursor / screen.cols) + 1} column ${(screen.cursor % screen.cols) + 1}; ${records} records`,
+        `keyboard ${screen.operatorError !== null ? `locked (operator error: ${OPERATOR_ERROR[screen.operatorError]}; Reset unlocks)` : screen.locked ? 'locked (waiting for the host)' : 'ready'}; cursor row ${Math.floor(screen.cursor / screen.cols) + 1} column ${(screen.cursor % screen.cols) + 1}; ${records} records`,
         `${core.bytesIn} octets in, ${core.bytesOut} octets out`,
       ];
     },

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { decodeEbcdic, displayChar, encodeChar } from '../../../src/clients/tn3270/ebcdic.js';
 import { Tn3270Telnet, IAC, SB, SE, EOR, DO, WILL, OPT } from '../../../src/clients/tn3270/negotiate.js';
-import { applyRecord } from '../../../src/clients/tn3270/datastream.js';
+import { applyRecord, MAX_WSF_NESTING } from '../../../src/clients/tn3270/datastream.js';
 import { AID, decodeAddress, encodeAddress, FA, Screen } from '../../../src/clients/tn3270/screen.js';
 import { keyReader } from '../../../src/clients/tn3270/keys.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { ROOT } from '../../helpers.js';
 import { MODELS, queryReplyFields, usableArea } from './query-reply.js';
+import { nestedWsf } from './hostile.js';
 import { SEED } from '../../properties/runs.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(join(ROOT, 'test', 'fixtures', 'tn3270', name)));
@@ -256,10 +257,13 @@ test('GA23-0059: a protected position takes no input; Tab goes to the next unpro
   const s = formScreen();
   s.cursor = 16;
   assert.ok(s.type('z'));
-  assert.equal(s.cursor, 81); // past the field's end: to the next unprotected field (the nondisplay one)
+  assert.equal(s.cursor, 18); // past the field's end: the first position of the next field (protected, not auto-skip)
+  s.reset();
   s.cursor = 2;
   assert.equal(s.type('x'), false);
+  assert.equal(s.operatorError, 'protected');
   assert.equal(s.screenText().slice(0, 6), ' Name:');
+  s.reset();
   assert.equal(s.nextInput(2), 7);
   assert.equal(s.nextInput(7), 81);
   assert.equal(s.nextInput(81), 7); // around the end of the buffer
@@ -267,6 +271,76 @@ test('GA23-0059: a protected position takes no input; Tab goes to the next unpro
   s.locked = true;
   s.cursor = 7;
   assert.equal(s.type('x'), false);
+});
+
+/**
+ * The screen of the keyboard tests (./keyboard.test.ts serves it to s3270 and locator): a
+ * protected label at 320, an unprotected field of 21 at 332-352 with the cursor, at 353 the
+ * attribute `next` with "LAB", an unprotected field at 401-419, a protected one from 420.
+ */
+function fieldScreen(next: number): Screen {
+  const s = new Screen();
+  applyRecord(
+    s,
+    Uint8Array.from([
+      ...[0xf5, 0xc2, 0x11, ...encodeAddress(320), 0x1d, 0x60, ...ebcdic('NAME')],
+      ...[0x11, ...encodeAddress(331), 0x1d, 0x40, 0x13],
+      ...[0x11, ...encodeAddress(353), 0x1d, next, ...ebcdic('LAB')],
+      ...[0x11, ...encodeAddress(400), 0x1d, 0x40, 0x11, ...encodeAddress(420), 0x1d, 0x60],
+    ]),
+  );
+  return s;
+}
+
+// s3270 4.1ga10 (Debian) on the same screen, served by an in-process host, its keys one Key()
+// action each (String() would paste, with x3270's paste margins), recorded with:
+//   (printf 'Connect(127.0.0.1:PORT)\nWait(5,InputField)\n'; for c in a b ... u; do echo "Key($c)"; done;
+//    printf 'Query(Cursor)\nKey(v)\nQuery(Cursor)\nEnter()\nReset()\nEnter()\nQuit()\n') | s3270 -model 3279-2-E
+// next 0x60 (protected): cursor "4 34" (354), Key(v) "Keyboard locked" / "Operator error", cursor
+// "4 34", the Enter before Reset not sent, after it 7d c5e2 11 c54c "abcdefghijklmnopqrstu".
+// next 0x70 (protected numeric, auto-skip): cursor "5 1" (401), Key(v) typed there, cursor "5 2",
+// Enter 7d c6d2 11 c54c "abcdefghijklmnopqrstu" 11 c6d1 "v". ./keyboard.test.ts runs s3270 itself.
+const S3270_FULL_FIELD: [number, string, number, number, string][] = [
+  [0x60, 'protected', 354, 354, '7dc5e211c54c' + hex(ebcdic('abcdefghijklmnopqrstu'))],
+  [0x70, 'auto-skip', 401, 402, '7dc6d211c54c' + hex(ebcdic('abcdefghijklmnopqrstu')) + '11c6d1' + hex(ebcdic('v'))],
+];
+for (const [next, kind, full, after, enter] of S3270_FULL_FIELD) {
+  test(`3278 auto-skip, as s3270 does: a full field of 21, the next field ${kind}: the cursor, one more character, Enter`, () => {
+    const s = fieldScreen(next);
+    assert.equal(s.cursor, 332);
+    for (const c of 'abcdefghijklmnopqrstu') assert.ok(s.type(c), c);
+    assert.equal(s.cursor, full, 'the cursor after the field filled');
+    assert.equal(s.type('v'), next === 0x70, 'the 22nd character');
+    assert.equal(s.cursor, after);
+    assert.equal(s.operatorError, next === 0x70 ? null : 'protected');
+    if (next !== 0x70) {
+      assert.match(s.ansi(), /\x1b\[7mX Protected /, 'the status line shows the operator error');
+      assert.equal(s.type('w'), false, 'inhibited until Reset');
+      assert.equal(s.screenText().split('\n')[4].slice(12, 37), 'abcdefghijklmnopqrstu LAB');
+      s.reset();
+      assert.equal(s.operatorError, null);
+      assert.doesNotMatch(s.ansi(), /X Protected/);
+    }
+    assert.equal(hex(s.readModified(AID.ENTER)), enter);
+  });
+}
+
+test('3278 auto-skip: a chain of auto-skip fields and empty fields is passed in one move; a host restore clears an operator error', () => {
+  const s = new Screen();
+  // Field of 2 at 1-2; auto-skip at 3 and 5 (one position each), an unprotected field of length 0 at 7, the next input at 9.
+  applyRecord(
+    s,
+    Uint8Array.from([0xf5, 0xc2, 0x1d, 0x40, 0x13, 0, 0, 0x1d, 0x70, 0x40, 0x1d, 0xf0, 0x40, 0x1d, 0x40, 0x1d, 0x40]),
+  );
+  assert.equal(s.cursor, 1);
+  s.type('a');
+  s.type('b');
+  assert.equal(s.cursor, 9);
+  s.cursor = 4;
+  assert.equal(s.type('x'), false);
+  assert.equal(s.operatorError, 'protected');
+  applyRecord(s, Uint8Array.of(0xf1, 0x02)); // W, WCC: keyboard restore
+  assert.equal(s.operatorError, null);
 });
 
 test('GA23-0059 W with WCC reset MDT; RA, EUA, PT, SFE, MF, SA, GE', () => {
@@ -328,6 +402,28 @@ test('GA23-0059 WSF: Read Partition Query is answered with a Query Reply (AID 0x
   const r = applyRecord(s, Uint8Array.from([0xf3, 0x00, 0x05, 0x01, 0xff, 0x02]));
   assert.equal(r.reply![0], 0x88);
   assert.equal(hex(r.reply!.subarray(1, 10)), '000981808081868' + '7a6');
+});
+
+test('GA23-0059 WSF Outbound 3270DS: nested MAX_WSF_NESTING (16) levels deep applies; one more is a protocol-error naming the limit', () => {
+  assert.equal(MAX_WSF_NESTING, 16);
+  const s = new Screen();
+  const done = applyRecord(s, nestedWsf(MAX_WSF_NESTING));
+  assert.equal(done.command, 'WSF');
+  assert.equal(s.screenText()[0], 'X', 'the innermost Write was applied');
+  for (const zero of [false, true]) {
+    assert.throws(
+      () => applyRecord(new Screen(), nestedWsf(MAX_WSF_NESTING + 1, zero)),
+      (e: unknown) =>
+        isProtocolError(e) &&
+        (e as Error).message ===
+          'the 3270 data stream nests Write Structured Field 17 levels deep, past the limit of 16, at octet 80 (GA23-0059) (protocol-error)',
+    );
+  }
+  // What a hostile host sent: 50,000 levels in one record (250 KB, under the 256 KiB record bound).
+  assert.throws(
+    () => applyRecord(new Screen(), nestedWsf(50_000, true)),
+    (e: unknown) => isProtocolError(e) && /17 levels deep, past the limit of 16/.test((e as Error).message),
+  );
 });
 
 // The Query Reply of each 3278 model (GA23-0059 "Query Reply (Summary)" and "Query Reply (Usable
@@ -512,7 +608,10 @@ test('GA23-0059 Insert: typed characters push the field right; a full field refu
   assert.equal(field(s), 'ABEFGHIJCD');
   s.cursor = 8;
   assert.equal(s.type('X'), false, 'no NUL left at the end of the field');
+  assert.equal(s.operatorError, 'overflow');
   assert.equal(field(s), 'ABEFGHIJCD');
+  assert.equal(s.deleteChar(), false, 'input inhibited until Reset');
+  s.reset();
   assert.equal(s.deleteChar(), true);
   assert.equal(field(s), 'AEFGHIJCD ');
 });

@@ -12,6 +12,7 @@ import { LocatorError } from '../../../src/core/errors.js';
 import { parse, serversDir } from '../../helpers.js';
 import { outputReader } from '../session-helpers.js';
 import { queryReplyFields, usableArea } from './query-reply.js';
+import { nestedWsf, onWire } from './hostile.js';
 
 const code = (c: string) => (e: unknown) => e instanceof LocatorError && e.code === c;
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -372,5 +373,48 @@ test('RFC 1576 "Transition back to NVT": WONT BINARY leaves the 3270 mode; text 
     await f.allClosed();
   } finally {
     await f.close();
+  }
+});
+
+test('GA23-0059: Write Structured Field nested 50,000 deep is a protocol-error naming the limit, before and after the 3270 mode is agreed', async () => {
+  const hostile = onWire(nestedWsf(50_000, true));
+  const deep = (e: unknown) =>
+    code('protocol-error')(e) && /nests Write Structured Field 17 levels deep, past the limit of 16/.test(String(e));
+  // In the negotiation: the server asks only DO TERMINAL-TYPE, then sends the record (RFC 1576
+  // reads a record that ends in IAC EOR before BINARY and END-OF-RECORD are agreed).
+  const f1 = await pushOnConnect(Buffer.concat([Buffer.from([255, 253, 24]), hostile]));
+  // In the session: after the first screen.
+  const f2 = await pushOnConnect(Buffer.concat([NEGOTIATION, FORM]), (sock) =>
+    setTimeout(() => sock.write(hostile), 100),
+  );
+  try {
+    await assert.rejects(connectSession(parse(`tn3270://127.0.0.1:${f1.port}`), {}), deep);
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${f2.port}`), {});
+    await assert.rejects(s.closed, deep);
+    assert.match(s.screenText(), /LOGON/); // the screen keeps what was drawn
+  } finally {
+    await f1.close();
+    await f2.close();
+  }
+});
+
+test('an error that is no LocatorError while the host data is applied reaches the caller as a protocol-error, before and after the 3270 mode', async () => {
+  // Fault injection: onScreen throws a RangeError (what an exhausted stack throws) on each screen.
+  const onScreen = () => {
+    throw new RangeError('Maximum call stack size exceeded');
+  };
+  const wrapped = (e: unknown) =>
+    code('protocol-error')(e) &&
+    /could not go on \(Maximum call stack size exceeded\)/.test(String(e)) &&
+    (e as Error).cause instanceof RangeError;
+  const f1 = await pushOnConnect(Buffer.concat([NEGOTIATION, FORM]));
+  const f2 = await pushOnConnect(NEGOTIATION, (sock) => setTimeout(() => sock.write(FORM), 100));
+  try {
+    await assert.rejects(connectSession(parse(`tn3270://127.0.0.1:${f1.port}`), { onScreen }), wrapped);
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${f2.port}`), { onScreen });
+    await assert.rejects(s.closed, wrapped);
+  } finally {
+    await f1.close();
+    await f2.close();
   }
 });
