@@ -46,13 +46,21 @@ module.exports = {
         'the operations (src/operations/, the entries src/index.ts and src/parser.ts, src/lint/, src/extract/) import nothing from the clients, the checker, the CLI or the gateway: the package root must run in a browser',
       severity: 'error',
       from: { path: ['^src/[^/]+\\.ts$', '^src/(operations|lint|extract)/'] },
-      to: { path: '^src/(clients|check|cli|gateway)/' },
+      to: { path: '^src/(clients|crawl|check|cli|gateway)/' },
     },
     {
       name: 'clients-below-cli',
-      comment: 'src/clients/ imports nothing from the checker, the CLI or the gateway',
+      comment: 'src/clients/ imports nothing from the crawl engine, the checker, the CLI or the gateway',
       severity: 'error',
       from: { path: '^src/clients/' },
+      to: { path: '^src/(crawl|check|cli|gateway)/' },
+    },
+    {
+      name: 'crawl-below-check',
+      comment:
+        'src/crawl/ (the crawl and politeness engines, over the clients) imports nothing from the checker, the CLI or the gateway, which all use it',
+      severity: 'error',
+      from: { path: '^src/crawl/' },
       to: { path: '^src/(check|cli|gateway)/' },
     },
     {
@@ -67,7 +75,7 @@ module.exports = {
       comment:
         "the CLI, the checker and the gateway use the clients only through their public face, src/clients/index.ts (locator/clients): no reaching into a scheme's client, a probe, the connection or the face table",
       severity: 'error',
-      from: { path: '^src/(cli|check|gateway)/' },
+      from: { path: '^src/(cli|check|crawl|gateway)/' },
       to: { path: '^src/clients/', pathNot: '^src/clients/index\\.ts$' },
     },
     {
@@ -75,7 +83,7 @@ module.exports = {
       comment:
         'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/ and src/gateway/: everything else runs in a browser',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(clients|cli|gateway)/' },
+      from: { path: '^src/', pathNot: '^src/(clients|crawl|cli|gateway)/' },
       to: { dependencyTypes: ['core'] },
     },
     {
@@ -129,7 +137,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|operations|lint|extract|clients|check|cli|gateway)/'],
+        pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|operations|lint|extract|clients|crawl|check|cli|gateway)/'],
       },
       to: {},
     },

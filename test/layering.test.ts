@@ -71,6 +71,8 @@ const TREE: Record<string, string> = {
   'src/cli/m.ts': "import { readFileSync } from 'node:fs';\nexport const m = typeof readFileSync;\n",
   // check-below-cli
   'src/check/k.ts': "import { m } from '../cli/m.js';\nexport const k = m;\n",
+  // crawl-below-check
+  'src/crawl/q.ts': "import { k } from '../check/k.js';\nexport const q = k;\n",
   // clients-through-their-face: the gateway reaches past src/clients/index.ts (a type-only import
   // counts); the same import through the index is fine
   'src/gateway/w.ts': "import type { C } from '../clients/c.js';\nexport const w: C | null = null;\n",
@@ -113,6 +115,7 @@ test("each rule catches its violation: layers (type-only imports included), the 
       [
         'error check-below-cli: src/check/k.ts -> src/cli/m.ts',
         'error clients-below-cli: src/clients/c.ts -> src/cli/m.ts',
+        'error crawl-below-check: src/crawl/q.ts -> src/check/k.ts',
         'error clients-through-their-face: src/gateway/w.ts -> src/clients/c.ts',
         'error core-stands-alone: src/core/a.ts -> src/schemes/s.ts',
         'error known-layer: src/misc/x.ts -> src/core/a.ts',
