@@ -176,11 +176,11 @@ test('RFC 1738 3.2.2: an ftp directory named without "/" is listed by open(), as
   );
 });
 
-test("RFC 1436 3.8: a menu whose first line is no menu line (gophernicus' error page) is a protocol-error from open()", async () => {
+test("RFC 1436 3.8: a menu none of whose lines is a menu line (gophernicus' error page) is a protocol-error from open()", async () => {
   await assert.rejects(open('gopher://127.0.0.1:7071/1/nomenu', { timeout: 15_000, gateway: false }), (e: unknown) => {
     assert.ok(e instanceof LocatorError);
     assert.equal(e.code, 'protocol-error');
-    assert.match(e.message, /is not a menu: its first line is not a menu line/);
+    assert.match(e.message, /is not a menu: no line of it is a menu line/);
     return true;
   });
 });

@@ -9,6 +9,10 @@ printf 'Ask: What is your name?\nChoose: Pick a colour\tred\tgreen\tblue\n' > "$
 echo 'spaced'                                                        > "$G/root/files/with space.txt"
 echo 'nested'                                                        > "$G/root/files/sub/nested.txt"
 head -c 4096 /dev/zero                                               > "$G/root/files/data.bin"
+# Hand-made gophermaps served as they are (asked for as menus, type 1): an info line with empty
+# fields first, and a first line with no TAB at all (test/clients/gopher/lenient-menus.test.ts).
+printf 'iWelcome\t\t\t\r\n0Hello text\t/hello.txt\t127.0.0.1\t7070\r\n.\r\n'           > "$G/root/handmade.txt"
+printf 'Welcome to my hole\r\n0Hello text\t/hello.txt\t127.0.0.1\t7070\r\n.\r\n'      > "$G/root/notab.txt"
 head -c "${LOCATOR_BIG_BYTES:-52428800}" /dev/urandom > "$G/root/big.bin"
 sha256sum "$G/root/big.bin" | cut -d" " -f1 > "$G/big.sha256"
 printf '%s\n' \

@@ -160,7 +160,7 @@ export function parseMenu(buf: Uint8Array, final = false): { items: MenuItem[]; 
   return { items, rest: buf.subarray(i), done: false };
 }
 
-/** How many octets of a menu are read, at most, to find its first line (the client and the probe). */
+/** How many octets of a menu's answer are read, at most, to decide whether it is a menu (the client and the probe). */
 export const MENU_LINE_LIMIT = 4096;
 
 /**
@@ -174,18 +174,43 @@ export function firstLineOf(buf: Uint8Array): Uint8Array {
 }
 
 /**
- * What the first line of a menu says (RFC 1436 3.8): `empty` (nothing, or the "." line), a
- * `malformed` line (no menu line: a plain-text error page, as gophernicus sends for a missing
- * selector), or its first `item`. The one test of a menu's start: the client's open() and the
- * probe both ask it (an answer of error items only is the client's GopherError before it).
+ * Whether the start of an answer to a menu request is a menu (RFC 1436 3.8), as leniently as
+ * Lynx reads one: `item` (its first well-formed line, wherever it stands among the first
+ * MENU_LINE_LIMIT octets: a hand-made gophermap may open with a line of plain text), `empty`
+ * (nothing, or the "." line before any line), `malformed` (no line of it is a menu line: a
+ * plain-text error page, as gophernicus sends for a missing selector), or `more` while the
+ * octets read so far cannot tell (pass `ended` once the answer is complete). The one test of a
+ * menu's start: the client's open() and the probe both ask it.
  */
 export function menuStart(
-  line: Uint8Array,
-): { kind: 'empty' } | { kind: 'malformed'; problem: string } | { kind: 'item'; item: MenuItem } {
-  if (line.length === 0 || (line.length === 1 && line[0] === DOT)) return { kind: 'empty' };
-  const item = parseMenuLine(line);
-  if (item.problem !== null) return { kind: 'malformed', problem: item.problem };
-  return { kind: 'item', item };
+  buf: Uint8Array,
+  ended: boolean,
+): { kind: 'empty' } | { kind: 'malformed'; problem: string } | { kind: 'item'; item: MenuItem } | { kind: 'more' } {
+  let first: string | null = null;
+  let lines = 0;
+  let dot = false;
+  let i = 0;
+  const limit = Math.min(buf.length, MENU_LINE_LIMIT);
+  while (i < limit) {
+    const lf = buf.indexOf(LF, i);
+    if ((lf < 0 || lf >= limit) && !ended && limit < MENU_LINE_LIMIT) return { kind: 'more' };
+    const lineEnd = lf < 0 || lf >= limit ? limit : lf;
+    const end = lineEnd > i && buf[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
+    if (end === i + 1 && buf[i] === DOT) {
+      dot = true;
+      break;
+    }
+    if (end > i) {
+      lines++;
+      const item = parseMenuLine(buf.subarray(i, end));
+      if (item.problem === null) return { kind: 'item', item };
+      first ??= item.problem;
+    }
+    i = lineEnd + 1;
+  }
+  if (lines === 0 && (ended || dot)) return { kind: 'empty' };
+  if (!ended && !dot && buf.length < MENU_LINE_LIMIT) return { kind: 'more' };
+  return { kind: 'malformed', problem: first ?? 'it holds no line' };
 }
 
 /** Reads one menu line (without its line end) into an item with its URL (RFC 1436 appendix). */
@@ -216,6 +241,21 @@ export function parseMenuLine(line: Uint8Array): MenuItem {
   };
   if (line[0] >= 0x80) {
     item.problem = 'the item type is not a US-ASCII character (RFC 1436 3.8)';
+    return item;
+  }
+  // DEVIATION: RFC 1436 gives every line four fields. An info line ("i", not in RFC 1436 but
+  // written by every server) or an error line ("3") names no item, and hand-made gophermaps
+  // write them with empty or missing fields ("iWelcome<TAB><TAB><TAB>", "iText<TAB>fake<TAB>
+  // (NULL)<TAB>0"): read as Lynx reads them, by their display text, once the line has a TAB (a
+  // line with none is plain text, not a menu line).
+  if ((type === 'i' || type === '3') && fields.length > 1) {
+    const port = fields.length >= 4 ? utf8.decode(fields[3]).trim() : '';
+    if (/^\d{1,5}$/.test(port) && Number(port) <= 65535) item.port = Number(port);
+    return item;
+  }
+  if (fields.length === 1) {
+    item.problem =
+      'a line with no TAB is plain text, not a menu line (RFC 1436 3.8: display, selector, host and port are TAB-separated)';
     return item;
   }
   if (fields.length < 4) {

@@ -15,7 +15,7 @@ import {
   parsePlusHeader,
   type PlusHeader,
 } from './parser.js';
-import { LF as LF_OCTET, concat } from '../framing/bytes.js';
+import { concat } from '../framing/bytes.js';
 import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type GopherOpenOptions } from './types.js';
 import { EMPTY, type Exchange } from './request.js';
@@ -158,8 +158,8 @@ async function checkAnswerStart(conn: Connection, where: string, type: string): 
   let ended = false;
   for (;;) {
     const errorItems = buf[0] === 0x33 && buf.length <= ERROR_LINE_PEEK;
-    const firstLine = menu && buf.indexOf(LF_OCTET) < 0 && buf.length < MENU_LINE_LIMIT;
-    if (buf.length > 0 && !errorItems && !firstLine) break;
+    const undecided = menu && buf.length < MENU_LINE_LIMIT && menuStart(buf, false).kind === 'more';
+    if (buf.length > 0 && !errorItems && !undecided) break;
     const chunk = await conn.read();
     if (chunk === null) {
       ended = true;
@@ -182,14 +182,13 @@ async function checkAnswerStart(conn: Connection, where: string, type: string): 
     }
   }
   if (menu) {
-    const line = firstLineOf(buf);
-    const start = menuStart(line);
+    const start = menuStart(buf, ended);
     if (start.kind === 'malformed') {
-      conn.note('receive', text.decode(line.subarray(0, 200)));
+      conn.note('receive', text.decode(firstLineOf(buf).subarray(0, 200)));
       throw new LocatorError(
         PROTOCOL_ERROR,
         -1,
-        `the answer for ${where} is not a menu: its first line is not a menu line: ${start.problem}`,
+        `the answer for ${where} is not a menu: no line of it is a menu line (the first: ${start.problem})`,
       );
     }
   }

@@ -142,7 +142,7 @@ test('a type-3 line first and other lines after it is data, not an error', async
   });
 });
 
-test('RFC 1436 3.8: a menu whose first line is no menu line is a protocol-error; a document of the same text is data', async () => {
+test('RFC 1436 3.8: a menu none of whose lines is a menu line is a protocol-error; a document of the same text is data', async () => {
   const page = 'Error: File or directory not found! (null)\r\n____\r\n';
   await withFake(await answering(page), async (f) => {
     const e = await rejects(open(`gopher://127.0.0.1:${f.port}/1/nomenu`, FAST));
@@ -150,7 +150,7 @@ test('RFC 1436 3.8: a menu whose first line is no menu line is a protocol-error;
     assert.equal(e.code, 'protocol-error');
     assert.match(
       e.message,
-      /is not a menu: its first line is not a menu line: a menu line has four TAB-separated fields/,
+      /is not a menu: no line of it is a menu line \(the first: a line with no TAB is plain text/,
     );
   });
   await withFake(await answering(page), async (f) => {

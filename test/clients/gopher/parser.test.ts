@@ -365,7 +365,7 @@ test('a selector that is not UTF-8 keeps its octets in the URL', () => {
 
 test('lines that name no item are kept with a problem and no URL', () => {
   for (const [line, problem] of [
-    ['Just text with no fields', /four TAB-separated fields/],
+    ['Just text with no fields', /a line with no TAB is plain text, not a menu line/],
     ['0Two\tfields', /four TAB-separated fields/],
     ['0Bad port\t/x\th\tseventy', /not a port number/],
     ['0Big port\t/x\th\t70000', /not a port number/],
