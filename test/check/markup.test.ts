@@ -166,7 +166,7 @@ test('fragments of http: documents: the format from the Content-Type, else the n
     'http://h/notes': { text: '<p id="x">x</p>', contentType: 'text/plain' },
   };
   let files = 0;
-  const once = documentReader(async () => (files++, { text: '# A\n' }), {});
+  const once = documentReader(async (_url, max) => (files++, { text: `# A ${max}\n` }), {});
   assert.equal(await once('file:///d/a.md'), await once('file:///d/a.md'), 'one answer kept per URL');
   assert.equal(files, 1);
   assert.deepEqual(await once('gopher://h/0x'), { unread: 'not a file:, http: or https: document' });
@@ -177,8 +177,9 @@ test('fragments of http: documents: the format from the Content-Type, else the n
   ].join('\n');
   const out: FoundLink[] = [];
   const reader = async (url: string) => (asked.push(url), docs[url] ?? { unread: `${url}: 404` });
+  // check() runs what a link leaves to decide (the document's anchors) when it takes it: here in order, no limits.
   for await (const l of markupLinks(md, { format: 'markdown', location: null, plain: false, read: reader }))
-    out.push(l);
+    out.push(l.decide === undefined ? l : { ...l, ...(await l.decide((_host, fn) => fn())) });
   const by = (u: string) => out.find((l) => l.url === u);
   assert.equal(by('http://h/page#here')?.verdict, undefined, 'present: the probe decides');
   assert.equal(by('http://h/page#there')?.verdict?.status, 'broken');

@@ -8,6 +8,7 @@ import { extract } from '../../extract/index.js';
 import { resolve } from '../../operations/resolve.js';
 import { LocatorError } from '../../core/errors.js';
 import type { FoundLink } from '../check.js';
+import type { Slot } from '../recurse.js';
 import { htmlLinks } from './html.js';
 import { markdownLinks } from './markdown.js';
 import type { RawLink, Read } from './types.js';
@@ -137,24 +138,22 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       // A <base href> that cannot be resolved is reported as a link; the other base stands.
     }
   }
-  /** The anchors of the document of a URL without fragment, or why they are not known. */
+  /** The anchors of the document of a URL without fragment, or why they are not known (read in a slot of `slot`). */
   const fragmentsOf = new Map<string, Promise<Set<string> | string>>();
-  const anchorsAt = (url: string): Promise<Set<string> | string> => {
+  const anchorsAt = (url: string, slot: Slot): Promise<Set<string> | string> => {
     let kept = fragmentsOf.get(url);
     if (kept === undefined) {
       const named = formatOf(url.replace(/[?;].*$/, ''));
       kept =
-        url === options.location
-          ? Promise.resolve(read.anchors)
-          : options.read === undefined
-            ? Promise.resolve('no reader of documents')
-            : options.read(url).then((d) => {
-                if ('unread' in d) return `the document could not be read (${d.unread})`;
-                // The Content-Type first (an http: document's), then the name.
-                const format = formatOfType(d.contentType) ?? named;
-                if (format === null) return `the document is not Markdown or HTML (${d.contentType ?? 'by its name'})`;
-                return anchorsOf(d.text, format);
-              });
+        options.read === undefined
+          ? Promise.resolve('no reader of documents')
+          : options.read(url, slot).then((d) => {
+              if ('unread' in d) return `the document could not be read (${d.unread})`;
+              // The Content-Type first (an http: document's), then the name.
+              const format = formatOfType(d.contentType) ?? named;
+              if (format === null) return `the document is not Markdown or HTML (${d.contentType ?? 'by its name'})`;
+              return anchorsOf(d.text, format);
+            });
       fragmentsOf.set(url, kept);
     }
     return kept;
@@ -164,7 +163,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     const written = raw.url;
     if (written === '' || written === '#' || NOT_CHECKED.test(written)) continue;
     if (plain !== undefined || SCHEME.test(written)) {
-      yield { url: written, line, column, ...plain, ...(await fragment(written, plain?.note)) };
+      yield { url: written, line, column, ...plain, ...fragment(written, plain?.note) };
       continue;
     }
     if (written.startsWith('#') && (base === null || base === options.location)) {
@@ -199,36 +198,49 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       yield invalid(written, line, column, `cannot be resolved against ${base}: ${reason}`, e);
       continue;
     }
-    yield { url, line, column, ...(await fragment(url, note)) };
+    yield { url, line, column, ...fragment(url, note) };
   }
 
   /**
    * The verdict of a URL's fragment when the file:, http: or https: document it names is read and
    * has no such anchor; when that document cannot be read, the probe's verdict stands and the
-   * note says the fragment was not checked (beside `note`, what was written).
+   * note says the fragment was not checked (beside `note`, what was written). Another document
+   * than this one is read when check() takes the link (`decide`), in a slot of its limits, so
+   * that the documents of many links are read at once, as their probes are.
    */
-  async function fragment(url: string, note?: string): Promise<Pick<FoundLink, 'verdict' | 'note'>> {
+  function fragment(url: string, note?: string): Pick<FoundLink, 'verdict' | 'note' | 'decide'> {
     const noted = note === undefined ? {} : { note };
     const hash = url.indexOf('#');
     if (hash < 0 || !/^(file|https?):/i.test(url)) return noted;
     const id = decodeFragment(url.slice(hash + 1));
     if (id === '') return noted;
     const document = url.slice(0, hash);
+    if (document === options.location) return verdictOf(read.anchors, id, document, note);
     // Without a reader, or for a file: document not Markdown or HTML by its name: the probe's verdict, no note.
-    if (document !== options.location && options.read === undefined) return noted;
+    if (options.read === undefined) return noted;
     if (/^file:/i.test(url) && formatOf(document.replace(/[?;].*$/, '')) === null) return noted;
-    const anchors = await anchorsAt(document);
-    if (typeof anchors === 'string') {
-      const why = `the fragment ${JSON.stringify(id)} not checked: ${anchors}`;
-      return { note: note === undefined ? why : `${note}; ${why}` };
-    }
-    if (anchors.has(id)) return noted;
-    return {
-      ...noted,
-      verdict: {
-        status: 'broken',
-        reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${document}`,
-      },
-    };
+    return { ...noted, decide: async (slot) => verdictOf(await anchorsAt(document, slot), id, document, note) };
   }
+}
+
+/** The verdict and note of fragment `id` of `document` by its anchors, or the note of why they are not known. */
+function verdictOf(
+  anchors: Set<string> | string,
+  id: string,
+  document: string,
+  note: string | undefined,
+): Pick<FoundLink, 'verdict' | 'note'> {
+  const noted = note === undefined ? {} : { note };
+  if (typeof anchors === 'string') {
+    const why = `the fragment ${JSON.stringify(id)} not checked: ${anchors}`;
+    return { note: note === undefined ? why : `${note}; ${why}` };
+  }
+  if (anchors.has(id)) return noted;
+  return {
+    ...noted,
+    verdict: {
+      status: 'broken',
+      reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${document}`,
+    },
+  };
 }
