@@ -196,6 +196,25 @@ test('HTML: an attribute of 1,000,000 spaces around its URL is trimmed in one pa
   assert.equal(done, true, 'the attribute was not read within 60 s');
 });
 
+test('fragments: a link of 200,000 "?" and a line end before its "#" is read in one pass (a quadratic cut of the query takes minutes)', async () => {
+  const module = new URL('../../src/check/markup/index.js', import.meta.url).href;
+  const done = await within(
+    `const { parentPort } = require('node:worker_threads');
+     import(${JSON.stringify(module)}).then(async ({ markupLinks }) => {
+       const html = '<a href="http://h/' + '?'.repeat(200000) + '\\n#x">a</a>';
+       const notes = [];
+       const read = async () => ({ unread: 'not here' });
+       for await (const l of markupLinks(html, { format: 'html', location: null, read })) {
+         notes.push((l.decide ? await l.decide((_h, fn) => fn()) : l).note);
+       }
+       if (notes.length !== 1 || !/fragment "x" not checked: the document could not be read \\(not here\\)/.test(notes[0])) throw new Error(JSON.stringify(notes));
+       parentPort.postMessage('done');
+     });`,
+    60000,
+  );
+  assert.equal(done, true, 'the link was not read within 60 s');
+});
+
 test('fragments: a file: document past the bound is not read, with the exact note; one within it is', async () => {
   const big = join(DIR, 'big.md');
   writeFileSync(big, '# Top\n\n' + 'x'.repeat(MAX_DOCUMENT) + '\n');

@@ -80,6 +80,15 @@ function encodeRelative(ref: string): string {
   );
 }
 
+/**
+ * A URL up to its first `?` or `;` (its name, for the extension), found in one pass: `/[?;].*$/`
+ * tries every `?` to the end of the line, quadratic on an attribute of many `?` and a line end.
+ */
+function beforeQuery(url: string): string {
+  const k = url.search(/[?;]/);
+  return k < 0 ? url : url.slice(0, k);
+}
+
 function decodeFragment(f: string): string {
   try {
     return decodeURIComponent(f);
@@ -143,7 +152,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
   const anchorsAt = (url: string, slot: Slot): Promise<Set<string> | string> => {
     let kept = fragmentsOf.get(url);
     if (kept === undefined) {
-      const named = formatOf(url.replace(/[?;].*$/, ''));
+      const named = formatOf(beforeQuery(url));
       kept =
         options.read === undefined
           ? Promise.resolve('no reader of documents')
@@ -218,7 +227,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     if (document === options.location) return verdictOf(read.anchors, id, document, note);
     // Without a reader, or for a file: document not Markdown or HTML by its name: the probe's verdict, no note.
     if (options.read === undefined) return noted;
-    if (/^file:/i.test(url) && formatOf(document.replace(/[?;].*$/, '')) === null) return noted;
+    if (/^file:/i.test(url) && formatOf(beforeQuery(document)) === null) return noted;
     return { ...noted, decide: async (slot) => verdictOf(await anchorsAt(document, slot), id, document, note) };
   }
 }
