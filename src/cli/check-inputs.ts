@@ -19,6 +19,8 @@ export interface MarkupCommandOptions {
   formatIn: FormatIn;
   base?: string;
   plain: boolean;
+  /** --include-verbatim: also the URLs of code blocks and spans, <pre> and <code>. */
+  verbatim?: boolean;
   /** How http: and https: documents are read for their fragments: the probes' --timeout, --deadline and policy. */
   remote?: RemoteOptions;
 }
@@ -69,6 +71,7 @@ function markupInput(
         location,
         ...(m.base !== undefined ? { base: m.base } : {}),
         plain: m.plain,
+        verbatim: m.verbatim === true,
         read,
       });
     })(),

@@ -93,6 +93,8 @@ test('Markdown: reading is linear in the length, on the shapes that made it quad
     'escaped destinations': (n) => Array.from({ length: n }, (_, i) => `[a](http://h/a\\_${i})`).join(' ') + '\n',
     'inline HTML': (n) => Array.from({ length: n }, (_, i) => `<a href="http://h/${i}">x</a>`).join(' ') + '\n',
     'a run of ")](" in one destination': (n) => '[x](a(' + ')]('.repeat(n) + ') [a](http://h/a)\n',
+    'code spans': (n) => '`a` '.repeat(n) + '``' + '\n',
+    'inline <code>': (n) => '<code>a</code> '.repeat(n) + '\n',
     autolinks: (n) => Array.from({ length: n }, (_, i) => `<http://h/${i}>`).join(' ') + '\n',
   };
   const grew = Object.fromEntries(Object.entries(shapes).map(([name, make]) => [name, growth(make, 2000)]));

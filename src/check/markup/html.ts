@@ -37,6 +37,9 @@ const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
 /** Elements whose text is no prose: no plain-text URL is looked for in it. */
 const NOT_PROSE = new Set(['script', 'style', 'template', 'textarea']);
 
+/** Elements of verbatim text (code, preformatted text): left out unless verbatim text is asked for (Read.verbatim). */
+const VERBATIM = new Set(['pre', 'code']);
+
 interface Location {
   startOffset: number;
   endOffset: number;
@@ -83,6 +86,7 @@ export function htmlLinks(text: string, shift = 0, fragment = false): Read {
   const links: RawLink[] = [];
   const anchors = new Set<string>();
   const texts: [number, number][] = [];
+  const verbatim: [number, number][] = [];
   let base: RawLink | null = null;
   // Depth first, in document order, with a stack of its own: a document nested however deep
   // (parse5 keeps every level) cannot exhaust the call stack.
@@ -95,6 +99,7 @@ export function htmlLinks(text: string, shift = 0, fragment = false): Read {
       continue;
     }
     const tag = node.tagName;
+    if (tag !== undefined && VERBATIM.has(tag) && loc) verbatim.push([loc.startOffset + shift, loc.endOffset + shift]);
     if (tag !== undefined && node.attrs !== undefined) {
       const names = URL_ATTRIBUTES[tag] ?? [];
       for (const a of node.attrs) {
@@ -116,5 +121,5 @@ export function htmlLinks(text: string, shift = 0, fragment = false): Read {
     const children = node.childNodes ?? [];
     for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], inner]);
   }
-  return { links, anchors, texts, base };
+  return { links, anchors, texts, base, verbatim };
 }

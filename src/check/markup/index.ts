@@ -25,6 +25,11 @@ export interface MarkupOptions {
   base?: string;
   /** Also the plain-text URLs of the text, by the appendix rules (default true). */
   plain?: boolean;
+  /**
+   * Also the links and plain-text URLs of verbatim text: Markdown code blocks and code spans,
+   * HTML `<pre>` and `<code>` (default false, as lychee's --include-verbatim).
+   */
+  verbatim?: boolean;
   /** Reads a document by its URL (without fragment) for its fragments (./remote.ts documentReader()). */
   read?: DocumentReader;
 }
@@ -80,6 +85,46 @@ function encodeRelative(ref: string): string {
   );
 }
 
+/** Sorted spans with those that overlap or touch merged. */
+function merged(spans: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last !== undefined && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** What a reader found, less its verbatim text: the links that start in it, and it cut out of the text spans. */
+function withoutVerbatim(read: Read): Read {
+  const skip = merged(read.verbatim);
+  if (skip.length === 0) return read;
+  const inside = (offset: number): boolean => {
+    // The last span that starts at or before `offset` (binary search).
+    let lo = 0;
+    let hi = skip.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (skip[mid][0] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return skip[lo][0] <= offset && offset < skip[lo][1];
+  };
+  const texts: [number, number][] = [];
+  let k = 0;
+  for (const [start, end] of [...read.texts].sort((a, b) => a[0] - b[0])) {
+    while (k < skip.length && skip[k][1] <= start) k++;
+    let from = start;
+    for (let j = k; j < skip.length && skip[j][0] < end; j++) {
+      if (skip[j][0] > from) texts.push([from, skip[j][0]]);
+      from = Math.max(from, skip[j][1]);
+    }
+    if (from < end) texts.push([from, end]);
+  }
+  return { ...read, links: read.links.filter((l) => !inside(l.offset)), texts };
+}
+
 /**
  * A URL up to its first `?` or `;` (its name, for the extension), found in one pass: `/[?;].*$/`
  * tries every `?` to the end of the line, quadratic on an attribute of many `?` and a line end.
@@ -106,7 +151,8 @@ function decodeFragment(f: string): string {
  * document that `read` can read, is `broken` when no id, anchor name or heading slug matches.
  */
 export async function* markupLinks(text: string, options: MarkupOptions): AsyncGenerator<FoundLink> {
-  const read: Read = options.format === 'markdown' ? markdownLinks(text) : htmlLinks(text);
+  const whole: Read = options.format === 'markdown' ? markdownLinks(text) : htmlLinks(text);
+  const read = options.verbatim === true ? whole : withoutVerbatim(whole);
   const at = new Positions(text);
   const located: { raw: RawLink; plain?: { cutAt?: string; note?: string } }[] = read.links.map((raw) => ({ raw }));
   if (read.base !== null) located.push({ raw: read.base });

@@ -95,6 +95,12 @@ function destinationEnd(text: string, start: number, max: number): [number, numb
   return [pos, pos, pos > start && level === 0];
 }
 
+/** The tag of a <pre> or <code> element, opening or closing (written inline in Markdown). */
+const VERBATIM_TAG = /^<(\/?)(pre|code)(?=[\t\n\f\r />])/i;
+
+/** The inline tokens whose place in the source is looked for. */
+const INLINE_READ = new Set(['html_inline', 'link_open', 'image', 'code_inline']);
+
 /** Space, tab, LF, CR. */
 const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
@@ -143,6 +149,33 @@ function take(map: PlaceMap, key: string): Place | null {
   return kept.list[kept.next++];
 }
 
+/**
+ * The span [start, end) in `block` of the next code span of `n` backticks from `at` (CommonMark
+ * 6.1: an opening run of exactly `n`, its first backtick not escaped by a backslash, to the next
+ * run of exactly `n`), or null. Each character is read once, and each backslash before a run once.
+ */
+function codeSpan(block: string, at: number, n: number): [number, number] | null {
+  let open = -1;
+  for (let i = at; i < block.length;) {
+    if (block.charCodeAt(i) !== 0x60) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < block.length && block.charCodeAt(j) === 0x60) j++;
+    if (open >= 0) {
+      if (j - i === n) return [open, j];
+    } else {
+      let slashes = 0;
+      for (let k = i - 1; k >= at && block.charCodeAt(k) === 0x5c; k--) slashes++;
+      const start = slashes % 2 === 1 ? i + 1 : i;
+      if (j - start === n) open = start;
+    }
+    i = j;
+  }
+  return null;
+}
+
 /** The links, anchors and text of Markdown `text` (offsets in UTF-16 code units), in time linear in its length. */
 export function markdownLinks(text: string): Read {
   const md = markdownIt();
@@ -159,6 +192,7 @@ export function markdownLinks(text: string): Read {
   const links: RawLink[] = [];
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
+  const verbatim: [number, number][] = [];
   const decode = (s: string) => md.utils.unescapeAll(s);
   /**
    * The links of raw HTML `content`, looked for (its first line, which markdown-it keeps as
@@ -172,6 +206,7 @@ export function markdownLinks(text: string): Read {
     links.push(...r.links);
     if (r.base !== null) links.push(r.base);
     for (const a of r.anchors) anchors.add(a);
+    verbatim.push(...r.verbatim);
     return at >= 0 ? at + line.length : -1;
   };
   const referenced = new Set(Object.values(env.references ?? {}).map((r) => r.href));
@@ -184,6 +219,10 @@ export function markdownLinks(text: string): Read {
       html(t.content, src.slice(from, end), from, from);
       continue;
     }
+    if (t.type === 'fence' || t.type === 'code_block') {
+      verbatim.push([from, end]);
+      continue;
+    }
     if (t.type === 'heading_open') {
       const inline = tokens[i + 1];
       const words = (inline?.children ?? [])
@@ -194,12 +233,16 @@ export function markdownLinks(text: string): Read {
     }
     if (t.type !== 'inline') continue;
     const children = t.children ?? [];
-    if (!children.some((c) => c.type === 'html_inline' || c.type === 'link_open' || c.type === 'image')) continue;
+    if (!children.some((c) => INLINE_READ.has(c.type))) continue;
     const places = placesOf(src, from, end, decode);
     const block = src.slice(from, end);
     // Raw HTML is found in order, each after the one before; once one is not found (its first line
     // is not in the source as written), the rest of the block's are reported at its start.
     let htmlCursor: number | null = from;
+    // Code spans likewise, each after the one before and after the raw HTML before it.
+    let codeCursor: number | null = from;
+    // An inline <pre> or <code> not closed yet: its name and the offset of its tag.
+    let open: { tag: string; at: number } | null = null;
     let lead = 0;
     let cursor = from;
     for (let j = 0; j < children.length; j++) {
@@ -208,8 +251,23 @@ export function markdownLinks(text: string): Read {
         if (htmlCursor === null) html(c.content, '', from, from);
         else {
           const after = html(c.content, block, from, htmlCursor);
+          // A <pre> or <code> written inline opens in one token and closes in another.
+          const tag = after < 0 ? null : VERBATIM_TAG.exec(c.content);
+          const start = after - c.content.split('\n', 1)[0].length;
+          if (tag !== null && tag[1] === '' && open === null) open = { tag: tag[2].toLowerCase(), at: start };
+          if (tag !== null && tag[1] === '/' && open?.tag === tag[2].toLowerCase()) {
+            verbatim.push([open.at, after]);
+            open = null;
+          }
           htmlCursor = after < 0 ? null : after;
         }
+        continue;
+      }
+      if (c.type === 'code_inline') {
+        if (codeCursor === null) continue;
+        const span = codeSpan(block, Math.max(codeCursor, htmlCursor ?? from) - from, c.markup.length);
+        codeCursor = span === null ? null : from + span[1];
+        if (span !== null) verbatim.push([from + span[0], from + span[1]]);
         continue;
       }
       const isLink = c.type === 'link_open';
@@ -235,6 +293,8 @@ export function markdownLinks(text: string): Read {
       links.push({ url, offset: at, length, kind: autolink ? 'autolink' : isLink ? 'link' : 'image' });
       cursor = Math.max(cursor, at + length);
     }
+    // Not closed in its paragraph: verbatim to the paragraph's end.
+    if (open !== null) verbatim.push([open.at, end]);
   }
   // Reference definitions, once each, at their destination (the first definition of a label wins).
   const refs = env.references ?? {};
@@ -249,5 +309,5 @@ export function markdownLinks(text: string): Read {
     links.push({ url: ref.href, offset, length: written.length, kind: 'definition' });
   }
   links.sort((a, b) => a.offset - b.offset);
-  return { links, anchors, texts: [[0, text.length]], base: null };
+  return { links, anchors, texts: [[0, text.length]], base: null, verbatim };
 }
