@@ -234,6 +234,12 @@ class Engine {
 
   /** Syntax and lint first (RFC 1738 2, 5, 6: no byte is sent for an invalid URL), then the shared probe. */
   async settle(occ: Occurrence): Promise<void> {
+    const decide = occ.found.decide;
+    if (decide !== undefined) {
+      // What the reader left to decide (a fragment's document): read now, in a slot of its server.
+      const { decide: _, ...found } = occ.found;
+      occ.found = { ...found, ...(await decide((host, fn) => this.limiter.run(host, fn))) };
+    }
     if (occ.found.verdict !== undefined) {
       occ.result = this.result(occ, occ.found.verdict);
       return;
@@ -356,7 +362,7 @@ class Engine {
         for await (const l of input.links) {
           if (this.skip(l.url)) continue;
           if (!(await room())) return;
-          const found: Found = { note: l.note, cutAt: l.cutAt, verdict: l.verdict };
+          const found: Found = { note: l.note, cutAt: l.cutAt, verdict: l.verdict, decide: l.decide };
           top.push(this.add(l.url, { file: input.file, line: l.line, column: l.column }, null, 0, null, found));
           this.changed.fire();
         }

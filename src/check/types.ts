@@ -2,7 +2,7 @@
 import type { Url } from '../core/url.js';
 import type { ExtractOptions, TextSource } from '../extract/index.js';
 import type { CheckStatus, ProbeOptions, ProbeResult, TranscriptLine } from '../clients/index.js';
-import type { ChildLister } from './recurse.js';
+import type { ChildLister, Slot } from './recurse.js';
 
 /** A document to read URLs from: a name for the report and its text (a string or chunks of text or UTF-8 bytes). */
 export interface CheckDocument {
@@ -22,6 +22,12 @@ export interface FoundLink {
   /** A run-on (extract()'s Match.written): the URL the extractor stopped at; `url` is the whole run. */
   cutAt?: string;
   verdict?: { status: CheckStatus; reason: string; code?: string };
+  /**
+   * What the reader has still to find out (the anchors of the document a fragment names): run by
+   * check() when it takes the link, among its probes, each network read in a slot of its limits;
+   * the `verdict` and `note` it gives replace those above.
+   */
+  decide?: (slot: Slot) => Promise<Pick<FoundLink, 'verdict' | 'note'>>;
 }
 
 /** A document whose links were found by a reader of markup (./markup/): checked as found. */
@@ -119,6 +125,8 @@ export interface Found {
   note?: string;
   /** Decided by the reader of the markup (FoundLink.verdict): not probed. */
   verdict?: FoundLink['verdict'];
+  /** Left to decide when the link is taken (FoundLink.decide). */
+  decide?: FoundLink['decide'];
 }
 
 /** One URL found: where, how deep, and its report once known. */

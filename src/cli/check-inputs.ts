@@ -1,12 +1,12 @@
 // The inputs of `locator check` (docs/check.md): URL arguments, files and standard input, read for URLs (RFC 1738 appendix) or by their markup.
 import { createReadStream } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access, open, readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolvePath } from 'node:path';
 import { constants } from 'node:fs';
 import type { CheckInput } from '../check/index.js';
 import { formatOf, type MarkupFormat } from '../check/markup/format.js';
-import type { DocumentReader, ReadDocument, RemoteOptions } from '../check/markup/remote.js';
+import type { DocumentReader, FileReader, RemoteOptions } from '../check/markup/remote.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { UsageError, type Io } from './command.js';
@@ -19,18 +19,32 @@ export interface MarkupCommandOptions {
   formatIn: FormatIn;
   base?: string;
   plain: boolean;
+  /** --include-verbatim: also the URLs of code blocks and spans, <pre> and <code>. */
+  verbatim?: boolean;
   /** How http: and https: documents are read for their fragments: the probes' --timeout, --deadline and policy. */
   remote?: RemoteOptions;
 }
 
-/** The text of a file: URL (its fragment's document), or why it cannot be read. */
-async function readFileUrl(url: string): Promise<ReadDocument> {
+/** The text of a file: URL (its fragment's document), at most `max` octets of it, or why it cannot be read. */
+const readFileUrl: FileReader = async (url, max) => {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
-    return { text: await readFile(fileURLToPath(url), 'utf8') };
+    handle = await open(fileURLToPath(url), 'r');
+    const buffer = Buffer.alloc(max + 1);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, size, buffer.length - size, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > max) return { unread: `longer than ${max} octets` };
+    }
+    return { text: buffer.toString('utf8', 0, size) };
   } catch (e) {
     return { unread: (e as Error).message };
+  } finally {
+    await handle?.close();
   }
-}
+};
 
 async function wholeText(source: AsyncIterable<string | Uint8Array>): Promise<string> {
   const parts: Buffer[] = [];
@@ -57,6 +71,7 @@ function markupInput(
         location,
         ...(m.base !== undefined ? { base: m.base } : {}),
         plain: m.plain,
+        verbatim: m.verbatim === true,
         read,
       });
     })(),
@@ -70,10 +85,10 @@ export async function commandInputs(args: string[], io: Io, m?: MarkupCommandOpt
   const formatIn = m?.formatIn ?? 'auto';
   // One reader of the documents fragments name, for the whole run: each read once.
   let reader: Promise<DocumentReader> | undefined;
-  const read: DocumentReader = async (url) =>
+  const read: DocumentReader = async (url, slot) =>
     (
       await (reader ??= import('../check/markup/remote.js').then((r) => r.documentReader(readFileUrl, m?.remote ?? {})))
-    )(url);
+    )(url, slot);
   for (const a of list) {
     if (a === '-') {
       const stdin = io.stdin as AsyncIterable<string | Uint8Array>;

@@ -275,6 +275,12 @@ export const checkCommand: Command = {
       description:
         'In Markdown and HTML, check only the link destinations of the markup, not the plain-text URLs of its text (found by the RFC 1738 appendix rules).',
     },
+    'include-verbatim': {
+      type: 'boolean',
+      group: 'Documents',
+      description:
+        'In Markdown and HTML, also check the URLs of verbatim text: code blocks and code spans, <pre> and <code> (left out by default, as lychee does).',
+    },
     exclude: {
       type: 'string',
       value: 'REGEX',
@@ -467,6 +473,7 @@ export const checkCommand: Command = {
         markup: {
           formatIn,
           plain: values['links-only'] !== true,
+          verbatim: values['include-verbatim'] === true,
           ...(base !== undefined ? { base } : {}),
           remote: { timeout: options.timeout, deadline: options.deadline, policy: options.policy, env: io.env },
         },

@@ -3,7 +3,10 @@
 // doubled, fragments decided against ids and heading slugs; and the rules of src/check/rules.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { markupLinks, formatOf } from '../../src/check/markup/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markupLinks, formatOf, type MarkupOptions } from '../../src/check/markup/index.js';
+import { ROOT } from '../helpers.js';
 import { documentReader, formatOfType, type ReadDocument } from '../../src/check/markup/remote.js';
 import { slug } from '../../src/check/markup/markdown.js';
 import { hostKind, ignoreLines, skipper } from '../../src/check/rules.js';
@@ -52,7 +55,7 @@ test('Markdown: plain-text URLs found once (not again inside a destination), off
   const md = 'See [it](http://h/a) or http://h/b, and `ftp://h/c` in code.\n';
   assert.deepEqual(
     (await links(md, 'markdown')).map((l) => l.url),
-    ['http://h/a', 'http://h/b', 'ftp://h/c'],
+    ['http://h/a', 'http://h/b'],
   );
   const only: string[] = [];
   for await (const l of markupLinks(md, { format: 'markdown', location: null, plain: false })) only.push(l.url);
@@ -166,7 +169,7 @@ test('fragments of http: documents: the format from the Content-Type, else the n
     'http://h/notes': { text: '<p id="x">x</p>', contentType: 'text/plain' },
   };
   let files = 0;
-  const once = documentReader(async () => (files++, { text: '# A\n' }), {});
+  const once = documentReader(async (_url, max) => (files++, { text: `# A ${max}\n` }), {});
   assert.equal(await once('file:///d/a.md'), await once('file:///d/a.md'), 'one answer kept per URL');
   assert.equal(files, 1);
   assert.deepEqual(await once('gopher://h/0x'), { unread: 'not a file:, http: or https: document' });
@@ -177,8 +180,9 @@ test('fragments of http: documents: the format from the Content-Type, else the n
   ].join('\n');
   const out: FoundLink[] = [];
   const reader = async (url: string) => (asked.push(url), docs[url] ?? { unread: `${url}: 404` });
+  // check() runs what a link leaves to decide (the document's anchors) when it takes it: here in order, no limits.
   for await (const l of markupLinks(md, { format: 'markdown', location: null, plain: false, read: reader }))
-    out.push(l);
+    out.push(l.decide === undefined ? l : { ...l, ...(await l.decide((_host, fn) => fn())) });
   const by = (u: string) => out.find((l) => l.url === u);
   assert.equal(by('http://h/page#here')?.verdict, undefined, 'present: the probe decides');
   assert.equal(by('http://h/page#there')?.verdict?.status, 'broken');
@@ -201,5 +205,96 @@ test('fragments of http: documents: the format from the Content-Type, else the n
     asked,
     ['http://h/page', 'https://h/page2', 'http://h/readme.md', 'http://h/plain.html', 'http://h/notes'],
     'each read once',
+  );
+});
+
+async function urls(text: string, options: Partial<MarkupOptions> & Pick<MarkupOptions, 'format'>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const l of markupLinks(text, { location: null, ...options })) out.push(`${l.url} ${l.line}:${l.column}`);
+  return out;
+}
+
+test('verbatim text (Markdown code blocks and spans, raw <pre> and <code>) is left out unless verbatim: true', async () => {
+  const md = [
+    'Before http://h/1 and `http://h/code-span` and ``a ` http://h/double``, after http://h/2.',
+    '',
+    '```',
+    'http://h/fenced [x](http://h/not-a-link)',
+    '```',
+    '',
+    '    http://h/indented',
+    '',
+    '\\`http://h/3 is text (the backtick is escaped)\\`',
+    '',
+    '<pre><a href="http://h/raw-pre">p</a> http://h/raw-pre-text</pre>',
+    '',
+    'Inline http://h/6 <code>http://h/raw-code</code> and [y](http://h/4) `http://h/5-code`.',
+    '',
+  ].join('\n');
+  const kept = await urls(md, { format: 'markdown' });
+  assert.deepEqual(
+    kept.map((u) => u.split(' ')[0]),
+    ['http://h/1', 'http://h/2', 'http://h/3', 'http://h/6', 'http://h/4'],
+  );
+  assert.deepEqual(kept, await urls(md, { format: 'markdown', verbatim: false }));
+  const all = await urls(md, { format: 'markdown', verbatim: true });
+  assert.deepEqual(
+    all.map((u) => u.split(' ')[0]),
+    [
+      'http://h/1',
+      'http://h/code-span',
+      'http://h/double',
+      'http://h/2',
+      'http://h/fenced',
+      'http://h/not-a-link',
+      'http://h/indented',
+      'http://h/3',
+      'http://h/raw-pre',
+      'http://h/raw-pre-text',
+      'http://h/6',
+      'http://h/raw-code',
+      'http://h/4',
+      'http://h/5-code',
+    ],
+  );
+  // The same links at the same places either way.
+  for (const u of kept) assert.ok(all.includes(u), u);
+});
+
+test('verbatim text in HTML: the links and text of <pre> and <code> are left out unless verbatim: true', async () => {
+  const html =
+    '<p>See http://h/1 <a href="http://h/2">a</a></p>\n<pre>$ fetch http://h/pre <a href="http://h/pre-link">x</a></pre>\n<p><code>http://h/code</code> http://h/3</p>';
+  assert.deepEqual(
+    (await urls(html, { format: 'html' })).map((u) => u.split(' ')[0]),
+    ['http://h/1', 'http://h/2', 'http://h/3'],
+  );
+  assert.deepEqual(
+    (await urls(html, { format: 'html', verbatim: true })).map((u) => u.split(' ')[0]),
+    ['http://h/1', 'http://h/2', 'http://h/pre', 'http://h/pre-link', 'http://h/code', 'http://h/3'],
+  );
+});
+
+test("the project's README: no URL of its code blocks is checked by default (they are example output)", async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const location = 'file:///repo/README.md';
+  // The lines inside fenced code blocks.
+  const fenced = new Set<number>();
+  let inside = false;
+  readme.split('\n').forEach((line, i) => {
+    if (/^\s*```/.test(line)) inside = !inside;
+    else if (inside) fenced.add(i + 1);
+  });
+  const lines = async (verbatim: boolean) => {
+    const out: number[] = [];
+    for await (const l of markupLinks(readme, { format: 'markdown', location, verbatim })) out.push(l.line);
+    return out;
+  };
+  assert.deepEqual(
+    (await lines(false)).filter((n) => fenced.has(n)),
+    [],
+  );
+  assert.ok(
+    (await lines(true)).some((n) => fenced.has(n)),
+    'the README has URLs in its code blocks',
   );
 });

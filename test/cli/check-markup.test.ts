@@ -250,6 +250,7 @@ test('check --help lists the new options with their defaults', async () => {
     '--format-in',
     '--base',
     '--links-only',
+    '--include-verbatim',
     '--exclude',
     '--include',
     '--ignore-file',
@@ -325,4 +326,35 @@ test('an http: document read for its fragments is bounded: past maxBytes it is n
   assert.ok('text' in whole && whole.text.includes('id="present"'), JSON.stringify(whole));
   assert.equal(whole.contentType, 'text/html');
   assert.deepEqual(await readRemote(A, { timeout: 5000, maxBytes: 50 }), { unread: 'longer than 50 octets' });
+});
+
+test('--include-verbatim: the URLs of code blocks and code spans are checked only when asked for', async () => {
+  writeFileSync(
+    join(DIR, 'verbatim.md'),
+    [
+      'Run `curl file:///nonexistent/span`:',
+      '',
+      '```',
+      '$ cat file:///nonexistent/block',
+      '```',
+      '',
+      '[here](./present.txt)',
+      '',
+    ].join('\n'),
+  );
+  const plain = rows((await run(['--json', 'verbatim.md'])).out);
+  assert.deepEqual(
+    plain.map((x) => `${x.url} ${x.status}`),
+    [`file://${DIR}/present.txt ok`],
+  );
+  const all = await run(['--json', '--include-verbatim', 'verbatim.md']);
+  assert.equal(all.code, 1, all.err);
+  assert.deepEqual(
+    rows(all.out).map((x) => `${x.url} ${x.line}:${x.column} ${x.status}`),
+    [
+      'file:///nonexistent/span 1:11 broken',
+      'file:///nonexistent/block 4:7 broken',
+      `file://${DIR}/present.txt 7:8 ok`,
+    ],
+  );
 });

@@ -37,6 +37,9 @@ const URL_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
 /** Elements whose text is no prose: no plain-text URL is looked for in it. */
 const NOT_PROSE = new Set(['script', 'style', 'template', 'textarea']);
 
+/** Elements of verbatim text (code, preformatted text): left out unless verbatim text is asked for (Read.verbatim). */
+const VERBATIM = new Set(['pre', 'code']);
+
 interface Location {
   startOffset: number;
   endOffset: number;
@@ -57,6 +60,20 @@ function valueOffset(text: string, at: { startOffset: number; endOffset: number 
   return at.startOffset + (m === null ? raw.length : m[0].length);
 }
 
+/** ASCII white space (HTML, "ASCII whitespace"): tab, LF, FF, CR, space. */
+function asciiSpace(c: number): boolean {
+  return c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d || c === 0x20;
+}
+
+/** The start and end of `value` without its leading and trailing ASCII white space, in one pass each way. */
+function trimmed(value: string): [number, number] {
+  let start = 0;
+  let end = value.length;
+  while (start < end && asciiSpace(value.charCodeAt(start))) start++;
+  while (end > start && asciiSpace(value.charCodeAt(end - 1))) end--;
+  return [start, end];
+}
+
 /**
  * The links of HTML `text` (a whole document, or with `fragment` a piece of one, such as an HTML
  * block of Markdown), their offsets moved by `shift`. HTML strips leading and trailing ASCII
@@ -69,22 +86,28 @@ export function htmlLinks(text: string, shift = 0, fragment = false): Read {
   const links: RawLink[] = [];
   const anchors = new Set<string>();
   const texts: [number, number][] = [];
+  const verbatim: [number, number][] = [];
   let base: RawLink | null = null;
-  const walk = (node: Node, prose: boolean): void => {
+  // Depth first, in document order, with a stack of its own: a document nested however deep
+  // (parse5 keeps every level) cannot exhaust the call stack.
+  const stack: [Node, boolean][] = [[root, true]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, prose] = next;
     const loc = node.sourceCodeLocation;
     if (node.nodeName === '#text') {
       if (prose && loc) texts.push([loc.startOffset + shift, loc.endOffset + shift]);
-      return;
+      continue;
     }
     const tag = node.tagName;
+    if (tag !== undefined && VERBATIM.has(tag) && loc) verbatim.push([loc.startOffset + shift, loc.endOffset + shift]);
     if (tag !== undefined && node.attrs !== undefined) {
       const names = URL_ATTRIBUTES[tag] ?? [];
       for (const a of node.attrs) {
         if (a.name === 'id' || (a.name === 'name' && tag === 'a')) anchors.add(a.value);
         if (!names.includes(a.name)) continue;
         const at = loc?.attrs?.[a.name];
-        const lead = /^[\t\n\f\r ]*/.exec(a.value)?.[0].length ?? 0;
-        const url = a.value.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+        const [lead, stop] = trimmed(a.value);
+        const url = a.value.slice(lead, stop);
         const offset = (at === undefined ? (loc?.startOffset ?? 0) : valueOffset(text, at) + lead) + shift;
         const link: RawLink = { url, offset, length: url.length, kind: `${tag} ${a.name}` };
         if (tag === 'base') {
@@ -95,8 +118,8 @@ export function htmlLinks(text: string, shift = 0, fragment = false): Read {
       }
     }
     const inner = prose && !NOT_PROSE.has(tag ?? '');
-    for (const c of node.childNodes ?? []) walk(c, inner);
-  };
-  walk(root, true);
-  return { links, anchors, texts, base };
+    const children = node.childNodes ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], inner]);
+  }
+  return { links, anchors, texts, base, verbatim };
 }

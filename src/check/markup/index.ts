@@ -8,6 +8,7 @@ import { extract } from '../../extract/index.js';
 import { resolve } from '../../operations/resolve.js';
 import { LocatorError } from '../../core/errors.js';
 import type { FoundLink } from '../check.js';
+import type { Slot } from '../recurse.js';
 import { htmlLinks } from './html.js';
 import { markdownLinks } from './markdown.js';
 import type { RawLink, Read } from './types.js';
@@ -24,6 +25,11 @@ export interface MarkupOptions {
   base?: string;
   /** Also the plain-text URLs of the text, by the appendix rules (default true). */
   plain?: boolean;
+  /**
+   * Also the links and plain-text URLs of verbatim text: Markdown code blocks and code spans,
+   * HTML `<pre>` and `<code>` (default false, as lychee's --include-verbatim).
+   */
+  verbatim?: boolean;
   /** Reads a document by its URL (without fragment) for its fragments (./remote.ts documentReader()). */
   read?: DocumentReader;
 }
@@ -79,6 +85,55 @@ function encodeRelative(ref: string): string {
   );
 }
 
+/** Sorted spans with those that overlap or touch merged. */
+function merged(spans: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [s, e] of [...spans].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last !== undefined && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** What a reader found, less its verbatim text: the links that start in it, and it cut out of the text spans. */
+function withoutVerbatim(read: Read): Read {
+  const skip = merged(read.verbatim);
+  if (skip.length === 0) return read;
+  const inside = (offset: number): boolean => {
+    // The last span that starts at or before `offset` (binary search).
+    let lo = 0;
+    let hi = skip.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (skip[mid][0] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return skip[lo][0] <= offset && offset < skip[lo][1];
+  };
+  const texts: [number, number][] = [];
+  let k = 0;
+  for (const [start, end] of [...read.texts].sort((a, b) => a[0] - b[0])) {
+    while (k < skip.length && skip[k][1] <= start) k++;
+    let from = start;
+    for (let j = k; j < skip.length && skip[j][0] < end; j++) {
+      if (skip[j][0] > from) texts.push([from, skip[j][0]]);
+      from = Math.max(from, skip[j][1]);
+    }
+    if (from < end) texts.push([from, end]);
+  }
+  return { ...read, links: read.links.filter((l) => !inside(l.offset)), texts };
+}
+
+/**
+ * A URL up to its first `?` or `;` (its name, for the extension), found in one pass: `/[?;].*$/`
+ * tries every `?` to the end of the line, quadratic on an attribute of many `?` and a line end.
+ */
+function beforeQuery(url: string): string {
+  const k = url.search(/[?;]/);
+  return k < 0 ? url : url.slice(0, k);
+}
+
 function decodeFragment(f: string): string {
   try {
     return decodeURIComponent(f);
@@ -96,7 +151,8 @@ function decodeFragment(f: string): string {
  * document that `read` can read, is `broken` when no id, anchor name or heading slug matches.
  */
 export async function* markupLinks(text: string, options: MarkupOptions): AsyncGenerator<FoundLink> {
-  const read: Read = options.format === 'markdown' ? markdownLinks(text) : htmlLinks(text);
+  const whole: Read = options.format === 'markdown' ? markdownLinks(text) : htmlLinks(text);
+  const read = options.verbatim === true ? whole : withoutVerbatim(whole);
   const at = new Positions(text);
   const located: { raw: RawLink; plain?: { cutAt?: string; note?: string } }[] = read.links.map((raw) => ({ raw }));
   if (read.base !== null) located.push({ raw: read.base });
@@ -137,24 +193,22 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       // A <base href> that cannot be resolved is reported as a link; the other base stands.
     }
   }
-  /** The anchors of the document of a URL without fragment, or why they are not known. */
+  /** The anchors of the document of a URL without fragment, or why they are not known (read in a slot of `slot`). */
   const fragmentsOf = new Map<string, Promise<Set<string> | string>>();
-  const anchorsAt = (url: string): Promise<Set<string> | string> => {
+  const anchorsAt = (url: string, slot: Slot): Promise<Set<string> | string> => {
     let kept = fragmentsOf.get(url);
     if (kept === undefined) {
-      const named = formatOf(url.replace(/[?;].*$/, ''));
+      const named = formatOf(beforeQuery(url));
       kept =
-        url === options.location
-          ? Promise.resolve(read.anchors)
-          : options.read === undefined
-            ? Promise.resolve('no reader of documents')
-            : options.read(url).then((d) => {
-                if ('unread' in d) return `the document could not be read (${d.unread})`;
-                // The Content-Type first (an http: document's), then the name.
-                const format = formatOfType(d.contentType) ?? named;
-                if (format === null) return `the document is not Markdown or HTML (${d.contentType ?? 'by its name'})`;
-                return anchorsOf(d.text, format);
-              });
+        options.read === undefined
+          ? Promise.resolve('no reader of documents')
+          : options.read(url, slot).then((d) => {
+              if ('unread' in d) return `the document could not be read (${d.unread})`;
+              // The Content-Type first (an http: document's), then the name.
+              const format = formatOfType(d.contentType) ?? named;
+              if (format === null) return `the document is not Markdown or HTML (${d.contentType ?? 'by its name'})`;
+              return anchorsOf(d.text, format);
+            });
       fragmentsOf.set(url, kept);
     }
     return kept;
@@ -164,7 +218,7 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
     const written = raw.url;
     if (written === '' || written === '#' || NOT_CHECKED.test(written)) continue;
     if (plain !== undefined || SCHEME.test(written)) {
-      yield { url: written, line, column, ...plain, ...(await fragment(written, plain?.note)) };
+      yield { url: written, line, column, ...plain, ...fragment(written, plain?.note) };
       continue;
     }
     if (written.startsWith('#') && (base === null || base === options.location)) {
@@ -199,36 +253,49 @@ export async function* markupLinks(text: string, options: MarkupOptions): AsyncG
       yield invalid(written, line, column, `cannot be resolved against ${base}: ${reason}`, e);
       continue;
     }
-    yield { url, line, column, ...(await fragment(url, note)) };
+    yield { url, line, column, ...fragment(url, note) };
   }
 
   /**
    * The verdict of a URL's fragment when the file:, http: or https: document it names is read and
    * has no such anchor; when that document cannot be read, the probe's verdict stands and the
-   * note says the fragment was not checked (beside `note`, what was written).
+   * note says the fragment was not checked (beside `note`, what was written). Another document
+   * than this one is read when check() takes the link (`decide`), in a slot of its limits, so
+   * that the documents of many links are read at once, as their probes are.
    */
-  async function fragment(url: string, note?: string): Promise<Pick<FoundLink, 'verdict' | 'note'>> {
+  function fragment(url: string, note?: string): Pick<FoundLink, 'verdict' | 'note' | 'decide'> {
     const noted = note === undefined ? {} : { note };
     const hash = url.indexOf('#');
     if (hash < 0 || !/^(file|https?):/i.test(url)) return noted;
     const id = decodeFragment(url.slice(hash + 1));
     if (id === '') return noted;
     const document = url.slice(0, hash);
+    if (document === options.location) return verdictOf(read.anchors, id, document, note);
     // Without a reader, or for a file: document not Markdown or HTML by its name: the probe's verdict, no note.
-    if (document !== options.location && options.read === undefined) return noted;
-    if (/^file:/i.test(url) && formatOf(document.replace(/[?;].*$/, '')) === null) return noted;
-    const anchors = await anchorsAt(document);
-    if (typeof anchors === 'string') {
-      const why = `the fragment ${JSON.stringify(id)} not checked: ${anchors}`;
-      return { note: note === undefined ? why : `${note}; ${why}` };
-    }
-    if (anchors.has(id)) return noted;
-    return {
-      ...noted,
-      verdict: {
-        status: 'broken',
-        reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${document}`,
-      },
-    };
+    if (options.read === undefined) return noted;
+    if (/^file:/i.test(url) && formatOf(beforeQuery(document)) === null) return noted;
+    return { ...noted, decide: async (slot) => verdictOf(await anchorsAt(document, slot), id, document, note) };
   }
+}
+
+/** The verdict and note of fragment `id` of `document` by its anchors, or the note of why they are not known. */
+function verdictOf(
+  anchors: Set<string> | string,
+  id: string,
+  document: string,
+  note: string | undefined,
+): Pick<FoundLink, 'verdict' | 'note'> {
+  const noted = note === undefined ? {} : { note };
+  if (typeof anchors === 'string') {
+    const why = `the fragment ${JSON.stringify(id)} not checked: ${anchors}`;
+    return { note: note === undefined ? why : `${note}; ${why}` };
+  }
+  if (anchors.has(id)) return noted;
+  return {
+    ...noted,
+    verdict: {
+      status: 'broken',
+      reason: `no id, anchor name or heading ${JSON.stringify(id)} in ${document}`,
+    },
+  };
 }

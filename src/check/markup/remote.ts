@@ -1,16 +1,25 @@
 // The documents a `#fragment` link names, read for their anchors (lychee's --include-fragments):
 // http: and https: documents through open() of the clients, bounded in size and time, each read
-// once per run; file: documents by the reader the caller gives (src/check may use no node: module).
+// once per run, in a slot of the checker's limits per server; file: documents by the reader the
+// caller gives (src/check may use no node: module), bounded in size as well. The bound in size
+// bounds the work of reading a document's anchors too (linear in its length: ./markdown.ts,
+// ./html.ts), which no deadline can cut short.
 import { MAX_TIMER, open, TOO_LARGE, type OpenOptions } from '../../clients/index.js';
+import { Url } from '../../core/url.js';
+import { tryParse } from '../../schemes/registry.js';
+import { serverKey, type Slot } from '../recurse.js';
 import type { MarkupFormat } from './format.js';
 
 /** A document read for its anchors: its text and Content-Type, or why it could not be read. */
 export type ReadDocument = { text: string; contentType?: string | null } | { unread: string };
 
-/** Reads the document of a URL without fragment. */
-export type DocumentReader = (url: string) => Promise<ReadDocument>;
+/** Reads the document of a URL without fragment; a read over the network in a slot of `slot` (the checker's limits), when given. */
+export type DocumentReader = (url: string, slot?: Slot) => Promise<ReadDocument>;
 
-/** The most of a remote document read for its anchors: past it, its fragments are not checked. */
+/** Reads a file: document, at most `maxBytes` octets (past them: `{ unread: longer than N octets }`). */
+export type FileReader = (url: string, maxBytes: number) => Promise<ReadDocument>;
+
+/** The most of a document read for its anchors (remote or file:): past it, its fragments are not checked. */
 export const MAX_DOCUMENT = 2 * 1024 * 1024;
 
 /** The format of a Content-Type (RFC 2045 5.1: type/subtype, parameters ignored), null for another type or none. */
@@ -60,27 +69,35 @@ export async function readRemote(url: string, options: RemoteOptions): Promise<R
   } catch (e) {
     const code = (e as { code?: unknown }).code;
     if (controller.signal.aborted) return { unread: `not read within ${deadline} ms` };
-    if (code === TOO_LARGE) return { unread: `longer than ${max} octets` };
+    if (code === TOO_LARGE) return tooLong(max);
     return { unread: e instanceof Error ? e.message : String(e) };
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }
 }
 
+/** The note of a document past `max` octets. */
+export function tooLong(max: number): { unread: string } {
+  return { unread: `longer than ${max} octets` };
+}
+
 /**
- * One reader for a run: an http: or https: URL read by readRemote(), a file: URL by `file`, any
- * other left unread; each URL (without fragment) read once, its answer kept for the run.
+ * One reader for a run: an http: or https: URL read by readRemote() in a slot of its server (host
+ * and port) when `slot` is given, a file: URL by `file` (at most `maxBytes`), any other left
+ * unread; each URL (without fragment) read once, its answer kept for the run.
  */
-export function documentReader(file: DocumentReader, options: RemoteOptions): DocumentReader {
+export function documentReader(file: FileReader, options: RemoteOptions): DocumentReader {
   const kept = new Map<string, Promise<ReadDocument>>();
-  return (url) => {
+  const max = options.maxBytes ?? MAX_DOCUMENT;
+  return (url, slot) => {
     let r = kept.get(url);
     if (r === undefined) {
-      r = /^https?:/i.test(url)
-        ? readRemote(url, options)
-        : /^file:/i.test(url)
-          ? file(url)
-          : Promise.resolve({ unread: 'not a file:, http: or https: document' });
+      if (/^https?:/i.test(url)) {
+        const u = tryParse(url);
+        const read = () => readRemote(url, options);
+        r = slot === undefined ? read() : slot(u instanceof Url ? serverKey(u) : url, read);
+      } else
+        r = /^file:/i.test(url) ? file(url, max) : Promise.resolve({ unread: 'not a file:, http: or https: document' });
       kept.set(url, r);
     }
     return r;

@@ -20,4 +20,6 @@ export interface Read {
   texts: [number, number][];
   /** The first <base href>, or null. */
   base: RawLink | null;
+  /** The spans [start, end) of verbatim text: code blocks and code spans, `<pre>` and `<code>` elements. */
+  verbatim: [number, number][];
 }

@@ -41,27 +41,35 @@ export const MAX_LINE = 64 * 1024;
 export async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder('utf-8');
   const reader = body.getReader();
-  let pending = '';
+  // The pieces of the line not ended yet, and their length: only each new chunk is searched for
+  // an LF, and the pieces are joined once, when the line ends (a line trickled in small chunks
+  // would otherwise be searched and copied again for each one: quadratic in its length).
+  let parts: string[] = [];
+  let size = 0;
   let done = false;
   try {
     for (;;) {
       const r = await reader.read();
       if (r.done) {
         done = true;
-        pending += decoder.decode();
-        if (pending !== '') yield pending.replace(/\r$/, '');
+        const last = parts.join('') + decoder.decode();
+        if (last !== '') yield last.replace(/\r$/, '');
         return;
       }
-      pending += decoder.decode(r.value, { stream: true });
-      let nl = pending.indexOf('\n');
+      const chunk = decoder.decode(r.value, { stream: true });
       let start = 0;
-      while (nl >= 0) {
-        yield pending.slice(start, nl).replace(/\r$/, '');
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        const line = parts.length === 0 ? chunk.slice(start, nl) : parts.join('') + chunk.slice(start, nl);
+        parts = [];
+        size = 0;
         start = nl + 1;
-        nl = pending.indexOf('\n', start);
+        yield line.replace(/\r$/, '');
       }
-      pending = pending.slice(start);
-      if (pending.length > MAX_LINE) {
+      if (start < chunk.length) {
+        parts.push(chunk.slice(start));
+        size += chunk.length - start;
+      }
+      if (size > MAX_LINE) {
         throw new LocatorError(PROTOCOL_ERROR, -1, `a line of the object runs past ${MAX_LINE} characters`);
       }
     }
