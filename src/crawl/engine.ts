@@ -14,6 +14,12 @@ import { SeenSet } from './seen.js';
 import { Scope, type ScopeKind } from './scope.js';
 import type { RobotsCache, RobotsPlace } from './robots-cache.js';
 
+/**
+ * Thrown by a visitor's links to end them with a note of its own words (a listing cut at a bound,
+ * a deadline): the note is kept as it is, the links read before it are taken.
+ */
+export class CrawlNote extends Error {}
+
 /** What a visitor found for one URL: its verdict, and the links to follow when it was asked to read them. */
 export interface Visit {
   verdict: StoredVerdict;
@@ -227,7 +233,11 @@ export async function* crawl(
           }
         }
       } catch (err) {
-        notes.push(`the links could not all be read: ${err instanceof Error ? err.message : String(err)}`);
+        notes.push(
+          err instanceof CrawlNote
+            ? err.message
+            : `the links could not be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
       } finally {
         if (!stopped) state.add(batch);
         await it.return?.();
