@@ -8,16 +8,10 @@
 
 import type { Url } from '../core/url.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
-import type { Meta, OpenOptions, Redirect, Resource } from './types.js';
+import type { Meta, ObjectKind, OpenOptions, Redirect, Resource } from './types.js';
 import type { ProbeOptions, ProbeResult } from './probe/types.js';
 
-/**
- * What a URL designates, or what an opened object is: a document (any file or text), a menu
- * (a Gopher menu: items that are URLs), a listing (of a directory, a group, the servers of a
- * name), a search (the object asks for words first, or is the answer to a search), a session
- * (an interactive service, RFC 1738 3.8, that connect() opens and open() refuses).
- */
-export type ObjectKind = 'document' | 'menu' | 'listing' | 'search' | 'session';
+export type { ObjectKind };
 
 /**
  * What the gateway shows for a URL before anything is retrieved (docs/gateway.md): a search form

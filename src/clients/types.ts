@@ -4,7 +4,6 @@
 import type { Url } from '../core/url.js';
 import type { Policy } from '../operations/policy.js';
 import { defineCode } from '../core/errors.js';
-import type { ObjectKind } from './face.js';
 
 /** One line of a protocol exchange, passwords already hidden. */
 export interface TranscriptLine {
@@ -104,6 +103,14 @@ export interface OpenOptions {
    */
   limit?: number;
 }
+
+/**
+ * What a URL designates, or what an opened object is: a document (any file or text), a menu
+ * (a Gopher menu: items that are URLs), a listing (of a directory, a group, the servers of a
+ * name), a search (the object asks for words first, or is the answer to a search), a session
+ * (an interactive service, RFC 1738 3.8, that connect() opens and open() refuses).
+ */
+export type ObjectKind = 'document' | 'menu' | 'listing' | 'search' | 'session';
 
 /** What is known of the object before its bytes arrive. */
 export interface Meta {
