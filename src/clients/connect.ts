@@ -1,14 +1,14 @@
 // connect(): open an interactive session for a URL that designates one (RFC 1738 3.8: "the
 // telnet URL designates an interactive text-based service"; the drafts' rlogin and tn3270). The
 // counterpart of open(), which retrieves data objects. The session is the scheme's face's
-// (./faces.ts), whose protocol module is imported only when a URL of that scheme is connected to.
+// (./face-of.ts), whose protocol module is imported only when a URL of that scheme is connected to.
 
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
-import { faceOf, interactiveSchemes } from './faces.js';
+import { faceOf, interactiveSchemes } from './face-of.js';
 import { NO_SESSION } from './interactive.js';
 
 export { interactiveSchemes };

@@ -36,7 +36,7 @@ export type { Tn3270Session } from './tn3270/session.js';
 export { probe, explainProbe, statusOf } from './probe-url.js';
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
 export { followChain, type Chain } from './open.js';
-export { faceOf, kindOfUrl } from './faces.js';
+export { faceOf, kindOfUrl } from './face-of.js';
 export { copyBody, type BodyOutput } from './body.js';
 export {
   ABORTED,
@@ -52,7 +52,7 @@ export {
 export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection.js';
 export { netrcHost } from './nntp/netrc.js';
 export { authSecrets } from './smtp/secrets.js';
-export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';
+export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './client-face.js';
 
 /**
  * Opens a gopher URL of type 1 (a menu) or 7 (a search, whose answer is a menu; RFC 1436 3.7)

@@ -2,7 +2,7 @@
 // and a stream of its bytes. Exported by `locator/clients` (src/clients/index.ts, which only
 // re-exports): the modules that need open() (gopher/menu.ts) import it from here, so no client
 // module imports the index that re-exports it (no import cycle, docs/layering.md).
-// Each scheme's client is asked through its face (./faces.ts), which imports the protocol modules
+// Each scheme's client is asked through its face (./face-of.ts), which imports the protocol modules
 // only when a URL of that scheme is opened.
 //
 // Redirects are followed here and nowhere else: a client that finds the object elsewhere (HTTP
@@ -26,7 +26,7 @@ import {
 } from '../operations/policy.js';
 import { gatewayFor, gatewayFromEnv } from './proxy.js';
 import { interactiveOnly } from './interactive.js';
-import { classify, faceOf } from './faces.js';
+import { classify, faceOf } from './face-of.js';
 import {
   NO_CLIENT,
   transcriptRecorder,

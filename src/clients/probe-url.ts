@@ -1,5 +1,5 @@
 // probe(): does the object a URL designates exist? (`locator check`). Each scheme's face
-// (./faces.ts) gives the probe that sends the least traffic that proves it, and its steps for
+// (./face-of.ts) gives the probe that sends the least traffic that proves it, and its steps for
 // `explain --probe`; the probe is loaded only when a URL of that scheme is probed (its module is
 // in the scheme's folder, ./<scheme>/probe.ts; what all probes share is in ./probe/). Redirects
 // go through followChain(), the one loop open() uses too (./open.ts): the same hop budget,
@@ -23,7 +23,7 @@ import {
 } from './types.js';
 import type { ProbeOptions, ProbeResult } from './probe/types.js';
 import { openedSteps } from './probe/steps.js';
-import { faceOf } from './faces.js';
+import { faceOf } from './face-of.js';
 import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../lint/codes.js';
 import { result } from './probe/result.js';
 import { ReplyError } from './framing/errors.js';

@@ -136,7 +136,7 @@ export interface Meta {
   /** The protocol exchange, when asked for (passwords hidden). */
   transcript: TranscriptLine[];
   /**
-   * What the object is (src/clients/face.ts): set by open() from the scheme's face, which may
+   * What the object is (src/clients/client-face.ts): set by open() from the scheme's face, which may
    * read what the client said (a `file:` directory is a listing, one name per line as NLST gives).
    */
   kind?: ObjectKind;
@@ -162,7 +162,7 @@ export interface Redirect {
   reason: string;
 }
 
-/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3); its face (./face.ts) calls it. */
+/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3); its face (./client-face.ts) calls it. */
 export interface ClientModule {
   open(url: Url, options: OpenOptions): Promise<Resource | Redirect>;
 }

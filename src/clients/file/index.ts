@@ -3,7 +3,7 @@
 
 import type { Url } from '../../core/url.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 
 /** file (RFC 1738 3.10): the path on this machine; a file of another host is probed as its ftp URL. */
 export function fileSteps(url: Url): string[] {

@@ -4,7 +4,7 @@
 import type { Url } from '../../core/url.js';
 import { encode, SEGMENT_SET } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 import { ftpCheck, planFtp, passPlaceholder, shown } from './plan.js';
 import { FtpReplyError } from './errors.js';
 import { textLines } from '../framing/text-lines.js';

@@ -4,7 +4,7 @@
 import type { Url } from '../../core/url.js';
 import { build, explain } from '../../operations/build.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 
 /** wais (RFC 1738 3.9): InitRequest and the search (or the first piece of a document); then close. */
 export function waisSteps(url: Url): string[] {

@@ -2,7 +2,7 @@
 // resources within that scheme"), in the manner of curl's Curl_handler: one object per scheme that
 // says what open(), probe(), connect(), `locator check --recursive`, `locator fetch` and the gateway
 // do with its URLs. Each built-in scheme's face is the default export of
-// src/clients/<scheme>/index.ts, listed in ./builtin.ts; a scheme registered with registerScheme
+// src/clients/<scheme>/index.ts, listed in ./builtin-faces.ts; a scheme registered with registerScheme
 // brings the same parts through its entry (`client`, `probe`: ./faces.ts). A face is cheap to load:
 // its methods import the protocol modules (node:net and the rest) when first called.
 
