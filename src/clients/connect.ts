@@ -6,7 +6,8 @@
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
+import { DEFAULT_POLICY } from '../operations/policy.js';
+import { beforeSending } from './hop.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
 import { faceOf, interactiveSchemes } from './face-of.js';
 import { NO_SESSION } from './interactive.js';
@@ -24,7 +25,7 @@ export async function connect(url: string | Url, options: SessionOptions = {}): 
   expectUrl(url, 'connect: the URL');
   const u = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
-  assertAllowed(u, policy);
+  beforeSending(u, policy);
   const face = faceOf(u);
   if (face.session === undefined) {
     throw new LocatorError(

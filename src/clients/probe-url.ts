@@ -11,7 +11,7 @@ import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, kindOf } from '../core/errors.js';
 import { followChain, openOnce, type Chain } from './open.js';
-import { gatewayFor, gatewayFromEnv } from './proxy.js';
+import { gatewayOf } from './proxy.js';
 import {
   CONNECT_FAILED,
   CONNECTION_CLOSED,
@@ -111,9 +111,7 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
  * the scheme (RFC 1738 4), open() through the gateway and the first bytes; errors are left to probe().
  */
 async function hop(u: Url, opts: OpenOptions): Promise<ProbeResult | Redirect> {
-  const env = opts.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-  const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(env));
-  const viaGateway = gateways !== null && gatewayFor(u.scheme, u.host, gateways) !== null;
+  const viaGateway = gatewayOf(u, opts) !== null;
   const face = faceOf(u);
   if (!viaGateway && face.probe !== undefined) return face.probe(u, opts as ProbeOptions);
   return probeByOpening(u, opts as ProbeOptions);
