@@ -23,6 +23,22 @@
 //   types that refer to each other (core/url.ts's record and core/scheme.ts's syntax interface)
 //   are the normal way to describe two things that point at each other. Such cycles are listed
 //   at severity `info` (rule type-only-cycle) so they stay visible without failing the check.
+// Inside src/clients/ (docs/layering.md, "Inside the clients"): three tiers, each importing only
+// the ones below it. At the bottom, what every client shares: the top-level modules that are not
+// drivers (connection, dial, types, the face's type, ...) and the shared folders, framing/ (the
+// line-based protocols' reader) and probe/ (what every probe shares). In the middle, one folder
+// per protocol, src/clients/<scheme>/: its face, client, probe, session and server. At the top,
+// the drivers that choose a scheme's folder by the URL: the face table and its lookup, open(),
+// probe(), connect() and the index.
+const CLIENT_SHARED_FOLDERS = ['framing', 'probe'];
+const CLIENT_DRIVERS = ['builtin-faces', 'face-of', 'open', 'probe-url', 'connect', 'index'];
+// A protocol carried over another's (the one kind of import between two scheme folders): a file
+// URL of another host is retrieved by FTP (RFC 1738 3.10), tn3270 runs over Telnet (RFC 1576).
+const CARRIED_OVER = { file: 'ftp', tn3270: 'telnet' };
+const NOT_SHARED = `(?!(?:${CLIENT_SHARED_FOLDERS.join('|')})/)`;
+const SCHEME_FOLDER = `^src/clients/${NOT_SHARED}[^/]+/`;
+const DRIVER = `^src/clients/(?:${CLIENT_DRIVERS.join('|')})\\.ts$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -77,6 +93,40 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(cli|check|crawl|gateway)/' },
       to: { path: '^src/clients/', pathNot: '^src/clients/index\\.ts$' },
+    },
+    {
+      name: 'scheme-folder-alone',
+      comment:
+        "a scheme's folder (src/clients/<scheme>/) imports no other scheme's folder (what two share goes into src/clients/ below both); only a protocol carried over another's imports that one (CARRIED_OVER above)",
+      severity: 'error',
+      from: { path: `^src/clients/${NOT_SHARED}(?!(?:${Object.keys(CARRIED_OVER).join('|')})/)([^/]+)/` },
+      to: { path: SCHEME_FOLDER, pathNot: '^src/clients/$1/' },
+    },
+    ...Object.entries(CARRIED_OVER).map(([scheme, carrier]) => ({
+      name: 'scheme-folder-alone',
+      comment: `src/clients/${scheme}/ imports no other scheme's folder but src/clients/${carrier}/, the protocol it is carried over`,
+      severity: 'error',
+      from: { path: `^src/clients/${scheme}/` },
+      to: { path: SCHEME_FOLDER, pathNot: `^src/clients/(?:${scheme}|${carrier})/` },
+    })),
+    {
+      name: 'scheme-folder-below-the-drivers',
+      comment:
+        "no folder of src/clients/ (a scheme's, framing/, probe/) imports a driver: the face table, faceOf(), open(), probe(), connect() or the index; a driver asks a scheme's folder through its face, never the other way round",
+      severity: 'error',
+      from: { path: '^src/clients/[^/]+/' },
+      to: { path: DRIVER },
+    },
+    {
+      name: 'shared-below-schemes',
+      comment:
+        "what every client shares (src/clients/framing/, src/clients/probe/, the top-level modules that are not drivers) imports no scheme's folder",
+      severity: 'error',
+      from: {
+        path: [`^src/clients/(?:${CLIENT_SHARED_FOLDERS.join('|')})/`, '^src/clients/[^/]+\\.ts$'],
+        pathNot: DRIVER,
+      },
+      to: { path: SCHEME_FOLDER },
     },
     {
       name: 'node-builtins-only-in-clients-and-cli',

@@ -83,13 +83,31 @@ const TREE: Record<string, string> = {
   // no-cycle through a dynamic import()
   'src/clients/open.ts': "export async function open(): Promise<unknown> {\n  return (await import('./g.js')).g;\n}\n",
   'src/clients/g.ts': "import { open } from './open.js';\nexport const g = open;\n",
+  // Inside src/clients/: scheme-folder-alone (ftp -> gopher; tn3270 -> gopher), though a protocol
+  // carried over another's imports it (file -> ftp, tn3270 -> telnet) and the face table imports
+  // every scheme's folder; scheme-folder-below-the-drivers (gopher -> open(), probe/ -> the face
+  // table); shared-below-schemes (probe/ -> ftp, a shared top-level module -> gopher)
+  'src/clients/ftp/a.ts': "import { b } from '../gopher/b.js';\nexport const a = b;\n",
+  'src/clients/gopher/b.ts': "import { open } from '../open.js';\nexport const b = open;\n",
+  'src/clients/file/c.ts':
+    "import { a } from '../ftp/a.js';\nimport { f } from '../framing/f.js';\nexport const c = [a, f];\n",
+  'src/clients/tn3270/t.ts':
+    "import { t } from '../telnet/t.js';\nimport { b } from '../gopher/b.js';\nexport const u = [t, b];\n",
+  'src/clients/telnet/t.ts': "import { p } from '../probe/p.js';\nexport const t = p;\n",
+  'src/clients/framing/f.ts': 'export const f = 1;\n',
+  'src/clients/probe/p.ts': "import type { C } from '../ftp/d.js';\nexport const p: C | null = null;\n",
+  'src/clients/probe/q.ts': "import { faces } from '../builtin-faces.js';\nexport const q = faces;\n",
+  'src/clients/ftp/d.ts': 'export type C = number;\n',
+  'src/clients/builtin-faces.ts':
+    "import { a } from './ftp/a.js';\nimport { c } from './file/c.js';\nexport const faces = [a, c];\n",
+  'src/clients/dial.ts': "import { b } from './gopher/b.js';\nexport const dial = b;\n",
   // zero-dependencies (a file outside src/), not-to-unresolvable, known-layer
   'src/operations/build.ts': "import { o } from '../../outside.js';\nexport const b = o;\n",
   'src/operations/policy.ts': "import { x } from './missing.js';\nexport const p = x;\n",
   'src/misc/x.ts': "import { a } from '../core/a.js';\nexport const x = a;\n",
 };
 
-test("each rule catches its violation: layers (type-only imports included), the clients' face, node: modules, dynamic cycles, packages, unresolved imports, unknown folders", () => {
+test("each rule catches its violation: layers (type-only imports included), the clients' face, the tiers inside the clients, node: modules, dynamic cycles, packages, unresolved imports, unknown folders", () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-layering-'));
   try {
     for (const [path, text] of Object.entries(TREE)) {
@@ -125,6 +143,12 @@ test("each rule catches its violation: layers (type-only imports included), the 
         'error operations-below-clients: src/extract/e.ts -> src/clients/c.ts',
         'error operations-below-clients: src/operations/lint.ts -> src/clients/c.ts',
         'error schemes-on-core: src/schemes/s.ts -> src/operations/resolve.ts',
+        'error scheme-folder-alone: src/clients/ftp/a.ts -> src/clients/gopher/b.ts',
+        'error scheme-folder-alone: src/clients/tn3270/t.ts -> src/clients/gopher/b.ts',
+        'error scheme-folder-below-the-drivers: src/clients/gopher/b.ts -> src/clients/open.ts',
+        'error scheme-folder-below-the-drivers: src/clients/probe/q.ts -> src/clients/builtin-faces.ts',
+        'error shared-below-schemes: src/clients/dial.ts -> src/clients/gopher/b.ts',
+        'error shared-below-schemes: src/clients/probe/p.ts -> src/clients/ftp/d.ts',
         'error zero-dependencies: src/operations/build.ts -> outside.ts',
         'info type-only-cycle: cycle src/core/t1.ts src/core/t2.ts',
       ].sort(),

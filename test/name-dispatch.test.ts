@@ -1,6 +1,6 @@
 // Nothing above the clients asks a scheme's name (test/data/docs/style.md, "Clients"): what is
 // particular to a scheme is asked of its entry (src/schemes/) or of its client's face
-// (src/clients/<folder>/index.ts, listed in src/clients/builtin.ts). A comparison of a scheme with
+// (src/clients/<folder>/index.ts, listed in src/clients/builtin-faces.ts). A comparison of a scheme with
 // a string (`url.scheme === 'gopher'`, `'ftp' !== scheme`) or a switch on a scheme is allowed only
 // in src/schemes/ and in the client folder of the schemes named; anywhere else this test fails,
 // naming the file, the line and the text.
@@ -22,7 +22,7 @@ export interface Finding {
   names: string[];
 }
 
-/** The schemes of each client folder, read from the table of built-in faces (src/clients/builtin.ts). */
+/** The schemes of each client folder, read from the table of built-in faces (src/clients/builtin-faces.ts). */
 export function foldersOfFaces(builtin: string): Map<string, Set<string>> {
   const folderOf = new Map<string, string>();
   for (const m of builtin.matchAll(/^import (\w+) from '\.\/([\w-]+)\/index\.js';$/gm)) folderOf.set(m[1], m[2]);
@@ -72,7 +72,7 @@ function sources(dir: string, out = new Map<string, string>()): Map<string, stri
 }
 
 test("no module outside src/schemes/ and a scheme's own client folder compares a scheme with a name or switches on one", () => {
-  const faces = foldersOfFaces(readFileSync(join(ROOT, 'src/clients/builtin.ts'), 'utf8'));
+  const faces = foldersOfFaces(readFileSync(join(ROOT, 'src/clients/builtin-faces.ts'), 'utf8'));
   assert.ok(faces.get('http')?.has('https') && faces.get('nntp')?.has('news'), 'the face table was read');
   const found = findNameDispatch(sources(join(ROOT, 'src')), faces);
   assert.deepEqual(

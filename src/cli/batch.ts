@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
 import { FdOutput, fdLineBatches, lineBatches } from './io.js';
 import { UsageError, type Io } from './command.js';
-import { builtin } from './builtin.js';
+import { nodeModule } from './node-modules.js';
 import { escaper, escapingTarget } from './safe-text.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
@@ -94,7 +94,7 @@ const IN_FLIGHT = 2;
 export function jobsOption(v: unknown): number {
   if (v === undefined) return 1;
   if (v === 'auto')
-    return Math.max(1, Math.min(64, builtin<typeof import('node:os')>('node:os').availableParallelism()));
+    return Math.max(1, Math.min(64, nodeModule<typeof import('node:os')>('node:os').availableParallelism()));
   const n = Number(v);
   if (typeof v !== 'string' || !/^[0-9]+$/.test(v) || !Number.isSafeInteger(n) || n < 1 || n > 64) {
     throw new UsageError(`--jobs takes a whole number from 1 to 64, or "auto", not '${String(v)}'`);
@@ -366,7 +366,7 @@ export async function runWorkers(io: RowIo, errToOut: boolean, jobs: number, set
     signal();
   };
   for (let k = 0; k < jobs; k++) {
-    const { Worker } = builtin<typeof import('node:worker_threads')>('node:worker_threads');
+    const { Worker } = nodeModule<typeof import('node:worker_threads')>('node:worker_threads');
     const w = new Worker(new URL('./batch-worker.js', import.meta.url), { workerData: setup });
     const index = k;
     w.on('message', (m: BlockResult) => {

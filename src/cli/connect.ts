@@ -14,6 +14,7 @@
 import { constants as osConstants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { tryParse } from '../schemes/registry.js';
+import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import {
   connect,
@@ -105,6 +106,184 @@ interface Tty {
   setRawMode?: (raw: boolean) => void;
 }
 
+/** What the keyboard part of a session needs to know of the command. */
+interface KeyboardContext {
+  /** Standard input and output are a terminal (raw mode): keys, the escape prompt, local echo. */
+  terminal: boolean;
+  /** The escape character that opens the prompt, or null for none. */
+  escape: number | null;
+  /** "~." at the start of a line ends the session (the face's tildeEscapes, on a terminal). */
+  tilde: boolean;
+  io: Io;
+  say: (text: string) => void;
+}
+
+/**
+ * Keys (or standard input) to the session: on a terminal, the escape character opens a prompt
+ * (quit, send brk, status, help: promptAction), what is typed is echoed locally when the server
+ * does not echo, and rlogin's "~." is read where the face asks; without a terminal, the bytes as
+ * they come. `byUser()`: the session was closed from the prompt.
+ */
+function keyboard(
+  s: InteractiveSession,
+  ctx: KeyboardContext,
+): { onKeys: (chunk: Buffer) => void; byUser: () => boolean } {
+  const { terminal, escape, io, say } = ctx;
+  const stdout = io.stdout as unknown as Tty & Writable;
+  let byUser = false;
+  let prompting = false;
+  let line = '';
+  const localEcho = (bytes: Uint8Array) => {
+    if (s.remoteEcho !== false) return;
+    const text = Buffer.from(bytes)
+      .toString('latin1')
+      .replace(/\r\n?|\n/g, '\r\n');
+    stdout.write(text.replace(/\x7f/g, '\b \b'));
+  };
+  const onPromptLine = () => {
+    const action = promptAction(line);
+    line = '';
+    prompting = false;
+    switch (action) {
+      case 'quit':
+        byUser = true;
+        s.close();
+        return;
+      case 'break':
+        s.sendBreak();
+        break;
+      case 'status':
+        say(s.status().join('\n') + '\n');
+        break;
+      case 'help':
+        say(PROMPT_HELP.join('\n') + '\n');
+        break;
+      case 'unknown':
+        say(`unknown command (try help)\n`);
+        break;
+      case 'resume':
+        break;
+    }
+  };
+  // rlogin's own escape (rlogin(1), after RFC 1282), where the scheme's face takes it: "~." at
+  // the start of a line ends the session, on a terminal only (a script's input is sent as it is).
+  const tilde = ctx.tilde ? escapeScanner() : null;
+  const send = (bytes: Uint8Array) => {
+    if (tilde === null) return s.write(bytes);
+    const r = tilde(bytes);
+    if (r.send.length > 0) s.write(r.send);
+    if (r.action === 'disconnect') s.close();
+  };
+  const onKeys = (chunk: Buffer) => {
+    if (!terminal) {
+      s.write(chunk);
+      return;
+    }
+    let from = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (prompting) {
+        if (b === 13 || b === 10) {
+          io.stderr.write('\r\n');
+          onPromptLine();
+        } else if (b === 3) {
+          io.stderr.write('\r\n');
+          prompting = false;
+          line = '';
+        } else if (b === 0x7f || b === 8) {
+          if (line.length > 0) {
+            line = line.slice(0, -1);
+            io.stderr.write('\b \b');
+          }
+        } else if (b >= 32 && b < 127) {
+          line += String.fromCharCode(b);
+          io.stderr.write(String.fromCharCode(b));
+        }
+        from = i + 1;
+      } else if (escape !== null && b === escape) {
+        if (i > from) {
+          send(chunk.subarray(from, i));
+          localEcho(chunk.subarray(from, i));
+        }
+        prompting = true;
+        line = '';
+        io.stderr.write('\r\nlocator> ');
+        from = i + 1;
+      }
+    }
+    if (!prompting && from < chunk.length) {
+      send(chunk.subarray(from));
+      localEcho(chunk.subarray(from));
+    }
+  };
+  return { onKeys, byUser: () => byUser };
+}
+
+/**
+ * The session's output to standard output, each piece written before the next is read; after
+ * each, `written()` (the idle timer after the end of standard input). Resolves to the failure
+ * that closed the session, or null when it ended well.
+ */
+async function toOutput(s: InteractiveSession, out: Writable, written: () => void): Promise<LocatorError | null> {
+  try {
+    const reader = s.output.getReader();
+    for (;;) {
+      let r: ReadableStreamReadResult<Uint8Array>;
+      try {
+        r = await reader.read();
+      } catch {
+        break; // the reason is in `closed`
+      }
+      if (r.done) break;
+      await writeOut(out, r.value);
+      written();
+    }
+    await s.closed;
+    return null;
+  } catch (e) {
+    if (!(e instanceof LocatorError)) throw e;
+    return e;
+  }
+}
+
+/** RFC 1738 3.8: the user name and password are advisory; they are shown, never sent on their own. */
+function announce(url: Url, where: string, showSecrets: boolean, say: (text: string) => void): void {
+  say(`Trying ${where} (${url.scheme})...\n`);
+  if (url.user) say(`User name in the URL: ${JSON.stringify(url.user)} (advisory: type it when asked)\n`);
+  if (url.password !== null) {
+    const shown = showSecrets ? JSON.stringify(url.password) : '****';
+    say(`Password in the URL: ${shown} (advisory: type it when asked; locator never sends it)\n`);
+  }
+}
+
+/**
+ * After the end of standard input (not a terminal): the session is closed once the server has
+ * been quiet for `idle` ms. `inputEnded()` at the end of input, `written()` after each piece of
+ * output, `stop()` on the way out.
+ */
+function closeWhenQuiet(
+  s: InteractiveSession,
+  idle: number,
+): { inputEnded: () => void; written: () => void; stop: () => void } {
+  let idleTimer: ReturnType<typeof setTimeout> | null = null;
+  let ended = false;
+  const written = () => {
+    if (!ended) return;
+    if (idleTimer !== null) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => s.close(), idle);
+  };
+  return {
+    inputEnded: () => {
+      ended = true;
+      written();
+    },
+    written,
+    stop: () => {
+      if (idleTimer !== null) clearTimeout(idleTimer);
+    },
+  };
+}
+
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
   if (args.length !== 1) throw new UsageError('connect takes exactly one URL');
   const url = tryParse(args[0]);
@@ -133,14 +312,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     io.stderr.write(raw ? t.replace(/\n/g, '\r\n') : t);
   };
 
-  // RFC 1738 3.8: the user name and password are advisory; they are shown, never sent on their own.
   const where = `${url.host ?? ''}:${url.portDigits ?? url.port ?? ''}`;
-  say(`Trying ${where} (${url.scheme})...\n`);
-  if (url.user) say(`User name in the URL: ${JSON.stringify(url.user)} (advisory: type it when asked)\n`);
-  if (url.password !== null) {
-    const shown = showSecrets ? JSON.stringify(url.password) : '****';
-    say(`Password in the URL: ${shown} (advisory: type it when asked; locator never sends it)\n`);
-  }
+  announce(url, where, showSecrets, say);
 
   const ac = new AbortController();
   let signalled: NodeJS.Signals | null = null;
@@ -179,7 +352,6 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       return exitFor(e);
     }
     const s = session;
-    let byUser = false;
     say(`Connected to ${where}.\n`);
     if (terminal) {
       if (escape !== null) say(`Escape character is '${showEscape(escape)}'.\n`);
@@ -187,105 +359,11 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       raw = true;
     }
 
-    // Keys (or standard input) to the session.
-    let prompting = false;
-    let line = '';
-    const localEcho = (bytes: Uint8Array) => {
-      if (s.remoteEcho !== false) return;
-      const text = Buffer.from(bytes)
-        .toString('latin1')
-        .replace(/\r\n?|\n/g, '\r\n');
-      stdout.write(text.replace(/\x7f/g, '\b \b'));
-    };
-    const onPromptLine = () => {
-      const action = promptAction(line);
-      line = '';
-      prompting = false;
-      switch (action) {
-        case 'quit':
-          byUser = true;
-          s.close();
-          return;
-        case 'break':
-          s.sendBreak();
-          break;
-        case 'status':
-          say(s.status().join('\n') + '\n');
-          break;
-        case 'help':
-          say(PROMPT_HELP.join('\n') + '\n');
-          break;
-        case 'unknown':
-          say(`unknown command (try help)\n`);
-          break;
-        case 'resume':
-          break;
-      }
-    };
-    // rlogin's own escape (rlogin(1), after RFC 1282), where the scheme's face takes it: "~." at
-    // the start of a line ends the session, on a terminal only (a script's input is sent as it is).
-    const tilde = terminal && faceOf(url).tildeEscapes === true ? escapeScanner() : null;
-    const send = (bytes: Uint8Array) => {
-      if (tilde === null) return s.write(bytes);
-      const r = tilde(bytes);
-      if (r.send.length > 0) s.write(r.send);
-      if (r.action === 'disconnect') s.close();
-    };
-    const onKeys = (chunk: Buffer) => {
-      if (!terminal) {
-        s.write(chunk);
-        return;
-      }
-      let from = 0;
-      for (let i = 0; i < chunk.length; i++) {
-        const b = chunk[i];
-        if (prompting) {
-          if (b === 13 || b === 10) {
-            io.stderr.write('\r\n');
-            onPromptLine();
-          } else if (b === 3) {
-            io.stderr.write('\r\n');
-            prompting = false;
-            line = '';
-          } else if (b === 0x7f || b === 8) {
-            if (line.length > 0) {
-              line = line.slice(0, -1);
-              io.stderr.write('\b \b');
-            }
-          } else if (b >= 32 && b < 127) {
-            line += String.fromCharCode(b);
-            io.stderr.write(String.fromCharCode(b));
-          }
-          from = i + 1;
-        } else if (escape !== null && b === escape) {
-          if (i > from) {
-            send(chunk.subarray(from, i));
-            localEcho(chunk.subarray(from, i));
-          }
-          prompting = true;
-          line = '';
-          io.stderr.write('\r\nlocator> ');
-          from = i + 1;
-        }
-      }
-      if (!prompting && from < chunk.length) {
-        send(chunk.subarray(from));
-        localEcho(chunk.subarray(from));
-      }
-    };
+    const keys = keyboard(s, { terminal, escape, tilde: terminal && faceOf(url).tildeEscapes === true, io, say });
+    const onKeys = keys.onKeys;
     stdin.on('data', onKeys);
-    // After the end of standard input (not a terminal): close once the server is quiet.
-    let idleTimer: ReturnType<typeof setTimeout> | null = null;
-    let inputEnded = false;
-    const armIdle = () => {
-      if (!inputEnded) return;
-      if (idleTimer !== null) clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => s.close(), idle);
-    };
-    const onEnd = () => {
-      inputEnded = true;
-      armIdle();
-    };
+    const quiet = closeWhenQuiet(s, idle);
+    const onEnd = quiet.inputEnded;
     if (!terminal) stdin.on('end', onEnd);
     stdin.resume();
     const onResize = () => {
@@ -295,25 +373,10 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
 
     let failure: LocatorError | null = null;
     try {
-      const reader = s.output.getReader();
-      for (;;) {
-        let r: ReadableStreamReadResult<Uint8Array>;
-        try {
-          r = await reader.read();
-        } catch {
-          break; // the reason is in `closed`
-        }
-        if (r.done) break;
-        await writeOut(io.stdout, r.value);
-        armIdle();
-      }
-      await s.closed;
-    } catch (e) {
-      if (!(e instanceof LocatorError)) throw e;
-      failure = e;
+      failure = await toOutput(s, io.stdout, quiet.written);
     } finally {
       s.close();
-      if (idleTimer !== null) clearTimeout(idleTimer);
+      quiet.stop();
       stdin.off('data', onKeys);
       stdin.off('end', onEnd);
       stdout.off('resize', onResize);
@@ -328,7 +391,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       say(`\nlocator connect: ${failure.message}\n`, true);
       return exitFor(failure);
     }
-    if (terminal) say(byUser ? '\nConnection closed.\n' : '\nConnection closed by foreign host.\n');
+    if (terminal) say(keys.byUser() ? '\nConnection closed.\n' : '\nConnection closed by foreign host.\n');
     return EXIT.ok;
   } finally {
     restore();

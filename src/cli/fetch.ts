@@ -23,7 +23,16 @@ import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { entryOf, tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
-import { open, copyBody, faceOf, ReplyError, type OpenOptions, type TranscriptLine } from '../clients/index.js';
+import {
+  open,
+  copyBody,
+  faceOf,
+  ReplyError,
+  type OpenOptions,
+  type Resource,
+  type TranscriptLine,
+} from '../clients/index.js';
+import type { Url } from '../core/url.js';
 import { EXIT, UsageError, exitFor, type Command, type Io } from './command.js';
 import {
   ALLOW_PORT,
@@ -67,52 +76,84 @@ function writeOut(out: Writable, chunk: Uint8Array): Promise<void> {
   });
 }
 
-async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
-  if (args.length !== 1) throw new UsageError('fetch takes exactly one URL');
-  const input = args[0];
-  const url = tryParse(input);
-  if (url instanceof LocatorError) {
-    io.stderr.write(safeText(`locator fetch: not a URL: ${url.message}\n`));
-    return EXIT.invalid;
+/**
+ * The secrets of one fetch: the URL's password, --password or --password-stdin, what was typed at
+ * the prompt. `hide` writes them as "****" in the transcript; `mask` hides every known form of
+ * each (as sent, decoded, JSON-escaped) in an error message, unless --show-secrets.
+ */
+class Secrets {
+  private readonly list: string[] = [];
+  constructor(
+    private readonly url: Url,
+    private readonly show: boolean,
+  ) {
+    if (!show && url.password) this.list.push(url.password, url.rawPassword ?? '');
   }
-  const verbose = values.verbose === true;
-  const showSecrets = values['show-secrets'] === true;
-  const secrets: string[] = [];
-  if (!showSecrets && url.password) secrets.push(url.password, url.rawPassword ?? '');
-  const hide = (t: string) => secrets.reduce((s, x) => (x ? s.split(x).join('****') : s), t);
-  const stdinTTY = (io.stdin as { isTTY?: boolean }).isTTY === true;
+  /** A secret learnt on the way (an option, standard input, the prompt): hidden from now on. */
+  add(secret: string): string {
+    this.list.push(secret);
+    return secret;
+  }
+  /** `t` with each secret replaced by "****". */
+  readonly hide = (t: string): string => this.list.reduce((s, x) => (x ? s.split(x).join('****') : s), t);
+  /** An error message that may quote a server's reply, which may echo a secret in any form. */
+  mask(message: string): string {
+    const known = this.show ? [] : [...secretsOf(this.url), ...this.list.flatMap(secretForms)];
+    return maskSecrets(message, known);
+  }
+}
 
+/**
+ * The password and the search words (RFC 1738 3.2, 3.4): from --password, --password-stdin (read
+ * now) or --search; else asked at the terminal when the client needs them, if standard input and
+ * standard error are terminals.
+ */
+async function prompts(
+  url: Url,
+  values: Record<string, unknown>,
+  io: Io,
+  secrets: Secrets,
+): Promise<Pick<OpenOptions, 'password' | 'search'>> {
+  const terminal = (io.stdin as { isTTY?: boolean }).isTTY === true && io.stderrIsTTY;
   let password: OpenOptions['password'];
   if (typeof values.password === 'string') {
-    password = values.password;
-    secrets.push(password);
+    password = secrets.add(values.password);
   } else if (values['password-stdin'] === true) {
     let text = '';
     for await (const chunk of io.stdin) text += chunk.toString();
-    password = text.replace(/\r?\n$/, '');
-    secrets.push(password);
-  } else if (stdinTTY && io.stderrIsTTY) {
-    password = async () => {
-      const p = await readSecret(
-        `Password for ${url.user ?? (values.user as string | undefined) ?? ''}@${url.host ?? ''}: `,
-        io,
+    password = secrets.add(text.replace(/\r?\n$/, ''));
+  } else if (terminal) {
+    password = async () =>
+      secrets.add(
+        await readSecret(
+          `Password for ${url.user ?? (values.user as string | undefined) ?? ''}@${url.host ?? ''}: `,
+          io,
+        ),
       );
-      secrets.push(p);
-      return p;
-    };
   }
   let search: OpenOptions['search'] = values.search as string | undefined;
-  if (search === undefined && stdinTTY && io.stderrIsTTY) {
+  if (search === undefined && terminal) {
     search = async () => readSecret('Search for: ', io, true);
   }
+  return { password, search };
+}
+
+/** What open() is given: the command's options, its policy, the transcript (--verbose, secrets hidden). */
+function openOptions(
+  url: Url,
+  values: Record<string, unknown>,
+  io: Io,
+  secrets: Secrets,
+  asked: Pick<OpenOptions, 'password' | 'search'>,
+): OpenOptions {
   const allow = ([] as unknown[]).concat(values['allow-port'] ?? []).map((p) => int('allow-port', p)!);
-  const options: OpenOptions = {
+  return {
     timeout: timeoutArg(values.timeout),
     ftpLineEnds: values['ftp-wire-line-ends'] === true ? 'wire' : 'local',
     maxBytes: int('max-bytes', values['max-bytes']),
     email: values.email as string | undefined,
-    password,
-    search,
+    password: asked.password,
+    search: asked.search,
     env: io.env,
     newsServer: values['nntp-server'] as string | undefined,
     user: values.user as string | undefined,
@@ -129,36 +170,92 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       maxRedirects: 5,
       maxCrossSchemeRedirects: 0,
     },
-    transcript: verbose
-      ? (l: TranscriptLine) => io.stderr.write(safeText(transcriptLine(l.direction, hide(l.text))))
-      : undefined,
+    transcript:
+      values.verbose === true
+        ? (l: TranscriptLine) => io.stderr.write(safeText(transcriptLine(l.direction, secrets.hide(l.text))))
+        : undefined,
   };
-  const ac = new AbortController();
-  options.signal = ac.signal;
-  // Interrupted (Ctrl-C, or terminated): the first signal aborts the transfer, and the temporary
-  // file is removed on the way out. A second signal (or one while FILE is still being opened,
-  // which for a FIFO waits for a reader) does not wait: the temporary file is removed at once
-  // and the command exits with 128 + the signal number.
-  let sink: Sink | null = null;
+}
+
+/**
+ * Interrupted (Ctrl-C, or terminated): the first signal aborts the transfer, and the temporary
+ * file is removed on the way out. A second signal (or one while FILE is still being opened,
+ * which for a FIFO waits for a reader) does not wait: the temporary file is removed at once and
+ * the command exits with 128 + the signal number. Returns what stops listening.
+ */
+function onSignals(ac: AbortController, pending: PendingTemp, sink: () => Sink | null): () => void {
   let signalled = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (signalled || sink === null) {
-      sink?.abandonSync();
+    const opened = sink();
+    if (signalled || opened === null) {
+      opened?.abandonSync();
       pending.abandonSync();
       process.exit(128 + (osConstants.signals[sig] ?? 2));
     }
     signalled = true;
     ac.abort();
   };
-  const pending = new PendingTemp();
   for (const sig of SIGNALS) process.on(sig, onSignal);
+  return () => {
+    for (const sig of SIGNALS) process.off(sig, onSignal);
+  };
+}
+
+/**
+ * Writes what open() gave to the output: a menu (a Gopher menu, RFC 1436 appendix) as text, one
+ * item with its URL per line, when asked (--menu, or --json for NDJSON items) or when the output
+ * is a terminal; anything else as its bytes, with a progress line on a terminal.
+ */
+async function writeObject(
+  res: Resource,
+  url: Url,
+  values: Record<string, unknown>,
+  io: Io,
+  sink: Sink,
+  secrets: Secrets,
+): Promise<void> {
+  // What the server said beside a partial answer (a WAIS diagnostic), as waissearch shows it.
+  for (const d of res.meta.diagnostics ?? [])
+    io.stderr.write(safeText(`locator fetch: the server reports ${d.code}: ${d.text || '(no message)'}\n`));
+  const items = res.meta.kind === 'menu' ? faceOf(url).items : undefined;
+  const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
+  if (
+    items !== undefined &&
+    values.raw !== true &&
+    (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))
+  ) {
+    const text = values['show-secrets'] === true ? secrets.hide : (t: string) => redactText(secrets.hide(t));
+    for await (const item of items(res.body)) {
+      await sink.write(Buffer.from(text(values.json === true ? JSON.stringify(item.json) : item.text) + '\n'));
+    }
+  } else {
+    const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
+    const bytes = await copyBody(res.body, sink, (n) => progress?.update(n));
+    progress?.finish(bytes);
+  }
+}
+
+async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('fetch takes exactly one URL');
+  const url = tryParse(args[0]);
+  if (url instanceof LocatorError) {
+    io.stderr.write(safeText(`locator fetch: not a URL: ${url.message}\n`));
+    return EXIT.invalid;
+  }
+  const secrets = new Secrets(url, values['show-secrets'] === true);
+  const options = openOptions(url, values, io, secrets, await prompts(url, values, io, secrets));
+  const ac = new AbortController();
+  options.signal = ac.signal;
+  let sink: Sink | null = null;
+  const pending = new PendingTemp();
+  const stopListening = onSignals(ac, pending, () => sink);
 
   // The output: checked and opened before any connection, so a FILE that cannot be written
   // (a directory, a missing folder, a read-only file) fails with no byte sent.
   try {
     sink = await openSink(values.output as string | undefined, io, pending);
   } catch (e) {
-    for (const sig of SIGNALS) process.off(sig, onSignal);
+    stopListening();
     await pending.abandon();
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     const why = (e as { why?: string }).why;
@@ -168,28 +265,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     return EXIT.invalid;
   }
   try {
-    const res = await open(url, options);
-    // What the server said beside a partial answer (a WAIS diagnostic), as waissearch shows it.
-    for (const d of res.meta.diagnostics ?? [])
-      io.stderr.write(safeText(`locator fetch: the server reports ${d.code}: ${d.text || '(no message)'}\n`));
-    // A menu (a Gopher menu, RFC 1436 appendix) is shown as text, one item with its URL per line,
-    // when asked (--menu, or --json for NDJSON items) or when the output is a terminal.
-    const items = res.meta.kind === 'menu' ? faceOf(url).items : undefined;
-    const stdoutTTY = (io.stdout as { isTTY?: boolean }).isTTY === true;
-    if (
-      items !== undefined &&
-      values.raw !== true &&
-      (values.menu === true || values.json === true || (stdoutTTY && values.output === undefined))
-    ) {
-      const text = showSecrets ? hide : (t: string) => redactText(hide(t));
-      for await (const item of items(res.body)) {
-        await sink.write(Buffer.from(text(values.json === true ? JSON.stringify(item.json) : item.text) + '\n'));
-      }
-    } else {
-      const progress = io.stderrIsTTY && values.quiet !== true ? new Progress(io.stderr, res.meta.size) : null;
-      const bytes = await copyBody(res.body, sink, (n) => progress?.update(n));
-      progress?.finish(bytes);
-    }
+    await writeObject(await open(url, options), url, values, io, sink, secrets);
     await sink.commit();
     return EXIT.ok;
   } catch (e) {
@@ -201,13 +277,10 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
       return EXIT.invalid;
     }
     const extra = e instanceof ReplyError ? ` [reply ${e.replyCode}]` : '';
-    // The message may quote a server's reply, which may echo the password in any form (as sent,
-    // decoded, JSON-escaped): every known form of every secret in play is masked, then escaped.
-    const known = showSecrets ? [] : [...secretsOf(url), ...secrets.flatMap(secretForms)];
-    io.stderr.write(safeText(`locator fetch: ${maskSecrets(e.message, known)}${extra}\n`));
+    io.stderr.write(safeText(`locator fetch: ${secrets.mask(e.message)}${extra}\n`));
     return exitFor(e);
   } finally {
-    for (const sig of SIGNALS) process.off(sig, onSignal);
+    stopListening();
   }
 }
 

@@ -2,7 +2,7 @@
 // (batch mode, streamed), and buffered output that respects back-pressure.
 import { read, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { builtin } from './builtin.js';
+import { nodeModule } from './node-modules.js';
 import { StringDecoder } from 'node:string_decoder';
 import { redactText, redactUrl } from '../operations/redact.js';
 import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/errors.js';
@@ -12,7 +12,7 @@ import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/e
  * through it, piped to `out`. Writes are whole lines or messages, so a URL is never split.
  */
 export function redacting(out: Writable): Writable {
-  const { Transform } = builtin<typeof import('node:stream')>('node:stream');
+  const { Transform } = nodeModule<typeof import('node:stream')>('node:stream');
   const t = new Transform({
     transform(chunk: Buffer | string, _enc, done) {
       done(null, redactText(chunk.toString()));

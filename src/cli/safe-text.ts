@@ -7,7 +7,7 @@
 // bytes whatever the output, and testable), and in JSON output as the \uXXXX escape JSON already
 // allows, so that a terminal showing the JSON is safe too. fetch's data is never altered.
 import type { Writable } from 'node:stream';
-import { builtin } from './builtin.js';
+import { nodeModule } from './node-modules.js';
 import { StringDecoder } from 'node:string_decoder';
 import { UNSAFE_BEYOND_C0 } from '../operations/unsafe-text.js';
 
@@ -85,7 +85,7 @@ export function escaping(out: Writable, json: boolean): Writable {
   // replaced by U+FFFD in each (chunk.toString() would).
   const decoder = new StringDecoder('utf8');
   const escape = escaper(json);
-  const { Transform } = builtin<typeof import('node:stream')>('node:stream');
+  const { Transform } = nodeModule<typeof import('node:stream')>('node:stream');
   const t = new Transform({
     decodeStrings: false,
     transform(chunk: Buffer | string, _enc, done) {

@@ -1,14 +1,15 @@
 // connect(): open an interactive session for a URL that designates one (RFC 1738 3.8: "the
 // telnet URL designates an interactive text-based service"; the drafts' rlogin and tn3270). The
 // counterpart of open(), which retrieves data objects. The session is the scheme's face's
-// (./faces.ts), whose protocol module is imported only when a URL of that scheme is connected to.
+// (./face-of.ts), whose protocol module is imported only when a URL of that scheme is connected to.
 
 import { parse } from '../schemes/registry.js';
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
-import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
+import { DEFAULT_POLICY } from '../operations/policy.js';
+import { beforeSending } from './hop.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
-import { faceOf, interactiveSchemes } from './faces.js';
+import { faceOf, interactiveSchemes } from './face-of.js';
 import { NO_SESSION } from './interactive.js';
 
 export { interactiveSchemes };
@@ -24,7 +25,7 @@ export async function connect(url: string | Url, options: SessionOptions = {}): 
   expectUrl(url, 'connect: the URL');
   const u = typeof url === 'string' ? parse(url) : url;
   const policy = options.policy ?? DEFAULT_POLICY;
-  assertAllowed(u, policy);
+  beforeSending(u, policy);
   const face = faceOf(u);
   if (face.session === undefined) {
     throw new LocatorError(

@@ -4,7 +4,8 @@
 import net from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { LocatorError } from '../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../operations/policy.js';
+import type { Policy } from '../operations/policy.js';
+import { beforeConnecting } from './hop.js';
 import { checkTimeout, startTimer } from './timers.js';
 import { ABORTED, CONNECT_FAILED, TIMEOUT, type TranscriptLine } from './types.js';
 
@@ -96,7 +97,7 @@ export async function dial(
   } catch (e) {
     throw cannotResolve(host, e);
   }
-  assertAddressAllowed(address, family, options.policy ?? DEFAULT_POLICY);
+  beforeConnecting(address, family, options.policy);
   options.onTranscript?.({ direction: 'info', text: `connect ${family === 6 ? `[${address}]` : address}:${port}` });
   // Reads go into 256 KiB buffers handed over whole (no copy; see nextReadBuffer). Returning
   // false pauses reading until the queue drains (back-pressure).

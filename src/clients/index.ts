@@ -1,17 +1,21 @@
 // `locator/clients`: the part of the package that reaches the network (node only). open()
-// dereferences a URL the way the specs say (RFC 1738 section 3); it lives in ./open.js, and
-// this module only re-exports, so that a client module that needs open() (gopher/open-menu.ts)
-// imports ./open.js and never this index (no import cycle, docs/layering.md). It is also the one
+// dereferences a URL the way the specs say (RFC 1738 section 3); it lives in ./open.js. This
+// module re-exports, and composes what needs open() and a scheme's own reader (openMenu()), so
+// that no scheme's folder imports open() or this index (docs/layering.md). It is also the one
 // door of the CLI, the checker and the gateway into the clients (the rule
 // clients-through-their-face): each scheme's face (faceOf) and the few helpers they share.
 
-export { open } from './open.js';
+import { open } from './open.js';
+import { menuUrl, type Menu } from './gopher/open-menu.js';
+import { readMenu } from './gopher/menu.js';
+import type { GopherOpenOptions } from './gopher/types.js';
+export { open };
 export { connect, NO_SESSION, INTERACTIVE_ONLY } from './connect.js';
 export type { InteractiveSession, SessionOptions, SessionModule } from './interactive.js';
 export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig, ClientModule, Redirect } from './types.js';
 export { gatewayFromEnv } from './proxy.js';
 export { readMenu, renderItem, renderMenu } from './gopher/menu.js';
-export { openMenu, type Menu } from './gopher/open-menu.js';
+export type { Menu } from './gopher/open-menu.js';
 export { parseMenu, parseAttributes, parseAsk, type AttributeSet } from './gopher/parser.js';
 export { GopherError, type MenuItem, type AskQuestion, type GopherOpenOptions } from './gopher/types.js';
 export { FtpReplyError } from './ftp/errors.js';
@@ -29,10 +33,10 @@ export { WaisError, WAIS_DIAGNOSTIC } from './wais/types.js';
 export { Url } from '../core/url.js';
 export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
 export type { Tn3270Session } from './tn3270/session.js';
-export { probe, explainProbe, statusOf } from './probe/index.js';
+export { probe, explainProbe, statusOf } from './probe-url.js';
 export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
 export { followChain, type Chain } from './open.js';
-export { faceOf, kindOfUrl } from './faces.js';
+export { faceOf, kindOfUrl } from './face-of.js';
 export { copyBody, type BodyOutput } from './body.js';
 export {
   ABORTED,
@@ -49,7 +53,17 @@ export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection
 export { parseRetryAfter } from './http/retry-after.js';
 export { netrcHost } from './nntp/netrc.js';
 export { authSecrets } from './smtp/secrets.js';
-export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './face.js';
+export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './client-face.js';
+
+/**
+ * Opens a gopher URL of type 1 (a menu) or 7 (a search, whose answer is a menu; RFC 1436 3.7)
+ * with open() (policy, gateways, transcript as for any URL) and reads its answer as a menu: see
+ * gopher/open-menu.ts menuUrl() for the URLs refused with `gopher-not-menu`.
+ */
+export async function openMenu(url: string | UrlRecord, options: GopherOpenOptions = {}): Promise<Menu> {
+  const r = await open(menuUrl(url), options);
+  return { meta: r.meta, items: readMenu(r.body) };
+}
 
 /**
  * Serves a folder of text files as a WAIS database (RFC 1625; `locator serve --wais`): see

@@ -4,7 +4,8 @@
 // follows the convention of the 1990s clients (CERN libwww, lynx, curl): `<scheme>_proxy`
 // environment variables (lower case first), and `no_proxy` for hosts reached directly.
 
-import type { GatewayConfig } from './types.js';
+import type { Url } from '../core/url.js';
+import type { GatewayConfig, OpenOptions } from './types.js';
 
 /**
  * Reads gateways from an environment: `ftp_proxy`, `gopher_proxy`, `http_proxy`, ... for every
@@ -52,4 +53,15 @@ export function gatewayFor(scheme: string, host: string | null, config: GatewayC
   if (proxy === undefined) return null;
   if (host !== null && host !== '' && bypasses(host, config.noProxy)) return null;
   return proxy;
+}
+
+/**
+ * The gateway a URL is opened through (RFC 1738 4), or null: the `gateway` option (false: none),
+ * else the environment's (`options.env`, else the process's).
+ */
+export function gatewayOf(u: Url, options: OpenOptions): string | null {
+  const env =
+    options.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+  const gateways = options.gateway === false ? null : (options.gateway ?? gatewayFromEnv(env));
+  return gateways === null ? null : gatewayFor(u.scheme, u.host, gateways);
 }

@@ -5,7 +5,8 @@
 
 import { LocatorError } from '../core/errors.js';
 import type { Url } from '../core/url.js';
-import { assertAllowed, DEFAULT_POLICY } from '../operations/policy.js';
+import { DEFAULT_POLICY } from '../operations/policy.js';
+import { beforeSending } from './hop.js';
 import { checkTimeout, Connection, startTimer, type Timer } from './connection.js';
 import type { SessionOptions } from './interactive.js';
 import { PROTOCOL_ERROR, TIMEOUT, type TranscriptLine } from './types.js';
@@ -44,7 +45,7 @@ export async function connectUrl(
   localPort?: number,
 ): Promise<Connection> {
   const policy = options.policy ?? DEFAULT_POLICY;
-  assertAllowed(url, policy);
+  beforeSending(url, policy);
   return Connection.connect(url.host ?? '', url.port ?? defaultPort, {
     signal: options.signal,
     timeout: options.timeout,

@@ -4,7 +4,6 @@
 import type { Url } from '../core/url.js';
 import type { Policy } from '../operations/policy.js';
 import { defineCode } from '../core/errors.js';
-import type { ObjectKind } from './face.js';
 
 /** One line of a protocol exchange, passwords already hidden. */
 export interface TranscriptLine {
@@ -105,6 +104,14 @@ export interface OpenOptions {
   limit?: number;
 }
 
+/**
+ * What a URL designates, or what an opened object is: a document (any file or text), a menu
+ * (a Gopher menu: items that are URLs), a listing (of a directory, a group, the servers of a
+ * name), a search (the object asks for words first, or is the answer to a search), a session
+ * (an interactive service, RFC 1738 3.8, that connect() opens and open() refuses).
+ */
+export type ObjectKind = 'document' | 'menu' | 'listing' | 'search' | 'session';
+
 /** What is known of the object before its bytes arrive. */
 export interface Meta {
   scheme: string;
@@ -129,7 +136,7 @@ export interface Meta {
   /** The protocol exchange, when asked for (passwords hidden). */
   transcript: TranscriptLine[];
   /**
-   * What the object is (src/clients/face.ts): set by open() from the scheme's face, which may
+   * What the object is (src/clients/client-face.ts): set by open() from the scheme's face, which may
    * read what the client said (a `file:` directory is a listing, one name per line as NLST gives).
    */
   kind?: ObjectKind;
@@ -155,7 +162,7 @@ export interface Redirect {
   reason: string;
 }
 
-/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3); its face (./face.ts) calls it. */
+/** What a client module exports: `open` for one scheme's URLs (RFC 1738 section 3); its face (./client-face.ts) calls it. */
 export interface ClientModule {
   open(url: Url, options: OpenOptions): Promise<Resource | Redirect>;
 }

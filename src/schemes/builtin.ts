@@ -15,8 +15,13 @@ import { prospero } from './prospero.js';
 import { mid, cid } from './mid.js';
 import { afs } from './afs.js';
 
-/** Every built-in scheme entry, in the order of the specs. */
-export const BUILTIN_SCHEMES: readonly SchemeSpec[] = [
+/**
+ * Every built-in scheme entry under its name, in the order of the specs: the one list of the
+ * built-in schemes. A table keyed by scheme name elsewhere (the clients' faces,
+ * src/clients/builtin-faces.ts) is typed by BuiltinSchemeName, so a misspelt name is a compile
+ * error.
+ */
+const BY_NAME = {
   ftp,
   http,
   https,
@@ -33,4 +38,10 @@ export const BUILTIN_SCHEMES: readonly SchemeSpec[] = [
   mid,
   cid,
   afs,
-] as readonly SchemeSpec[];
+};
+
+/** The name of a built-in scheme (RFC 1738 3 and its drafts): a key of the table above. */
+export type BuiltinSchemeName = keyof typeof BY_NAME;
+
+/** Every built-in scheme entry, in the order of the specs. */
+export const BUILTIN_SCHEMES: readonly SchemeSpec[] = /* @__PURE__ */ Object.values(BY_NAME) as readonly SchemeSpec[];

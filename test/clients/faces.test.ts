@@ -1,4 +1,4 @@
-// The faces of the clients (src/clients/face.ts, builtin.ts, faces.ts): one per built-in scheme
+// The faces of the clients (src/clients/client-face.ts, builtin-faces.ts, face-of.ts): one per built-in scheme
 // with a client, cheap to load (the protocol modules load when a URL is first opened), asked by
 // open(), probe(), connect(), the checker, `locator fetch` and the gateway instead of the name.
 import { test } from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILTIN_FACES } from '../../src/clients/builtin.js';
-import { faceOf, kindOfUrl, interactiveSchemes } from '../../src/clients/faces.js';
+import { BUILTIN_FACES } from '../../src/clients/builtin-faces.js';
+import { faceOf, kindOfUrl, interactiveSchemes } from '../../src/clients/face-of.js';
 import { open } from '../../src/clients/index.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { ROOT, parse } from '../helpers.js';
@@ -26,9 +26,9 @@ console.log(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (
 }
 
 test('the table of faces loads no protocol module: node:net and the rest load when a URL is first opened', () => {
-  assert.deepEqual(builtinsLoadedBy('clients/builtin.js', 'clients/faces.js'), []);
+  assert.deepEqual(builtinsLoadedBy('clients/builtin-faces.js', 'clients/face-of.js'), []);
   // The same check sees a client that is loaded with the table.
-  assert.ok(builtinsLoadedBy('clients/builtin.js', 'clients/ftp/client.js').includes('NativeModule net'));
+  assert.ok(builtinsLoadedBy('clients/builtin-faces.js', 'clients/ftp/client.js').includes('NativeModule net'));
 });
 
 test('RFC 1738 4: every built-in scheme with an access algorithm has a face; mid, cid and afs have none', () => {
@@ -95,4 +95,10 @@ test('a scheme registered with its own client brings its face through its entry 
   } finally {
     unregisterScheme('x-face');
   }
+});
+
+test("the face table is keyed by the built-in schemes' names: a misspelt name does not compile", () => {
+  // @ts-expect-error: "fpt" is not the name of a built-in scheme (BuiltinSchemeName, src/schemes/builtin.ts)
+  const misspelt: typeof BUILTIN_FACES = { fpt: BUILTIN_FACES.ftp };
+  assert.equal(Object.keys(misspelt).length, 1);
 });

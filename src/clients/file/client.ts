@@ -11,6 +11,7 @@ import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
 import { checkTimeout, pullStream } from '../connection.js';
+import { beforeSending } from '../hop.js';
 import { ABORTED, NOT_FOUND, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
 import { contentTypeOf, isTextType, typeOfName } from './content-type.js';
 
@@ -75,6 +76,8 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
       direction: 'info',
       text: `file on host ${url.host}: retrieving ${ftp.href} (RFC 1738 3.10; draft 1993-07 fileaddress)`,
     });
+    // A URL this client reaches on its own: the policy is asked for it (./hop.ts, rule 1).
+    beforeSending(ftp, options.policy);
     const client = await import('../ftp/client.js');
     return client.open(ftp, options);
   }

@@ -1,12 +1,11 @@
 // The face of the ftp client (RFC 1738 3.2; RFC 959): files and directory listings. Its protocol
-// modules are imported when a URL is first opened or probed (./client.ts, ../probe/ftp.ts).
+// modules are imported when a URL is first opened or probed (./client.ts, ./probe.ts).
 
 import type { Url } from '../../core/url.js';
 import { encode, SEGMENT_SET } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
-import { ftpCheck } from '../probe/steps.js';
-import { planFtp, passPlaceholder, shown } from './plan.js';
+import type { ClientFace } from '../client-face.js';
+import { ftpCheck, planFtp, passPlaceholder, shown } from './plan.js';
 import { FtpReplyError } from './errors.js';
 import { textLines } from '../framing/text-lines.js';
 
@@ -65,7 +64,7 @@ const ftp: ClientFace = {
   kindOf: (url) => (isDirectory(url) ? 'listing' : 'document'),
   objectOf: (url) => (planFtp(url).listing ? { kind: 'listing', view: 'ftp-listing' } : null),
   open: async (url, options) => (await import('./client.js')).open(url, options),
-  probe: async (url, options) => (await import('../probe/ftp.js')).probe(url, options),
+  probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: ftpSteps,
   links: listingLinks,
   directoryOf,

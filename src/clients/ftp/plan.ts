@@ -131,3 +131,15 @@ export function planSteps(plan: FtpPlan): string[] {
   steps.push('EPSV', shown(plan.verb, plan.argument), 'QUIT');
   return steps;
 }
+
+/** The last command of an ftp probe: what proves the object once the CWDs are done. */
+export type FtpCheck =
+  | { kind: 'file'; name: FtpArgument } // SIZE, MDTM when SIZE is unknown, CWD on 550
+  | { kind: 'directory'; name: FtpArgument } // CWD name, SIZE when that fails
+  | { kind: 'listing' }; // the CWDs (or the login) are the proof
+
+/** What an ftp probe checks after the CWDs (RFC 1738 3.2.2, 3.2.3). */
+export function ftpCheck(plan: FtpPlan): FtpCheck {
+  if (plan.argument === null) return { kind: 'listing' };
+  return plan.verb === 'RETR' ? { kind: 'file', name: plan.argument } : { kind: 'directory', name: plan.argument };
+}

@@ -6,7 +6,7 @@ import type { Url } from '../../core/url.js';
 import { build } from '../../operations/build.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { formatRequest } from '../../schemes/notes.js';
-import type { ClientFace, ObjectKind } from '../face.js';
+import type { ClientFace, ObjectKind } from '../client-face.js';
 import type { ProbeOptions } from '../probe/types.js';
 import { connectSteps } from '../probe/steps.js';
 

@@ -3,7 +3,7 @@
 //
 //   for await (const item of readMenu(body)) console.log(renderItem(item));
 //
-// openMenu() (./open-menu.ts) opens a URL and reads it here; this module does not import open(),
+// openMenu() (../index.ts, with ./open-menu.ts) opens a URL and reads it here; this module does not import open(),
 // so the gopher face (./index.ts) can read menus without an import cycle.
 
 import { LocatorError, defineCode } from '../../core/errors.js';

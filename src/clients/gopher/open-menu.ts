@@ -1,5 +1,7 @@
 // openMenu(): a gopher URL of type 1 or 7 opened with open() and read as a menu (RFC 1436 3.8,
-// appendix), for callers that want the items rather than the bytes.
+// appendix), for callers that want the items rather than the bytes. What is gopher's is here
+// (which URLs answer with a menu, menuUrl(); the Menu); openMenu() itself is open() then
+// readMenu(), in ../index.ts, so that no scheme folder imports open() (docs/layering.md).
 //
 //   const { meta, items } = await openMenu('gopher://127.0.0.1:7070/1/files');
 //   for await (const item of items) console.log(renderItem(item));
@@ -8,10 +10,8 @@ import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import type { GopherPlus } from '../../schemes/gopher.js';
-import { open } from '../open.js';
 import type { Meta } from '../types.js';
-import { readMenu } from './menu.js';
-import { GOPHER_NOT_MENU, type GopherOpenOptions, type MenuItem } from './types.js';
+import { GOPHER_NOT_MENU, type MenuItem } from './types.js';
 
 /** A menu being read: what is known of it, and its items as they arrive. */
 export interface Menu {
@@ -21,12 +21,12 @@ export interface Menu {
 }
 
 /**
- * Opens a gopher URL of type 1 (a menu) or 7 (a search, whose answer is a menu; RFC 1436 3.7)
- * with open() (policy, gateways, transcript as for any URL) and reads its answer as a menu.
- * Gopher+ "+" requests are allowed (the header is stripped by the client); "!", "$" and "?"
- * answers are not menus and are refused with `gopher-not-menu`, as are other item types.
+ * The URL openMenu() opens (RFC 1436 3.8): a gopher URL of type 1 (a menu) or 7 (a search, whose
+ * answer is a menu; RFC 1436 3.7). Gopher+ "+" requests are allowed (the header is stripped by the
+ * client); "!", "$" and "?" answers are not menus and are refused with `gopher-not-menu`, as are
+ * other item types and URLs of other schemes.
  */
-export async function openMenu(url: string | Url, options: GopherOpenOptions = {}): Promise<Menu> {
+export function menuUrl(url: string | Url): Url {
   const u = typeof url === 'string' ? parse(url) : url;
   const f = u.fields as { gophertype?: string; plus?: GopherPlus | null };
   if (u.scheme !== 'gopher' || (f.gophertype !== '1' && f.gophertype !== '7')) {
@@ -44,6 +44,5 @@ export async function openMenu(url: string | Url, options: GopherOpenOptions = {
       `a Gopher+ "${u.fields.gopherPlus}" request is answered with attributes or a form, not a menu (RFC 1738 3.4.5-3.4.7)`,
     );
   }
-  const r = await open(u, options);
-  return { meta: r.meta, items: readMenu(r.body) };
+  return u;
 }

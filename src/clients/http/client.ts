@@ -9,7 +9,8 @@ import type { LookupFunction } from 'node:net';
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
+import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
+import { beforeConnecting } from '../hop.js';
 import { checkTimeout, MAX_TIMER, pullStream } from '../connection.js';
 import {
   ABORTED,
@@ -46,7 +47,7 @@ function lookupWith(policy: Policy): LookupFunction {
     dnsLookup(hostname, { ...options, all: false }, (err, address, family) => {
       if (err) return (callback as (e: Error | null, a: string, f: number) => void)(err, '', 0);
       try {
-        assertAddressAllowed(address as string, family === 6 ? 6 : 4, policy);
+        beforeConnecting(address as string, family === 6 ? 6 : 4, policy);
       } catch (e) {
         return (callback as (e: Error | null, a: string, f: number) => void)(e as Error, '', 0);
       }

@@ -2,7 +2,7 @@
 // protocol modules are imported when a URL is first opened or probed (./client.ts, ./probe.ts).
 
 import type { Url } from '../../core/url.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 
 /** http, https (RFC 1738 3.3; RFC 1945 8.2): HEAD, and GET with its body cancelled when HEAD is refused. */
 export function httpSteps(url: Url): string[] {

@@ -4,7 +4,7 @@
 
 import type { Url } from '../../core/url.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 
 const NNTP_START = [
   'CAPABILITIES',

@@ -4,23 +4,10 @@
 
 import type { Url } from '../../core/url.js';
 import { explain } from '../../operations/build.js';
-import type { FtpPlan } from '../ftp/plan.js';
 import type { ProbeOptions } from './types.js';
 
 /** How long telnet, rlogin and tn3270 probes wait for the first bytes by default (ms). */
 export const FIRST_BYTES_WAIT = 2000;
-
-/** The last command of an ftp probe: what proves the object once the CWDs are done. */
-export type FtpCheck =
-  | { kind: 'file'; name: FtpPlan['argument'] & object } // SIZE, MDTM when SIZE is unknown, CWD on 550
-  | { kind: 'directory'; name: FtpPlan['argument'] & object } // CWD name, SIZE when that fails
-  | { kind: 'listing' }; // the CWDs (or the login) are the proof
-
-/** What an ftp probe checks after the CWDs (RFC 1738 3.2.2, 3.2.3). */
-export function ftpCheck(plan: FtpPlan): FtpCheck {
-  if (plan.argument === null) return { kind: 'listing' };
-  return plan.verb === 'RETR' ? { kind: 'file', name: plan.argument } : { kind: 'directory', name: plan.argument };
-}
 
 /** An interactive service (RFC 1738 3.8): the connection and the first bytes, no login. */
 export function connectSteps(hostport: string, options: ProbeOptions): string[] {

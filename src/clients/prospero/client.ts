@@ -12,7 +12,8 @@ import { LocatorError } from '../../core/errors.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { parse } from '../../schemes/registry.js';
 import { build } from '../../operations/build.js';
-import { assertAllowed, resolveAllowed, DEFAULT_POLICY } from '../../operations/policy.js';
+import { DEFAULT_POLICY } from '../../operations/policy.js';
+import { beforeSending, resolveBeforeConnecting } from '../hop.js';
 import { redactUrl } from '../../operations/redact.js';
 import { checkTimeout } from '../connection.js';
 import { cannotResolve } from '../dial.js';
@@ -94,7 +95,7 @@ async function askFollowing<T extends Answer>(
   const onTranscript = typeof options.transcript === 'function' ? options.transcript : undefined;
   let asked = first;
   for (let forwards = 0; ; forwards++) {
-    const peer = await resolveAllowed(asked.url, policy, lookupAll);
+    const peer = await resolveBeforeConnecting(asked.url, policy, lookupAll);
     const text = request(asked.query);
     for (const line of replyLines(text)) onTranscript?.({ direction: 'send', text: line });
     const r = await exchange({ ...peer, port: asked.port }, new TextEncoder().encode(text), {
@@ -134,7 +135,7 @@ async function askFollowing<T extends Answer>(
           },
         );
       }
-      assertAllowed(next, policy);
+      beforeSending(next, policy);
       onTranscript?.({ direction: 'info', text: `FORWARDED: asking ${redactUrl(next)} (Prospero v5 4.2)` });
       asked = {
         url: next,

@@ -5,7 +5,7 @@
 
 import type { Url } from '../../core/url.js';
 import { explain } from '../../operations/build.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 import { DIRECTORY_TYPE, listingLinks, namesDirectory } from './directory.js';
 
 /** prospero (RFC 1738 3.11): the directory lookup (GET-OBJECT-INFO ACCESS-METHOD); its URLs are not retrieved. */

@@ -13,7 +13,8 @@
 import dgram from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import { LocatorError, defineCode } from '../../core/errors.js';
-import { assertAddressAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
+import type { Policy } from '../../operations/policy.js';
+import { beforeConnecting } from '../hop.js';
 import { ABORTED, CONNECTION_CLOSED, TIMEOUT, TOO_LARGE, type TranscriptLine } from '../types.js';
 import { startTimer, type Timer } from '../connection.js';
 import {
@@ -172,7 +173,7 @@ export function exchange(peer: Peer, message: Uint8Array, o: ExchangeOptions): P
           finish(new LocatorError(CONNECTION_CLOSED, -1, 'an ARDP redirect to IPv4 on an IPv6 socket'));
           return;
         }
-        assertAddressAllowed(p.address.address, 4, o.policy ?? DEFAULT_POLICY);
+        beforeConnecting(p.address.address, 4, o.policy);
         target = { address: p.address.address, family: 4, port: p.address.port };
         // The new server has none of the request: it all goes again ("the client will resend
         // the entire request to a new server").

@@ -17,7 +17,8 @@ import { LocatorError } from '../../core/errors.js';
 import { Url, expectUrl } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import { assertAllowed, DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
+import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
+import { beforeSending } from '../hop.js';
 import { checkTimeout } from '../connection.js';
 import { TOO_LARGE, transcriptRecorder, type TranscriptLine } from '../types.js';
 import { AUTH_UNAVAILABLE, MAILTO_NOT_RETRIEVABLE, NO_RELAY, STARTTLS_UNAVAILABLE } from './errors.js';
@@ -124,7 +125,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     );
   }
   const policy = options.policy ?? DEFAULT_POLICY;
-  assertAllowed(u, policy);
+  beforeSending(u, policy);
   const timeout = checkTimeout(options.timeout);
   const to = fieldsOf(u, 'mailto').address;
   checkAddress('the address of the URL', to);

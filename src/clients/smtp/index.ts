@@ -5,7 +5,7 @@
 
 import type { Url } from '../../core/url.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 import type { ProbeOptions } from '../probe/types.js';
 
 /** mailto (RFC 1738 3.5; RFC 5321 5.1): the domain's MX, else its A and AAAA; RCPT TO only when asked. */

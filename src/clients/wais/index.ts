@@ -1,10 +1,10 @@
 // The face of the wais client (RFC 1738 3.9; RFC 1625, Z39.50-1988): documents and searches of a
-// database. The protocol modules are imported when first used (./client.ts, ../probe/wais.ts).
+// database. The protocol modules are imported when first used (./client.ts, ./probe.ts).
 
 import type { Url } from '../../core/url.js';
 import { build, explain } from '../../operations/build.js';
 import { fieldsOf } from '../../schemes/fields.js';
-import type { ClientFace } from '../face.js';
+import type { ClientFace } from '../client-face.js';
 
 /** wais (RFC 1738 3.9): InitRequest and the search (or the first piece of a document); then close. */
 export function waisSteps(url: Url): string[] {
@@ -29,7 +29,7 @@ const wais: ClientFace = {
   kinds: ['document', 'search'],
   kindOf: (url) => (fieldsOf(url, 'wais').kind === 'document' ? 'document' : 'search'),
   open: async (url, options) => (await import('./client.js')).open(url, options),
-  probe: async (url, options) => (await import('../probe/wais.js')).probe(url, options),
+  probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: waisSteps,
   form(url) {
     const f = fieldsOf(url, 'wais');

@@ -2,22 +2,16 @@
 // resources within that scheme"), in the manner of curl's Curl_handler: one object per scheme that
 // says what open(), probe(), connect(), `locator check --recursive`, `locator fetch` and the gateway
 // do with its URLs. Each built-in scheme's face is the default export of
-// src/clients/<scheme>/index.ts, listed in ./builtin.ts; a scheme registered with registerScheme
+// src/clients/<scheme>/index.ts, listed in ./builtin-faces.ts; a scheme registered with registerScheme
 // brings the same parts through its entry (`client`, `probe`: ./faces.ts). A face is cheap to load:
 // its methods import the protocol modules (node:net and the rest) when first called.
 
 import type { Url } from '../core/url.js';
 import type { InteractiveSession, SessionOptions } from './interactive.js';
-import type { Meta, OpenOptions, Redirect, Resource } from './types.js';
+import type { Meta, ObjectKind, OpenOptions, Redirect, Resource } from './types.js';
 import type { ProbeOptions, ProbeResult } from './probe/types.js';
 
-/**
- * What a URL designates, or what an opened object is: a document (any file or text), a menu
- * (a Gopher menu: items that are URLs), a listing (of a directory, a group, the servers of a
- * name), a search (the object asks for words first, or is the answer to a search), a session
- * (an interactive service, RFC 1738 3.8, that connect() opens and open() refuses).
- */
-export type ObjectKind = 'document' | 'menu' | 'listing' | 'search' | 'session';
+export type { ObjectKind };
 
 /**
  * What the gateway shows for a URL before anything is retrieved (docs/gateway.md): a search form

@@ -8,14 +8,13 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { checkTimeout, type ConnectOptions } from '../connection.js';
 import { CONNECT_FAILED, NEEDS_INPUT } from '../types.js';
-import { FtpControl } from '../ftp/control.js';
-import { FtpReplyError } from '../ftp/errors.js';
-import { greeting, lineBreakError, login } from '../ftp/client.js';
-import { planFtp, shown, type FtpArgument } from '../ftp/plan.js';
-import type { FtpReply } from '../ftp/parser.js';
-import { ftpCheck } from './steps.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { FtpControl } from './control.js';
+import { FtpReplyError } from './errors.js';
+import { greeting, lineBreakError, login } from './client.js';
+import { ftpCheck, planFtp, shown, type FtpArgument } from './plan.js';
+import type { FtpReply } from './parser.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 /** How long the reply to QUIT is waited for at the end of a probe (ms). */
 const QUIT_WAIT = 1000;

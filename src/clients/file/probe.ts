@@ -10,9 +10,9 @@ import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { NOT_FOUND } from '../types.js';
-import { ftpUrlFor, localPath } from '../file/client.js';
-import { result } from './result.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
+import { ftpUrlFor, localPath } from './client.js';
+import { result } from '../probe/result.js';
+import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 function isLocal(host: string | null): boolean {
   return host === null || host === '' || host.toLowerCase() === 'localhost';
@@ -24,7 +24,7 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
     const ftp = parse(ftpUrlFor(url));
     if (typeof options.transcript === 'function')
       options.transcript({ direction: 'info', text: `file on host ${url.host}: probing ${ftp.href} (RFC 1738 3.10)` });
-    return (await import('./ftp.js')).probe(ftp, options);
+    return (await import('../ftp/probe.js')).probe(ftp, options);
   }
   const path = localPath(url);
   if (path === null) throw new LocatorError(NOT_FOUND, url.inputOffset, 'the file URL has no path');

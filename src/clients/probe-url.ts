@@ -1,25 +1,35 @@
 // probe(): does the object a URL designates exist? (`locator check`). Each scheme's face
-// (../faces.ts) gives the probe that sends the least traffic that proves it, and its steps for
-// `explain --probe`; the probe is loaded only when a URL of that scheme is probed. Redirects go through followChain(), the one
-// loop open() uses too (src/clients/open.ts): the same hop budget, cross-scheme budget, loop
-// check by normal form and policy before each hop. Failures become statuses here, in one place.
+// (./face-of.ts) gives the probe that sends the least traffic that proves it, and its steps for
+// `explain --probe`; the probe is loaded only when a URL of that scheme is probed (its module is
+// in the scheme's folder, ./<scheme>/probe.ts; what all probes share is in ./probe/). Redirects
+// go through followChain(), the one loop open() uses too (./open.ts): the same hop budget,
+// cross-scheme budget, loop check by normal form and policy before each hop. Failures become
+// statuses here, in one place.
 
-import { redactUrl } from '../../operations/redact.js';
-import { parse } from '../../schemes/registry.js';
-import { Url, expectUrl } from '../../core/url.js';
-import { LocatorError, kindOf } from '../../core/errors.js';
-import { followChain, type Chain } from '../open.js';
-import { gatewayFor, gatewayFromEnv } from '../proxy.js';
-import { CONNECT_FAILED, CONNECTION_CLOSED, NOT_FOUND, TIMEOUT, type OpenOptions, type Redirect } from '../types.js';
-import type { ProbeOptions, ProbeResult } from './types.js';
-import { openedSteps } from './steps.js';
-import { faceOf } from '../faces.js';
-import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../../lint/codes.js';
-import { result } from './result.js';
-import { ReplyError } from '../framing/errors.js';
-import { WaisError } from '../wais/types.js';
+import { redactUrl } from '../operations/redact.js';
+import { parse } from '../schemes/registry.js';
+import { Url, expectUrl } from '../core/url.js';
+import { LocatorError, kindOf } from '../core/errors.js';
+import { followChain, openOnce, type Chain } from './open.js';
+import { gatewayOf } from './proxy.js';
+import {
+  CONNECT_FAILED,
+  CONNECTION_CLOSED,
+  NOT_FOUND,
+  TIMEOUT,
+  isRedirect,
+  type OpenOptions,
+  type Redirect,
+} from './types.js';
+import type { ProbeOptions, ProbeResult } from './probe/types.js';
+import { openedSteps } from './probe/steps.js';
+import { faceOf } from './face-of.js';
+import { REDIRECT_LOOP, TOO_MANY_REDIRECTS } from '../lint/codes.js';
+import { result } from './probe/result.js';
+import { ReplyError } from './framing/errors.js';
+import { WaisError } from './wais/types.js';
 
-export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './types.js';
+export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
 
 /**
  * The reply code and text an error of a protocol carries: a ReplyError's (FTP, SMTP, NNTP: RFC
@@ -101,12 +111,27 @@ export async function probe(url: string | Url, options: ProbeOptions = {}): Prom
  * the scheme (RFC 1738 4), open() through the gateway and the first bytes; errors are left to probe().
  */
 async function hop(u: Url, opts: OpenOptions): Promise<ProbeResult | Redirect> {
-  const env = opts.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-  const gateways = opts.gateway === false ? null : (opts.gateway ?? gatewayFromEnv(env));
-  const viaGateway = gateways !== null && gatewayFor(u.scheme, u.host, gateways) !== null;
+  const viaGateway = gatewayOf(u, opts) !== null;
   const face = faceOf(u);
   if (!viaGateway && face.probe !== undefined) return face.probe(u, opts as ProbeOptions);
-  return (await import('./opened.js')).probe(u, opts as ProbeOptions);
+  return probeByOpening(u, opts as ProbeOptions);
+}
+
+/**
+ * The probe of a scheme with no probe of its own, and of any URL opened through a gateway (RFC
+ * 1738 3): one hop of open() (openOnce: the scheme's gateway or client), its first bytes read, the
+ * transfer cancelled: the steps of openedSteps(url). A redirect goes back to probe()'s loop.
+ */
+async function probeByOpening(url: Url, options: ProbeOptions): Promise<ProbeResult | Redirect> {
+  const r = await openOnce(url, options);
+  if (isRedirect(r)) return r;
+  const reader = r.body.getReader();
+  try {
+    const { done, value } = await reader.read();
+    return result('ok', done ? 'the object is empty' : `the object starts (${value.length} octets read)`);
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /**

@@ -5,6 +5,6 @@
 import { createRequire } from 'node:module';
 
 /** Node's module `name` (node:...), loaded on the first call. */
-export function builtin<T>(name: string): T {
+export function nodeModule<T>(name: string): T {
   return createRequire(import.meta.url)(name) as T;
 }

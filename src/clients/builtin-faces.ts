@@ -3,7 +3,8 @@
 // clients (they reach node:net), so this table pairs them, by scheme name, and is the only place
 // that does. Each face is cheap to import: its protocol modules load when first used.
 
-import type { ClientFace } from './face.js';
+import type { BuiltinSchemeName } from '../schemes/builtin.js';
+import type { ClientFace } from './client-face.js';
 import ftp from './ftp/index.js';
 import http from './http/index.js';
 import gopher from './gopher/index.js';
@@ -16,8 +17,11 @@ import wais from './wais/index.js';
 import file from './file/index.js';
 import prospero from './prospero/index.js';
 
-/** The face of each built-in scheme with a client, in the order of the specs (mid, cid and afs have none). */
-export const BUILTIN_FACES: Readonly<Record<string, ClientFace>> = {
+/**
+ * The face of each built-in scheme with a client, in the order of the specs (mid, cid and afs
+ * have none), keyed by the scheme's name: a name that is no built-in scheme does not compile.
+ */
+export const BUILTIN_FACES: Readonly<Partial<Record<BuiltinSchemeName, ClientFace>>> = {
   ftp,
   http,
   https: http,

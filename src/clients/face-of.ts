@@ -1,13 +1,14 @@
-// The face of a URL's client (./face.ts): its scheme entry's own parts (a scheme registered with
-// registerScheme brings `client`, and maybe `probe`), else the built-in face (./builtin.ts). What
+// The face of a URL's client (./client-face.ts): its scheme entry's own parts (a scheme registered with
+// registerScheme brings `client`, and maybe `probe`), else the built-in face (./builtin-faces.ts). What
 // open(), probe(), connect(), the checker, `locator fetch` and the gateway ask of a scheme, they
 // ask here, never by the scheme's name.
 
 import type { Url } from '../core/url.js';
 import { entryOf } from '../schemes/registry.js';
 import type { SchemeSpec } from '../schemes/spec.js';
-import { BUILTIN_FACES } from './builtin.js';
-import type { ClientFace, ObjectKind } from './face.js';
+import type { BuiltinSchemeName } from '../schemes/builtin.js';
+import { BUILTIN_FACES } from './builtin-faces.js';
+import type { ClientFace, ObjectKind } from './client-face.js';
 import type { Meta, OpenOptions, Redirect, Resource } from './types.js';
 import type { ProbeOptions, ProbeResult } from './probe/types.js';
 
@@ -55,9 +56,14 @@ function noOpen(): never {
   throw new TypeError('the scheme entry gives a client without open()');
 }
 
+/** The built-in face of a scheme name (lower case, as the record holds it), if it has one. */
+function builtinFace(scheme: string): ClientFace | undefined {
+  return Object.hasOwn(BUILTIN_FACES, scheme) ? BUILTIN_FACES[scheme as BuiltinSchemeName] : undefined;
+}
+
 /** The face of a URL's scheme (RFC 1738 4): its entry's own client and probe first, then the built-in face. */
 export function faceOf(u: Url): ClientFace {
-  const base = Object.hasOwn(BUILTIN_FACES, u.scheme) ? BUILTIN_FACES[u.scheme] : NO_FACE;
+  const base = builtinFace(u.scheme) ?? NO_FACE;
   const spec = entryOf(u);
   if (spec !== undefined && (spec.client !== undefined || spec.probe !== undefined)) return ownFace(spec, base);
   return base;
@@ -72,7 +78,7 @@ export function kindOfUrl(u: Url): ObjectKind {
 
 /** The built-in schemes connect() opens sessions for, in the order of the specs. */
 export function interactiveSchemes(): string[] {
-  return Object.keys(BUILTIN_FACES).filter((s) => BUILTIN_FACES[s].session !== undefined);
+  return Object.keys(BUILTIN_FACES).filter((s) => builtinFace(s)?.session !== undefined);
 }
 
 /** The line formats the clients write, whatever the scheme (docs/gateway.md), and how each is shown. */
