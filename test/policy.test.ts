@@ -283,19 +283,9 @@ test('assertRedirectAllowed: at most maxRedirects, none across schemes by defaul
     code(() => assertRedirectAllowed(http, parse('file:///etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })),
     'redirect-to-file',
   );
-  // What is read from this machine is the scheme entry's to say (readsThisMachine): a file URL of
-  // localhost is, one of another host (fetched by FTP, RFC 1738 3.10) is a change of scheme.
   assert.equal(
     code(() => assertRedirectAllowed(http, parse('file://localhost/etc/passwd'), 0, 0, { maxCrossSchemeRedirects: 9 })),
     'redirect-to-file',
-  );
-  assert.equal(
-    code(() => assertRedirectAllowed(http, parse('file://files.example/pub/x'), 0, 0, { maxCrossSchemeRedirects: 9 })),
-    '',
-  );
-  assert.equal(
-    code(() => assertRedirectAllowed(http, parse('file://files.example/pub/x'), 0, 0)),
-    'cross-scheme-redirect',
   );
   assert.equal(
     code(() => assertRedirectAllowed(http, parse('http://a.com:25/'), 0, 0)),
@@ -307,6 +297,77 @@ test('assertRedirectAllowed: at most maxRedirects, none across schemes by defaul
   );
   assert.equal(isCrossScheme(http, https), false);
   assert.equal(isCrossScheme(http, gopher), true);
+});
+
+// A server never sends the client to a file URL, whatever its host (docs/security.md: "A server may
+// never send the client to its own files"): a file URL of another host is fetched by FTP, but its
+// host may be this machine under another name (127.0.0.1, a name of this machine, ...), and a
+// refusal that hangs on the host would follow those. The code is the same with any budget, from
+// any scheme that redirects, and before the cross-scheme budget is asked.
+const FILE_TARGETS = [
+  'file:///etc/passwd',
+  'file://localhost/etc/passwd',
+  'file://LOCALHOST/etc/passwd',
+  'file://LocalHost./etc/passwd',
+  'file://127.0.0.1/etc/passwd',
+  'file://127.1/etc/passwd',
+  'file://[::1]/etc/passwd',
+  'file://0.0.0.0/etc/passwd',
+  'file://otherhost/etc/passwd',
+  'file://files.example/pub/x',
+  'file://u:p@files.example/pub/x',
+  'FILE://files.example/pub/x',
+  'afs://cell.example/usr/x',
+  'mid:m1@host.example',
+  'cid:part1@host.example',
+];
+
+test('assertRedirectAllowed: never to a file URL whatever its host, nor to afs, mid or cid; redirect-to-file before any budget', () => {
+  const policies: Policy[] = [
+    DEFAULT_POLICY,
+    { maxCrossSchemeRedirects: 9 },
+    { maxCrossSchemeRedirects: 9, allowViolations: true },
+  ];
+  const froms = [
+    'http://a.com/',
+    'https://a.com/',
+    'gopher://a.com/1',
+    'prospero://a.com/x',
+    'file://files.example/d/',
+  ];
+  const got: string[] = [];
+  const want: string[] = [];
+  const refusals: Array<[string, string, PolicyError]> = [];
+  for (const from of froms) {
+    for (const to of FILE_TARGETS) {
+      for (const policy of policies) {
+        const row = `${from} -> ${to} ${JSON.stringify(policy === DEFAULT_POLICY ? 'default' : policy)}`;
+        want.push(`${row}: redirect-to-file`);
+        try {
+          assertRedirectAllowed(parse(from), parse(to), 0, 0, policy);
+          got.push(`${row}: followed`);
+        } catch (e) {
+          assert.ok(e instanceof PolicyError, String(e));
+          got.push(`${row}: ${e.diagnostic.code}`);
+          if (e.diagnostic.code === 'redirect-to-file') refusals.push([from, to, e]);
+        }
+      }
+    }
+  }
+  assert.deepEqual(got, want);
+  for (const [from, to, e] of refusals) {
+    assert.equal(e.diagnostic.offset, 0);
+    assert.equal(e.diagnostic.section, 'RFC 1738 3.10');
+    assert.equal(
+      e.diagnostic.message,
+      `a ${parse(from).scheme} answer redirects to a ${parse(to).scheme} URL, which names files of a machine rather than a server's object: that could make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
+    );
+    assert.ok(!e.message.includes(':p@'), 'no password in the message');
+  }
+  // The rule is the target's, not the host's: the same hosts under ftp are a change of scheme.
+  assertRedirectAllowed(parse('http://a.com/'), parse('ftp://files.example/pub/x'), 0, 0, {
+    maxCrossSchemeRedirects: 9,
+  });
 });
 
 test('resolveAllowed: every answer is checked, the first is returned, literals need no lookup', async () => {

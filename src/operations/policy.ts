@@ -106,6 +106,15 @@ function readsThisMachine(url: Url): boolean {
 }
 
 /**
+ * True when no redirect may lead to the URL, whatever the redirect's origin and the policy's
+ * budgets: its scheme entry says so (neverRedirectTarget: file whatever its host, afs, mid, cid),
+ * or the URL is read from this machine (RFC 1738 3.10, 6).
+ */
+function neverRedirectTarget(url: Url): boolean {
+  return entryOf(url)?.neverRedirectTarget === true || readsThisMachine(url);
+}
+
+/**
  * True when a data block of several lines may go to the URL's port (RFC 1738 3.4.9, 6): lint
  * reports one only off the scheme's default port; there the port must be allowed explicitly and
  * registered to no other protocol.
@@ -228,7 +237,8 @@ export function countsAsCrossScheme(from: Url, to: Url): boolean {
  * For a redirect from `from` to `to` (RFC 1945 9.3; RFC 1738 6), `count` redirects followed so
  * far and `crossSchemeCount` of them across schemes: throws when this one would be more than
  * maxRedirects, when it changes the scheme more than maxCrossSchemeRedirects times, when it leads
- * from a server to a URL read from this machine (a local file: never allowed), when `to` carries a data block of several
+ * to a URL that is never a redirect's target (a file URL whatever its host, afs, mid, cid, or
+ * anything read from this machine: never allowed), when `to` carries a data block of several
  * lines (a filled-in Gopher+ form, RFC 1738 3.4.9: never from a redirect, whatever the port), or
  * when `to` itself is refused (assertAllowed). Messages name the schemes, never the URLs (they may
  * hold passwords).
@@ -251,12 +261,12 @@ export function assertRedirectAllowed(
       ),
     );
   }
-  if (readsThisMachine(to) && !readsThisMachine(from)) {
+  if (neverRedirectTarget(to)) {
     throw new PolicyError(
       diagnostic(
         REDIRECT_TO_FILE,
         at,
-        `a ${from.scheme} answer redirects to a ${to.scheme} URL read from this machine: that would make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
+        `a ${from.scheme} answer redirects to a ${to.scheme} URL, which names files of a machine rather than a server's object: that could make the client read its own files for a remote server (RFC 1738 3.10, 6)`,
       ),
     );
   }

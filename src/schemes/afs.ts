@@ -147,6 +147,7 @@ export const afs: SchemeSpec = {
   hierarchical: true,
   // Read from this machine's /afs name space, not fetched from a server.
   readsThisMachine: () => true,
+  neverRedirectTarget: true,
   emptyHost: true,
   validate,
   fields,

@@ -222,6 +222,9 @@ export const file: SchemeSpec = {
   },
   // A file URL naming this machine is read from its file system, not fetched from a server.
   readsThisMachine: (url) => isLocalHost(url.host),
+  // RFC 1738 3.10: "This scheme, unlike most other URL schemes, does not designate a resource that
+  // is universally accessible over the Internet": whatever its host, no server sends a client to one.
+  neverRedirectTarget: true,
   emptyHost: true,
   validate,
   fields,

@@ -194,6 +194,7 @@ export const mid: SchemeSpec = {
   hierarchical: false, // opaque
   // Read from the local mail store, not fetched from a server.
   readsThisMachine: () => true,
+  neverRedirectTarget: true,
   validate: validateMid,
   fields: midFields,
   fieldsFrozen: true,
@@ -212,6 +213,7 @@ export const cid: SchemeSpec = {
   hierarchical: false, // opaque
   // Read from the local mail store, not fetched from a server.
   readsThisMachine: () => true,
+  neverRedirectTarget: true,
   validate: validateCid,
   fields: cidFields,
   fieldsFrozen: true,

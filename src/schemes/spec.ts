@@ -121,6 +121,14 @@ export interface SchemeSpec<F extends object = Record<string, unknown>> extends 
   /** True when the object is read from this machine rather than from a server (the policy). */
   readsThisMachine?(url: Url): boolean;
   /**
+   * True when no redirect may lead to a URL of this scheme, whatever its host (the policy's
+   * `redirect-to-file`): a server must never steer a client to a name of its own files, even one
+   * that names another host (a file URL of another host is fetched by FTP, but the same text names
+   * this machine's files to a client that reads it otherwise). A scheme whose entry says
+   * readsThisMachine for a URL is never a redirect's target either.
+   */
+  readonly neverRedirectTarget?: boolean;
+  /**
    * The name redirects are counted under (the policy's cross-scheme budget): https is counted as
    * http, the same protocol with or without TLS. Left out: the scheme's own name.
    */

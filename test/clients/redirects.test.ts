@@ -102,6 +102,37 @@ test('a redirect through a Gopher link to a local file is refused (redirect-to-f
   }
 });
 
+test('an HTTP 302 to file://127.0.0.1/etc/passwd is refused (redirect-to-file) whatever the budget: no file is read, nothing fetched by FTP', async () => {
+  // The client reads the Location against the request's URL (WHATWG URL): "LOCALHOST" becomes the empty host.
+  for (const [target, read] of [
+    ['file://127.0.0.1/etc/passwd', 'file://127.0.0.1/etc/passwd'],
+    ['file://LOCALHOST/etc/passwd', 'file:///etc/passwd'],
+    ['file://otherhost.invalid/etc/passwd', 'file://otherhost.invalid/etc/passwd'],
+  ]) {
+    const s = await redirector(() => target);
+    try {
+      for (const p of [DEFAULT_POLICY, policy({ maxCrossSchemeRedirects: 2 })]) {
+        const lines: TranscriptLine[] = [];
+        const e = await rejects(open(`${s.base}/x`, { gateway: false, policy: p, transcript: (l) => lines.push(l) }));
+        assert.ok(e instanceof PolicyError, String(e));
+        assert.equal(e.code, 'policy-refused');
+        assert.equal(e.diagnostic.code, 'redirect-to-file', target);
+        assert.equal(
+          e.message,
+          "refused before any connection: a http answer redirects to a file URL, which names files of a machine rather than a server's object: that could make the client read its own files for a remote server (RFC 1738 3.10, 6) (redirect-to-file, RFC 1738 3.10) (policy-refused at offset 0)",
+        );
+        // The hop was announced and refused: no line of an FTP exchange (or of anything) after it.
+        const last = lines.at(-1)!;
+        assert.equal(last.direction, 'info');
+        assert.equal(last.text, `HTTP 302: redirect 1 to ${read}`);
+      }
+      assert.equal(s.hits(), 2);
+    } finally {
+      await s.close();
+    }
+  }
+});
+
 test('http and https are one scheme for the redirect budget, in the policy and in open()', () => {
   assert.equal(isCrossScheme(parse('http://a.com/'), parse('https://a.com/')), false);
   assert.equal(isCrossScheme(parse('https://a.com/'), parse('http://a.com/')), false);

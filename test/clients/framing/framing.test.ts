@@ -42,7 +42,7 @@ function everyCut(n: number): number[][] {
 
 type Row = [string, string, Array<[number, string[]]> | string, string];
 
-// [wire, grammar, replies as [code, lines] or the error it gives, rest]
+// [wire, grammar, replies as [code, lines] or the exact message of the error it gives, rest]
 const ROWS: Row[] = [
   ['226 Transfer complete.\r\n', 'ftp', [[226, ['226 Transfer complete.']]], ''],
   [
@@ -64,11 +64,26 @@ const ROWS: Row[] = [
     '230',
   ],
   ['220 bare LF\n', 'ftp', [[220, ['220 bare LF']]], ''],
-  ['hello\r\n', 'ftp', 'not a reply', ''],
+  [
+    'hello\r\n',
+    'ftp',
+    'the FTP server sent "hello", which is not a reply: a reply starts with a three-digit code (RFC 959 4.2) (protocol-error)',
+    '',
+  ],
   ['250-a\r\n250-b\r\n250 c\r\n', 'smtp', [[250, ['250-a', '250-b', '250 c']]], ''],
   ['250-a\r\n250-b\r\n', 'smtp', [], '250-a\r\n250-b\r\n'],
-  ['250-a\r\n continuation\r\n250 c\r\n', 'smtp', 'not a reply line', ''],
-  ['250-a\r\n251 b\r\n', 'smtp', 'changed the reply code', ''],
+  [
+    '250-a\r\n continuation\r\n250 c\r\n',
+    'smtp',
+    'the SMTP server sent " continuation", which is not a reply line: a reply line is a three-digit code from 200 to 559, then " ", "-" or the end of the line (RFC 5321 4.2) (protocol-error)',
+    '',
+  ],
+  [
+    '250-a\r\n251 b\r\n',
+    'smtp',
+    'the SMTP server changed the reply code from 250 to 251 inside one multi-line reply (RFC 5321 4.2.1) (protocol-error)',
+    '',
+  ],
   [
     '250 Ok\r\n354 go\r\n',
     'smtp',
@@ -89,7 +104,8 @@ for (const [wire, g, want, rest] of ROWS) {
       if (typeof want === 'string') {
         assert.throws(
           () => feedReplies(w, cuts, GRAMMARS[g]),
-          (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error' && e.message.includes(want),
+          (e: unknown) =>
+            e instanceof LocatorError && e.code === 'protocol-error' && e.offset === -1 && e.message === want,
           `cut at ${cuts}`,
         );
         continue;
@@ -237,23 +253,81 @@ test('concat and concatBytes: no copy for one part, the parts in order otherwise
 // ---------------------------------------------------------------------------------------------
 // ReplyError
 
-test('the FTP, SMTP and NNTP reply errors are ReplyErrors with the reply code, text and command', () => {
+test('the FTP, SMTP and NNTP reply errors are ReplyErrors with the exact reply code, text, command and message', () => {
   const errors: ReplyError[] = [
     new FtpReplyError({ code: 550, lines: ['550 No such file'], text: 'No such file' }, 'RETR x'),
-    new SmtpReplyError({ code: 554, lines: ['554 5.7.1 no'], texts: ['5.7.1 no'], enhanced: '5.7.1' }, 'DATA'),
+    new SmtpReplyError(
+      { code: 554, lines: ['554-5.7.1 no', '554 5.7.1 never'], texts: ['5.7.1 no', '5.7.1 never'], enhanced: '5.7.1' },
+      'DATA',
+    ),
+    new SmtpReplyError({ code: 421, lines: ['421 busy'], texts: ['busy'], enhanced: null }, null),
     new NntpReplyError({ code: 430, text: 'no such article' }, 'ARTICLE <a@b>'),
+    new FtpReplyError({ code: 530, lines: ['530 Login incorrect.'], text: 'Login incorrect.' }, null, 'own message'),
   ];
-  for (const e of errors) {
-    assert.ok(e instanceof ReplyError && e instanceof LocatorError, e.name);
-    assert.ok([550, 554, 430].includes(e.replyCode));
-    assert.ok(e.replyText.length > 0 && e.command !== null);
-  }
+  for (const e of errors) assert.ok(e instanceof ReplyError && e instanceof LocatorError, e.name);
   assert.deepEqual(
-    errors.map((e) => [e.name, e.code]),
+    errors.map((e) => ({
+      name: e.name,
+      code: e.code,
+      offset: e.offset,
+      replyCode: e.replyCode,
+      replyText: e.replyText,
+      command: e.command,
+      message: e.message,
+    })),
     [
-      ['FtpReplyError', 'ftp-reply'],
-      ['SmtpReplyError', 'smtp-reply'],
-      ['NntpReplyError', 'nntp-reply'],
+      {
+        name: 'FtpReplyError',
+        code: 'ftp-reply',
+        offset: -1,
+        replyCode: 550,
+        replyText: 'No such file',
+        command: 'RETR x',
+        message: 'the FTP server answered 550 "No such file" to "RETR x" (ftp-reply)',
+      },
+      {
+        name: 'SmtpReplyError',
+        code: 'smtp-reply',
+        offset: -1,
+        replyCode: 554,
+        replyText: '5.7.1 no\n5.7.1 never',
+        command: 'DATA',
+        message:
+          'the SMTP server answered 554 "5.7.1 no\\n5.7.1 never" to "DATA": a permanent failure (5yz): sending it again as it is will fail again (RFC 5321 4.2.1) (smtp-reply)',
+      },
+      {
+        name: 'SmtpReplyError',
+        code: 'smtp-reply',
+        offset: -1,
+        replyCode: 421,
+        replyText: 'busy',
+        command: null,
+        message:
+          'the SMTP server answered 421 "busy" on connecting: a transient failure (4yz): the message was not sent, and it may be retried later (RFC 5321 4.2.1) (smtp-reply)',
+      },
+      {
+        name: 'NntpReplyError',
+        code: 'nntp-reply',
+        offset: -1,
+        replyCode: 430,
+        replyText: 'no such article',
+        command: 'ARTICLE <a@b>',
+        message: 'the NNTP server answered 430 "no such article" to "ARTICLE <a@b>" (nntp-reply)',
+      },
+      {
+        name: 'FtpReplyError',
+        code: 'ftp-reply',
+        offset: -1,
+        replyCode: 530,
+        replyText: 'Login incorrect.',
+        command: null,
+        message: 'own message (ftp-reply)',
+      },
     ],
   );
+  const smtp = errors[1] as SmtpReplyError;
+  assert.equal(smtp.enhancedCode, '5.7.1');
+  assert.equal(smtp.transient, false);
+  assert.equal((errors[2] as SmtpReplyError).transient, true);
+  assert.equal((errors[2] as SmtpReplyError).enhancedCode, null);
 });

@@ -17,7 +17,7 @@ import {
   readEntryLine,
   entryLine,
 } from '../../../src/clients/prospero/directory.js';
-import { MAX_LINKS } from '../../../src/clients/prospero/client.js';
+import { MAX_LINKS, MAX_UNIONS } from '../../../src/clients/prospero/client.js';
 import { parse, readAll } from '../../helpers.js';
 import { startProsperoServer, type ProsperoServer, type ServerOptions } from '../../servers/prospero-server.js';
 import { TREE_OBJECTS, tree } from './tree.js';
@@ -247,6 +247,42 @@ test('Prospero v5 A.2.2: union links within union links stop at a depth of 4; on
       'f3 L through the union link next2',
       'next3 U not expanded: more than 4 union links deep; through the union link next2',
     ]);
+  } finally {
+    await s.close();
+  }
+});
+
+test(`Prospero v5 A.2.2: at most ${MAX_UNIONS} union directories are listed for one listing; the next union link is an entry that says so`, async () => {
+  let port = 0;
+  const dirs: Record<string, () => string[]> = {};
+  const n = MAX_UNIONS + 1;
+  for (let i = 0; i < n; i++) dirs[`/d${i}`] = () => [`LINK L FILE f${i} INTERNET-D 127.0.0.1(${port}) ASCII /f${i} 0`];
+  dirs['/start'] = () =>
+    Array.from({ length: n }, (_, i) => `LINK U DIRECTORY u${i} INTERNET-D 127.0.0.1(${port}) ASCII /d${i} 0`);
+  const s = await startProsperoServer({ objects: {}, directories: dirs });
+  port = s.port;
+  try {
+    const lines: TranscriptLine[] = [];
+    const r = await open(`prospero://127.0.0.1:${port}//start;TARGET=DIRECTORY`, {
+      ...OPTS,
+      transcript: (l) => lines.push(l),
+    });
+    const got = (await readAll(r.body))
+      .toString()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const e = readEntryLine(l)!;
+        return `${e.name} ${e.linkType} ${e.note}`;
+      });
+    assert.equal(MAX_UNIONS, 32);
+    assert.deepEqual(got, [
+      ...Array.from({ length: MAX_UNIONS }, (_, i) => `f${i} L through the union link u${i}`),
+      `u${MAX_UNIONS} U not expanded: ${MAX_UNIONS} union directories were listed already`,
+    ]);
+    // The listing and exactly 32 union directories were asked for; the 33rd never was.
+    const asked = lines.filter((l) => l.direction === 'info' && /^the union link u\d+: 1 links/.test(l.text));
+    assert.equal(asked.length, MAX_UNIONS);
   } finally {
     await s.close();
   }
