@@ -43,7 +43,7 @@ export interface CrawlOptions {
   maxUrls?: number;
   /** A URL this says true of is left out altogether (--include/--exclude, .locatorignore). */
   skip?: (url: string) => boolean;
-  /** robots.txt, asked before each visit; null (--ignore-robots): not asked. */
+  /** robots.txt, asked before each visit of a URL found by following links; null (--ignore-robots): not asked. */
   robots?: RobotsCache | null;
   /** Where a URL's robots.txt is (the face's `robots`), or null when its scheme has none. */
   robotsPlace?: (u: Url) => RobotsPlace | null;
@@ -169,7 +169,9 @@ export async function* crawl(
         const err = parsed as LocatorError;
         verdict = { status: 'invalid', attempts: 0, ms: 0, reason: err.detail, code: err.code };
       } else {
-        const place = options.robots ? (options.robotsPlace?.(parsed) ?? null) : null;
+        // robots.txt governs what the crawl reaches by following links: the URLs it starts from
+        // are the operator's own choice, as a person's request through the gateway is.
+        const place = options.robots && e.depth > 0 ? (options.robotsPlace?.(parsed) ?? null) : null;
         const answer = place !== null ? await options.robots!.ask(place) : null;
         if (answer !== null && !answer.allowed) {
           verdict = { status: 'refused', attempts: 0, ms: 0, reason: answer.reason, code: 'robots-disallowed' };
