@@ -40,6 +40,7 @@ import type {
   Outcome,
   ProbeFunction,
   Where,
+  PolitenessReport,
 } from './types.js';
 
 export type { CheckStatus } from '../clients/index.js';
@@ -52,6 +53,7 @@ export type {
   ProbeFunction,
   CheckOptions,
   CheckResult,
+  PolitenessReport,
 } from './types.js';
 
 /** How many answers of probes are kept for the later occurrences of their URLs (the newest). */

@@ -86,7 +86,10 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const port = t.via.port ?? (secure ? 443 : 80);
   const hostHeader =
     t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : (t.url.host ?? '');
-  const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
+  const agent = options.userAgent ?? 'locator';
+  // A header value of printable US-ASCII only (RFC 9110 5.5): no line can be added through it.
+  if (!/^[\x20-\x7e]+$/.test(agent)) throw new TypeError('open: userAgent must be printable US-ASCII text');
+  const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': agent, Accept: '*/*' };
   return new Promise((resolve, reject) => {
     note({ direction: 'info', text: `connect ${host}:${port}` });
     const method = t.method ?? 'GET';
