@@ -24,7 +24,15 @@ export {
   type DigestCheck,
 } from './reader.js';
 export { WARC_TRUNCATED, WARC_BAD_GZIP } from './gzip.js';
-export { base32, Digester, HttpPayload, parseDigest, WARC_BAD_DIGEST, type DigestAlgorithm } from './digest.js';
+export {
+  base32,
+  fromBase32,
+  Digester,
+  HttpPayload,
+  parseDigest,
+  WARC_BAD_DIGEST,
+  type DigestAlgorithm,
+} from './digest.js';
 export { surt, cdxj, cdxjLine, cdxTimestamp, entryOf, indexWarc, type IndexEntry } from './cdxj.js';
 export { repairWarc, finishOpenFiles, type Repair, type Finished } from './resume.js';
 export { recordFetch, warcProtocols, mediaTypeOf, transcriptText, type FetchRecords } from './fetch.js';
