@@ -124,7 +124,14 @@ export class HttpPayload {
   /** The header section, once read. */
   headerText: string | null = null;
 
-  constructor(private readonly sink: (chunk: Uint8Array) => void) {}
+  /**
+   * `sink` gets the entity-body; `raw`, when given, the body as it came (chunk framing kept), for
+   * a reader that meets the digests of writers that hash that (see reader.ts).
+   */
+  constructor(
+    private readonly sink: (chunk: Uint8Array) => void,
+    private readonly raw?: (chunk: Uint8Array) => void,
+  ) {}
 
   /** Feeds the next octets of the message. */
   update(chunk: Uint8Array): void {
@@ -151,6 +158,7 @@ export class HttpPayload {
       buf = all.subarray(end + skip);
     }
     if (buf.length === 0) return;
+    this.raw?.(buf);
     if (!this.chunked) {
       this.sink(buf);
       return;
@@ -191,6 +199,11 @@ export class HttpPayload {
       if (size === 0) this.done = true;
       else this.left = size;
     }
+  }
+
+  /** True when the header section names the chunked transfer coding. */
+  get isChunked(): boolean {
+    return this.chunked;
   }
 
   /** True when the header section was complete and, if chunked, the last chunk was read. */

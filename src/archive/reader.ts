@@ -26,6 +26,12 @@ export interface RecordEnd {
   length: number;
   blockDigest: DigestCheck;
   payloadDigest: DigestCheck;
+  /**
+   * What the payload digest was found to cover: `entity` the entity-body (WARC 1.1 5.9), `chunked`
+   * the body with its chunk framing (wget 1.21, warcio and wpull write that: warcio issue 74,
+   * wpull issue 424); null when not checked or wrong.
+   */
+  payloadCovers: 'entity' | 'chunked' | null;
   /** The block's payload digest as computed here (`sha1:BASE32`), for an index; null without one. */
   payloadLabel: string | null;
 }
@@ -261,7 +267,12 @@ async function recordAt(
     payloadHash?.hash.update(c);
     payloadOwn.update(c);
   };
-  const http = isHttp ? new HttpPayload(toPayload) : null;
+  // DEVIATION: WARC 1.1 5.9 makes the payload of a chunked response its entity-body, but wget
+  // 1.21 (Debian's), warcio and wpull digest the body with its chunk framing. A reader that
+  // called their records wrong would call most WARC files of the field wrong: the digest is
+  // checked against both readings, and payloadCovers says which one it matched.
+  const rawHash = payloadHash ? createHash(parseDigest(payloadHash.field).algorithm) : null;
+  const http = isHttp ? new HttpPayload(toPayload, (c) => rawHash?.update(c)) : null;
   let left = contentLength;
   // The block's next piece, through the digests; null at its end. A caller that stops reading
   // early (break) leaves the rest for end() to skip: the iterator's return() closes nothing.
@@ -296,10 +307,17 @@ async function recordAt(
     while ((await piece()) !== null);
     const length = await complete();
     const payloadOk = hasPayload && (http === null || http.ended);
+    let payloadDigest: DigestCheck = payloadHash !== null && !payloadOk ? false : matches(payloadHash);
+    let payloadCovers: RecordEnd['payloadCovers'] = payloadDigest ? 'entity' : null;
+    if (payloadDigest === false && http?.isChunked && rawHash && payloadHash) {
+      payloadDigest = Buffer.from(parseDigest(payloadHash.field).bytes).equals(rawHash.digest());
+      if (payloadDigest) payloadCovers = 'chunked';
+    }
     return {
       length,
       blockDigest: matches(blockHash),
-      payloadDigest: payloadHash !== null && !payloadOk ? false : matches(payloadHash),
+      payloadDigest,
+      payloadCovers,
       payloadLabel: payloadOk ? labelOf(payloadOwn) : null,
     };
   };
