@@ -2,7 +2,7 @@
 // `metadata` record of the protocol exchange (the transcript `locator fetch --verbose` prints,
 // passwords already hidden by the clients), the way Heritrix keeps FTP (heritrix3 issue 331).
 
-import type { Resource, TranscriptLine } from '../clients/index.js';
+import { open, type OpenOptions, type Resource, type TranscriptLine } from '../clients/index.js';
 import type { WarcWriter, WrittenRecord } from './writer.js';
 
 /**
@@ -87,4 +87,16 @@ export async function recordFetch(writer: WarcWriter, url: string, resource: Res
     fields,
   );
   return { resource: record, metadata };
+}
+
+/**
+ * The open() options an archive fetches with, over the caller's: the transcript recorded, and
+ * FTP text (TYPE A files and listings) kept as it crossed the wire, CR LF and all, instead of
+ * the local line ends `fetch` hands over (RFC 959 3.1.1.1): the record is what the server sent.
+ */
+export const ARCHIVE_OPEN_OPTIONS = { transcript: true, ftpLineEnds: 'wire' } as const satisfies OpenOptions;
+
+/** Opens `url` with ARCHIVE_OPEN_OPTIONS and writes its records with recordFetch(). */
+export async function archiveFetch(writer: WarcWriter, url: string, options: OpenOptions = {}): Promise<FetchRecords> {
+  return recordFetch(writer, url, await open(url, { ...options, ...ARCHIVE_OPEN_OPTIONS }));
 }

@@ -35,5 +35,13 @@ export {
 } from './digest.js';
 export { surt, cdxj, cdxjLine, cdxTimestamp, entryOf, indexWarc, type IndexEntry } from './cdxj.js';
 export { repairWarc, finishOpenFiles, type Repair, type Finished } from './resume.js';
-export { recordFetch, warcProtocols, mediaTypeOf, transcriptText, type FetchRecords } from './fetch.js';
+export {
+  recordFetch,
+  archiveFetch,
+  ARCHIVE_OPEN_OPTIONS,
+  warcProtocols,
+  mediaTypeOf,
+  transcriptText,
+  type FetchRecords,
+} from './fetch.js';
 export type { BlockSource } from './spool.js';

@@ -13,7 +13,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { open } from '../../src/clients/index.js';
-import { WarcWriter, readWarc, recordFetch, indexWarc, cdxj, entryOf, surt } from '../../src/archive/index.js';
+import {
+  WarcWriter,
+  readWarc,
+  recordFetch,
+  archiveFetch,
+  indexWarc,
+  cdxj,
+  entryOf,
+  surt,
+} from '../../src/archive/index.js';
 import { assertDigests, digestOf, entityOf, warcioRecords } from './peer.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
@@ -162,9 +171,12 @@ test('recordFetch: gopher menus (with and without the "." line), text, ftp file 
       'ftp://127.0.0.1:2121/pub/unix.txt',
       'ftp://127.0.0.1:2121/pub/',
       `${HTTP}/hello.txt`,
+      'ftp://127.0.0.1:2121/hello.txt',
     ];
     const results = [];
-    for (const url of urls) results.push(await recordFetch(w, url, await open(url, OPTS)));
+    // recordFetch() of what a caller opened, and archiveFetch(), which opens as an archive should.
+    for (const url of urls.slice(0, 6)) results.push(await recordFetch(w, url, await open(url, OPTS)));
+    results.push(await archiveFetch(w, urls[6], { gateway: false, timeout: 10_000 }));
     const [name] = await w.close();
     const path = join(dir, name);
     const peer = await assertDigests(path);
@@ -174,7 +186,8 @@ test('recordFetch: gopher menus (with and without the "." line), text, ftp file 
       const metadata = peer[2 + 2 * i];
       assert.equal(resource.type, 'resource');
       assert.equal(resource.targetUri, url);
-      assert.deepEqual(resource.block, await bytesOf(url), `${url}: the object as open() gives it`);
+      const wire = i === 6 ? { ftpLineEnds: 'wire' as const } : {};
+      assert.deepEqual(resource.block, await bytesOf(url, wire), `${url}: the object as open() gives it`);
       assert.equal(metadata.type, 'metadata');
       assert.equal(metadata.fields.get('warc-concurrent-to'), results[i].resource.recordId);
       assert.equal(metadata.fields.get('content-type'), 'text/plain; charset=utf-8');
@@ -194,6 +207,11 @@ test('recordFetch: gopher menus (with and without the "." line), text, ftp file 
     assert.match(ftp, /^> RETR unix\.txt$/m);
     assert.match(ftp, /^< 226 /m);
     assert.match(peer[4].block.toString(), /^> \/hello\.txt/m);
+    // archiveFetch keeps FTP text as it crossed the wire: the server's file, CR LF and all (where
+    // fetch's default hands over local line ends).
+    assert.deepEqual(peer[13].block, readFileSync(join(TS, 'ftp', 'root', 'hello.txt')));
+    assert.match(peer[13].block.toString(), /\r\n/);
+    assert.match(peer[14].block.toString(), /^> RETR hello\.txt$/m);
 
     // The CDXJ of what was written: sorted, Gopher keyed with its scheme and reversed host.
     const text = cdxj(results.flatMap((r) => [entryOf(r.resource), entryOf(r.metadata)]));
