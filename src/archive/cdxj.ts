@@ -17,6 +17,9 @@ import { tryParse } from '../schemes/registry.js';
 import { readWarc } from './reader.js';
 import type { WrittenRecord } from './writer.js';
 
+/** The schemes whose keys are pywb's (no scheme in the key, `www.` dropped, lowercased): an index convention. */
+const PYWB_KEYED = new Set(['http', 'https']);
+
 /** A SURT key for a URL of any scheme (see the module comment for the rule per scheme). */
 export function surt(url: string): string {
   const parsed = tryParse(url);
@@ -27,7 +30,7 @@ export function surt(url: string): string {
     const colon = url.indexOf(':');
     return colon > 0 ? scheme + url.slice(colon).replace(/#.*$/s, '') : url;
   }
-  const http = scheme === 'http' || scheme === 'https';
+  const http = PYWB_KEYED.has(scheme);
   let h = host.toLowerCase();
   if (http) h = h.replace(/^www\d*\./, '');
   const reversed = h.startsWith('[') ? h : h.split('.').reverse().join(',');

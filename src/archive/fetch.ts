@@ -14,27 +14,22 @@ import type { WarcWriter, WrittenRecord } from './writer.js';
  * A file: URL crosses no network: no field.
  */
 export function warcProtocols(scheme: string): string[] {
-  switch (scheme.toLowerCase()) {
-    case 'http':
-      return ['http/1.1'];
-    case 'https':
-      // The TLS version is not in what open() reports: only the HTTP layer is named.
-      return ['http/1.1'];
-    case 'ftp':
-      return ['ftp'];
-    case 'gopher':
-      return ['gopher'];
-    case 'news':
-    case 'nntp':
-      return ['nntp'];
-    case 'wais':
-      return ['wais'];
-    case 'prospero':
-      return ['prospero'];
-    default:
-      return [];
-  }
+  const name = scheme.toLowerCase();
+  return Object.hasOwn(WARC_PROTOCOL, name) ? [...(WARC_PROTOCOL[name] ?? [])] : [];
 }
+
+// The registry's identifiers by URL scheme: data of the registry, not behaviour of a client.
+// https: only the HTTP layer, the TLS version not being in what open() reports.
+const WARC_PROTOCOL: Record<string, readonly string[] | undefined> = {
+  http: ['http/1.1'],
+  https: ['http/1.1'],
+  ftp: ['ftp'],
+  gopher: ['gopher'],
+  news: ['nntp'],
+  nntp: ['nntp'],
+  wais: ['wais'],
+  prospero: ['prospero'],
+};
 
 /**
  * The media type a resource record gets: the client's Content-Type, except for the views that
