@@ -169,7 +169,9 @@ export class WarcWriter {
 
   /**
    * Writes one record (WARC 1.1 4): the block streams through its digests into a spool, then
-   * the record goes out as one gzip member. Records are written in the order of the calls.
+   * the record goes out as one gzip member. Records go out in the order their blocks end (many
+   * fetches may write at once); a record that must follow another (metadata after its resource)
+   * is written after the other's write() has resolved.
    */
   async write(input: RecordInput): Promise<WrittenRecord> {
     if (this.closed) throw new LocatorError(WARC_WRITER_CLOSED, -1);

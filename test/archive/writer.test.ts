@@ -362,3 +362,34 @@ test('the peer check itself fails on a wrong payload digest (it is no check that
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('records written at once from many fetches: each whole and once, close() waits for them', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, maxSize: 20_000 });
+    const bodies = Array.from({ length: 24 }, (_, i) =>
+      Buffer.concat(
+        Array.from({ length: 1 + (i % 5) * 20 }, (_, k) => createHash('sha256').update(`${i}.${k}`).digest()),
+      ),
+    );
+    const writes = bodies.map((b, i) =>
+      w.resource(`gopher://example.org/9/f${i}`, 'application/octet-stream', slowly(b, 100)),
+    );
+    const files = await w.close();
+    const written = await Promise.all(writes);
+    assert.ok(files.length > 1);
+    const read: string[] = [];
+    for (const f of files)
+      for (const r of await assertDigests(join(dir, f))) {
+        if (r.type !== 'resource') continue;
+        const i = Number(/f(\d+)$/.exec(r.targetUri ?? '')![1]);
+        assert.deepEqual(r.block, bodies[i]);
+        read.push(r.targetUri!);
+      }
+    // Each block ends at its own time: the records go out in that order, each once.
+    assert.deepEqual([...read].sort(), bodies.map((_, i) => `gopher://example.org/9/f${i}`).sort());
+    assert.deepEqual(new Set(written.map((r) => r.filename)), new Set(files));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
