@@ -393,3 +393,25 @@ test('records written at once from many fetches: each whole and once, close() wa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a block whose stream fails writes nothing: the error reaches the caller, the file stays whole', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir });
+    await w.resource('ftp://example.org/a', 'text/plain', 'a\n');
+    const failing = (async function* () {
+      yield Buffer.from('half of it');
+      throw new Error('connection reset');
+    })();
+    await assert.rejects(w.resource('ftp://example.org/b', 'text/plain', failing), /connection reset/);
+    await w.resource('ftp://example.org/c', 'text/plain', 'c\n');
+    const [name] = await w.close();
+    assert.deepEqual(
+      (await assertDigests(join(dir, name))).map((r) => r.targetUri),
+      [null, 'ftp://example.org/a', 'ftp://example.org/c'],
+    );
+    assert.deepEqual(readdirSync(dir), [name]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
