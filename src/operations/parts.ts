@@ -234,6 +234,10 @@ function textValue(name: string, value: unknown): string | null {
 function withGeneric(u: Url, name: string, value: unknown, raw: boolean): string {
   const h = u.href;
   const v = textValue(name, value);
+  // The value the part has already (decoded, or as written): the URL as it is, escapes and all.
+  // A port is compared as written, so that one the URL leaves to its default is written out.
+  const now = raw ? rawPartOf(u, name) : name === 'port' ? u.portDigits : partsOf(u)[name];
+  if (now === v && (name !== 'port' || v === rawPartOf(u, 'port'))) return h;
   const put = (start: number, end: number, text: string) => h.slice(0, start) + text + h.slice(end);
   let out: string;
   let expect: (n: Url) => string | null;
