@@ -432,7 +432,7 @@ export const getCommand: Command = {
   exits: [
     [0, 'every URL gave its parts'],
     [1, 'some input is not a valid URL, or lacks a part under --strict'],
-    [2, "a malformed template, or a name that is no part of a URL's scheme"],
+    [2, "usage error: a malformed template, or a name that is no part of a URL's scheme"],
   ],
   example: ["--format '{host} {port} {selector}' 'gopher://h.example/0a%20b'", 'prints h.example 70 a b'],
   options: {
@@ -470,7 +470,7 @@ export const setCommand: Command = {
   exits: [
     [0, 'every URL was changed'],
     [1, 'some input is not a URL, or a value cannot stand in its part, or the result is not valid'],
-    [2, "no assignment, or a name that is no part of the URL's scheme"],
+    [2, "usage error: no assignment, or a name that is no part of the URL's scheme"],
   ],
   example: ["'ftp://h.example/pub/a.txt' ftptype=a name='b c.txt'", 'prints ftp://h.example/pub/b%20c.txt;type=a'],
   options: {
@@ -511,7 +511,7 @@ export const buildCommand: Command = {
   exits: [
     [0, 'the URL was built'],
     [1, 'the parts do not make a valid URL of the scheme'],
-    [2, "no scheme, or a name that is no part of the scheme's URLs"],
+    [2, "usage error: no scheme, or a name that is no part of the scheme's URLs"],
   ],
   example: ["gopher host=h.example gophertype=0 selector='a b'", 'prints gopher://h.example/0a%20b'],
   options: {
