@@ -27,7 +27,7 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
   ],
   [
     'get',
-    "Print parts of URLs by name through a template ({host}, {port}, a scheme's fields).",
+    'Print parts of URLs by name: {host}, {port}, a field of the scheme.',
     async () => (await import('./parts.js')).getCommand,
   ],
   [
@@ -37,7 +37,7 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
   ],
   [
     'build',
-    "Put a URL together from its scheme's parts (the library's build()).",
+    "Put a URL together from its scheme's parts (library build()).",
     async () => (await import('./parts.js')).buildCommand,
   ],
   ['normalize', 'Print the normal form of each URL.', async () => (await import('./normalize.js')).normalizeCommand],
