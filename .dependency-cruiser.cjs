@@ -91,7 +91,7 @@ module.exports = {
       comment:
         "the CLI, the checker and the gateway use the clients only through their public face, src/clients/index.ts (locator/clients): no reaching into a scheme's client, a probe, the connection or the face table",
       severity: 'error',
-      from: { path: '^src/(cli|check|crawl|gateway)/' },
+      from: { path: '^src/(cli|check|crawl|gateway|archive)/' },
       to: { path: '^src/clients/', pathNot: '^src/clients/index\\.ts$' },
     },
     {
@@ -129,11 +129,26 @@ module.exports = {
       to: { path: SCHEME_FOLDER },
     },
     {
+      name: 'archive-for-the-cli-only',
+      comment:
+        'src/archive/ (the WARC writer and reader, node only) is imported by the CLI alone, and imports nothing from the checker, the CLI or the gateway',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(archive|cli)/' },
+      to: { path: '^src/archive/' },
+    },
+    {
+      name: 'archive-below-cli',
+      comment: 'src/archive/ imports nothing from the checker, the CLI or the gateway',
+      severity: 'error',
+      from: { path: '^src/archive/' },
+      to: { path: '^src/(check|cli|gateway)/' },
+    },
+    {
       name: 'node-builtins-only-in-clients-and-cli',
       comment:
-        'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/ and src/gateway/: everything else runs in a browser',
+        'node: modules (net, fs, stream, http, ...) only in src/clients/, src/cli/, src/gateway/ and src/archive/: everything else runs in a browser',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(clients|crawl|cli|gateway)/' },
+      from: { path: '^src/', pathNot: '^src/(clients|crawl|cli|gateway|archive)/' },
       to: { dependencyTypes: ['core'] },
     },
     {
@@ -187,7 +202,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/',
-        pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|operations|lint|extract|clients|crawl|check|cli|gateway)/'],
+        pathNot: ['^src/[^/]+\\.ts$', '^src/(core|schemes|operations|lint|extract|clients|crawl|check|cli|gateway|archive)/'],
       },
       to: {},
     },

@@ -23,7 +23,7 @@ const cli = `${root}dist/cli/`;
 
 // The command modules of the text bundle (dist/cli/NAME.js), and the commands they hold.
 const TEXT = { parse: ['parse'], normalize: ['normalize', 'equal'], resolve: ['resolve', 'relativize'] };
-Object.assign(TEXT, { extract: ['extract'], lint: ['lint'] });
+Object.assign(TEXT, { extract: ['extract'], lint: ['lint'], parts: ['get', 'set', 'build'] });
 
 /** A command module that is not in the bundle: unreachable through the bin (see TEXT). */
 const stubs = (keep) => ({

@@ -36,6 +36,7 @@ const needServers = files.some(
     [
       'clients',
       'gateway',
+      'archive',
       join('cli', 'send'),
       join('cli', 'connect'),
       join('cli', 'serve'),

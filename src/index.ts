@@ -60,3 +60,13 @@ export {
   type MatchForm,
   type TextSource,
 } from './extract/index.js';
+export {
+  partNames,
+  partsOf,
+  rawPartOf,
+  withPart,
+  withParts,
+  UNKNOWN_PART,
+  INVALID_PART,
+  type PartOptions,
+} from './operations/parts.js';

@@ -6,6 +6,7 @@
 // URLs by their host as written (an include match still wins).
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
+import { linearPattern } from './pattern.js';
 
 export interface Rules {
   include?: readonly string[];
@@ -43,22 +44,15 @@ export function ignoreLines(text: string): string[] {
     .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
-function compile(pattern: string, what: string): RegExp {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch (e) {
-    throw new SyntaxError(`${what} ${JSON.stringify(pattern)} is no regular expression: ${(e as Error).message}`);
-  }
-}
-
 /**
  * The `skip` of check() for `rules` (regular expressions of ECMAScript, unanchored, matched
- * against the URL as reported): null when there are none. A pattern that does not compile is a
- * SyntaxError naming it.
+ * against the URL as reported, in linear time: pattern.ts): null when there are none. A pattern
+ * that does not compile, or uses a backreference or a lookaround, is a PatternError (a
+ * SyntaxError) naming it.
  */
 export function skipper(rules: Rules): ((url: string) => boolean) | null {
-  const include = (rules.include ?? []).map((p) => compile(p, 'the include pattern'));
-  const exclude = (rules.exclude ?? []).map((p) => compile(p, 'the exclude pattern'));
+  const include = (rules.include ?? []).map((p) => linearPattern(p, 'the include pattern'));
+  const exclude = (rules.exclude ?? []).map((p) => linearPattern(p, 'the exclude pattern'));
   const kinds = [rules.excludeLoopback === true ? 'loopback' : null, rules.excludePrivate === true ? 'private' : null];
   const byHost = kinds.some((k) => k !== null);
   if (include.length === 0 && exclude.length === 0 && !byHost) return null;

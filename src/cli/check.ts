@@ -3,7 +3,7 @@
 // by their markup (src/check/markup/); one line per URL found (--format github, markdown),
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { check, type CheckOptions, type PolitenessReport } from '../check/index.js';
 import { SCOPE_KINDS, type ScopeKind } from '../check/index.js';
 import { markup } from '../gateway/html.js';
@@ -19,6 +19,7 @@ import { tryParse } from '../schemes/registry.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
+import { replaceWhole } from './replace-file.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { ALLOW_PORT, JSON_OUTPUT, NETRC_HOST, NNTP_SERVER, REFUSE_PRIVATE, TIMEOUT } from './options.js';
@@ -619,12 +620,9 @@ export const checkCommand: Command = {
     );
     if (cache !== null && cacheFile !== null) {
       // Written whole under another name, then renamed: a reader never sees half a cache.
-      const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        await writeFile(tmp, cache.text());
-        await rename(tmp, cacheFile);
+        await replaceWhole(cacheFile, cache.text());
       } catch (e) {
-        await rm(tmp, { force: true });
         io.stderr.write(safeText(`locator check: --cache ${cacheFile} not written: ${(e as Error).message}\n`));
       }
     }

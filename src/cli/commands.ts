@@ -25,6 +25,21 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
     'The shortest partial form of each URL against a base URL.',
     async () => (await import('./resolve.js')).relativizeCommand,
   ],
+  [
+    'get',
+    'Print parts of URLs by name: {host}, {port}, a field of the scheme.',
+    async () => (await import('./parts.js')).getCommand,
+  ],
+  [
+    'set',
+    'Change parts of URLs by name, keeping the rest as written.',
+    async () => (await import('./parts.js')).setCommand,
+  ],
+  [
+    'build',
+    "Put a URL together from its scheme's parts (library build()).",
+    async () => (await import('./parts.js')).buildCommand,
+  ],
   ['normalize', 'Print the normal form of each URL.', async () => (await import('./normalize.js')).normalizeCommand],
   [
     'equal',

@@ -104,7 +104,7 @@ test('--recursive on a Gopher menu that never ends: stops at --max-urls, closes 
     assert.ok(out.length <= 20, `${out.length} results`);
     assert.equal(out.length, 20);
     assert.equal(out[0].status, 'ok');
-    assert.match(out[0].notes.join(), /the limit of 20 URLs \(maxUrls\) was reached/);
+    assert.deepEqual(out[0].notes, ['the limit of 20 URLs (maxUrls) was reached: the rest of the links were not read']);
     for (const r of out.slice(1)) assert.equal(r.status, 'ok', `${r.url} ${r.reason}`);
     // The menu was read only as far as needed: what the fake could write before the client
     // closed is what the socket buffers hold (Linux grows a loopback receive buffer up to
@@ -133,6 +133,30 @@ test('--recursive on an endless menu of info lines (no link to count): cut at 1 
   }
 });
 
+// Each bound alone, with its exact note: few long info lines reach 1 MiB long before 10,000
+// items; many short ones reach 10,000 items long before 1 MiB.
+test('--recursive on an endless menu of few long lines: cut at exactly 1 MiB (MAX_LISTING), with its note', async () => {
+  const fake = await endlessGopher((n) => `i${String(n).padStart(8000, '.')}\t\terror.host\t1\r\n`, 8000);
+  try {
+    const out = await all([`gopher://127.0.0.1:${fake.port}/1/`], { recursive: true, retries: 0, timeout: 3000 });
+    assert.equal(out.length, 1);
+    assert.deepEqual(out[0].notes, ['the menu is longer than 1048576 octets: the rest was not read']);
+  } finally {
+    await fake.stop();
+  }
+});
+
+test('--recursive on an endless menu of short lines: cut at exactly 10,000 items (MAX_LINKS), with its note', async () => {
+  const fake = await endlessGopher(() => `i\t\th\t1\r\n`, 8000);
+  try {
+    const out = await all([`gopher://127.0.0.1:${fake.port}/1/`], { recursive: true, retries: 0, timeout: 3000 });
+    assert.equal(out.length, 1);
+    assert.deepEqual(out[0].notes, ['the menu lists more than 10000 items: the rest was not read']);
+  } finally {
+    await fake.stop();
+  }
+});
+
 test('--recursive on an FTP listing of 10,000 names with --max-urls 50: about 50 sessions, not 10,051', async () => {
   const files: Record<string, string> = {};
   for (let i = 0; i < 10000; i++) files[`big/file${i}.txt`] = 'x';
@@ -147,7 +171,7 @@ test('--recursive on an FTP listing of 10,000 names with --max-urls 50: about 50
     assert.ok(out !== null, 'check did not end within 20 s');
     assert.ok(Date.now() - started < 15000);
     assert.equal(out.length, 50);
-    assert.match(out[0].notes.join(), /the limit of 50 URLs/);
+    assert.deepEqual(out[0].notes, ['the limit of 50 URLs (maxUrls) was reached: the rest of the links were not read']);
     assert.equal(out.filter((r) => r.status === 'ok').length, 50, out.map((r) => `${r.status} ${r.reason}`).join('\n'));
   } finally {
     await fake.stop();

@@ -114,5 +114,16 @@ test('the text bundle holds no client, gateway or checker; the bin sends only th
   assert.ok(readFileSync(BUNDLES[0], 'utf8').includes('dist/clients/'));
   const names = /^const TEXT = (\[.*\]);$/m.exec(readFileSync(BIN, 'utf8'));
   assert.ok(names !== null, 'the bin lists the text commands');
-  assert.deepEqual(JSON.parse(names[1]), ['parse', 'normalize', 'equal', 'resolve', 'relativize', 'extract', 'lint']);
+  assert.deepEqual(JSON.parse(names[1]), [
+    'parse',
+    'normalize',
+    'equal',
+    'resolve',
+    'relativize',
+    'extract',
+    'lint',
+    'get',
+    'set',
+    'build',
+  ]);
 });

@@ -4,7 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serversDir } from '../helpers.js';
@@ -14,12 +24,18 @@ const BIN = join(ROOT, 'dist', 'cli', 'main.js');
 const DIR = mkdtempSync(join(tmpdir(), 'locator-check-cache-'));
 test.after(() => rmSync(DIR, { recursive: true, force: true }));
 
-function run(args: string[], cwd = DIR): Promise<{ code: number | null; out: string; err: string }> {
+/** `locator check ARGS`; `started` is called with the child's pid as soon as it is spawned. */
+function run(
+  args: string[],
+  cwd = DIR,
+  started: (pid: number) => void = () => {},
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [BIN, 'check', ...args], {
       cwd,
       env: { PATH: process.env.PATH, HOME: '/nonexistent' },
     });
+    started(p.pid!);
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -107,4 +123,20 @@ test('locator-check.json: options from the file, the command line wins; an unkno
   writeFileSync(join(sub, 'unknown.json'), JSON.stringify({ 'no-such': 1 }));
   assert.equal((await run(['--config', 'unknown.json', URLS[0]], sub)).code, 2);
   assert.equal((await run(['--config', 'missing.json', URLS[0]], sub)).code, 2);
+});
+
+test('--cache: a symbolic link planted at a temporary name is never followed; the write lands in FILE alone', async () => {
+  const sub = mkdtempSync(join(DIR, 'planted-'));
+  const cache = join(sub, 'verdicts.json');
+  const victim = join(sub, 'victim.txt');
+  writeFileSync(victim, 'precious\n');
+  // Planted before the child runs any code, at the name older versions wrote to (FILE.<pid>.tmp).
+  const r = await run(['--json', '--cache', cache, URLS[0]], sub, (pid) => symlinkSync(victim, `${cache}.${pid}.tmp`));
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readFileSync(victim, 'utf8'), 'precious\n', 'the planted link was followed');
+  assert.ok(lstatSync(cache).isFile(), 'FILE is a file of its own');
+  assert.equal(JSON.parse(readFileSync(cache, 'utf8')).version, 1);
+  const planted = readdirSync(sub).filter((n) => n.endsWith('.tmp'));
+  assert.equal(planted.length, 1, planted.join());
+  assert.equal(readlinkSync(join(sub, planted[0])), victim, 'the planted link is left as it was');
 });

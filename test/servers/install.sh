@@ -12,6 +12,7 @@ PKGS=(
   chromium lynx # the gateway's browser and Lynx tests
   linkchecker dnsmasq # locator check: the peer of its benchmark; a DNS server with MX records for mailto probes
   python3-distributed python3-dask # the Dask driver's LocalCluster test (bench/dask, issue 16)
+  wget # test/archive: the peer that writes WARC files (--warc-file) for locator's reader
   inn2 # nntp.sh (installed last, see below)
 )
 missing=()

@@ -1,0 +1,47 @@
+// The WARC archive (ISO 28500, WARC 1.1): writer, reader, CDXJ index, resume and the records of
+// a client's fetch. Node only; nothing in the core or the clients imports it, and the CLI loads
+// it on first use (docs/archive.md).
+
+export {
+  WarcWriter,
+  newRecordId,
+  warcDate,
+  warcFields,
+  REVISIT_IDENTICAL_PAYLOAD,
+  WARC_NAME_TAKEN,
+  WARC_WRITER_CLOSED,
+  type RecordInput,
+  type RecordType,
+  type WriterOptions,
+  type WrittenRecord,
+} from './writer.js';
+export {
+  readWarc,
+  WARC_BAD_RECORD,
+  type WarcRecord,
+  type RecordEnd,
+  type ReadOptions,
+  type DigestCheck,
+} from './reader.js';
+export { WARC_TRUNCATED, WARC_BAD_GZIP } from './gzip.js';
+export {
+  base32,
+  fromBase32,
+  Digester,
+  HttpPayload,
+  parseDigest,
+  WARC_BAD_DIGEST,
+  type DigestAlgorithm,
+} from './digest.js';
+export { surt, cdxj, cdxjLine, cdxTimestamp, entryOf, indexWarc, type IndexEntry } from './cdxj.js';
+export { repairWarc, finishOpenFiles, type Repair, type Finished } from './resume.js';
+export {
+  recordFetch,
+  archiveFetch,
+  ARCHIVE_OPEN_OPTIONS,
+  warcProtocols,
+  mediaTypeOf,
+  transcriptText,
+  type FetchRecords,
+} from './fetch.js';
+export type { BlockSource } from './spool.js';
