@@ -187,12 +187,19 @@ class Engine {
     return this.probe ?? probeUrl;
   }
 
-  /** Probes one normal form: in a slot of its server, again after a temporary failure (with backoff). */
-  async runTask(u: Url): Promise<Outcome> {
+  /**
+   * Probes one normal form (or runs `once` instead of the probe): in a turn of its server, again
+   * after a temporary failure (with backoff), after the wait a busy server asked for.
+   */
+  async runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<Outcome> {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
-      const r = await this.limiter.run(host, () => probeWithin(probe, u, this.probeOptions, this.o.deadline));
+      // `once`: another request than the probe (a page read for its links), in the same turn.
+      const r = await this.limiter.run(
+        host,
+        () => once?.() ?? probeWithin(probe, u, this.probeOptions, this.o.deadline),
+      );
       const retry = r.temporary && (r.status === 'broken' || r.status === 'unreachable');
       if (r.busy === true) {
         // The server asked to be left alone (429/503 with Retry-After, FTP 421, NNTP 400, ...):

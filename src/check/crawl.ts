@@ -35,13 +35,21 @@ export interface Seed {
   reported: boolean;
 }
 
+/** A page's text, read for its links. */
+interface Page {
+  text: string;
+  format: 'html' | 'markdown';
+  location: string;
+  cut: boolean;
+}
+
 /** What the visitor needs of check()'s engine. */
 export interface CrawlHost {
   readonly probeOptions: ProbeOptions;
   readonly limiter: Politeness;
   readonly children: ChildLister;
   readonly o: { deadline: number; includeVerbatim: boolean };
-  runTask(u: Url): Promise<{ r: ProbeResult; attempts: number }>;
+  runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<{ r: ProbeResult; attempts: number }>;
 }
 
 /** True when a URL's links may be read: a menu or listing, an FTP name found to be a directory, or a page. */
@@ -86,18 +94,14 @@ export function robotsFetcher(options: ProbeOptions, limiter: Politeness): Robot
     });
 }
 
-/** A page read with open() in its server's turn: the answer as a probe's, and its text when it is markup. */
-async function readPage(
-  host: CrawlHost,
-  u: Url,
-): Promise<{
-  r: ProbeResult;
-  page: { text: string; format: 'html' | 'markdown'; location: string; cut: boolean } | null;
-}> {
-  const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, false);
-  try {
-    return await host.limiter.run(serverKey(u), async () => {
-      d.start();
+/** A page read with open() (run in its server's turn by runTask): the answer as a probe's, and its text when it is markup. */
+async function readPage(host: CrawlHost, u: Url): Promise<{ r: ProbeResult; attempts: number; page: Page | null }> {
+  let page: Page | null = null;
+  const { r, attempts } = await host.runTask(u, async () => {
+    page = null;
+    const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, true);
+    const started = Date.now();
+    try {
       const options = d.signal === undefined ? host.probeOptions : { ...host.probeOptions, signal: d.signal };
       const res = await open(u, options);
       const redirects = res.meta.redirects ?? [];
@@ -106,38 +110,34 @@ async function readPage(
       const format = formatOfType(res.meta.contentType) ?? formatOf(res.meta.url);
       const r: ProbeResult = {
         status: redirects.length > 0 ? 'redirected' : 'ok',
-        reason: res.meta.status !== undefined ? `HTTP ${res.meta.status}` : 'read',
+        reason:
+          res.meta.status !== undefined ? `HTTP ${res.meta.status} (GET, read for its links)` : 'read for its links',
         temporary: false,
         redirects: redirects.length > 0 ? [...redirects.slice(1), res.meta.url] : [],
         transcript: [],
         ms: 0,
       };
-      if (format === null) {
-        await res.body.cancel().catch(() => {});
-        return { r, page: null };
+      if (format === null) await res.body.cancel().catch(() => {});
+      else {
+        const { text, cut } = await readText(res.body, MAX_PAGE);
+        page = { text, format, location: res.meta.url, cut };
       }
-      const { text, cut } = await readText(res.body, MAX_PAGE);
-      return { r, page: { text, format, location: res.meta.url, cut } };
-    });
-  } catch (e) {
-    if (!(e instanceof LocatorError)) throw e;
-    const r = statusOf(e);
-    return {
-      r: d.expired()
+      return { ...r, ms: Date.now() - started };
+    } catch (e) {
+      if (!(e instanceof LocatorError)) throw e;
+      const r = statusOf(e);
+      return d.expired()
         ? { ...r, status: 'unreachable', reason: `the page was not read within the deadline of ${host.o.deadline} ms` }
-        : r,
-      page: null,
-    };
-  } finally {
-    d.stop();
-  }
+        : { ...r, ms: Date.now() - started };
+    } finally {
+      d.stop();
+    }
+  });
+  return { r, attempts, page };
 }
 
 /** The links of a page's markup, as URL strings (relative ones resolved against the page). */
-async function* pageLinks(
-  page: { text: string; format: 'html' | 'markdown'; location: string; cut: boolean },
-  verbatim: boolean,
-): AsyncGenerator<string> {
+async function* pageLinks(page: Page, verbatim: boolean): AsyncGenerator<string> {
   const { markupLinks } = await import('./markup/index.js');
   for await (const l of markupLinks(page.text, { format: page.format, location: page.location, verbatim })) yield l.url;
   if (page.cut) throw new CrawlNote(`the page is longer than ${MAX_PAGE} octets: the links after that were not read`);
@@ -189,6 +189,7 @@ export function crawlVisitor(host: CrawlHost, seeds: Map<string, Seed>): Visitor
     } else if (page) {
       const got = await readPage(host, u);
       r = got.r;
+      attempts = got.attempts;
       if (got.page !== null) links = pageLinks(got.page, host.o.includeVerbatim);
     } else {
       ({ r, attempts } = await host.runTask(u));

@@ -3,7 +3,8 @@
 // small servers, often one machine in someone's home, need from a tool that reads them by the
 // thousand. Per server (host and port):
 // - at most `perServer` requests at once, and `concurrency` in all;
-// - at least `delay` ms between the starts of two requests (raised by robots.txt's Crawl-delay);
+// - at least `delay` ms between the starts of two requests, and from the end of one to the start
+//   of the next (raised by robots.txt's Crawl-delay);
 // - a token bucket of `rate` requests a second (bursts of `burst`), when a rate is set;
 // - a pause when the server says it is busy: exactly the wait it asked for (HTTP Retry-After,
 //   RFC 9110 10.2.3), else an exponential backoff with jitter (FTP 421, NNTP 400, a Gopher server
@@ -198,6 +199,8 @@ export class Politeness {
     const s = this.#state(server);
     s.stats.crawlDelay = ms;
     s.stats.delay = Math.max(this.#o.delay, d);
+    // Asked as robots.txt has just been read: the next request waits the delay from now.
+    s.next = Math.max(s.next, this.#now() + d);
   }
 
   /** What the engine did for each server it saw, in the order it first saw them. */
@@ -316,6 +319,10 @@ export class Politeness {
       done = true;
       s.active--;
       this.#active--;
+      // The delay runs from the end of a request too: a server that records arrival times sees
+      // no two requests closer than it, however long the connection took to set up.
+      const delay = this.#delayOf(s.stats.server);
+      if (delay > 0) s.next = Math.max(s.next, this.#now() + delay);
       if (!this.#keep && s.active === 0 && s.head >= s.queue.length && s.busy === 0 && s.next <= this.#now())
         this.#servers.delete(s.stats.server);
       this.#pump();
