@@ -199,9 +199,10 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
       progress?.update(counts);
     }
     if (summary !== null) await out.line(summary.text().replace(/\n$/, ''));
-    // With --recursive, what the politeness engine did per server: a last JSON line, or lines on standard error.
+    // With --recursive, what the politeness engine did per server, on standard error (the rows of
+    // standard output keep one shape): one JSON line with --json, else a line per server.
     const p = politeness as PolitenessReport | null;
-    if (p !== null && crawling && format === 'json') await out.line(JSON.stringify({ politeness: p }));
+    if (p !== null && crawling && format === 'json') io.stderr.write(JSON.stringify({ politeness: p }) + '\n');
     else if (p !== null && (crawling || p.servers.some((s) => s.retryAfterWaits + s.backoffWaits > 0)))
       for (const l of politenessLines(p)) io.stderr.write(safeText(l + '\n'));
     await out.flush();

@@ -200,7 +200,7 @@ test('the CLI: --scope, --state, --rate, --max-wait, --user-agent and --contact 
       s.agents.join(' | '),
     );
     const json = await runCli(['check', '--recursive', '--json', `${s.url}/`]);
-    const last = JSON.parse(json.out.trim().split('\n').pop()!);
+    const last = JSON.parse(json.err.trim().split('\n').pop()!);
     assert.equal(last.politeness.robots[0].status, 'unavailable');
   } finally {
     await s.close();
