@@ -22,7 +22,10 @@ import {
   type ProbeOptions,
   type ProbeResult,
 } from '../clients/index.js';
-import { HostLimiter } from './limiter.js';
+import { Politeness } from '../crawl/politeness.js';
+import { RobotsCache } from '../crawl/robots-cache.js';
+import { crawl, type CrawlResult } from '../crawl/engine.js';
+import { crawlVisitor, hasLinks, robotsFetcher, robotsPlaceOf, ROBOTS_TOKEN, type Seed } from './crawl.js';
 import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
 import { DEFAULTS, credentialsOnlyFor, whole } from './options.js';
 import { Queue, Signal, sleep } from './schedule.js';
@@ -37,6 +40,7 @@ import type {
   Outcome,
   ProbeFunction,
   Where,
+  PolitenessReport,
 } from './types.js';
 
 export type { CheckStatus } from '../clients/index.js';
@@ -49,6 +53,7 @@ export type {
   ProbeFunction,
   CheckOptions,
   CheckResult,
+  PolitenessReport,
 } from './types.js';
 
 /** How many answers of probes are kept for the later occurrences of their URLs (the newest). */
@@ -67,11 +72,33 @@ const UNDER_WAY = -1;
  * reason, and no second probe.
  */
 class Engine {
-  readonly o: Required<Omit<CheckOptions, keyof ProbeOptions | 'extract' | 'probe' | 'children' | 'skip'>>;
+  readonly o: Required<
+    Omit<
+      CheckOptions,
+      | keyof ProbeOptions
+      | 'extract'
+      | 'probe'
+      | 'children'
+      | 'skip'
+      | 'scope'
+      | 'state'
+      | 'ignoreRobots'
+      | 'rate'
+      | 'maxWait'
+      | 'onPoliteness'
+    >
+  >;
   readonly probeOptions: ProbeOptions;
   readonly extractOptions: ExtractOptions | undefined;
   readonly skip: (url: string) => boolean;
-  readonly limiter: HostLimiter;
+  readonly limiter: Politeness;
+  /** robots.txt of the servers the crawl reaches (null: `ignoreRobots`). */
+  readonly robots: RobotsCache | null;
+  /** The URLs given whose links the crawl follows (recursive), with their probes' answers. */
+  readonly seeds: Seed[] = [];
+  readonly crawlOptions: Pick<CheckOptions, 'scope' | 'state'>;
+  readonly onPoliteness: CheckOptions['onPoliteness'];
+  readonly ignoreRobots: boolean;
   readonly probe: ProbeFunction | null;
   readonly children: ChildLister;
   /** Each normal form counted or probed: UNDER_WAY, or the index of its status in STATUS_CODES. */
@@ -104,6 +131,13 @@ class Engine {
       skip,
       probe,
       children,
+      scope,
+      state,
+      ignoreRobots,
+      rate,
+      maxWait,
+      onPoliteness,
+      includeVerbatim,
       ...probeOptions
     } = options;
     if (order !== undefined && order !== 'input' && order !== 'completion') {
@@ -122,12 +156,29 @@ class Engine {
       order: order ?? 'input',
       window: whole('window', window, DEFAULTS.window, 1),
       deadline: whole('deadline', deadline, typeof timeout === 'number' && timeout > 0 ? timeout * 4 : Infinity, 1),
+      includeVerbatim: includeVerbatim === true,
     };
     this.probeOptions = credentialsOnlyFor(probeOptions);
     this.extractOptions = extract;
     if (skip !== undefined && typeof skip !== 'function') throw new TypeError('check: skip must be a function');
     this.skip = skip ?? (() => false);
-    this.limiter = new HostLimiter(this.o.concurrency, this.o.perHost, this.o.delay);
+    this.limiter = new Politeness({
+      concurrency: this.o.concurrency,
+      perServer: this.o.perHost,
+      delay: this.o.delay,
+      ...(rate !== undefined ? { rate } : {}),
+      ...(maxWait !== undefined ? { maxWait } : {}),
+      backoff: this.o.retryDelay,
+    });
+    this.ignoreRobots = ignoreRobots === true;
+    this.robots =
+      this.o.recursive && !this.ignoreRobots
+        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.probeOptions, this.limiter), this.limiter)
+        : null;
+    this.crawlOptions = { scope, state };
+    if (onPoliteness !== undefined && typeof onPoliteness !== 'function')
+      throw new TypeError('check: onPoliteness must be a function');
+    this.onPoliteness = onPoliteness;
     this.probe = probe ?? null;
     this.children = children ?? listChildren;
   }
@@ -136,13 +187,32 @@ class Engine {
     return this.probe ?? probeUrl;
   }
 
-  /** Probes one normal form: in a slot of its server, again after a temporary failure (with backoff). */
-  async runTask(u: Url): Promise<Outcome> {
+  /**
+   * Probes one normal form (or runs `once` instead of the probe): in a turn of its server, again
+   * after a temporary failure (with backoff), after the wait a busy server asked for.
+   */
+  async runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<Outcome> {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
-      const r = await this.limiter.run(host, () => probeWithin(probe, u, this.probeOptions, this.o.deadline));
+      // `once`: another request than the probe (a page read for its links), in the same turn.
+      const r = await this.limiter.run(
+        host,
+        () => once?.() ?? probeWithin(probe, u, this.probeOptions, this.o.deadline),
+      );
       const retry = r.temporary && (r.status === 'broken' || r.status === 'unreachable');
+      if (r.busy === true) {
+        // The server asked to be left alone (429/503 with Retry-After, FTP 421, NNTP 400, ...):
+        // every request to it waits, not only this one's retry (src/crawl/politeness.ts).
+        const wait = this.limiter.pause(host, r.retryAfter ?? null);
+        if (wait > this.limiter.maxWait) {
+          const note = `the server asked to wait ${Math.ceil(wait / 1000)} s, more than the longest wait honoured (${Math.ceil(this.limiter.maxWait / 1000)} s): not tried again`;
+          return { r: { ...r, reason: `${r.reason}; ${note}` }, attempts: attempt };
+        }
+        if (attempt > this.o.retries) return { r, attempts: attempt };
+        continue;
+      }
+      this.limiter.calm(host);
       if (!retry || attempt > this.o.retries) return { r, attempts: attempt };
       await sleep(this.o.retryDelay * 2 ** (attempt - 1));
     }
@@ -287,6 +357,15 @@ class Engine {
     });
     if (!this.o.recursive || duplicate || occ.depth >= this.o.maxDepth) return;
     if (r.status !== 'ok' && r.status !== 'redirected') return;
+    // --recursive: the URLs given whose links can be read are the seeds of the crawl
+    // (src/crawl/engine.ts), run once they are all reported; the crawl reports what it reaches.
+    if (occ.depth === 0) {
+      if (hasLinks(u, r)) {
+        occ.deferred = true;
+        this.seeds.push({ url: occ.url, u, r, attempts, result: occ.result, reported: false });
+      }
+      return;
+    }
     // A menu or directory URL, or an FTP name its probe found to be a directory (NLST names do not say).
     const list = followable(u) ? u : r.directory === true ? directoryOf(u) : null;
     if (list === null || (occ.home !== null && occ.home !== serverKey(list))) return;
@@ -417,18 +496,20 @@ class Engine {
         this.changed.fire();
       },
     );
-    const emit = (occ: Occurrence): CheckResult => {
+    const emit = (occ: Occurrence): CheckResult | null => {
       this.pending--;
       this.changed.fire();
       const r = occ.result as CheckResult;
       occ.result = null;
-      return r;
+      // A seed of the crawl is reported by the crawl (crawlResults()), with what it found.
+      return occ.deferred === true ? null : r;
     };
     if (this.o.order === 'input') {
       // Each occurrence is reported, then its links (depth first); each is let go once reported.
       const walk = async function* (occ: Occurrence): AsyncGenerator<CheckResult> {
         await occ.settled;
-        yield emit(occ);
+        const r = emit(occ);
+        if (r !== null) yield r;
         const children = occ.children;
         occ.children = [];
         for (let i = 0; i < children.length; i++) {
@@ -448,12 +529,77 @@ class Engine {
         while (this.ready.length === 0 && !(finished && this.pending === 0)) await this.changed.wait();
         const next = this.ready.shift();
         if (next === undefined) break;
-        yield emit(next);
+        const r = emit(next);
+        if (r !== null) yield r;
       }
     }
     await producing;
     if (failure !== null) throw (failure as { e: unknown }).e;
+    if (this.o.recursive) yield* this.crawlResults();
+    this.onPoliteness?.({
+      servers: this.limiter.report(),
+      robots: this.robots?.report() ?? [],
+      robotsIgnored: this.ignoreRobots,
+    });
   }
+
+  /**
+   * --recursive: the crawl from the seeds (the URLs given whose links can be read), breadth first,
+   * each normal form once, within the scope and the limits; the seeds themselves were reported.
+   */
+  async *crawlResults(): AsyncGenerator<CheckResult> {
+    if (this.seeds.length === 0 || this.closed) return;
+    const seedOf = new Map(this.seeds.map((s) => [s.url, s]));
+    const visit = crawlVisitor(this, seedOf);
+    for await (const c of crawl(
+      this.seeds.map((s) => s.url),
+      visit,
+      {
+        scope: this.crawlOptions.scope,
+        state: this.crawlOptions.state ?? null,
+        maxDepth: this.o.maxDepth,
+        // The URLs given are counted against maxUrls too (they were reported before the crawl).
+        maxUrls: Math.max(1, this.o.maxUrls - this.known.size + this.seeds.length),
+        skip: this.skip,
+        robots: this.robots,
+        robotsPlace: robotsPlaceOf,
+        parallel: Math.max(1, this.o.concurrency * 2),
+      },
+    )) {
+      const seed = c.depth === 0 ? seedOf.get(c.url) : undefined;
+      if (seed !== undefined) {
+        if (seed.reported) continue;
+        seed.reported = true;
+        // The seed as check() found it, with what the crawl adds (links not read).
+        yield { ...seed.result, notes: [...seed.result.notes, ...(c.notes ?? [])] };
+        continue;
+      }
+      yield fromCrawl(c);
+    }
+    // A seed the crawl did not report (a resumed state that began from other URLs) is reported all the same.
+    for (const s of this.seeds) if (!s.reported) yield s.result;
+  }
+}
+
+/** A crawl's verdict as check() reports it. */
+function fromCrawl(c: CrawlResult): CheckResult {
+  return {
+    url: c.url,
+    status: c.status as CheckStatus,
+    reason: c.reason,
+    ...(c.code !== undefined ? { code: c.code } : {}),
+    ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    redirects: c.redirects ?? [],
+    where: null,
+    parent: c.parent,
+    depth: c.depth,
+    attempts: c.attempts,
+    duplicate: false,
+    ms: c.ms,
+    transcript: [],
+    notes: c.notes ?? [],
+    ...(c.resumed ? { resumed: true } : {}),
+  };
 }
 
 /** The listing URL of a name its probe found to be a directory (the face's directoryOf: an FTP `name` -> `name/`), or null. */

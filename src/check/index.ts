@@ -10,7 +10,11 @@ export type {
   CheckStatus,
   Where,
   ProbeFunction,
+  PolitenessReport,
 } from './check.js';
+export { SCOPE_KINDS, type ScopeKind } from '../crawl/scope.js';
+export { Politeness, type ServerPoliteness, type PolitenessOptions } from '../crawl/politeness.js';
+export type { RobotsReport } from '../crawl/robots-cache.js';
 export { HostLimiter, type Release } from './limiter.js';
 export {
   listChildren,

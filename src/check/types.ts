@@ -3,6 +3,9 @@ import type { Url } from '../core/url.js';
 import type { ExtractOptions, TextSource } from '../extract/index.js';
 import type { CheckStatus, ProbeOptions, ProbeResult, TranscriptLine } from '../clients/index.js';
 import type { ChildLister, Slot } from './recurse.js';
+import type { ScopeKind } from '../crawl/scope.js';
+import type { ServerPoliteness } from '../crawl/politeness.js';
+import type { RobotsReport } from '../crawl/robots-cache.js';
 
 /** A document to read URLs from: a name for the report and its text (a string or chunks of text or UTF-8 bytes). */
 export interface CheckDocument {
@@ -60,7 +63,10 @@ export interface CheckOptions extends ProbeOptions {
   retries?: number;
   /** Milliseconds before the first retry, doubled for each further one (default 1000). */
   retryDelay?: number;
-  /** Follow the links of Gopher menus and FTP directory listings on the same server (default false). */
+  /**
+   * Crawl: follow the links of Gopher menus, FTP and Prospero directory listings, and HTML and
+   * Markdown pages over http, https and file, breadth first, within `scope` (default false).
+   */
   recursive?: boolean;
   /** With `recursive`: how many levels below the URLs given (default 3). */
   maxDepth?: number;
@@ -84,6 +90,38 @@ export interface CheckOptions extends ProbeOptions {
   probe?: ProbeFunction;
   /** What --recursive reads the links of a menu or listing with (default: ./recurse.ts). */
   children?: ChildLister;
+  /**
+   * With `recursive`: which links are followed (their links read), as opposed to checked only:
+   * `server` (default: the host and port of a URL given), `host`, `domain` (the host and the names
+   * below it), `prefix` (under the folder of a URL given). src/crawl/scope.ts.
+   */
+  scope?: ScopeKind;
+  /**
+   * With `recursive`: a folder that keeps the crawl's frontier and verdicts (src/crawl/state.ts);
+   * a run given the folder of a killed one resumes it, probing nothing it had finished.
+   */
+  state?: string;
+  /**
+   * With `recursive`: also the links of verbatim text of the pages crawled (Markdown code blocks
+   * and spans, HTML `<pre>` and `<code>`; default false, as lychee's --include-verbatim).
+   */
+  includeVerbatim?: boolean;
+  /** Do not read robots.txt (RFC 9309): off by default, named in the report when on. */
+  ignoreRobots?: boolean;
+  /** Requests a second to one server at most (a token bucket of src/crawl/politeness.ts; default: no bound but `delay`). */
+  rate?: number;
+  /** The longest wait a server may ask for (Retry-After, Crawl-delay), in ms (default 600000): a longer one gives the URL up. */
+  maxWait?: number;
+  /** Called once at the end with what the politeness engine did per server and what each robots.txt said. */
+  onPoliteness?: (report: PolitenessReport) => void;
+}
+
+/** What the politeness engine did in a run of check(), for the report. */
+export interface PolitenessReport {
+  servers: ServerPoliteness[];
+  robots: RobotsReport[];
+  /** True when robots.txt was not read (`ignoreRobots`). */
+  robotsIgnored: boolean;
 }
 
 /** The report on one occurrence of a URL. */
@@ -142,6 +180,8 @@ export interface Occurrence {
   children: Occurrence[];
   result: CheckResult | null;
   settled: Promise<void>;
+  /** --recursive: a URL given whose links the crawl reads; reported by the crawl, with its notes. */
+  deferred?: boolean;
 }
 
 /** The outcome of a probe, shared by the occurrences of one normal form. */

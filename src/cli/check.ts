@@ -4,7 +4,9 @@
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
 import { readFile } from 'node:fs/promises';
-import { check, type CheckOptions } from '../check/index.js';
+import { check, type CheckOptions, type PolitenessReport } from '../check/index.js';
+import { SCOPE_KINDS, type ScopeKind } from '../check/index.js';
+import { markup } from '../gateway/html.js';
 import { ignoreLines, skipper } from '../check/rules.js';
 import { githubAnnotation } from '../check/report-github.js';
 import { MarkdownSummary } from '../check/report-markdown.js';
@@ -96,6 +98,69 @@ export interface CheckCommandOptions {
 }
 
 /** `locator check`: check() over the inputs, reported as text or NDJSON, and --html/--junit files. */
+function scopeArg(v: unknown): ScopeKind | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !(SCOPE_KINDS as readonly string[]).includes(v))
+    throw new UsageError(`--scope takes ${SCOPE_KINDS.join(', ')}, not ${JSON.stringify(v)}`);
+  return v as ScopeKind;
+}
+
+function rateArg(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'string' && /^[0-9]{1,6}(\.[0-9]{1,6})?$/.test(v) ? Number(v) : NaN;
+  if (!(n > 0)) throw new UsageError(`--rate takes a number of requests a second above 0, not ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The User-Agent: --user-agent, and --contact as " (+URL)" (the form crawlers use to name their operator). */
+function userAgentArg(agent: unknown, contact: unknown): string | undefined {
+  if (agent === undefined && contact === undefined) return undefined;
+  const a = typeof agent === 'string' ? agent : 'locator';
+  // A header value: visible US-ASCII and spaces only (RFC 9110 5.5), so no line can be injected.
+  const ok = (x: string) => /^[\x20-\x7e]*$/.test(x) && x.trim() !== '';
+  if (!ok(a)) throw new UsageError(`--user-agent takes printable US-ASCII text, not ${JSON.stringify(a)}`);
+  if (contact === undefined) return a;
+  if (typeof contact !== 'string' || !ok(contact) || !(tryParse(contact) instanceof Url))
+    throw new UsageError(`--contact takes a URL (mailto: or http:), not ${JSON.stringify(contact)}`);
+  return `${a} (+${contact})`;
+}
+
+/** What the politeness engine did, one line per server, for standard error (text, github, markdown). */
+function politenessLines(p: PolitenessReport): string[] {
+  const robots = new Map(p.robots.map((r) => [r.server, r]));
+  const lines: string[] = [];
+  if (p.robotsIgnored) lines.push('locator check: robots.txt ignored (--ignore-robots)');
+  for (const s of p.servers) {
+    const r = robots.get(s.server);
+    const parts = [`${s.requests} request${s.requests === 1 ? '' : 's'}`];
+    if (s.delay > 0) parts.push(`${s.delay} ms between requests`);
+    if (r !== undefined) {
+      const said =
+        r.status === 'found'
+          ? `robots.txt: ${r.rules} rule${r.rules === 1 ? '' : 's'}${r.named ? ' for locator' : ''}`
+          : r.status === 'unavailable'
+            ? 'no robots.txt'
+            : `robots.txt unreachable (${r.why}): nothing followed there`;
+      parts.push(said);
+      if (r.disallowed > 0) parts.push(`${r.disallowed} URL${r.disallowed === 1 ? '' : 's'} disallowed, not fetched`);
+      if (r.crawlDelay !== null) parts.push(`Crawl-delay ${r.crawlDelay} ms honoured`);
+    }
+    if (s.retryAfterWaits > 0) parts.push(`${s.retryAfterWaits} Retry-After wait${s.retryAfterWaits === 1 ? '' : 's'}`);
+    if (s.backoffWaits > 0)
+      parts.push(`${s.backoffWaits} backoff${s.backoffWaits === 1 ? '' : 's'} after busy replies`);
+    if (s.longestPause > 0) parts.push(`longest pause ${s.longestPause} ms`);
+    lines.push(`locator check: ${s.server} ${parts.join(', ')}`);
+  }
+  return lines;
+}
+
+/** The politeness section of the HTML report. */
+function politenessHtml(p: PolitenessReport): string {
+  const lines = politenessLines(p).map((l) => l.replace(/^locator check: /, ''));
+  if (lines.length === 0) return '';
+  return markup`<h2>Politeness</h2>\n<ul id="politeness">${lines.map((l) => markup`<li>${l}</li>`)}</ul>\n`.value;
+}
+
 export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io): Promise<number> {
   const inputs = await commandInputs(args, io, opts.markup);
   const format = opts.format ?? (opts.json ? 'json' : 'text');
@@ -111,7 +176,10 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
     // Opened within the try: if the second cannot be opened, the first one's folder is removed.
     if (opts.html !== null) html = await StreamedReport.open(opts.html, '--html');
     if (opts.junit !== null) junit = await StreamedReport.open(opts.junit, '--junit');
-    for await (const found of check(inputs, opts.check)) {
+    let politeness: PolitenessReport | null = null;
+    const crawling = opts.check?.recursive === true;
+    const checkOptions = { ...opts.check, onPoliteness: (p: PolitenessReport) => (politeness = p) };
+    for await (const found of check(inputs, checkOptions)) {
       const raw = opts.accept === undefined ? found : accepted(found, opts.accept);
       const r = shown(raw, opts.showSecrets);
       await html?.write(htmlRow(r));
@@ -131,9 +199,18 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
       progress?.update(counts);
     }
     if (summary !== null) await out.line(summary.text().replace(/\n$/, ''));
+    // With --recursive, what the politeness engine did per server, on standard error (the rows of
+    // standard output keep one shape): one JSON line with --json, else a line per server.
+    const p = politeness as PolitenessReport | null;
+    if (p !== null && crawling && format === 'json') io.stderr.write(JSON.stringify({ politeness: p }) + '\n');
+    else if (p !== null && (crawling || p.servers.some((s) => s.retryAfterWaits + s.backoffWaits > 0)))
+      for (const l of politenessLines(p)) io.stderr.write(safeText(l + '\n'));
     await out.flush();
     const seconds = (Date.now() - started) / 1000;
-    await html?.finish(htmlHead(counts), HTML_TAIL);
+    await html?.finish(
+      htmlHead(counts),
+      p !== null && crawling ? HTML_TAIL.replace('</body>', politenessHtml(p) + '</body>') : HTML_TAIL,
+    );
     await junit?.finish(junitHead(counts, seconds), JUNIT_TAIL);
   } finally {
     progress?.finish();
@@ -217,14 +294,14 @@ export const checkCommand: Command = {
       type: 'boolean',
       group: 'Recursion',
       description:
-        'Also check the links of Gopher menus, FTP directories and Prospero directories (a link whose URL carries ;TARGET=DIRECTORY), following those on the same server. A menu or listing is read only until --max-urls is reached (then its connection is closed), and at most 1 MiB and 10000 links of each.',
+        'Crawl: also check the links of Gopher menus, FTP directories, Prospero directories (a link whose URL carries ;TARGET=DIRECTORY) and HTML and Markdown pages over http, https and file, breadth first, each URL once, following those in --scope. robots.txt is read for the URLs reached (not for those given). A menu or listing is read only until --max-urls is reached (then its connection is closed), and at most 1 MiB and 10000 links of each; a page at most 2 MiB.',
     },
     'max-depth': {
       type: 'string',
       value: 'N',
       default: '3',
       group: 'Recursion',
-      description: 'With --recursive: the levels of menus and listings followed.',
+      description: 'With --recursive: the levels of menus, listings and pages followed.',
     },
     'max-urls': {
       type: 'string',
@@ -232,6 +309,55 @@ export const checkCommand: Command = {
       default: '1000',
       group: 'Recursion',
       description: 'With --recursive: the URLs checked in all.',
+    },
+    scope: {
+      type: 'string',
+      value: 'SCOPE',
+      default: 'server',
+      group: 'Recursion',
+      description:
+        'With --recursive: the links followed (the others are checked only): server (the host and port of a URL given), host (any port), domain (the host and the names below it), prefix (under the folder of a URL given).',
+    },
+    state: {
+      type: 'string',
+      value: 'DIR',
+      group: 'Recursion',
+      description:
+        'With --recursive: keep the frontier and the verdicts in DIR (append-only files); run again with the same DIR after a crash or a kill, the crawl resumes, probing nothing it had finished.',
+    },
+    'ignore-robots': {
+      type: 'boolean',
+      group: 'Pace',
+      description: 'Do not read robots.txt (RFC 9309; read by default with --recursive). Named in the report.',
+    },
+    rate: {
+      type: 'string',
+      value: 'N',
+      group: 'Pace',
+      description: 'Requests a second to one server at most (a token bucket; default: only --delay bounds it).',
+    },
+    'max-wait': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '600000',
+      group: 'Pace',
+      description:
+        'The longest wait a server may ask for (Retry-After of a 429 or 503, Crawl-delay); a URL whose server asks for longer is given up.',
+    },
+    'user-agent': {
+      type: 'string',
+      value: 'TEXT',
+      default: 'locator',
+      group: 'Pace',
+      description: 'The User-Agent of HTTP requests.',
+    },
+    contact: {
+      type: 'string',
+      value: 'URL',
+      group: 'Pace',
+      description:
+        "A way to reach the operator (a mailto: or http: URL), added to the User-Agent as (+URL), as crawlers do, so that a server's keeper can ask for less.",
     },
     format: {
       type: 'string',
@@ -393,6 +519,13 @@ export const checkCommand: Command = {
       recursive: values.recursive === true,
       maxDepth: whole('max-depth', values['max-depth'], 0),
       maxUrls: whole('max-urls', values['max-urls'], 1),
+      scope: scopeArg(values.scope),
+      state: typeof values.state === 'string' ? values.state : undefined,
+      ignoreRobots: values['ignore-robots'] === true ? true : undefined,
+      rate: rateArg(values.rate),
+      maxWait: whole('max-wait', values['max-wait'], 0),
+      userAgent: userAgentArg(values['user-agent'], values.contact),
+      includeVerbatim: values['include-verbatim'] === true ? true : undefined,
       order: values.unordered === true ? 'completion' : 'input',
       timeout: timeoutArg(values.timeout),
       deadline: deadlineArg(values.deadline),

@@ -72,6 +72,17 @@ export interface ClientFace {
   form?(url: Url): GatewayForm | null;
   /** The links of a menu or listing (`--recursive`): only for URLs of kind `menu` or `listing`. */
   links?: LinkReader;
+  /**
+   * True when a document of this scheme may be a page of hypertext (HTML, Markdown) whose links a
+   * crawl reads (`check --recursive`: http, https, file); by its Content-Type or name once opened.
+   */
+  readonly pages?: boolean;
+  /**
+   * Where robots.txt is for the server of `url` (RFC 9309 2.3: /robots.txt of a web server; the
+   * `robots.txt` selector of a Gopher server's root), and the path its rules are matched against
+   * (from its `/`); null or left out: the scheme has no such file, and a crawl is not restricted.
+   */
+  robots?(url: Url): { url: string; path: string } | null;
   /** A menu's items as text lines (`locator fetch --menu`), read from its body. */
   items?(body: ReadableStream<Uint8Array>): AsyncIterable<TextItem>;
   /**

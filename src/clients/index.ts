@@ -50,6 +50,7 @@ export {
   TOO_LARGE,
 } from './types.js';
 export { startTimer, MAX_TIMER, DEFAULT_TIMEOUT, type Timer } from './connection.js';
+export { parseRetryAfter } from './http/retry-after.js';
 export { netrcHost } from './nntp/netrc.js';
 export { authSecrets } from './smtp/secrets.js';
 export type { ClientFace, ObjectKind, GatewayForm, LinkReader, TextItem } from './client-face.js';

@@ -66,6 +66,15 @@ export function statusOf(e: unknown): ProbeResult {
   if (finding === REDIRECT_LOOP || finding === TOO_MANY_REDIRECTS)
     return result('broken', e.message, { code: finding });
   if (kind === 'policy') return result('refused', e.message, base);
+  // A client that found the server busy says so on its error (http: 429 and 503, with Retry-After).
+  const busy = e as { busy?: boolean; retryAfter?: number };
+  if (busy.busy === true)
+    return result('broken', reason, {
+      ...base,
+      temporary: true,
+      busy: true,
+      ...(busy.retryAfter !== undefined ? { retryAfter: busy.retryAfter } : {}),
+    });
   // NNTP says "not there" with 4xx codes too (411, 423, 430): those are `not-found`, and final.
   if (code !== null && code >= 400 && code < 500)
     return result('broken', reason, { ...base, temporary: e.code !== NOT_FOUND });

@@ -32,6 +32,11 @@ export interface OpenOptions {
    */
   timeout?: number;
   /**
+   * The User-Agent of HTTP requests (default `locator`): `locator check --user-agent`, with
+   * `--contact URL` added as " (+URL)". Printable US-ASCII only (RFC 9110 5.5): checked by open().
+   */
+  userAgent?: string;
+  /**
    * The largest body accepted, in octets as delivered (for FTP TYPE A, after the line ends are
    * made local); past it the stream errors with `too-large`.
    */

@@ -14,6 +14,12 @@ import { SeenSet } from './seen.js';
 import { Scope, type ScopeKind } from './scope.js';
 import type { RobotsCache, RobotsPlace } from './robots-cache.js';
 
+/**
+ * Thrown by a visitor's links to end them with a note of its own words (a listing cut at a bound,
+ * a deadline): the note is kept as it is, the links read before it are taken.
+ */
+export class CrawlNote extends Error {}
+
 /** What a visitor found for one URL: its verdict, and the links to follow when it was asked to read them. */
 export interface Visit {
   verdict: StoredVerdict;
@@ -37,7 +43,7 @@ export interface CrawlOptions {
   maxUrls?: number;
   /** A URL this says true of is left out altogether (--include/--exclude, .locatorignore). */
   skip?: (url: string) => boolean;
-  /** robots.txt, asked before each visit; null (--ignore-robots): not asked. */
+  /** robots.txt, asked before each visit of a URL found by following links; null (--ignore-robots): not asked. */
   robots?: RobotsCache | null;
   /** Where a URL's robots.txt is (the face's `robots`), or null when its scheme has none. */
   robotsPlace?: (u: Url) => RobotsPlace | null;
@@ -163,7 +169,9 @@ export async function* crawl(
         const err = parsed as LocatorError;
         verdict = { status: 'invalid', attempts: 0, ms: 0, reason: err.detail, code: err.code };
       } else {
-        const place = options.robots ? (options.robotsPlace?.(parsed) ?? null) : null;
+        // robots.txt governs what the crawl reaches by following links: the URLs it starts from
+        // are the operator's own choice, as a person's request through the gateway is.
+        const place = options.robots && e.depth > 0 ? (options.robotsPlace?.(parsed) ?? null) : null;
         const answer = place !== null ? await options.robots!.ask(place) : null;
         if (answer !== null && !answer.allowed) {
           verdict = { status: 'refused', attempts: 0, ms: 0, reason: answer.reason, code: 'robots-disallowed' };
@@ -227,7 +235,11 @@ export async function* crawl(
           }
         }
       } catch (err) {
-        notes.push(`the links could not all be read: ${err instanceof Error ? err.message : String(err)}`);
+        notes.push(
+          err instanceof CrawlNote
+            ? err.message
+            : `the links could not be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
       } finally {
         if (!stopped) state.add(batch);
         await it.return?.();

@@ -3,7 +3,8 @@
 // small servers, often one machine in someone's home, need from a tool that reads them by the
 // thousand. Per server (host and port):
 // - at most `perServer` requests at once, and `concurrency` in all;
-// - at least `delay` ms between the starts of two requests (raised by robots.txt's Crawl-delay);
+// - at least `delay` ms between the starts of two requests, and from the end of one to the start
+//   of the next (raised by robots.txt's Crawl-delay);
 // - a token bucket of `rate` requests a second (bursts of `burst`), when a rate is set;
 // - a pause when the server says it is busy: exactly the wait it asked for (HTTP Retry-After,
 //   RFC 9110 10.2.3), else an exponential backoff with jitter (FTP 421, NNTP 400, a Gopher server
@@ -12,6 +13,8 @@
 // the order their oldest waiter came. Each pump looks at the servers that have waiters, not at
 // every waiter, so a frontier of a million URLs on one server costs O(1) a start.
 import { startTimer, type Timer } from '../clients/index.js';
+
+export { parseRetryAfter } from '../clients/index.js';
 
 /** Gives back the slot taken by acquire(); idempotent. */
 export type Release = () => void;
@@ -196,6 +199,8 @@ export class Politeness {
     const s = this.#state(server);
     s.stats.crawlDelay = ms;
     s.stats.delay = Math.max(this.#o.delay, d);
+    // Asked as robots.txt has just been read: the next request waits the delay from now.
+    s.next = Math.max(s.next, this.#now() + d);
   }
 
   /** What the engine did for each server it saw, in the order it first saw them. */
@@ -314,29 +319,13 @@ export class Politeness {
       done = true;
       s.active--;
       this.#active--;
+      // The delay runs from the end of a request too: a server that records arrival times sees
+      // no two requests closer than it, however long the connection took to set up.
+      const delay = this.#delayOf(s.stats.server);
+      if (delay > 0) s.next = Math.max(s.next, this.#now() + delay);
       if (!this.#keep && s.active === 0 && s.head >= s.queue.length && s.busy === 0 && s.next <= this.#now())
         this.#servers.delete(s.stats.server);
       this.#pump();
     };
   }
-}
-
-/**
- * The wait a Retry-After field asks for, in ms from `now` (RFC 9110 10.2.3: delay-seconds, or an
- * HTTP-date, 5.6.7), or null when the value is neither. A date in the past is a wait of 0.
- */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | null {
-  if (value === null || value === undefined) return null;
-  const v = value.trim();
-  if (/^[0-9]+$/.test(v)) {
-    // delay-seconds: exact for any length (a wait past 2^53 ms is as good as forever).
-    const n = v.length > 15 ? Number.MAX_SAFE_INTEGER : Number(v) * 1000;
-    return Math.min(n, Number.MAX_SAFE_INTEGER);
-  }
-  // HTTP-date: IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), or the obsolete RFC 850 and asctime
-  // forms a recipient must also accept (RFC 9110 5.6.7); Date.parse reads all three.
-  if (!/^[A-Za-z]{3,9},? [0-9A-Za-z :-]{11,30}$/.test(v)) return null;
-  const t = Date.parse(/GMT$|[0-9]{4}$/.test(v) ? (v.endsWith('GMT') ? v : `${v} GMT`) : v);
-  if (!Number.isFinite(t)) return null;
-  return Math.max(0, t - now);
 }

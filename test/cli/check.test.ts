@@ -225,7 +225,7 @@ test('check --recursive: the links of a Gopher menu and an FTP listing on the sa
   ]);
   assert.match(
     r.out,
-    /^ok ftp:\/\/127\.0\.0\.1:2121\/pub\/nested\/deeper \(.*\) in ftp:\/\/127\.0\.0\.1:2121\/pub\/nested\/$/m,
+    /^ok ftp:\/\/127\.0\.0\.1:2121\/pub\/nested\/deeper \(.*\) in ftp:\/\/127\.0\.0\.1:2121\/pub\/nested$/m,
   );
   const g = await run([...ARGS, '--recursive', '--max-depth', '1', '--json', 'gopher://127.0.0.1:7071/1/']);
   const recs = g.out

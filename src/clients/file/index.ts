@@ -19,6 +19,7 @@ const file: ClientFace = {
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: fileSteps,
+  pages: true,
 };
 
 export default file;

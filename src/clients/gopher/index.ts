@@ -82,6 +82,16 @@ const gopher: ClientFace = {
     return f.plus?.kind === 'ask' ? { form: 'ask' } : null;
   },
   links: menuLinks,
+  // Gopher crawlers (Veronica-2 among them) read robots.txt as the selector `robots.txt` of the
+  // server's root, a text item; its rules are matched against the selector, made to start with "/".
+  robots(url) {
+    const port = url.explicitPort && url.port !== url.spec?.defaultPort ? `:${url.portDigits ?? url.port}` : '';
+    const selector = fieldsOf(url, 'gopher').selector;
+    return {
+      url: `gopher://${url.host ?? ''}${port}/0robots.txt`,
+      path: selector.startsWith('/') ? selector : '/' + selector,
+    };
+  },
   async *items(body) {
     const { readMenu, renderItem } = await import('./menu.js');
     for await (const item of readMenu(body)) yield { text: renderItem(item), json: item };

@@ -160,8 +160,14 @@ export function parseMenu(buf: Uint8Array, final = false): { items: MenuItem[]; 
   return { items, rest: buf.subarray(i), done: false };
 }
 
-/** How many octets of a menu's answer are read, at most, to decide whether it is a menu (the client and the probe). */
+/**
+ * How far into a menu's answer a menu line is looked for (the client and the probe): the lines
+ * that start within these first octets, each read to its end.
+ */
 export const MENU_LINE_LIMIT = 4096;
+
+/** The longest line read to decide (as MAX_MENU_LINE of ./menu.ts bounds a menu's lines). */
+export const MENU_LINE_MAX = 65536;
 
 /**
  * The first line of a menu's answer, without its line end (CR LF, or a bare LF), from the octets
@@ -190,11 +196,12 @@ export function menuStart(
   let lines = 0;
   let dot = false;
   let i = 0;
-  const limit = Math.min(buf.length, MENU_LINE_LIMIT);
-  while (i < limit) {
+  // Lines that start within the first MENU_LINE_LIMIT octets are read, each to its end (at most
+  // MENU_LINE_MAX octets: a longer one is judged by what was read of it).
+  while (i < buf.length && i < MENU_LINE_LIMIT) {
     const lf = buf.indexOf(LF, i);
-    if ((lf < 0 || lf >= limit) && !ended && limit < MENU_LINE_LIMIT) return { kind: 'more' };
-    const lineEnd = lf < 0 || lf >= limit ? limit : lf;
+    if (lf < 0 && !ended && buf.length - i < MENU_LINE_MAX) return { kind: 'more' };
+    const lineEnd = lf < 0 ? buf.length : lf;
     const end = lineEnd > i && buf[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
     if (end === i + 1 && buf[i] === DOT) {
       dot = true;
@@ -202,14 +209,15 @@ export function menuStart(
     }
     if (end > i) {
       lines++;
-      const item = parseMenuLine(buf.subarray(i, end));
+      const item = parseMenuLine(buf.subarray(i, Math.min(end, i + MENU_LINE_MAX)));
       if (item.problem === null) return { kind: 'item', item };
       first ??= item.problem;
     }
-    i = lineEnd + 1;
+    if (lf < 0) break;
+    i = lf + 1;
   }
   if (lines === 0 && (ended || dot)) return { kind: 'empty' };
-  if (!ended && !dot && buf.length < MENU_LINE_LIMIT) return { kind: 'more' };
+  if (!ended && !dot && i < MENU_LINE_LIMIT) return { kind: 'more' };
   return { kind: 'malformed', problem: first ?? 'it holds no line' };
 }
 

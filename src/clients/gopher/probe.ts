@@ -16,7 +16,7 @@ import { parse } from '../../schemes/registry.js';
 import { result } from '../probe/result.js';
 import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
-/** Reads until the start decides whether the answer is a menu (menuStart()), or MENU_LINE_LIMIT octets; then cancels the rest. */
+/** Reads until the start decides whether the answer is a menu (menuStart(), which bounds what it waits for); then cancels the rest. */
 async function answerStart(
   body: ReadableStream<Uint8Array>,
   menu: boolean,
@@ -25,7 +25,7 @@ async function answerStart(
   let buf: Uint8Array = new Uint8Array(0);
   let whole = false;
   try {
-    while (buf.length < MENU_LINE_LIMIT && (menu ? menuStart(buf, false).kind === 'more' : buf.indexOf(LF) < 0)) {
+    while (menu ? menuStart(buf, false).kind === 'more' : buf.indexOf(LF) < 0 && buf.length < MENU_LINE_LIMIT) {
       const { done, value } = await reader.read();
       if (done) {
         whole = true;

@@ -6,15 +6,7 @@ import type { GopherFields, GopherPlus } from '../../schemes/fields.js';
 import { Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR, TOO_LARGE, type Resource } from '../types.js';
-import {
-  MENU_LINE_LIMIT,
-  firstLineOf,
-  menuStart,
-  parseErrorText,
-  parseMenu,
-  parsePlusHeader,
-  type PlusHeader,
-} from './parser.js';
+import { firstLineOf, menuStart, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
 import { concat } from '../framing/bytes.js';
 import { dotBlockReader } from '../framing/reader.js';
 import { GopherError, type GopherOpenOptions } from './types.js';
@@ -158,7 +150,7 @@ async function checkAnswerStart(conn: Connection, where: string, type: string): 
   let ended = false;
   for (;;) {
     const errorItems = buf[0] === 0x33 && buf.length <= ERROR_LINE_PEEK;
-    const undecided = menu && buf.length < MENU_LINE_LIMIT && menuStart(buf, false).kind === 'more';
+    const undecided = menu && menuStart(buf, false).kind === 'more';
     if (buf.length > 0 && !errorItems && !undecided) break;
     const chunk = await conn.read();
     if (chunk === null) {

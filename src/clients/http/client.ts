@@ -25,6 +25,7 @@ import {
   type TranscriptLine,
 } from '../types.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
+import { parseRetryAfter } from './retry-after.js';
 
 export const HTTP_STATUS = defineCode(
   'http-status',
@@ -86,7 +87,10 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const port = t.via.port ?? (secure ? 443 : 80);
   const hostHeader =
     t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : (t.url.host ?? '');
-  const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': 'locator', Accept: '*/*' };
+  const agent = options.userAgent ?? 'locator';
+  // A header value of printable US-ASCII only (RFC 9110 5.5): no line can be added through it.
+  if (!/^[\x20-\x7e]+$/.test(agent)) throw new TypeError('open: userAgent must be printable US-ASCII text');
+  const headers: Record<string, string> = { Host: hostHeader, 'User-Agent': agent, Accept: '*/*' };
   return new Promise((resolve, reject) => {
     note({ direction: 'info', text: `connect ${host}:${port}` });
     const method = t.method ?? 'GET';
@@ -238,11 +242,19 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
   }
   if (status >= 400) {
     res.resume();
-    throw new LocatorError(
+    const e = new LocatorError(
       HTTP_STATUS,
       -1,
       `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url)}`.trimEnd(),
     );
+    if (status === 429 || status === 503) {
+      // The server is busy (RFC 6585 4, RFC 9110 15.6.4), and may say for how long: probe's
+      // statusOf() carries it to the checker, which pauses every request to that server.
+      const header = res.headers['retry-after'];
+      const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header);
+      Object.assign(e, { busy: true, ...(retryAfter !== null ? { retryAfter } : {}) });
+    }
+    throw e;
   }
   return toResource(t.url, res, options);
 }

@@ -15,6 +15,15 @@ export function httpSteps(url: Url): string[] {
   ];
 }
 
+/**
+ * RFC 9309 2.3: robots.txt is at /robots.txt of the server (scheme, host and port); its rules are
+ * matched against the path and search of the URL (RFC 1738 3.3: "/" path "?" searchpart).
+ */
+export function httpRobots(url: Url): { url: string; path: string } {
+  const port = url.explicitPort && url.port !== url.spec?.defaultPort ? `:${url.portDigits ?? url.port}` : '';
+  return { url: `${url.scheme}://${url.host ?? ''}${port}/robots.txt`, path: '/' + (url.path ?? '') };
+}
+
 const http: ClientFace = {
   kinds: ['document'],
   open: async (url, options) => (await import('./client.js')).open(url, options),
@@ -22,6 +31,8 @@ const http: ClientFace = {
   steps: httpSteps,
   // A web browser reaches HTTP itself: the gateway links to it (unless told to carry it).
   form: () => ({ form: 'browser' }),
+  pages: true,
+  robots: httpRobots,
 };
 
 export default http;

@@ -11,6 +11,7 @@ import { redactUrl } from '../../operations/redact.js';
 import { PROTOCOL_ERROR, NOT_FOUND, type Redirect } from '../types.js';
 import { requestOf, HTTP_STATUS } from './client.js';
 import { result } from '../probe/result.js';
+import { parseRetryAfter } from './retry-after.js';
 import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -46,6 +47,18 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
   }
   const reply = String(status);
   if (status === 404 || status === 410) return result('broken', said, { code: NOT_FOUND, reply });
+  if (status === 429 || status === 503) {
+    // The server is busy (RFC 6585 4, RFC 9110 15.6.4): it may say for how long (Retry-After).
+    const header = res.headers['retry-after'];
+    const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header);
+    return result('broken', said, {
+      code: HTTP_STATUS,
+      reply,
+      temporary: true,
+      busy: true,
+      ...(retryAfter !== null ? { retryAfter } : {}),
+    });
+  }
   if (status >= 400) return result('broken', said, { code: HTTP_STATUS, reply, temporary: TEMPORARY.has(status) });
   if (status >= 300) return result('broken', `${said} (a redirect without a Location)`, { code: HTTP_STATUS, reply });
   return result('ok', `${said} (${method})`, { reply });

@@ -7,7 +7,7 @@ import type { ProbeResult } from './types.js';
 export function result(
   status: ProbeResult['status'],
   reason: string,
-  more: Partial<Pick<ProbeResult, 'code' | 'reply' | 'temporary' | 'directory'>> = {},
+  more: Partial<Pick<ProbeResult, 'code' | 'reply' | 'temporary' | 'directory' | 'busy' | 'retryAfter'>> = {},
 ): ProbeResult {
   return { status, reason, temporary: false, ...more, redirects: [], transcript: [], ms: 0 };
 }

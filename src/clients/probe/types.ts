@@ -48,6 +48,13 @@ export interface ProbeResult {
   ms: number;
   /** ftp: true when the name is a directory (a CWD into it worked): `check --recursive` lists it. */
   directory?: boolean;
+  /**
+   * True when the server said it is busy and asked to be left alone for a while (HTTP 429 or
+   * 503, FTP 421, NNTP 400): the checker pauses every request to that server (src/crawl/politeness.ts).
+   */
+  busy?: boolean;
+  /** With `busy`: the wait the server asked for, in ms (HTTP Retry-After, RFC 9110 10.2.3), when it named one. */
+  retryAfter?: number;
 }
 
 /** One scheme's probe: what `probe()` calls for a URL of that scheme. */

@@ -1,0 +1,221 @@
+// check --recursive on the crawl engine (src/crawl/engine.ts): what the checker does with each URL
+// the crawl reaches (its visitor), and where robots.txt is for it. A URL is probed as any other
+// (./check.ts runTask: retries, busy servers, the deadline); a menu or listing has its links
+// read by its face (./recurse.ts); a page that may be hypertext (the face's `pages`: http, https,
+// file) is read once with open() within the server's turn and its links taken from its markup
+// (./markup/: HTML and Markdown, verbatim text left out unless `--include-verbatim`), relative
+// ones resolved against it (RFC 1808 4).
+import { Url } from '../core/url.js';
+import { LocatorError } from '../core/errors.js';
+import { tryParse } from '../schemes/registry.js';
+import { faceOf, open, statusOf, type OpenOptions, type ProbeOptions, type ProbeResult } from '../clients/index.js';
+import { CrawlNote, type Visit, type Visitor } from '../crawl/engine.js';
+import type { CrawlEntry } from '../crawl/state.js';
+import type { Politeness } from '../crawl/politeness.js';
+import type { RobotsFetch, RobotsPlace } from '../crawl/robots-cache.js';
+import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
+import { serverKey } from '../crawl/scope.js';
+import { boundedBody, followable, ListingCut, type ChildLister } from './recurse.js';
+import { deadlineSignal } from './deadline.js';
+import type { CheckResult } from './types.js';
+
+/** The product token locator's crawls give robots.txt (RFC 9309 2.2.1). */
+export const ROBOTS_TOKEN = 'locator';
+
+/** The most of a page read for its links (as of a fragment's document, ./markup/remote.ts). */
+export const MAX_PAGE = 2 * 1024 * 1024;
+
+/** A URL given whose links the crawl reads: its probe's answer, and its result as check() made it. */
+export interface Seed {
+  url: string;
+  u: Url;
+  r: ProbeResult;
+  attempts: number;
+  result: CheckResult;
+  reported: boolean;
+}
+
+/** A page's text, read for its links. */
+interface Page {
+  text: string;
+  format: 'html' | 'markdown';
+  location: string;
+  cut: boolean;
+}
+
+/** What the visitor needs of check()'s engine. */
+export interface CrawlHost {
+  readonly probeOptions: ProbeOptions;
+  readonly limiter: Politeness;
+  readonly children: ChildLister;
+  readonly o: { deadline: number; includeVerbatim: boolean };
+  runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<{ r: ProbeResult; attempts: number }>;
+}
+
+/** True when a URL's links may be read: a menu or listing, an FTP name found to be a directory, or a page. */
+export function hasLinks(u: Url, r: ProbeResult): boolean {
+  return followable(u) || r.directory === true || faceOf(u).pages === true;
+}
+
+/** Where the robots.txt of a URL's server is, by its scheme's face (null: the scheme has none). */
+export function robotsPlaceOf(u: Url): RobotsPlace | null {
+  const p = faceOf(u).robots?.(u) ?? null;
+  return p === null ? null : { server: serverKey(u), url: p.url, path: p.path };
+}
+
+async function readText(body: ReadableStream<Uint8Array>, max: number): Promise<{ text: string; cut: boolean }> {
+  const bounded = boundedBody(body, max);
+  const chunks: Uint8Array[] = [];
+  for await (const c of bounded.body as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
+  return { text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)), cut: bounded.cut() };
+}
+
+/**
+ * Fetches robots.txt (RFC 9309 2.3) with open() in a turn of its server: `found` with its text
+ * (at most ROBOTS_MAX_OCTETS read), `unavailable` for a reply that says it is not there (4xx, a
+ * Gopher error item), `unreachable` for everything else (5xx, 429, a network error).
+ */
+export function robotsFetcher(options: ProbeOptions, limiter: Politeness): RobotsFetch {
+  return async (robotsUrl, server) =>
+    limiter.run(server, async () => {
+      try {
+        const r = await open(robotsUrl, { ...options, followRedirects: true } as OpenOptions);
+        const { text } = await readText(r.body, ROBOTS_MAX_OCTETS + 1);
+        return { kind: 'found', text };
+      } catch (e) {
+        if (!(e instanceof LocatorError)) throw e;
+        const p = statusOf(e);
+        // DEVIATION: RFC 9309 2.3.1.3 lets a crawler take any 4xx as "unavailable"; a 429 (too
+        // many requests) is taken as "unreachable", as the big crawlers do: the server asks for less.
+        if (p.status === 'broken' && p.reply !== '429' && !(p.reply !== undefined && p.reply.startsWith('5')))
+          return { kind: 'unavailable', why: p.reason };
+        return { kind: 'unreachable', why: p.reason };
+      }
+    });
+}
+
+/** A page read with open() (run in its server's turn by runTask): the answer as a probe's, and its text when it is markup. */
+async function readPage(host: CrawlHost, u: Url): Promise<{ r: ProbeResult; attempts: number; page: Page | null }> {
+  let page: Page | null = null;
+  const { r, attempts } = await host.runTask(u, async () => {
+    page = null;
+    const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, true);
+    const started = Date.now();
+    try {
+      const options = d.signal === undefined ? host.probeOptions : { ...host.probeOptions, signal: d.signal };
+      const res = await open(u, options);
+      const redirects = res.meta.redirects ?? [];
+      const { formatOfType } = await import('./markup/remote.js');
+      const { formatOf } = await import('./markup/format.js');
+      const format = formatOfType(res.meta.contentType) ?? formatOf(res.meta.url);
+      const r: ProbeResult = {
+        status: redirects.length > 0 ? 'redirected' : 'ok',
+        reason:
+          res.meta.status !== undefined ? `HTTP ${res.meta.status} (GET, read for its links)` : 'read for its links',
+        temporary: false,
+        redirects: redirects.length > 0 ? [...redirects.slice(1), res.meta.url] : [],
+        transcript: [],
+        ms: 0,
+      };
+      if (format === null) await res.body.cancel().catch(() => {});
+      else {
+        const { text, cut } = await readText(res.body, MAX_PAGE);
+        page = { text, format, location: res.meta.url, cut };
+      }
+      return { ...r, ms: Date.now() - started };
+    } catch (e) {
+      if (!(e instanceof LocatorError)) throw e;
+      const r = statusOf(e);
+      return d.expired()
+        ? { ...r, status: 'unreachable', reason: `the page was not read within the deadline of ${host.o.deadline} ms` }
+        : { ...r, ms: Date.now() - started };
+    } finally {
+      d.stop();
+    }
+  });
+  return { r, attempts, page };
+}
+
+/** The links of a page's markup, as URL strings (relative ones resolved against the page). */
+async function* pageLinks(page: Page, verbatim: boolean): AsyncGenerator<string> {
+  const { markupLinks } = await import('./markup/index.js');
+  for await (const l of markupLinks(page.text, { format: page.format, location: page.location, verbatim })) yield l.url;
+  if (page.cut) throw new CrawlNote(`the page is longer than ${MAX_PAGE} octets: the links after that were not read`);
+}
+
+/** The links of a menu or listing read in a turn of its server, within the deadline, bounds as notes. */
+async function* listingLinks(host: CrawlHost, list: Url): AsyncGenerator<string> {
+  const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, false);
+  const options = d.signal === undefined ? host.probeOptions : { ...host.probeOptions, signal: d.signal };
+  try {
+    const links = await host.children(list, options, (server, fn) =>
+      host.limiter.run(server, () => {
+        d.start();
+        return fn();
+      }),
+    );
+    yield* links as AsyncIterable<string>;
+  } catch (e) {
+    if (d.expired()) throw new CrawlNote(`reading the links stopped at the deadline of ${host.o.deadline} ms`);
+    if (e instanceof ListingCut) throw new CrawlNote(e.message);
+    throw e;
+  } finally {
+    d.stop();
+  }
+}
+
+/** The listing URL of a name its probe found to be a directory (the face's directoryOf), or null. */
+function directoryOf(u: Url): Url | null {
+  const href = faceOf(u).directoryOf?.(u) ?? null;
+  const d = href === null ? null : tryParse(href);
+  return d instanceof Url ? d : null;
+}
+
+/**
+ * The visitor of check --recursive: a seed (a URL given, probed already) has only its links read;
+ * a page to follow is read once with open(); any other URL is probed, and its links read when it
+ * is to be followed and has any.
+ */
+export function crawlVisitor(host: CrawlHost, seeds: Map<string, Seed>): Visitor {
+  return async (u: Url, entry: CrawlEntry, follow: boolean): Promise<Visit> => {
+    const seed = entry.depth === 0 ? seeds.get(entry.url) : undefined;
+    let r: ProbeResult;
+    let attempts = 1;
+    let links: AsyncIterable<string> | null = null;
+    const page = follow && faceOf(u).pages === true && !followable(u);
+    if (seed !== undefined) {
+      r = seed.r;
+      attempts = seed.attempts;
+    } else if (page) {
+      const got = await readPage(host, u);
+      r = got.r;
+      attempts = got.attempts;
+      if (got.page !== null) links = pageLinks(got.page, host.o.includeVerbatim);
+    } else {
+      ({ r, attempts } = await host.runTask(u));
+    }
+    const ok = r.status === 'ok' || r.status === 'redirected';
+    if (follow && ok && links === null) {
+      if (seed !== undefined && page && r.directory !== true) {
+        const got = await readPage(host, u);
+        if (got.page !== null) links = pageLinks(got.page, host.o.includeVerbatim);
+      } else {
+        const list = followable(u) ? u : r.directory === true ? directoryOf(u) : null;
+        // An FTP directory's listing is on the same server (directoryOf adds a "/"): its links are this URL's.
+        if (list !== null) links = listingLinks(host, list);
+      }
+    }
+    return {
+      verdict: {
+        status: r.status,
+        attempts,
+        ms: r.ms,
+        reason: r.reason,
+        ...(r.code !== undefined ? { code: r.code } : {}),
+        ...(r.reply !== undefined ? { reply: r.reply } : {}),
+        ...(r.redirects.length > 0 ? { redirects: r.redirects } : {}),
+      },
+      links,
+    };
+  };
+}

@@ -1,0 +1,208 @@
+// check --recursive as a crawl (src/crawl/, src/check/crawl.ts): through HTML and Markdown pages
+// of the test nginx (test/servers/http.sh, /site/) with its robots.txt, to the FTP and Gopher
+// servers; the rates a server sees, recorded by an in-process server (arrival times), with
+// Crawl-delay, Retry-After and --delay; the CLI's options and report.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { check, type CheckOptions, type CheckResult, type PolitenessReport } from '../../src/check/index.js';
+import { runCli } from '../helpers.js';
+
+const TS = process.env.LOCATOR_TEST_SERVERS ?? '';
+const SITE = 'http://127.0.0.1:8080/site/';
+
+async function all(urls: string[], options: CheckOptions): Promise<CheckResult[]> {
+  const out: CheckResult[] = [];
+  for await (const r of check(urls, options)) out.push(r);
+  return out;
+}
+
+const byUrl = (rs: CheckResult[]) =>
+  Object.fromEntries(rs.map((r) => [r.url.replace(SITE, ''), `${r.depth} ${r.status}`]));
+
+test('a site of HTML and Markdown pages is crawled through its links, robots.txt honoured, verbatim text left out', async () => {
+  const logBefore = readFileSync(join(TS, 'http', 'access.log'), 'utf8').length;
+  let report: PolitenessReport | null = null;
+  const rs = await all([`${SITE}index.html`], {
+    recursive: true,
+    maxDepth: 5,
+    timeout: 10_000,
+    retries: 0,
+    onPoliteness: (p) => (report = p),
+  });
+  assert.deepEqual(byUrl(rs), {
+    'index.html': '0 ok',
+    'page1.html': '1 ok',
+    'page2.md': '1 ok',
+    'missing.html': '1 broken',
+    'private/secret.html': '1 refused',
+    'ftp://127.0.0.1:2121/pub/unix.txt': '1 ok',
+    'gopher://127.0.0.1:7070/0/hello.txt': '1 ok',
+    // found on page1 and page2: one URL, reported once, depth 2
+    'sub/deep.html': '2 ok',
+  });
+  const secret = rs.find((r) => r.url.endsWith('private/secret.html'))!;
+  assert.equal(secret.code, 'robots-disallowed');
+  assert.equal(
+    secret.reason,
+    "not fetched: the server's robots.txt disallows it (Disallow: /site/private/, RFC 9309 2.2.2)",
+  );
+  assert.equal(rs.find((r) => r.url.endsWith('sub/deep.html'))!.parent?.startsWith(SITE), true);
+  // What nginx saw: robots.txt once, nothing under /site/private/, no verbatim link.
+  const log = readFileSync(join(TS, 'http', 'access.log'), 'utf8').slice(logBefore);
+  assert.equal(log.match(/GET \/robots\.txt /g)?.length, 1, log);
+  assert.ok(!log.includes('/site/private/'), log);
+  assert.ok(!log.includes('verbatim-missing') && !log.includes('code-missing'), log);
+  const p = report as PolitenessReport | null;
+  assert.ok(p !== null);
+  const robots = p.robots.find((r) => r.server === '127.0.0.1:8080')!;
+  assert.deepEqual([robots.status, robots.rules, robots.disallowed], ['found', 1, 1]);
+  assert.equal(p.robotsIgnored, false);
+  // The Gopher server's robots.txt selector is asked too (pygopherd has none: an error item).
+  assert.equal(p.robots.find((r) => r.server === '127.0.0.1:7070')?.status, 'unavailable');
+});
+
+test('--include-verbatim and --ignore-robots: the verbatim links are checked, the disallowed page fetched', async () => {
+  const rs = await all([`${SITE}index.html`], {
+    recursive: true,
+    maxDepth: 5,
+    timeout: 10_000,
+    retries: 0,
+    includeVerbatim: true,
+    ignoreRobots: true,
+  });
+  const got = byUrl(rs);
+  assert.equal(got['private/secret.html'], '1 ok');
+  assert.equal(got['verbatim-missing.html'], '1 broken');
+  assert.equal(got['code-missing.html'], '2 broken');
+});
+
+test('--scope prefix: links outside the folder of the URL given are checked, not followed', async () => {
+  const rs = await all([`${SITE}sub/deep.html`], { recursive: true, maxDepth: 5, timeout: 10_000, scope: 'prefix' });
+  assert.deepEqual(byUrl(rs), { 'sub/deep.html': '0 ok', 'page1.html': '1 ok' });
+  const server = await all([`${SITE}sub/deep.html`], { recursive: true, maxDepth: 5, timeout: 10_000 });
+  assert.ok(byUrl(server)['index.html'] !== undefined, 'scope server follows page1 and reaches the index');
+});
+
+/** An HTTP server that records when each request arrives; `answer` decides each reply. */
+async function recording(
+  answer: (path: string, n: number) => { status: number; body: string; headers?: Record<string, string> },
+): Promise<{ url: string; times: { path: string; at: number }[]; agents: string[]; close: () => Promise<void> }> {
+  const times: { path: string; at: number }[] = [];
+  const agents: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    times.push({ path, at: performance.now() });
+    agents.push(req.headers['user-agent'] ?? '');
+    const a = answer(path, times.filter((t) => t.path === path).length);
+    res.writeHead(a.status, { 'content-type': 'text/html', ...(a.headers ?? {}) });
+    res.end(a.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    times,
+    agents,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const page = (links: string[]) =>
+  `<!DOCTYPE html><html><body>${links.map((l) => `<a href="${l}">x</a>`).join(' ')}</body></html>`;
+
+test('politeness: --delay 200 --per-host 1 spaces every request to a server by 200 ms; a Disallow is never fetched', async () => {
+  const s = await recording((path) => {
+    if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nDisallow: /no\n' };
+    if (path === '/') return { status: 200, body: page(['/a', '/b', '/c', '/d', '/no/x']) };
+    return { status: 200, body: page([]) };
+  });
+  try {
+    const rs = await all([`${s.url}/`], { recursive: true, delay: 200, perHost: 1, concurrency: 8, timeout: 10_000 });
+    assert.equal(rs.length, 6);
+    assert.ok(!s.times.some((t) => t.path.startsWith('/no')));
+    const at = s.times.map((t) => t.at);
+    for (let i = 1; i < at.length; i++)
+      assert.ok(at[i] - at[i - 1] >= 199, `requests ${i - 1} and ${i} ${(at[i] - at[i - 1]).toFixed(1)} ms apart`);
+  } finally {
+    await s.close();
+  }
+});
+
+test('politeness: Crawl-delay raises the delay for its server; a 429 with Retry-After holds every request to it that long', async () => {
+  const s = await recording((path, n) => {
+    if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nCrawl-delay: 0.3\n' };
+    if (path === '/') return { status: 200, body: page(['/a', '/busy', '/b', '/c']) };
+    if (path === '/busy' && n === 1) return { status: 429, body: 'slow down', headers: { 'retry-after': '1' } };
+    return { status: 200, body: page([]) };
+  });
+  try {
+    let report: PolitenessReport | null = null;
+    const rs = await all([`${s.url}/`], {
+      recursive: true,
+      perHost: 1,
+      retries: 1,
+      timeout: 10_000,
+      onPoliteness: (p) => (report = p),
+    });
+    assert.equal(rs.find((r) => r.url.endsWith('/busy'))?.status, 'ok');
+    // Requests after robots.txt was read are 300 ms apart at least (the seed's own request came before it).
+    const after = s.times.slice(s.times.findIndex((t) => t.path === '/robots.txt'));
+    for (let i = 1; i < after.length; i++)
+      assert.ok(
+        after[i].at - after[i - 1].at >= 299,
+        `${after[i - 1].path} -> ${after[i].path}: ${(after[i].at - after[i - 1].at).toFixed(1)} ms`,
+      );
+    // Nothing reached the server within the second it asked for after the 429.
+    const busy = s.times.find((t) => t.path === '/busy')!;
+    const next = s.times.find((t) => t.at > busy.at)!;
+    assert.ok(next.at - busy.at >= 999, `the next request came ${(next.at - busy.at).toFixed(1)} ms after the 429`);
+    const server = (report as PolitenessReport | null)!.servers.find((x) => s.url.endsWith(x.server))!;
+    assert.equal(server.retryAfterWaits, 1);
+    assert.equal(server.crawlDelay, 300);
+  } finally {
+    await s.close();
+  }
+});
+
+test('the CLI: --scope, --state, --rate, --max-wait, --user-agent and --contact are checked; the report names what politeness did', async () => {
+  for (const [args, message] of [
+    [['--scope', 'planet'], /--scope takes server, host, domain, prefix, not "planet"/],
+    [['--rate', '0'], /--rate takes a number of requests a second above 0/],
+    [['--contact', 'not a url'], /--contact takes a URL/],
+    [['--user-agent', 'a\u0007b'], /--user-agent takes printable US-ASCII text/],
+  ] as const) {
+    const r = await runCli(['check', ...args, 'http://127.0.0.1:8080/']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, message);
+  }
+  const s = await recording((path) =>
+    path === '/robots.txt' ? { status: 404, body: '' } : { status: 200, body: page(path === '/' ? ['/a'] : []) },
+  );
+  try {
+    const r = await runCli([
+      'check',
+      '--recursive',
+      '--user-agent',
+      'archivist/1.0',
+      '--contact',
+      'mailto:keeper@example.org',
+      `${s.url}/`,
+    ]);
+    assert.equal(r.code, 0, r.err);
+    // The seed's HEAD, robots.txt, the page read for its links... counted per server.
+    assert.match(r.err, /locator check: 127\.0\.0\.1:\d+ \d+ requests, no robots\.txt/);
+    assert.ok(
+      s.agents.length > 0 && s.agents.every((a) => a === 'archivist/1.0 (+mailto:keeper@example.org)'),
+      s.agents.join(' | '),
+    );
+    const json = await runCli(['check', '--recursive', '--json', `${s.url}/`]);
+    const last = JSON.parse(json.err.trim().split('\n').pop()!);
+    assert.equal(last.politeness.robots[0].status, 'unavailable');
+  } finally {
+    await s.close();
+  }
+});
