@@ -206,3 +206,41 @@ test('the CLI: --scope, --state, --rate, --max-wait, --user-agent and --contact 
     await s.close();
   }
 });
+
+test('politeness: an FTP 421 ("too many users", RFC 959 4.2) is a busy server: probe() says so, check pauses the server and tries again', async () => {
+  const { createServer: tcp } = await import('node:net');
+  const arrivals: number[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = tcp((socket) => {
+    sockets.add(socket);
+    arrivals.push(performance.now());
+    socket.on('error', () => {});
+    socket.end('421 Too many users, try later.\r\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const { probe } = await import('../../src/clients/index.js');
+    const r = await probe(`ftp://127.0.0.1:${port}/pub/x.txt`, { timeout: 5000 });
+    assert.equal(r.busy, true, r.reason);
+    assert.equal(r.reply, '421');
+    arrivals.length = 0;
+    let report: PolitenessReport | null = null;
+    const rs = await all([`ftp://127.0.0.1:${port}/pub/x.txt`], {
+      retries: 2,
+      retryDelay: 200,
+      timeout: 5000,
+      onPoliteness: (p) => (report = p),
+    });
+    assert.equal(rs[0].status, 'broken');
+    assert.equal(rs[0].attempts, 3);
+    assert.equal(arrivals.length, 3);
+    // Backoff with jitter in its upper half: at least 100 ms, then 200 ms.
+    assert.ok(arrivals[1] - arrivals[0] >= 99, `${arrivals[1] - arrivals[0]} ms`);
+    assert.ok(arrivals[2] - arrivals[1] >= 199, `${arrivals[2] - arrivals[1]} ms`);
+    assert.equal((report as PolitenessReport | null)!.servers[0].backoffWaits, 3);
+  } finally {
+    for (const so of sockets) so.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
