@@ -89,7 +89,7 @@ test('--scope prefix: links outside the folder of the URL given are checked, not
 
 /** An HTTP server that records when each request arrives; `answer` decides each reply. */
 async function recording(
-  answer: (path: string, n: number) => { status: number; body: string; headers?: Record<string, string> },
+  answer: (path: string, n: number) => { status: number; body: string | Uint8Array; headers?: Record<string, string> },
 ): Promise<{ url: string; times: { path: string; at: number }[]; agents: string[]; close: () => Promise<void> }> {
   const times: { path: string; at: number }[] = [];
   const agents: string[] = [];
@@ -242,5 +242,32 @@ test('politeness: an FTP 421 ("too many users", RFC 959 4.2) is a busy server: p
   } finally {
     for (const so of sockets) so.destroy();
     await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+test('sitemaps: the Sitemap lines of robots.txt (an index, gzip) give the crawl its pages (RFC 9309 2.2.4, sitemaps.org)', async () => {
+  const { gzipSync } = await import('node:zlib');
+  let base = '';
+  const s = await recording((path) => {
+    if (path === '/robots.txt')
+      return { status: 200, body: `User-agent: *\nDisallow: /s2\nSitemap: ${base}/index.xml\n` };
+    if (path === '/index.xml')
+      return { status: 200, body: `<sitemapindex><sitemap><loc>${base}/pages.xml.gz</loc></sitemap></sitemapindex>` };
+    if (path === '/pages.xml.gz')
+      return {
+        status: 200,
+        body: gzipSync(`<urlset><url><loc>${base}/s1</loc></url><url><loc>${base}/s2</loc></url></urlset>`),
+        headers: { 'content-type': 'application/gzip' },
+      };
+    return { status: 200, body: page([]) };
+  });
+  base = s.url;
+  try {
+    const rs = await all([`${s.url}/`], { recursive: true, timeout: 10_000 });
+    const got = rs.map((r) => `${r.depth} ${r.status} ${r.url.replace(s.url, '')}`).sort();
+    assert.deepEqual(got, ['0 ok /', '1 ok /s1', '1 refused /s2']);
+    assert.ok(!s.times.some((t) => t.path === '/s2'));
+  } finally {
+    await s.close();
   }
 });
