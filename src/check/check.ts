@@ -550,7 +550,7 @@ class Engine {
   async *crawlResults(): AsyncGenerator<CheckResult> {
     if (this.seeds.length === 0 || this.closed) return;
     const seedOf = new Map(this.seeds.map((s) => [s.url, s]));
-    const visit = crawlVisitor(this, seedOf);
+    const visit = crawlVisitor(this, seedOf, this.robots);
     for await (const c of crawl(
       this.seeds.map((s) => s.url),
       visit,

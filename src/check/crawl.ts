@@ -12,7 +12,7 @@ import { faceOf, open, statusOf, type OpenOptions, type ProbeOptions, type Probe
 import { CrawlNote, type Visit, type Visitor } from '../crawl/engine.js';
 import type { CrawlEntry } from '../crawl/state.js';
 import type { Politeness } from '../crawl/politeness.js';
-import type { RobotsFetch, RobotsPlace } from '../crawl/robots-cache.js';
+import type { RobotsCache, RobotsFetch, RobotsPlace } from '../crawl/robots-cache.js';
 import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
 import { serverKey } from '../crawl/scope.js';
 import { boundedBody, followable, ListingCut, type ChildLister } from './recurse.js';
@@ -164,6 +164,40 @@ async function* listingLinks(host: CrawlHost, list: Url): AsyncGenerator<string>
   }
 }
 
+/**
+ * The pages a server's sitemaps list (the `Sitemap:` lines of its robots.txt, RFC 9309 2.2.4;
+ * sitemaps.org 0.9, gzip'd or not; a sitemap index's sitemaps read in turn, one level deep), read
+ * in turns of their servers, as links of the URL given on that server.
+ */
+async function* sitemapLinks(host: CrawlHost, robots: RobotsCache, place: RobotsPlace): AsyncGenerator<string> {
+  const { readSitemap } = await import('../crawl/sitemap.js');
+  const queue = [...(await robots.sitemaps(place))].map((url) => ({ url, index: true }));
+  for (let i = 0; i < queue.length && i < MAX_SITEMAPS; i++) {
+    const { url, index } = queue[i];
+    const u = tryParse(url);
+    if (!(u instanceof Url)) continue;
+    const entries: { kind: 'url' | 'sitemap'; loc: string }[] = [];
+    const notes: string[] = [];
+    try {
+      await host.limiter.run(serverKey(u), async () => {
+        const res = await open(u, host.probeOptions);
+        const gzip = /\.gz$/i.test(res.meta.url) || /gzip/i.test(res.meta.contentType ?? '');
+        for await (const e of readSitemap(res.body, gzip, notes)) entries.push(e);
+      });
+    } catch (e) {
+      if (!(e instanceof LocatorError)) throw e;
+      continue; // a sitemap that cannot be read costs only its seeds
+    }
+    for (const e of entries) {
+      if (e.kind === 'url') yield e.loc;
+      else if (index) queue.push({ url: e.loc, index: false });
+    }
+  }
+}
+
+/** The most sitemaps read for one server (an index's included). */
+export const MAX_SITEMAPS = 50;
+
 /** The listing URL of a name its probe found to be a directory (the face's directoryOf), or null. */
 function directoryOf(u: Url): Url | null {
   const href = faceOf(u).directoryOf?.(u) ?? null;
@@ -176,7 +210,8 @@ function directoryOf(u: Url): Url | null {
  * a page to follow is read once with open(); any other URL is probed, and its links read when it
  * is to be followed and has any.
  */
-export function crawlVisitor(host: CrawlHost, seeds: Map<string, Seed>): Visitor {
+export function crawlVisitor(host: CrawlHost, seeds: Map<string, Seed>, robots: RobotsCache | null = null): Visitor {
+  const sitemapsRead = new Set<string>();
   return async (u: Url, entry: CrawlEntry, follow: boolean): Promise<Visit> => {
     const seed = entry.depth === 0 ? seeds.get(entry.url) : undefined;
     let r: ProbeResult;
@@ -203,6 +238,18 @@ export function crawlVisitor(host: CrawlHost, seeds: Map<string, Seed>): Visitor
         const list = followable(u) ? u : r.directory === true ? directoryOf(u) : null;
         // An FTP directory's listing is on the same server (directoryOf adds a "/"): its links are this URL's.
         if (list !== null) links = listingLinks(host, list);
+      }
+    }
+    // A URL given: the pages its server's sitemaps list are its links too (once per server).
+    if (seed !== undefined && follow && robots !== null) {
+      const place = robotsPlaceOf(u);
+      if (place !== null && !sitemapsRead.has(place.server)) {
+        sitemapsRead.add(place.server);
+        const own = links;
+        links = (async function* () {
+          if (own !== null) yield* own;
+          yield* sitemapLinks(host, robots, place);
+        })();
       }
     }
     return {

@@ -84,6 +84,16 @@ export class RobotsCache {
     return { allowed: false, reason, rule: v.rule };
   }
 
+  /** The `Sitemap:` lines of the server's robots.txt (RFC 9309 2.2.4), fetched if not yet. */
+  async sitemaps(place: RobotsPlace): Promise<readonly string[]> {
+    let p = this.#servers.get(place.server);
+    if (p === undefined) {
+      p = this.#load(place);
+      this.#servers.set(place.server, p);
+    }
+    return (await p).policy.sitemaps;
+  }
+
   /** What was found on each server asked, in the order first asked. */
   report(): RobotsReport[] {
     return this.#reports.map((r) => ({ ...r }));

@@ -89,7 +89,7 @@ test('--scope prefix: links outside the folder of the URL given are checked, not
 
 /** An HTTP server that records when each request arrives; `answer` decides each reply. */
 async function recording(
-  answer: (path: string, n: number) => { status: number; body: string; headers?: Record<string, string> },
+  answer: (path: string, n: number) => { status: number; body: string | Uint8Array; headers?: Record<string, string> },
 ): Promise<{ url: string; times: { path: string; at: number }[]; agents: string[]; close: () => Promise<void> }> {
   const times: { path: string; at: number }[] = [];
   const agents: string[] = [];
@@ -202,6 +202,71 @@ test('the CLI: --scope, --state, --rate, --max-wait, --user-agent and --contact 
     const json = await runCli(['check', '--recursive', '--json', `${s.url}/`]);
     const last = JSON.parse(json.err.trim().split('\n').pop()!);
     assert.equal(last.politeness.robots[0].status, 'unavailable');
+  } finally {
+    await s.close();
+  }
+});
+
+test('politeness: an FTP 421 ("too many users", RFC 959 4.2) is a busy server: probe() says so, check pauses the server and tries again', async () => {
+  const { createServer: tcp } = await import('node:net');
+  const arrivals: number[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = tcp((socket) => {
+    sockets.add(socket);
+    arrivals.push(performance.now());
+    socket.on('error', () => {});
+    socket.end('421 Too many users, try later.\r\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  try {
+    const { probe } = await import('../../src/clients/index.js');
+    const r = await probe(`ftp://127.0.0.1:${port}/pub/x.txt`, { timeout: 5000 });
+    assert.equal(r.busy, true, r.reason);
+    assert.equal(r.reply, '421');
+    arrivals.length = 0;
+    let report: PolitenessReport | null = null;
+    const rs = await all([`ftp://127.0.0.1:${port}/pub/x.txt`], {
+      retries: 2,
+      retryDelay: 200,
+      timeout: 5000,
+      onPoliteness: (p) => (report = p),
+    });
+    assert.equal(rs[0].status, 'broken');
+    assert.equal(rs[0].attempts, 3);
+    assert.equal(arrivals.length, 3);
+    // Backoff with jitter in its upper half: at least 100 ms, then 200 ms.
+    assert.ok(arrivals[1] - arrivals[0] >= 99, `${arrivals[1] - arrivals[0]} ms`);
+    assert.ok(arrivals[2] - arrivals[1] >= 199, `${arrivals[2] - arrivals[1]} ms`);
+    assert.equal((report as PolitenessReport | null)!.servers[0].backoffWaits, 3);
+  } finally {
+    for (const so of sockets) so.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+test('sitemaps: the Sitemap lines of robots.txt (an index, gzip) give the crawl its pages (RFC 9309 2.2.4, sitemaps.org)', async () => {
+  const { gzipSync } = await import('node:zlib');
+  let base = '';
+  const s = await recording((path) => {
+    if (path === '/robots.txt')
+      return { status: 200, body: `User-agent: *\nDisallow: /s2\nSitemap: ${base}/index.xml\n` };
+    if (path === '/index.xml')
+      return { status: 200, body: `<sitemapindex><sitemap><loc>${base}/pages.xml.gz</loc></sitemap></sitemapindex>` };
+    if (path === '/pages.xml.gz')
+      return {
+        status: 200,
+        body: gzipSync(`<urlset><url><loc>${base}/s1</loc></url><url><loc>${base}/s2</loc></url></urlset>`),
+        headers: { 'content-type': 'application/gzip' },
+      };
+    return { status: 200, body: page([]) };
+  });
+  base = s.url;
+  try {
+    const rs = await all([`${s.url}/`], { recursive: true, timeout: 10_000 });
+    const got = rs.map((r) => `${r.depth} ${r.status} ${r.url.replace(s.url, '')}`).sort();
+    assert.deepEqual(got, ['0 ok /', '1 ok /s1', '1 refused /s2']);
+    assert.ok(!s.times.some((t) => t.path === '/s2'));
   } finally {
     await s.close();
   }

@@ -31,4 +31,12 @@ export class FtpReplyError extends ReplyError {
     super(FTP_REPLY, 'FTP', reply, command, message);
     this.name = 'FtpReplyError';
   }
+
+  /**
+   * RFC 959 4.2: 421 "Service not available, closing control connection" is what a server too
+   * busy for another session says ("too many users"): the checker pauses that server.
+   */
+  get busy(): boolean {
+    return this.replyCode === 421;
+  }
 }

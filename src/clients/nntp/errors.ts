@@ -38,4 +38,9 @@ export class NntpReplyError extends ReplyError {
     super(code, 'NNTP', reply, command, message);
     this.name = 'NntpReplyError';
   }
+
+  /** RFC 3977 3.2.1: 400 "service not available" (a server too busy, or going down): the checker pauses that server. */
+  get busy(): boolean {
+    return this.replyCode === 400;
+  }
 }
