@@ -6,6 +6,7 @@ import { ALLOW_PORT, EMAIL, MAX_BYTES, NETRC_HOST, NNTP_SERVER, SMTP_CA, TIMEOUT
 import { runWaisServe } from './wais-serve.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
+import { TrustedProxies } from '../gateway/clients.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -58,7 +59,32 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     smtp: values.smtp as string | undefined,
     smtpCa: typeof values['smtp-ca'] === 'string' ? readFileSync(values['smtp-ca']) : undefined,
     log: values.quiet === true ? undefined : (line) => io.stderr.write(safeText(`${line}\n`)),
+    public: values.public === true,
+    rate: whole('rate', values.rate, 0),
+    burst: whole('burst', values.burst, 1),
+    trustProxy: trustProxyArg(values['trust-proxy']),
+    forwardedHeader: forwardedHeaderArg(values['forwarded-header']),
+    robots: typeof values.robots === 'string' ? readFileSync(values.robots, 'utf8') : undefined,
+    index: values.index === true,
   };
+}
+
+function trustProxyArg(v: unknown): string[] {
+  const list = ([] as unknown[]).concat(v ?? []).map(String);
+  try {
+    new TrustedProxies(list);
+  } catch (e) {
+    throw new UsageError(`--trust-proxy: ${(e as Error).message}`);
+  }
+  return list;
+}
+
+function forwardedHeaderArg(v: unknown): 'x-forwarded-for' | 'forwarded' | undefined {
+  if (v === undefined) return undefined;
+  const h = String(v).toLowerCase();
+  if (h !== 'x-forwarded-for' && h !== 'forwarded')
+    throw new UsageError(`--forwarded-header takes x-forwarded-for or forwarded, not ${JSON.stringify(v)}`);
+  return h;
 }
 
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
@@ -150,6 +176,55 @@ export const serveCommand: Command = {
     },
     'smtp-ca': SMTP_CA,
     quiet: { type: 'boolean', description: 'No request log on standard error.' },
+    public: {
+      type: 'boolean',
+      group: 'A public gateway',
+      description:
+        'The safe defaults of a gateway others reach, each overridden by its own option: private and loopback URLs refused even bound to loopback (--allow-private), no file: (--allow-files), --rate 2 --burst 20, X-Robots-Tag: noindex, nofollow on every answer (--index), a 64 MiB cache (--cache-size).',
+    },
+    rate: {
+      type: 'string',
+      value: 'N',
+      default: '0 (no limit); 2 with --public',
+      group: 'A public gateway',
+      description: 'Requests a second one client may make (a token bucket); more get 429 with Retry-After.',
+    },
+    burst: {
+      type: 'string',
+      value: 'N',
+      default: '20',
+      group: 'A public gateway',
+      description: 'Requests a client may make back to back after a quiet spell (the size of its bucket).',
+    },
+    'trust-proxy': {
+      type: 'string',
+      value: 'ADDR',
+      multiple: true,
+      group: 'A public gateway',
+      description:
+        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests (repeatable); any other connection's header is ignored.",
+    },
+    'forwarded-header': {
+      type: 'string',
+      value: 'NAME',
+      default: 'x-forwarded-for',
+      group: 'A public gateway',
+      description:
+        'The header the trusted proxies name the client in: x-forwarded-for, or forwarded (RFC 7239). Only the one the proxy writes: the other passes through from the client.',
+    },
+    robots: {
+      type: 'string',
+      value: 'FILE',
+      default: 'User-agent: * / Disallow: /',
+      group: 'A public gateway',
+      description: 'The text served as /robots.txt.',
+    },
+    index: {
+      type: 'boolean',
+      group: 'A public gateway',
+      description:
+        'Let search engines in: /robots.txt allows all (unless --robots), and no X-Robots-Tag with --public.',
+    },
     timeout: {
       ...TIMEOUT,
       group: 'Limits',

@@ -77,6 +77,35 @@ export interface GatewayOptions {
    * operator's credentials; `locator serve --netrc-host HOST`).
    */
   netrcHosts?: string[];
+  /**
+   * A gateway for the public (`locator serve --public`): turns on at once the defaults a gateway
+   * others reach needs, each of which its own option still overrides: URLs naming private and
+   * loopback addresses refused even when bound to loopback (behind a reverse proxy) unless
+   * `allowPrivate`; `file:` refused unless `allowLocalFiles`; a request rate per client of 2 a
+   * second, bursts of 20, unless `rate`; `X-Robots-Tag: noindex, nofollow` on every answer unless
+   * `index`; a cache of 64 MiB unless `cacheSize`.
+   */
+  public?: boolean;
+  /** Requests a second one client may make (a token bucket; more get 429 with Retry-After); 0: no limit (the default, but 2 with `public`). */
+  rate?: number;
+  /** The bucket's size: requests a client may make back to back after a quiet spell (default 20). */
+  burst?: number;
+  /**
+   * Reverse proxies (addresses, or networks `ADDR/BITS`) whose `forwardedHeader` names the client
+   * of a request that comes from them (default none: the connection's address is the client).
+   */
+  trustProxy?: string[];
+  /** The header the trusted proxies name the client in: `x-forwarded-for` (default) or `forwarded` (RFC 7239). */
+  forwardedHeader?: 'x-forwarded-for' | 'forwarded';
+  /** The text of /robots.txt (default: every robot kept off every page: "User-agent: *", "Disallow: /"). */
+  robots?: string;
+  /**
+   * Let search engines index the pages: /robots.txt allows everything (unless `robots` is given)
+   * and, with `public`, no X-Robots-Tag.
+   */
+  index?: boolean;
+  /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
+  accessLog?: (line: string) => void;
 }
 
 /** A running gateway. */
@@ -141,6 +170,8 @@ export interface Config {
   /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
   formToken: string;
   log: ((line: string) => void) | undefined;
+  /** `X-Robots-Tag` sent on every answer, or null. */
+  robotsTag: string | null;
   policy: Policy;
   netrcHosts: string[];
   /** The gateway's own origin, "http://127.0.0.1:8080". */

@@ -29,6 +29,7 @@ export function commonHeaders(res: ServerResponse, cfg: Config): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(cfg.origin));
+  if (cfg.robotsTag !== null) res.setHeader('X-Robots-Tag', cfg.robotsTag);
 }
 
 /** The responses that are pages (an error met after the start is written at their end); the others are objects passed on. */

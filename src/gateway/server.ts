@@ -30,13 +30,21 @@ import {
   type Gateway,
   type GatewayOptions,
 } from './config.js';
-import { Connections, acceptConnection, closeServer, onEnded, type Limits } from './connections.js';
+import {
+  Connections,
+  OPAQUE_PROXY_TARGET,
+  acceptConnection,
+  closeServer,
+  onEnded,
+  type Limits,
+} from './connections.js';
 import { crossSiteRefusal, isLoopbackAddress, targetOf, type Target } from './request.js';
 import {
   HEADS,
   PAGES,
   actions,
   asLocatorError,
+  commonHeaders,
   homePage,
   redirectTo,
   sendCrossSiteRefusal,
@@ -46,6 +54,12 @@ import {
 } from './respond.js';
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
+import { RateLimit, TrustedProxies, clientOf } from './clients.js';
+
+/** The robots.txt of a gateway that lets no robot in (the default). */
+export const ROBOTS_DISALLOW = 'User-agent: *\nDisallow: /\n';
+/** The robots.txt of a gateway that lets every robot in (`index`). */
+export const ROBOTS_ALLOW = 'User-agent: *\nDisallow:\n';
 
 export {
   GATEWAY_BUSY,
@@ -119,10 +133,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
     log: options.log,
+    robotsTag: options.public === true && options.index !== true ? 'noindex, nofollow' : null,
     netrcHosts: [...(options.netrcHosts ?? [])],
     policy: {
       allowPorts: options.allowPorts ?? [],
-      refusePrivateAddresses: !loopback && options.allowPrivate !== true,
+      // A public gateway is reached through a reverse proxy on this machine as often as not: bound
+      // to loopback, it still refuses private and loopback addresses.
+      refusePrivateAddresses: (options.public === true || !loopback) && options.allowPrivate !== true,
       maxRedirects: 5,
       maxCrossSchemeRedirects: 0,
     },
@@ -130,8 +147,39 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     names: new OwnNames(addr.port, names, everyInterface),
   };
   const active = new Map<string, number>();
+  const trusted = new TrustedProxies(options.trustProxy ?? []);
+  const header = options.forwardedHeader ?? 'x-forwarded-for';
+  const rateOption = options.rate ?? (options.public === true ? 2 : 0);
+  const rate = rateOption > 0 ? new RateLimit(rateOption, options.burst ?? 20) : null;
+  const robots = options.robots ?? (options.index === true ? ROBOTS_ALLOW : ROBOTS_DISALLOW);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const client = req.socket.remoteAddress ?? '';
+    const client = clientOf(req, trusted, header);
+    const wait = rate?.take(client) ?? 0;
+    if (wait > 0) {
+      req.resume();
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
+      sendError(
+        res,
+        cfg,
+        '',
+        new LocatorError(
+          GATEWAY_BUSY,
+          -1,
+          `more than ${rate!.rate} requests a second from this client (bursts of ${rate!.burst})`,
+        ),
+        429,
+      );
+      return;
+    }
+    if (isRobots(req)) {
+      req.resume();
+      res.statusCode = 200;
+      commonHeaders(res, cfg);
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(robots));
+      res.end(req.method === 'HEAD' ? undefined : robots);
+      return;
+    }
     const n = active.get(client) ?? 0;
     if (n >= cfg.maxPerClient) {
       res.setHeader('Retry-After', '5');
@@ -178,6 +226,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
   SLOTS.set(gateway, active);
   return gateway;
+}
+
+/** A request for /robots.txt (the Robots Exclusion Protocol, RFC 9309 2.3: at the root of the origin). */
+function isRobots(req: IncomingMessage): boolean {
+  if (OPAQUE_PROXY_TARGET.has(req.socket)) return false;
+  const m = req.method ?? 'GET';
+  return (m === 'GET' || m === 'HEAD') && /^\/robots\.txt(?:\?|$)/.test(req.url ?? '');
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): Promise<void> {

@@ -84,6 +84,34 @@ test("locator serve: the client limits and --netrc-host (the operator's ~/.netrc
     assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
 });
 
+test('locator serve: --public and the options of a public gateway', () => {
+  const o = serveOptions(
+    {
+      public: true,
+      rate: '5',
+      burst: '9',
+      'trust-proxy': ['127.0.0.1', '10.0.0.0/8'],
+      'forwarded-header': 'Forwarded',
+      index: true,
+    },
+    io(),
+  );
+  assert.deepEqual(
+    [o.public, o.rate, o.burst, o.trustProxy, o.forwardedHeader, o.index],
+    [true, 5, 9, ['127.0.0.1', '10.0.0.0/8'], 'forwarded', true],
+  );
+  assert.equal(serveOptions({}, io()).public, false);
+  assert.equal(serveOptions({ rate: '0' }, io()).rate, 0);
+  for (const bad of [
+    { 'trust-proxy': ['proxy.lan'] },
+    { 'trust-proxy': ['10.0.0.0/40'] },
+    { 'forwarded-header': 'x-real-ip' },
+    { burst: '0' },
+    { rate: 'x' },
+  ])
+    assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
+});
+
 test('locator serve takes no URL arguments (usage error, status 2)', async () => {
   const child = spawn(process.execPath, [BIN, 'serve', 'gopher://h/'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
