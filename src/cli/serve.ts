@@ -66,6 +66,9 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     forwardedHeader: forwardedHeaderArg(values['forwarded-header']),
     robots: typeof values.robots === 'string' ? readFileSync(values.robots, 'utf8') : undefined,
     index: values.index === true,
+    cacheSize: whole('cache-size', values['cache-size'], 0),
+    cacheDir: values['cache-dir'] as string | undefined,
+    cacheSearches: values['cache-searches'] === true,
   };
 }
 
@@ -218,6 +221,25 @@ export const serveCommand: Command = {
       default: 'User-agent: * / Disallow: /',
       group: 'A public gateway',
       description: 'The text served as /robots.txt.',
+    },
+    'cache-size': {
+      type: 'string',
+      value: 'N',
+      default: '0 (no cache); 67108864 (64 MiB) with --public or --cache-dir',
+      group: 'A public gateway',
+      description:
+        'Octets of retrieved objects kept in memory (menus 5 minutes, documents an hour); identical requests in flight then make one upstream request.',
+    },
+    'cache-dir': {
+      type: 'string',
+      value: 'DIR',
+      group: 'A public gateway',
+      description: 'Keep the cache in DIR too, across restarts (up to 1 GiB).',
+    },
+    'cache-searches': {
+      type: 'boolean',
+      group: 'A public gateway',
+      description: 'Keep the answers of searches too (by default each search goes upstream).',
     },
     index: {
       type: 'boolean',

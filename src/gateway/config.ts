@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { defineCode } from '../core/errors.js';
 import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
+import type { ObjectCache } from './cache.js';
 
 /** What `startGateway` takes; every field is optional. */
 export interface GatewayOptions {
@@ -104,6 +105,15 @@ export interface GatewayOptions {
    * and, with `public`, no X-Robots-Tag.
    */
   index?: boolean;
+  /**
+   * Octets of retrieved objects kept in memory (default 0: no cache, every request goes upstream;
+   * 64 MiB with `public` or `cacheDir`). Identical requests in flight are then coalesced into one.
+   */
+  cacheSize?: number;
+  /** A folder that keeps the cache across restarts too (up to 1 GiB). */
+  cacheDir?: string;
+  /** Keep the answers of searches too (a Gopher selector with a TAB, a `?` query); default false. */
+  cacheSearches?: boolean;
   /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
   accessLog?: (line: string) => void;
 }
@@ -170,6 +180,9 @@ export interface Config {
   /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
   formToken: string;
   log: ((line: string) => void) | undefined;
+  /** The cache of retrieved objects, or null. */
+  cache: ObjectCache | null;
+  cacheSearches: boolean;
   /** `X-Robots-Tag` sent on every answer, or null. */
   robotsTag: string | null;
   policy: Policy;

@@ -54,6 +54,8 @@ import {
 } from './respond.js';
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
+import { ObjectCache, cacheable } from './cache.js';
+import { objectKey } from '../operations/normalize.js';
 import { RateLimit, TrustedProxies, clientOf } from './clients.js';
 
 /** The robots.txt of a gateway that lets no robot in (the default). */
@@ -77,6 +79,9 @@ export { statusFor, fileNameOf } from './respond.js';
  * exported by `locator/gateway`.
  */
 export const SLOTS = new WeakMap<Gateway, ReadonlyMap<string, number>>();
+
+/** The cache of a gateway (an internal hook for the tests, as SLOTS). */
+export const CACHES = new WeakMap<Gateway, ObjectCache>();
 
 /**
  * Starts the gateway (RFC 1738 4) and resolves once it listens. Bound to 127.0.0.1 unless told
@@ -119,6 +124,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const everyInterface = addr.address === '::' || addr.address === '0.0.0.0';
   const names = [shownHost, host, ...(options.hostNames ?? [])];
   if (loopback || everyInterface) names.push('localhost', '127.0.0.1', '[::1]');
+  const cacheSize =
+    options.cacheSize ?? (options.public === true || options.cacheDir !== undefined ? 64 * 1024 ** 2 : 0);
   const cfg: Config = {
     timeout: options.timeout ?? 30_000,
     requestTimeout: options.requestTimeout ?? 300_000,
@@ -133,6 +140,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
     log: options.log,
+    cache:
+      cacheSize > 0
+        ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
+        : null,
+    cacheSearches: options.cacheSearches === true,
     robotsTag: options.public === true && options.index !== true ? 'noindex, nofollow' : null,
     netrcHosts: [...(options.netrcHosts ?? [])],
     policy: {
@@ -225,6 +237,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     close: () => closeServer(front, server, conns),
   };
   SLOTS.set(gateway, active);
+  if (cfg.cache !== null) CACHES.set(gateway, cfg.cache);
   return gateway;
 }
 
@@ -352,6 +365,9 @@ async function serveUrl(
   req.resume();
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
-  const r = await open(url, openOptions(cfg, signal));
+  const r =
+    cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
+      ? await cfg.cache.open(objectKey(url), (s) => open(url, openOptions(cfg, s)), signal)
+      : await open(url, openOptions(cfg, signal));
   await renderResource(res, cfg, url, r, view, ctx, signal);
 }

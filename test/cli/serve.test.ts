@@ -102,11 +102,15 @@ test('locator serve: --public and the options of a public gateway', () => {
   );
   assert.equal(serveOptions({}, io()).public, false);
   assert.equal(serveOptions({ rate: '0' }, io()).rate, 0);
+  const c = serveOptions({ 'cache-size': '1000', 'cache-dir': '/var/cache/gw', 'cache-searches': true }, io());
+  assert.deepEqual([c.cacheSize, c.cacheDir, c.cacheSearches], [1000, '/var/cache/gw', true]);
+  assert.equal(serveOptions({}, io()).cacheSize, undefined);
   for (const bad of [
     { 'trust-proxy': ['proxy.lan'] },
     { 'trust-proxy': ['10.0.0.0/40'] },
     { 'forwarded-header': 'x-real-ip' },
     { burst: '0' },
+    { 'cache-size': '-1' },
     { rate: 'x' },
   ])
     assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
