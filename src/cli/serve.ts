@@ -69,6 +69,8 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     cacheSize: whole('cache-size', values['cache-size'], 0),
     cacheDir: values['cache-dir'] as string | undefined,
     cacheSearches: values['cache-searches'] === true,
+    upstreamPerServer: whole('upstream-per-server', values['upstream-per-server'], 1),
+    upstreamDelay: whole('upstream-delay', values['upstream-delay'], 0),
   };
 }
 
@@ -303,6 +305,21 @@ export const serveCommand: Command = {
       default: '64',
       group: 'Limits',
       description: 'Connections at once, all clients together; past it, the one idle longest is closed.',
+    },
+    'upstream-per-server': {
+      type: 'string',
+      value: 'N',
+      default: '4',
+      group: 'Limits',
+      description: 'Requests at once to one remote server, all readers together; more wait their turn.',
+    },
+    'upstream-delay': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '0',
+      group: 'Limits',
+      description: 'The least time between the starts of two requests to one remote server.',
     },
     wais: {
       type: 'string',

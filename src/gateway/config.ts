@@ -6,6 +6,7 @@ import { defineCode } from '../core/errors.js';
 import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
 import type { ObjectCache } from './cache.js';
+import type { Politeness } from '../crawl/politeness.js';
 
 /** What `startGateway` takes; every field is optional. */
 export interface GatewayOptions {
@@ -114,6 +115,10 @@ export interface GatewayOptions {
   cacheDir?: string;
   /** Keep the answers of searches too (a Gopher selector with a TAB, a `?` query); default false. */
   cacheSearches?: boolean;
+  /** Requests at once to one remote server, all readers together (default 4); more wait their turn. */
+  upstreamPerServer?: number;
+  /** Milliseconds at least between the starts of two requests to one remote server (default 0). */
+  upstreamDelay?: number;
   /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
   accessLog?: (line: string) => void;
 }
@@ -183,6 +188,8 @@ export interface Config {
   /** The cache of retrieved objects, or null. */
   cache: ObjectCache | null;
   cacheSearches: boolean;
+  /** The politeness engine of the requests to remote servers (src/crawl/politeness.ts). */
+  upstream: Politeness;
   /** `X-Robots-Tag` sent on every answer, or null. */
   robotsTag: string | null;
   policy: Policy;

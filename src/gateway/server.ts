@@ -55,6 +55,7 @@ import {
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
 import { ObjectCache, cacheable } from './cache.js';
+import { politely, upstreamPoliteness } from './upstream.js';
 import { objectKey } from '../operations/normalize.js';
 import { RateLimit, TrustedProxies, clientOf } from './clients.js';
 
@@ -145,6 +146,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
         : null,
     cacheSearches: options.cacheSearches === true,
+    upstream: upstreamPoliteness({
+      perServer: options.upstreamPerServer,
+      delay: options.upstreamDelay,
+      concurrency: options.maxConnections,
+    }),
     robotsTag: options.public === true && options.index !== true ? 'noindex, nofollow' : null,
     netrcHosts: [...(options.netrcHosts ?? [])],
     policy: {
@@ -365,9 +371,10 @@ async function serveUrl(
   req.resume();
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
+  const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
   const r =
     cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
-      ? await cfg.cache.open(objectKey(url), (s) => open(url, openOptions(cfg, s)), signal)
-      : await open(url, openOptions(cfg, signal));
+      ? await cfg.cache.open(objectKey(url), upstream, signal)
+      : await upstream(signal);
   await renderResource(res, cfg, url, r, view, ctx, signal);
 }

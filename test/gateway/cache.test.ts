@@ -211,3 +211,33 @@ test('on disk: kept across caches, written under a temporary name then renamed, 
   assert.equal(fetched, 0);
   assert.equal(second.stats.hits, 1);
 });
+
+test('upstream politeness: at most upstreamPerServer requests at once to one server, whatever the readers', async () => {
+  let now = 0;
+  let most = 0;
+  const server = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    now++;
+    most = Math.max(most, now);
+    setTimeout(() => {
+      now--;
+      socket.end(MENU);
+    }, 100);
+    return true;
+  });
+  try {
+    const urls = Array.from({ length: 8 }, (_, i) => at(`gopher://127.0.0.1:${server.port}/1/m${i}`));
+    await withGateway({ upstreamPerServer: 1 }, async (g) => {
+      const all = await Promise.all(urls.map((u) => request(g, u)));
+      assert.deepEqual(new Set(all.map((r) => r.status)), new Set([200]));
+    });
+    assert.equal(most, 1);
+    most = 0;
+    await withGateway({}, async (g) => {
+      await Promise.all(urls.map((u) => request(g, u)));
+    });
+    assert.equal(most, 4, 'the default: 4 at once');
+  } finally {
+    await server.close();
+  }
+});
