@@ -1,5 +1,5 @@
 // `locator serve`: runs the gateway of RFC 1738 section 4 (src/gateway/) until interrupted.
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { ALLOW_PORT, EMAIL, MAX_BYTES, NETRC_HOST, NNTP_SERVER, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
@@ -97,6 +97,24 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; docs/wais.md).
   if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
+  const logFile = values['access-log'] as string | undefined;
+  let log: WriteStream | null = null;
+  if (logFile === '-') options.accessLog = (line) => io.stdout.write(`${line}\n`);
+  else if (logFile !== undefined) {
+    // Appended to, as a log rotated by the operator's tools (logrotate's copytruncate) expects.
+    const stream = createWriteStream(logFile, { flags: 'a', mode: 0o640 });
+    log = stream;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+    } catch (e) {
+      throw new UsageError(`--access-log: cannot open ${logFile}: ${(e as Error).message}`);
+    }
+    stream.on('error', (e) => io.stderr.write(safeText(`locator serve: the access log failed: ${e.message}\n`)));
+    options.accessLog = (line) => stream.write(`${line}\n`);
+  }
   let gw;
   try {
     gw = await startGateway(options);
@@ -117,6 +135,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     process.on('SIGTERM', stop);
   });
   await gw.close();
+  if (log !== null) await new Promise<void>((resolve) => log.end(() => resolve()));
   return EXIT.ok;
 }
 
@@ -181,6 +200,12 @@ export const serveCommand: Command = {
     },
     'smtp-ca': SMTP_CA,
     quiet: { type: 'boolean', description: 'No request log on standard error.' },
+    'access-log': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'Append a line per request to FILE (- for standard output) in the Combined Log Format: the client as resolved through --trust-proxy, passwords masked.',
+    },
     public: {
       type: 'boolean',
       group: 'A public gateway',

@@ -55,6 +55,7 @@ import {
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
 import { ObjectCache, cacheable } from './cache.js';
+import { logAccess } from './access-log.js';
 import { politely, upstreamPoliteness } from './upstream.js';
 import { objectKey } from '../operations/normalize.js';
 import { RateLimit, TrustedProxies, clientOf } from './clients.js';
@@ -172,6 +173,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const robots = options.robots ?? (options.index === true ? ROBOTS_ALLOW : ROBOTS_DISALLOW);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const client = clientOf(req, trusted, header);
+    if (options.accessLog !== undefined) logAccess(req, res, client, options.accessLog);
     const wait = rate?.take(client) ?? 0;
     if (wait > 0) {
       req.resume();

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { ROOT, SHARED } from '../helpers.js';
 import { open } from '../../src/clients/index.js';
 import { serveOptions } from '../../src/cli/serve.js';
@@ -148,4 +150,34 @@ test('locator serve --wais DIR --port 0: a WAIS server of the folder (RFC 1625),
   }
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 0);
+});
+
+test('locator serve --access-log FILE: a Combined Log Format line per request, appended', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-serve-log-'));
+  const file = join(dir, 'access.log');
+  writeFileSync(file, 'an earlier line\n');
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--access-log', file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no address within 10 s: ${err}`)), 10_000);
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = /the gateway is at (http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    assert.equal((await fetch(`${url}/robots.txt`, { headers: { 'User-Agent': 'test' } })).status, 200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal(await new Promise<number | null>((resolve) => child.on('close', resolve)), 0);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.equal(lines[0], 'an earlier line');
+  assert.match(lines[1], /^127\.0\.0\.1 - - \[[^\]]+ \+0000\] "GET \/robots\.txt HTTP\/1\.1" 200 26 "-" "test"$/);
 });
