@@ -8,7 +8,8 @@ import type { Url } from '../core/url.js';
 import { redactUrl } from '../operations/redact.js';
 import type { Resource } from '../clients/index.js';
 import { markup, pageEnd, pageStart } from './html.js';
-import { renderText, viewOf, type RenderContext } from './render/index.js';
+import { CHARSETS, renderText, viewOf, type RenderContext } from './render/index.js';
+import type { Html } from './html.js';
 import type { Config } from './config.js';
 import {
   HEADS,
@@ -45,6 +46,8 @@ export async function renderResource(
   view: string | null,
   ctx: RenderContext,
   signal: AbortSignal,
+  /** The charset the reader chose for a text (`charset=`), else null: the server's, or a guess. */
+  chosen: string | null = null,
 ): Promise<void> {
   const shows = viewOf(r.meta.view ?? null);
   const text = shows === null && /^text\//i.test((r.meta.contentType ?? '').trim());
@@ -112,7 +115,50 @@ export async function renderResource(
       )}.</p>\n`.value,
     );
   }
-  if (shows !== null) await shows.render(r.body, url, ctx, sink);
-  else await renderText(r.body, sink);
+  if (shows !== null) {
+    const up = upOf(url, r.meta.view ?? null);
+    if (up !== null)
+      await sink.write(markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a></p>\n`.value);
+    await shows.render(r.body, url, ctx, sink);
+  } else {
+    const named = /;\s*charset="?([^";\s]+)/i.exec(r.meta.contentType ?? '')?.[1]?.toLowerCase() ?? null;
+    const charset =
+      chosen !== null && Object.hasOwn(CHARSETS, chosen)
+        ? chosen
+        : named !== null && Object.hasOwn(CHARSETS, named)
+          ? named
+          : null;
+    await sink.write(charsetLinks(url, ctx, charset).value);
+    await renderText(r.body, sink, ctx, charset);
+  }
   res.end(pageEnd());
+}
+
+/** The links that show a text in another charset (the reader's choice, `charset=`); the one in use marked. */
+function charsetLinks(url: Url, ctx: RenderContext, current: string | null): Html {
+  const links = Object.entries(CHARSETS).map(([name, label], i) => {
+    const sep = i > 0 ? ' | ' : '';
+    return name === current
+      ? markup`${sep}<strong aria-current="true">${label}</strong>`
+      : markup`${sep}<a href="${ctx.link(url.href, { charset: name })}">${label}</a>`;
+  });
+  const guess = current === null ? ' (now a guess from its first octets)' : '';
+  return markup`<p class="charsets">Read the text as${guess}: ${links}</p>\n`;
+}
+
+/**
+ * The menu above a Gopher menu (RFC 1436 3.1: selectors of Unix servers are paths): the selector
+ * less its last segment, as a menu; none for the root, a search, or a selector that is no path.
+ */
+export function upOf(url: Url, view: string | null): string | null {
+  if (view !== 'gopher-menu' || url.scheme !== 'gopher') return null;
+  const path = url.path ?? '';
+  if (path.length < 2 || path[0] !== '1') return null;
+  const selector = path.slice(1);
+  if (!selector.startsWith('/') || /%09|\t/i.test(selector)) return null;
+  const parts = selector.split('/').filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  parts.pop();
+  const port = url.explicitPort ? `:${url.portDigits}` : '';
+  return `gopher://${url.host}${port}/1${parts.length === 0 ? '' : '/' + parts.join('/')}`;
 }

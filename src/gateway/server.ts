@@ -378,5 +378,5 @@ async function serveUrl(
     cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
       ? await cfg.cache.open(objectKey(url), upstream, signal)
       : await upstream(signal);
-  await renderResource(res, cfg, url, r, view, ctx, signal);
+  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'));
 }
