@@ -69,6 +69,8 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     cacheSize: whole('cache-size', values['cache-size'], 0),
     cacheDir: values['cache-dir'] as string | undefined,
     cacheSearches: values['cache-searches'] === true,
+    inlineImages: values['inline-images'] === true,
+    inlineImageBytes: whole('inline-image-bytes', values['inline-image-bytes'], 1),
     upstreamPerServer: whole('upstream-per-server', values['upstream-per-server'], 1),
     upstreamDelay: whole('upstream-delay', values['upstream-delay'], 0),
   };
@@ -200,6 +202,16 @@ export const serveCommand: Command = {
     },
     'smtp-ca': SMTP_CA,
     quiet: { type: 'boolean', description: 'No request log on standard error.' },
+    'inline-images': {
+      type: 'boolean',
+      description: 'Show the images of Gopher image items (g, I, p) in menu pages; without it, links only.',
+    },
+    'inline-image-bytes': {
+      type: 'string',
+      value: 'N',
+      default: '1048576 (1 MiB)',
+      description: 'The largest image shown in a page (--inline-images); larger ones are refused (413).',
+    },
     'access-log': {
       type: 'string',
       value: 'FILE',

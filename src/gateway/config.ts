@@ -115,6 +115,10 @@ export interface GatewayOptions {
   cacheDir?: string;
   /** Keep the answers of searches too (a Gopher selector with a TAB, a `?` query); default false. */
   cacheSearches?: boolean;
+  /** Show the images of Gopher image items (g, I, p) in menu pages (default false: links only). */
+  inlineImages?: boolean;
+  /** The largest image shown in a page, in octets (default 1 MiB); a larger one is refused (413). */
+  inlineImageBytes?: number;
   /** Requests at once to one remote server, all readers together (default 4); more wait their turn. */
   upstreamPerServer?: number;
   /** Milliseconds at least between the starts of two requests to one remote server (default 0). */
@@ -164,6 +168,23 @@ export const GATEWAY_MISDIRECTED = defineCode(
   'policy',
 );
 
+/** An object asked for as an image of a page (`view=image`) that is no image the gateway shows (415). */
+export const GATEWAY_NOT_IMAGE = defineCode(
+  'gateway-not-image',
+  'error',
+  null,
+  'the object is not an image the gateway shows in a page',
+  'protocol',
+);
+/** An image of a page past `inlineImageBytes` (413). */
+export const GATEWAY_TOO_LARGE = defineCode(
+  'gateway-too-large',
+  'error',
+  null,
+  'the image is larger than the gateway shows in a page',
+  'protocol',
+);
+
 /** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
 export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
 
@@ -188,6 +209,8 @@ export interface Config {
   /** The cache of retrieved objects, or null. */
   cache: ObjectCache | null;
   cacheSearches: boolean;
+  inlineImages: boolean;
+  inlineImageBytes: number;
   /** The politeness engine of the requests to remote servers (src/crawl/politeness.ts). */
   upstream: Politeness;
   /** `X-Robots-Tag` sent on every answer, or null. */

@@ -147,6 +147,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
         : null,
     cacheSearches: options.cacheSearches === true,
+    inlineImages: options.inlineImages === true,
+    inlineImageBytes: options.inlineImageBytes ?? 1024 * 1024,
     upstream: upstreamPoliteness({
       perServer: options.upstreamPerServer,
       delay: options.upstreamDelay,
@@ -288,7 +290,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   }
   if (method === 'HEAD') HEADS.add(res);
   const base = target.proxy ? cfg.origin : '';
-  const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
+  const ctx: RenderContext = {
+    base,
+    proxy: target.proxy,
+    inlineImages: cfg.inlineImages,
+    link: (u, p) => gatewayHref(base, u, p),
+  };
   const ac = new AbortController();
   const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   onEnded(req, res, () => ac.abort());

@@ -131,3 +131,64 @@ test('renderText without a context: escaped text only, as before', async () => {
   await renderText(body, { write: (c) => void (out += c) });
   assert.equal(out, '<pre class="text">gopher://h/ &lt;x&gt;</pre>\n');
 });
+
+const GIF = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(30, 1)]);
+
+/** A Gopher server with a menu of image items, a GIF, a large GIF and a text called an image. */
+async function pictures(): Promise<FakeServer> {
+  const fake: FakeServer = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    const sel = received.slice(0, received.indexOf('\r\n'));
+    const item = (t: string, name: string, s: string) => `${t}${name}\t${s}\t127.0.0.1\t${fake.port}\r\n`;
+    if (sel === '/pics')
+      socket.end(
+        item('g', 'A <small> picture', '/pic.gif') +
+          item('I', 'Large', '/big.gif') +
+          item('p', 'Not one', '/text') +
+          item('0', 'A text', '/text') +
+          '.\r\n',
+      );
+    else if (sel === '/pic.gif') socket.end(GIF);
+    else if (sel === '/big.gif') socket.end(Buffer.concat([GIF, Buffer.alloc(5000)]));
+    else socket.end('GIF is a format, this is text\r\n');
+    return true;
+  });
+  return fake;
+}
+
+test('inlineImages: g, I and p items shown in the menu through view=image: only images, only up to the size', async () => {
+  const fake = await pictures();
+  const base = `gopher://127.0.0.1:${fake.port}`;
+  try {
+    const g = await startGateway({ port: 0, inlineImages: true, inlineImageBytes: 1000 });
+    try {
+      const menu = await request(g, at(`${base}/1/pics`));
+      const imgs = [...menu.text.matchAll(/<img class="inline" src="([^"]+)" alt="([^"]*)" loading="lazy">/g)];
+      assert.deepEqual(
+        imgs.map((m) => m[2]),
+        ['A &lt;small&gt; picture', 'Large', 'Not one'],
+      );
+      assert.equal(imgs[0][1], `/?url=${encodeURIComponent(`${base}/g/pic.gif`)}&amp;view=image`);
+      const pic = await request(g, imgs[0][1].replace(/&amp;/g, '&'));
+      assert.equal(pic.status, 200);
+      assert.equal(pic.headers['content-type'], 'image/gif');
+      assert.deepEqual(pic.body, GIF);
+      const big = await request(g, imgs[1][1].replace(/&amp;/g, '&'));
+      assert.equal(big.status, 413);
+      assert.match(big.text, /gateway-too-large/);
+      const text = await request(g, imgs[2][1].replace(/&amp;/g, '&'));
+      assert.equal(text.status, 415);
+      assert.match(text.text, /gateway-not-image/);
+    } finally {
+      await g.close();
+    }
+    // Without inlineImages: links only.
+    await withGateway(async (g) => {
+      const menu = await request(g, at(`${base}/1/pics`));
+      assert.doesNotMatch(menu.text, /<img/);
+      assert.match(menu.text, /gif image/);
+    });
+  } finally {
+    await fake.close();
+  }
+});

@@ -27,6 +27,8 @@ export interface RenderContext {
   base: string;
   /** True when the request came as a proxy request (an absolute URL in the request line). */
   proxy?: boolean;
+  /** Show the images of Gopher image items (g, I, p) in menus (`--inline-images`). */
+  inlineImages?: boolean;
 }
 
 /** The longest line of a line-based object accepted (octets); longer is a protocol error. */
