@@ -1,11 +1,12 @@
 // `locator serve`: runs the gateway of RFC 1738 section 4 (src/gateway/) until interrupted.
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { startGateway, type GatewayOptions } from '../gateway/index.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { ALLOW_PORT, EMAIL, MAX_BYTES, NETRC_HOST, NNTP_SERVER, SMTP_CA, TIMEOUT, VERBOSE } from './options.js';
 import { runWaisServe } from './wais-serve.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
+import { TrustedProxies } from '../gateway/clients.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -58,7 +59,39 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     smtp: values.smtp as string | undefined,
     smtpCa: typeof values['smtp-ca'] === 'string' ? readFileSync(values['smtp-ca']) : undefined,
     log: values.quiet === true ? undefined : (line) => io.stderr.write(safeText(`${line}\n`)),
+    public: values.public === true,
+    rate: whole('rate', values.rate, 0),
+    burst: whole('burst', values.burst, 1),
+    trustProxy: trustProxyArg(values['trust-proxy']),
+    forwardedHeader: forwardedHeaderArg(values['forwarded-header']),
+    robots: typeof values.robots === 'string' ? readFileSync(values.robots, 'utf8') : undefined,
+    index: values.index === true,
+    cacheSize: whole('cache-size', values['cache-size'], 0),
+    cacheDir: values['cache-dir'] as string | undefined,
+    cacheSearches: values['cache-searches'] === true,
+    inlineImages: values['inline-images'] === true,
+    inlineImageBytes: whole('inline-image-bytes', values['inline-image-bytes'], 1),
+    upstreamPerServer: whole('upstream-per-server', values['upstream-per-server'], 1),
+    upstreamDelay: whole('upstream-delay', values['upstream-delay'], 0),
   };
+}
+
+function trustProxyArg(v: unknown): string[] {
+  const list = ([] as unknown[]).concat(v ?? []).map(String);
+  try {
+    new TrustedProxies(list);
+  } catch (e) {
+    throw new UsageError(`--trust-proxy: ${(e as Error).message}`);
+  }
+  return list;
+}
+
+function forwardedHeaderArg(v: unknown): 'x-forwarded-for' | 'forwarded' | undefined {
+  if (v === undefined) return undefined;
+  const h = String(v).toLowerCase();
+  if (h !== 'x-forwarded-for' && h !== 'forwarded')
+    throw new UsageError(`--forwarded-header takes x-forwarded-for or forwarded, not ${JSON.stringify(v)}`);
+  return h;
 }
 
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
@@ -66,6 +99,24 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; docs/wais.md).
   if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
+  const logFile = values['access-log'] as string | undefined;
+  let log: WriteStream | null = null;
+  if (logFile === '-') options.accessLog = (line) => io.stdout.write(`${line}\n`);
+  else if (logFile !== undefined) {
+    // Appended to, as a log rotated by the operator's tools (logrotate's copytruncate) expects.
+    const stream = createWriteStream(logFile, { flags: 'a', mode: 0o640 });
+    log = stream;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+    } catch (e) {
+      throw new UsageError(`--access-log: cannot open ${logFile}: ${(e as Error).message}`);
+    }
+    stream.on('error', (e) => io.stderr.write(safeText(`locator serve: the access log failed: ${e.message}\n`)));
+    options.accessLog = (line) => stream.write(`${line}\n`);
+  }
   let gw;
   try {
     gw = await startGateway(options);
@@ -86,6 +137,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     process.on('SIGTERM', stop);
   });
   await gw.close();
+  if (log !== null) await new Promise<void>((resolve) => log.end(() => resolve()));
   return EXIT.ok;
 }
 
@@ -150,6 +202,90 @@ export const serveCommand: Command = {
     },
     'smtp-ca': SMTP_CA,
     quiet: { type: 'boolean', description: 'No request log on standard error.' },
+    'inline-images': {
+      type: 'boolean',
+      description: 'Show the images of Gopher image items (g, I, p) in menu pages; without it, links only.',
+    },
+    'inline-image-bytes': {
+      type: 'string',
+      value: 'N',
+      default: '1048576 (1 MiB)',
+      description: 'The largest image shown in a page (--inline-images); larger ones are refused (413).',
+    },
+    'access-log': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'Append a line per request to FILE (- for standard output) in the Combined Log Format: the client as resolved through --trust-proxy, passwords masked.',
+    },
+    public: {
+      type: 'boolean',
+      group: 'A public gateway',
+      description:
+        'The safe defaults of a gateway others reach, each overridden by its own option: private and loopback URLs refused even bound to loopback (--allow-private), no file: (--allow-files), --rate 2 --burst 20, X-Robots-Tag: noindex, nofollow on every answer (--index), a 64 MiB cache (--cache-size).',
+    },
+    rate: {
+      type: 'string',
+      value: 'N',
+      default: '0 (no limit); 2 with --public',
+      group: 'A public gateway',
+      description: 'Requests a second one client may make (a token bucket); more get 429 with Retry-After.',
+    },
+    burst: {
+      type: 'string',
+      value: 'N',
+      default: '20',
+      group: 'A public gateway',
+      description: 'Requests a client may make back to back after a quiet spell (the size of its bucket).',
+    },
+    'trust-proxy': {
+      type: 'string',
+      value: 'ADDR',
+      multiple: true,
+      group: 'A public gateway',
+      description:
+        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests (repeatable); any other connection's header is ignored.",
+    },
+    'forwarded-header': {
+      type: 'string',
+      value: 'NAME',
+      default: 'x-forwarded-for',
+      group: 'A public gateway',
+      description:
+        'The header the trusted proxies name the client in: x-forwarded-for, or forwarded (RFC 7239). Only the one the proxy writes: the other passes through from the client.',
+    },
+    robots: {
+      type: 'string',
+      value: 'FILE',
+      default: 'User-agent: * / Disallow: /',
+      group: 'A public gateway',
+      description: 'The text served as /robots.txt.',
+    },
+    'cache-size': {
+      type: 'string',
+      value: 'N',
+      default: '0 (no cache); 67108864 (64 MiB) with --public or --cache-dir',
+      group: 'A public gateway',
+      description:
+        'Octets of retrieved objects kept in memory (menus 5 minutes, documents an hour); identical requests in flight then make one upstream request.',
+    },
+    'cache-dir': {
+      type: 'string',
+      value: 'DIR',
+      group: 'A public gateway',
+      description: 'Keep the cache in DIR too, across restarts (up to 1 GiB).',
+    },
+    'cache-searches': {
+      type: 'boolean',
+      group: 'A public gateway',
+      description: 'Keep the answers of searches too (by default each search goes upstream).',
+    },
+    index: {
+      type: 'boolean',
+      group: 'A public gateway',
+      description:
+        'Let search engines in: /robots.txt allows all (unless --robots), and no X-Robots-Tag with --public.',
+    },
     timeout: {
       ...TIMEOUT,
       group: 'Limits',
@@ -206,6 +342,21 @@ export const serveCommand: Command = {
       default: '64',
       group: 'Limits',
       description: 'Connections at once, all clients together; past it, the one idle longest is closed.',
+    },
+    'upstream-per-server': {
+      type: 'string',
+      value: 'N',
+      default: '4',
+      group: 'Limits',
+      description: 'Requests at once to one remote server, all readers together; more wait their turn.',
+    },
+    'upstream-delay': {
+      type: 'string',
+      value: 'MS',
+      unit: 'milliseconds',
+      default: '0',
+      group: 'Limits',
+      description: 'The least time between the starts of two requests to one remote server.',
     },
     wais: {
       type: 'string',

@@ -5,6 +5,8 @@ import { networkInterfaces } from 'node:os';
 import { defineCode } from '../core/errors.js';
 import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
+import type { ObjectCache } from './cache.js';
+import type { Politeness } from '../crawl/politeness.js';
 
 /** What `startGateway` takes; every field is optional. */
 export interface GatewayOptions {
@@ -77,6 +79,52 @@ export interface GatewayOptions {
    * operator's credentials; `locator serve --netrc-host HOST`).
    */
   netrcHosts?: string[];
+  /**
+   * A gateway for the public (`locator serve --public`): turns on at once the defaults a gateway
+   * others reach needs, each of which its own option still overrides: URLs naming private and
+   * loopback addresses refused even when bound to loopback (behind a reverse proxy) unless
+   * `allowPrivate`; `file:` refused unless `allowLocalFiles`; a request rate per client of 2 a
+   * second, bursts of 20, unless `rate`; `X-Robots-Tag: noindex, nofollow` on every answer unless
+   * `index`; a cache of 64 MiB unless `cacheSize`.
+   */
+  public?: boolean;
+  /** Requests a second one client may make (a token bucket; more get 429 with Retry-After); 0: no limit (the default, but 2 with `public`). */
+  rate?: number;
+  /** The bucket's size: requests a client may make back to back after a quiet spell (default 20). */
+  burst?: number;
+  /**
+   * Reverse proxies (addresses, or networks `ADDR/BITS`) whose `forwardedHeader` names the client
+   * of a request that comes from them (default none: the connection's address is the client).
+   */
+  trustProxy?: string[];
+  /** The header the trusted proxies name the client in: `x-forwarded-for` (default) or `forwarded` (RFC 7239). */
+  forwardedHeader?: 'x-forwarded-for' | 'forwarded';
+  /** The text of /robots.txt (default: every robot kept off every page: "User-agent: *", "Disallow: /"). */
+  robots?: string;
+  /**
+   * Let search engines index the pages: /robots.txt allows everything (unless `robots` is given)
+   * and, with `public`, no X-Robots-Tag.
+   */
+  index?: boolean;
+  /**
+   * Octets of retrieved objects kept in memory (default 0: no cache, every request goes upstream;
+   * 64 MiB with `public` or `cacheDir`). Identical requests in flight are then coalesced into one.
+   */
+  cacheSize?: number;
+  /** A folder that keeps the cache across restarts too (up to 1 GiB). */
+  cacheDir?: string;
+  /** Keep the answers of searches too (a Gopher selector with a TAB, a `?` query); default false. */
+  cacheSearches?: boolean;
+  /** Show the images of Gopher image items (g, I, p) in menu pages (default false: links only). */
+  inlineImages?: boolean;
+  /** The largest image shown in a page, in octets (default 1 MiB); a larger one is refused (413). */
+  inlineImageBytes?: number;
+  /** Requests at once to one remote server, all readers together (default 4); more wait their turn. */
+  upstreamPerServer?: number;
+  /** Milliseconds at least between the starts of two requests to one remote server (default 0). */
+  upstreamDelay?: number;
+  /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
+  accessLog?: (line: string) => void;
 }
 
 /** A running gateway. */
@@ -120,6 +168,23 @@ export const GATEWAY_MISDIRECTED = defineCode(
   'policy',
 );
 
+/** An object asked for as an image of a page (`view=image`) that is no image the gateway shows (415). */
+export const GATEWAY_NOT_IMAGE = defineCode(
+  'gateway-not-image',
+  'error',
+  null,
+  'the object is not an image the gateway shows in a page',
+  'protocol',
+);
+/** An image of a page past `inlineImageBytes` (413). */
+export const GATEWAY_TOO_LARGE = defineCode(
+  'gateway-too-large',
+  'error',
+  null,
+  'the image is larger than the gateway shows in a page',
+  'protocol',
+);
+
 /** A failure of the gateway itself (a bug): the page says so instead of dropping the connection. */
 export const GATEWAY_FAILED = defineCode('gateway-failed', 'error', null, 'the gateway failed', 'protocol');
 
@@ -141,6 +206,15 @@ export interface Config {
   /** The mail form's token: a POST without it is refused (a page of another site cannot read it). */
   formToken: string;
   log: ((line: string) => void) | undefined;
+  /** The cache of retrieved objects, or null. */
+  cache: ObjectCache | null;
+  cacheSearches: boolean;
+  inlineImages: boolean;
+  inlineImageBytes: number;
+  /** The politeness engine of the requests to remote servers (src/crawl/politeness.ts). */
+  upstream: Politeness;
+  /** `X-Robots-Tag` sent on every answer, or null. */
+  robotsTag: string | null;
   policy: Policy;
   netrcHosts: string[];
   /** The gateway's own origin, "http://127.0.0.1:8080". */

@@ -76,6 +76,7 @@ h1 { font-size: 1.4rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; }
 ul.items { list-style: none; padding: 0; }
 ul.items li { padding: 0.1rem 0; overflow-wrap: anywhere; }
+img.inline { display: block; max-width: 100%; height: auto; margin: 0.25rem 0 0.5rem; }
 .kind { display: inline-block; min-width: 5.5rem; font-size: 0.85rem; color: #3d3d3d; font-family: ui-monospace, monospace; }
 li.info { white-space: pre-wrap; font-family: ui-monospace, monospace; }
 li.problem, .problem { color: #8a1c00; }

@@ -8,8 +8,10 @@ import type { Url } from '../core/url.js';
 import { redactUrl } from '../operations/redact.js';
 import type { Resource } from '../clients/index.js';
 import { markup, pageEnd, pageStart } from './html.js';
-import { renderText, viewOf, type RenderContext } from './render/index.js';
-import type { Config } from './config.js';
+import { CHARSETS, renderText, viewOf, type RenderContext } from './render/index.js';
+import type { Html } from './html.js';
+import { GATEWAY_NOT_IMAGE, GATEWAY_TOO_LARGE, type Config } from './config.js';
+import { LocatorError } from '../core/errors.js';
 import {
   HEADS,
   actions,
@@ -45,7 +47,13 @@ export async function renderResource(
   view: string | null,
   ctx: RenderContext,
   signal: AbortSignal,
+  /** The charset the reader chose for a text (`charset=`), else null: the server's, or a guess. */
+  chosen: string | null = null,
 ): Promise<void> {
+  if (view === 'image') {
+    await sendImage(res, cfg, r);
+    return;
+  }
   const shows = viewOf(r.meta.view ?? null);
   const text = shows === null && /^text\//i.test((r.meta.contentType ?? '').trim());
   const download = shows === null && !text;
@@ -112,7 +120,107 @@ export async function renderResource(
       )}.</p>\n`.value,
     );
   }
-  if (shows !== null) await shows.render(r.body, url, ctx, sink);
-  else await renderText(r.body, sink);
+  if (shows !== null) {
+    const up = upOf(url, r.meta.view ?? null);
+    if (up !== null)
+      await sink.write(markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a></p>\n`.value);
+    await shows.render(r.body, url, ctx, sink);
+  } else {
+    const named = /;\s*charset="?([^";\s]+)/i.exec(r.meta.contentType ?? '')?.[1]?.toLowerCase() ?? null;
+    const charset =
+      chosen !== null && Object.hasOwn(CHARSETS, chosen)
+        ? chosen
+        : named !== null && Object.hasOwn(CHARSETS, named)
+          ? named
+          : null;
+    await sink.write(charsetLinks(url, ctx, charset).value);
+    await renderText(r.body, sink, ctx, charset);
+  }
   res.end(pageEnd());
+}
+
+/** The links that show a text in another charset (the reader's choice, `charset=`); the one in use marked. */
+function charsetLinks(url: Url, ctx: RenderContext, current: string | null): Html {
+  const links = Object.entries(CHARSETS).map(([name, label], i) => {
+    const sep = i > 0 ? ' | ' : '';
+    return name === current
+      ? markup`${sep}<strong aria-current="true">${label}</strong>`
+      : markup`${sep}<a href="${ctx.link(url.href, { charset: name })}">${label}</a>`;
+  });
+  const guess = current === null ? ' (now a guess from its first octets)' : '';
+  return markup`<p class="charsets">Read the text as${guess}: ${links}</p>\n`;
+}
+
+/**
+ * The menu above a Gopher menu (RFC 1436 3.1: selectors of Unix servers are paths): the selector
+ * less its last segment, as a menu; none for the root, a search, or a selector that is no path.
+ */
+export function upOf(url: Url, view: string | null): string | null {
+  if (view !== 'gopher-menu' || url.scheme !== 'gopher') return null;
+  const path = url.path ?? '';
+  if (path.length < 2 || path[0] !== '1') return null;
+  const selector = path.slice(1);
+  if (!selector.startsWith('/') || /%09|\t/i.test(selector)) return null;
+  const parts = selector.split('/').filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  parts.pop();
+  const port = url.explicitPort ? `:${url.portDigits}` : '';
+  return `gopher://${url.host}${port}/1${parts.length === 0 ? '' : '/' + parts.join('/')}`;
+}
+
+/** The type of an image by its first octets (its signature), or null: GIF, PNG, JPEG, WebP, BMP. */
+export function imageType(head: Uint8Array): string | null {
+  const b = Buffer.from(head.subarray(0, 12));
+  if (b.toString('latin1', 0, 6) === 'GIF87a' || b.toString('latin1', 0, 6) === 'GIF89a') return 'image/gif';
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (b.toString('latin1', 0, 2) === 'BM') return 'image/bmp';
+  return null;
+}
+
+/**
+ * `view=image`: the object for an <img> of a menu page (`--inline-images`), passed on only when its
+ * first octets are those of an image (GIF, PNG, JPEG, WebP, BMP: the type is the signature's, never
+ * the server's word) and it is no larger than `inlineImageBytes`; else 415 or 413, and nothing of
+ * it is passed on.
+ */
+async function sendImage(res: ServerResponse, cfg: Config, r: Resource): Promise<void> {
+  const limit = cfg.inlineImageBytes;
+  if (typeof r.meta.size === 'number' && r.meta.size > limit) {
+    await r.body.cancel().catch(() => {});
+    throw new LocatorError(GATEWAY_TOO_LARGE, -1, `the image is larger than the ${limit} octets shown in a page`);
+  }
+  // Read whole (it is small) before anything is sent: one too large or not an image is an error
+  // page, never half an image.
+  const reader = r.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let c = await reader.read(); !c.done; c = await reader.read()) {
+      size += c.value.length;
+      if (size > limit)
+        throw new LocatorError(GATEWAY_TOO_LARGE, -1, `the image is larger than the ${limit} octets shown in a page`);
+      parts.push(c.value);
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  } finally {
+    reader.releaseLock();
+  }
+  const image = Buffer.concat(parts);
+  const type = imageType(image);
+  if (type === null)
+    throw new LocatorError(
+      GATEWAY_NOT_IMAGE,
+      -1,
+      'the object is not an image the gateway shows in a page (GIF, PNG, JPEG, WebP, BMP)',
+    );
+  res.statusCode = 200;
+  commonHeaders(res, cfg);
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', image.length);
+  res.end(HEADS.has(res) ? undefined : image);
 }

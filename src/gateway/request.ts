@@ -7,6 +7,7 @@ import { classifyAddress } from '../lint/address.js';
 import { NOT_FOUND } from '../clients/index.js';
 import { GATEWAY_MISDIRECTED, GATEWAY_REFUSED, MAX_FORM, MAX_TARGET, type Config } from './config.js';
 import { OPAQUE_PROXY_TARGET } from './connections.js';
+import { clientAddressOf } from './clients.js';
 
 /**
  * The origin a request for one of the gateway's pages addressed ("http://localhost:8080": the
@@ -45,7 +46,7 @@ export function targetOf(req: IncomingMessage, cfg: Config): Target | null {
   if (!line.startsWith('/')) {
     // A proxy request (RFC 1945 5.1.2: "The absoluteURI form is only allowed when the request is
     // being made to a proxy"): what clients send with gopher_proxy, ftp_proxy, wais_proxy ...
-    const client = req.socket.remoteAddress ?? '';
+    const client = clientAddressOf(req);
     if (!cfg.openProxy && !isLoopbackAddress(client)) {
       throw new LocatorError(
         GATEWAY_REFUSED,

@@ -17,7 +17,15 @@ import {
 } from '../clients/index.js';
 import { Html, contentSecurityPolicy, markup, page } from './html.js';
 import type { RenderContext, Sink } from './render/index.js';
-import { GATEWAY_BUSY, GATEWAY_FAILED, GATEWAY_MISDIRECTED, GATEWAY_REFUSED, type Config } from './config.js';
+import {
+  GATEWAY_BUSY,
+  GATEWAY_FAILED,
+  GATEWAY_MISDIRECTED,
+  GATEWAY_NOT_IMAGE,
+  GATEWAY_REFUSED,
+  GATEWAY_TOO_LARGE,
+  type Config,
+} from './config.js';
 import { requestOrigin, type Target } from './request.js';
 
 export function commonHeaders(res: ServerResponse, cfg: Config): void {
@@ -29,6 +37,7 @@ export function commonHeaders(res: ServerResponse, cfg: Config): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(cfg.origin));
+  if (cfg.robotsTag !== null) res.setHeader('X-Robots-Tag', cfg.robotsTag);
 }
 
 /** The responses that are pages (an error met after the start is written at their end); the others are objects passed on. */
@@ -61,6 +70,8 @@ export function sendPage(res: ServerResponse, cfg: Config, status: number, body:
 export function statusFor(e: LocatorError): number {
   if (e.code === GATEWAY_BUSY) return 429;
   if (e.code === GATEWAY_MISDIRECTED) return 421;
+  if (e.code === GATEWAY_NOT_IMAGE) return 415;
+  if (e.code === GATEWAY_TOO_LARGE) return 413;
   if (e.code === NOT_FOUND) return 404;
   if (e instanceof FtpReplyError && (e.replyCode === 550 || e.replyCode === 450)) return 404;
   if (e instanceof GopherError && (e.errorNumber === 1 || e.errorNumber === null)) return 404;

@@ -30,13 +30,21 @@ import {
   type Gateway,
   type GatewayOptions,
 } from './config.js';
-import { Connections, acceptConnection, closeServer, onEnded, type Limits } from './connections.js';
+import {
+  Connections,
+  OPAQUE_PROXY_TARGET,
+  acceptConnection,
+  closeServer,
+  onEnded,
+  type Limits,
+} from './connections.js';
 import { crossSiteRefusal, isLoopbackAddress, targetOf, type Target } from './request.js';
 import {
   HEADS,
   PAGES,
   actions,
   asLocatorError,
+  commonHeaders,
   homePage,
   redirectTo,
   sendCrossSiteRefusal,
@@ -46,6 +54,16 @@ import {
 } from './respond.js';
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
+import { ObjectCache, cacheable } from './cache.js';
+import { logAccess } from './access-log.js';
+import { politely, upstreamPoliteness } from './upstream.js';
+import { objectKey } from '../operations/normalize.js';
+import { RateLimit, TrustedProxies, clientOf } from './clients.js';
+
+/** The robots.txt of a gateway that lets no robot in (the default). */
+export const ROBOTS_DISALLOW = 'User-agent: *\nDisallow: /\n';
+/** The robots.txt of a gateway that lets every robot in (`index`). */
+export const ROBOTS_ALLOW = 'User-agent: *\nDisallow:\n';
 
 export {
   GATEWAY_BUSY,
@@ -63,6 +81,9 @@ export { statusFor, fileNameOf } from './respond.js';
  * exported by `locator/gateway`.
  */
 export const SLOTS = new WeakMap<Gateway, ReadonlyMap<string, number>>();
+
+/** The cache of a gateway (an internal hook for the tests, as SLOTS). */
+export const CACHES = new WeakMap<Gateway, ObjectCache>();
 
 /**
  * Starts the gateway (RFC 1738 4) and resolves once it listens. Bound to 127.0.0.1 unless told
@@ -105,6 +126,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const everyInterface = addr.address === '::' || addr.address === '0.0.0.0';
   const names = [shownHost, host, ...(options.hostNames ?? [])];
   if (loopback || everyInterface) names.push('localhost', '127.0.0.1', '[::1]');
+  const cacheSize =
+    options.cacheSize ?? (options.public === true || options.cacheDir !== undefined ? 64 * 1024 ** 2 : 0);
   const cfg: Config = {
     timeout: options.timeout ?? 30_000,
     requestTimeout: options.requestTimeout ?? 300_000,
@@ -119,10 +142,25 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
     log: options.log,
+    cache:
+      cacheSize > 0
+        ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
+        : null,
+    cacheSearches: options.cacheSearches === true,
+    inlineImages: options.inlineImages === true,
+    inlineImageBytes: options.inlineImageBytes ?? 1024 * 1024,
+    upstream: upstreamPoliteness({
+      perServer: options.upstreamPerServer,
+      delay: options.upstreamDelay,
+      concurrency: options.maxConnections,
+    }),
+    robotsTag: options.public === true && options.index !== true ? 'noindex, nofollow' : null,
     netrcHosts: [...(options.netrcHosts ?? [])],
     policy: {
       allowPorts: options.allowPorts ?? [],
-      refusePrivateAddresses: !loopback && options.allowPrivate !== true,
+      // A public gateway is reached through a reverse proxy on this machine as often as not: bound
+      // to loopback, it still refuses private and loopback addresses.
+      refusePrivateAddresses: (options.public === true || !loopback) && options.allowPrivate !== true,
       maxRedirects: 5,
       maxCrossSchemeRedirects: 0,
     },
@@ -130,8 +168,40 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     names: new OwnNames(addr.port, names, everyInterface),
   };
   const active = new Map<string, number>();
+  const trusted = new TrustedProxies(options.trustProxy ?? []);
+  const header = options.forwardedHeader ?? 'x-forwarded-for';
+  const rateOption = options.rate ?? (options.public === true ? 2 : 0);
+  const rate = rateOption > 0 ? new RateLimit(rateOption, options.burst ?? 20) : null;
+  const robots = options.robots ?? (options.index === true ? ROBOTS_ALLOW : ROBOTS_DISALLOW);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const client = req.socket.remoteAddress ?? '';
+    const client = clientOf(req, trusted, header);
+    if (options.accessLog !== undefined) logAccess(req, res, client, options.accessLog);
+    const wait = rate?.take(client) ?? 0;
+    if (wait > 0) {
+      req.resume();
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
+      sendError(
+        res,
+        cfg,
+        '',
+        new LocatorError(
+          GATEWAY_BUSY,
+          -1,
+          `more than ${rate!.rate} requests a second from this client (bursts of ${rate!.burst})`,
+        ),
+        429,
+      );
+      return;
+    }
+    if (isRobots(req)) {
+      req.resume();
+      res.statusCode = 200;
+      commonHeaders(res, cfg);
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(robots));
+      res.end(req.method === 'HEAD' ? undefined : robots);
+      return;
+    }
     const n = active.get(client) ?? 0;
     if (n >= cfg.maxPerClient) {
       res.setHeader('Retry-After', '5');
@@ -177,7 +247,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     close: () => closeServer(front, server, conns),
   };
   SLOTS.set(gateway, active);
+  if (cfg.cache !== null) CACHES.set(gateway, cfg.cache);
   return gateway;
+}
+
+/** A request for /robots.txt (the Robots Exclusion Protocol, RFC 9309 2.3: at the root of the origin). */
+function isRobots(req: IncomingMessage): boolean {
+  if (OPAQUE_PROXY_TARGET.has(req.socket)) return false;
+  const m = req.method ?? 'GET';
+  return (m === 'GET' || m === 'HEAD') && /^\/robots\.txt(?:\?|$)/.test(req.url ?? '');
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): Promise<void> {
@@ -212,7 +290,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   }
   if (method === 'HEAD') HEADS.add(res);
   const base = target.proxy ? cfg.origin : '';
-  const ctx: RenderContext = { base, proxy: target.proxy, link: (u, p) => gatewayHref(base, u, p) };
+  const ctx: RenderContext = {
+    base,
+    proxy: target.proxy,
+    inlineImages: cfg.inlineImages,
+    link: (u, p) => gatewayHref(base, u, p),
+  };
   const ac = new AbortController();
   const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   onEnded(req, res, () => ac.abort());
@@ -297,6 +380,10 @@ async function serveUrl(
   req.resume();
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
-  const r = await open(url, openOptions(cfg, signal));
-  await renderResource(res, cfg, url, r, view, ctx, signal);
+  const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
+  const r =
+    cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
+      ? await cfg.cache.open(objectKey(url), upstream, signal)
+      : await upstream(signal);
+  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'));
 }

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { ROOT, SHARED } from '../helpers.js';
 import { open } from '../../src/clients/index.js';
 import { serveOptions } from '../../src/cli/serve.js';
@@ -84,6 +86,38 @@ test("locator serve: the client limits and --netrc-host (the operator's ~/.netrc
     assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
 });
 
+test('locator serve: --public and the options of a public gateway', () => {
+  const o = serveOptions(
+    {
+      public: true,
+      rate: '5',
+      burst: '9',
+      'trust-proxy': ['127.0.0.1', '10.0.0.0/8'],
+      'forwarded-header': 'Forwarded',
+      index: true,
+    },
+    io(),
+  );
+  assert.deepEqual(
+    [o.public, o.rate, o.burst, o.trustProxy, o.forwardedHeader, o.index],
+    [true, 5, 9, ['127.0.0.1', '10.0.0.0/8'], 'forwarded', true],
+  );
+  assert.equal(serveOptions({}, io()).public, false);
+  assert.equal(serveOptions({ rate: '0' }, io()).rate, 0);
+  const c = serveOptions({ 'cache-size': '1000', 'cache-dir': '/var/cache/gw', 'cache-searches': true }, io());
+  assert.deepEqual([c.cacheSize, c.cacheDir, c.cacheSearches], [1000, '/var/cache/gw', true]);
+  assert.equal(serveOptions({}, io()).cacheSize, undefined);
+  for (const bad of [
+    { 'trust-proxy': ['proxy.lan'] },
+    { 'trust-proxy': ['10.0.0.0/40'] },
+    { 'forwarded-header': 'x-real-ip' },
+    { burst: '0' },
+    { 'cache-size': '-1' },
+    { rate: 'x' },
+  ])
+    assert.throws(() => serveOptions(bad, io()), UsageError, JSON.stringify(bad));
+});
+
 test('locator serve takes no URL arguments (usage error, status 2)', async () => {
   const child = spawn(process.execPath, [BIN, 'serve', 'gopher://h/'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -116,4 +150,34 @@ test('locator serve --wais DIR --port 0: a WAIS server of the folder (RFC 1625),
   }
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 0);
+});
+
+test('locator serve --access-log FILE: a Combined Log Format line per request, appended', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-serve-log-'));
+  const file = join(dir, 'access.log');
+  writeFileSync(file, 'an earlier line\n');
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--access-log', file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no address within 10 s: ${err}`)), 10_000);
+      child.stderr.on('data', (d) => {
+        err += d;
+        const m = /the gateway is at (http:\/\/127\.0\.0\.1:\d+)\//.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+    });
+    assert.equal((await fetch(`${url}/robots.txt`, { headers: { 'User-Agent': 'test' } })).status, 200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal(await new Promise<number | null>((resolve) => child.on('close', resolve)), 0);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  assert.equal(lines[0], 'an earlier line');
+  assert.match(lines[1], /^127\.0\.0\.1 - - \[[^\]]+ \+0000\] "GET \/robots\.txt HTTP\/1\.1" 200 26 "-" "test"$/);
 });

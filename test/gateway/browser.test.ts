@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startGateway, type Gateway } from '../../src/gateway/index.js';
-import { fakeServer } from '../clients/gopher/fakes.js';
+import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
 import { ROOT, serversDir } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -131,6 +131,36 @@ test('an error page (FTP 550) and the access algorithm page are accessible too',
   await page.goto(`${gw.url}/?url=${encodeURIComponent('ftp://127.0.0.1:2121/pub/unix.txt')}&view=explain`);
   assert.equal(await page.locator('ol.steps li').first().textContent(), 'USER anonymous');
   await assertAccessible('explain');
+});
+
+test('a menu with --inline-images shows its image items; a text read as CP437 by its charset link', async () => {
+  // A 1x1 GIF, and a text of CP437 box drawing, from a Gopher server of the test's own.
+  const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+  const fake: FakeServer = await fakeServer((socket, received) => {
+    if (!received.includes('\r\n')) return false;
+    const sel = received.slice(0, received.indexOf('\r\n'));
+    const item = (t: string, name: string, s: string) => `${t}${name}\t${s}\t127.0.0.1\t${fake.port}\r\n`;
+    if (sel === '/pics') socket.end(item('g', 'A dot', '/dot.gif') + item('0', 'Box art', '/art.txt') + '.\r\n');
+    else if (sel === '/dot.gif') socket.end(gif);
+    else socket.end(Buffer.from([0xc9, 0xcd, 0xbb, 0x0d, 0x0a]));
+    return true;
+  });
+  const inline = await startGateway({ port: 0, timeout: 10_000, inlineImages: true });
+  try {
+    await page.goto(`${inline.url}/?url=${encodeURIComponent(`gopher://127.0.0.1:${fake.port}/1/pics`)}`);
+    const img = page.getByRole('img', { name: 'A dot' });
+    await img.waitFor();
+    await page.waitForFunction(() => (document.querySelector('img.inline') as HTMLImageElement | null)?.complete);
+    assert.equal(await img.evaluate((e) => (e as HTMLImageElement).naturalWidth), 1);
+    await assertAccessible('gopher-inline-images');
+    await Promise.all([page.waitForURL(/art\.txt/), page.getByRole('link', { name: 'Box art' }).click()]);
+    await Promise.all([page.waitForURL(/charset=cp437/), page.getByRole('link', { name: 'CP437 (IBM PC)' }).click()]);
+    assert.equal(await page.locator('pre.text').textContent(), '\u2554\u2550\u2557\n');
+    await assertAccessible('gopher-text-cp437');
+  } finally {
+    await inline.close();
+    await fake.close();
+  }
 });
 
 test('the core runs in a browser: the package root bundled by esbuild parses and extracts URLs in the page', async () => {

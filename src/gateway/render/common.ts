@@ -11,6 +11,7 @@
 import { LocatorError } from '../../core/errors.js';
 import type { Explanation } from '../../schemes/spec.js';
 import { PROTOCOL_ERROR } from '../../clients/index.js';
+import { createExtractor, type Match } from '../../extract/index.js';
 import { Html, markup } from '../html.js';
 
 /** Where a renderer writes: each call may wait for the client to take the bytes (back-pressure). */
@@ -26,6 +27,8 @@ export interface RenderContext {
   base: string;
   /** True when the request came as a proxy request (an absolute URL in the request line). */
   proxy?: boolean;
+  /** Show the images of Gopher image items (g, I, p) in menus (`--inline-images`). */
+  inlineImages?: boolean;
 }
 
 /** The longest line of a line-based object accepted (octets); longer is a protocol error. */
@@ -79,25 +82,132 @@ export async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<s
   }
 }
 
-/** Writes a body as escaped text inside <pre>, chunk by chunk (text as text). */
-export async function renderText(body: ReadableStream<Uint8Array>, sink: Sink): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
+/** The longest URL in a text that becomes a link (longer ones stay text: no gateway address holds them). */
+export const MAX_LINKED_URL = 4096;
+
+/**
+ * Text as escaped text, with each URL in it (RFC 1738 appendix: bare, `<URL:...>` and `<...>`,
+ * wrapped across lines too, as `locator extract` finds them) a link through the gateway, its text
+ * as written (wrapper and line breaks included). Streaming: text is written as soon as no URL can
+ * still begin in it, which is at most MAX_LINKED_URL code units behind what has arrived.
+ */
+export class LinkedText {
+  readonly #x = createExtractor({ maxLength: MAX_LINKED_URL });
+  #buf = '';
+  /** The offset in the whole text of `#buf`'s first code unit. */
+  #base = 0;
+  constructor(
+    private readonly ctx: RenderContext,
+    private readonly sink: Sink,
+  ) {}
+
+  async push(text: string): Promise<void> {
+    if (text === '') return;
+    this.#buf += text;
+    await this.#write(this.#x.push(text), this.#base + this.#buf.length - MAX_LINKED_URL);
+  }
+
+  async end(): Promise<void> {
+    await this.#write(this.#x.end(), this.#base + this.#buf.length);
+  }
+
+  async #write(found: Match[], safe: number): Promise<void> {
+    const parts: Html[] = [];
+    let at = this.#base;
+    for (const m of found) {
+      if (m.start < at) continue;
+      const text = this.#buf.slice(m.start - this.#base, m.end - this.#base);
+      parts.push(
+        markup`${this.#buf.slice(at - this.#base, m.start - this.#base)}<a href="${this.ctx.link(m.url)}">${text}</a>`,
+      );
+      at = m.end;
+    }
+    const upTo = Math.max(at, safe);
+    parts.push(markup`${this.#buf.slice(at - this.#base, upTo - this.#base)}`);
+    this.#buf = this.#buf.slice(upTo - this.#base);
+    this.#base = upTo;
+    const out = markup`${parts}`.value;
+    if (out !== '') await this.sink.write(out);
+  }
+}
+
+/**
+ * Writes a body as escaped text inside <pre>, chunk by chunk (text as text), decoded by `charset`
+ * (default UTF-8: decodeText), the URLs in it links through the gateway (LinkedText).
+ */
+export async function renderText(
+  body: ReadableStream<Uint8Array>,
+  sink: Sink,
+  ctx?: RenderContext,
+  charset: string | null = 'utf-8',
+): Promise<void> {
   await sink.write('<pre class="text">');
+  const out =
+    ctx === undefined
+      ? { push: async (t: string) => sink.write(markup`${t}`.value), end: async () => {} }
+      : new LinkedText(ctx, sink);
   const reader = body.getReader();
   let done = false;
+  let decoder: ReturnType<typeof textDecoder> | null = charset === null ? null : textDecoder(charset);
   try {
     for (;;) {
       const r = await reader.read();
       if (r.done) break;
-      await sink.write(markup`${decoder.decode(r.value, { stream: true })}`.value);
+      decoder ??= textDecoder(guessCharset(r.value));
+      await out.push(decoder.decode(r.value, { stream: true }));
     }
+    decoder ??= textDecoder('utf-8');
     done = true;
-    await sink.write(markup`${decoder.decode()}`.value);
+    await out.push(decoder.decode());
+    await out.end();
   } finally {
     if (!done) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
   await sink.write('</pre>\n');
+}
+
+/** The charsets a reader may choose for a text (its `charset` parameter), by name: label and decoder. */
+export const CHARSETS: Readonly<Record<string, string>> = {
+  'utf-8': 'UTF-8',
+  'iso-8859-1': 'Latin-1',
+  cp437: 'CP437 (IBM PC)',
+  macintosh: 'Mac Roman',
+};
+
+/**
+ * CP437, the IBM PC's code page, from 0x80 to 0xFF (0x00-0x7F as ASCII): the box drawing and
+ * shading of ANSI art. Not among the WHATWG encodings TextDecoder knows.
+ */
+const CP437_HIGH =
+  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
+
+/**
+ * The charset of a text that names none, from its first octets, as `file:` guesses it: UTF-8 when
+ * they decode as UTF-8 (a sequence cut at the end allowed), else Latin-1, the 8-bit set of the
+ * documents that predate UTF-8.
+ */
+export function guessCharset(head: Uint8Array): 'utf-8' | 'iso-8859-1' {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+    return 'utf-8';
+  } catch {
+    return 'iso-8859-1';
+  }
+}
+
+/** A decoder of one of CHARSETS (anything else: UTF-8); Latin-1 as WHATWG reads it (windows-1252). */
+export function textDecoder(charset: string): { decode(b?: Uint8Array, o?: { stream?: boolean }): string } {
+  if (charset === 'cp437') {
+    return {
+      decode: (b) => {
+        let s = '';
+        for (const c of b ?? []) s += c < 0x80 ? String.fromCharCode(c) : CP437_HIGH[c - 0x80];
+        return s;
+      },
+    };
+  }
+  return new TextDecoder(Object.hasOwn(CHARSETS, charset) ? charset : 'utf-8');
 }
 
 /** The search form of a Gopher type-7 item or a WAIS database (RFC 1738 3.4.2, 3.9). */

@@ -21,11 +21,15 @@ export const GOPHER_KINDS: Readonly<Record<string, string>> = {
   T: 'tn3270',
   g: 'gif image',
   I: 'image',
+  p: 'png image',
   h: 'html',
   s: 'sound',
   d: 'document',
   i: 'info',
 };
+
+/** The Gopher item types that are images (RFC 1436 3.8 `g`; the common `I`, and `p` for PNG). */
+export const IMAGE_TYPES: readonly string[] = ['g', 'I', 'p'];
 
 /** The word for a Gopher item type (RFC 1436 3.8); an unknown type is shown as "type X". */
 export function gopherKind(type: string): string {
@@ -44,7 +48,13 @@ export function menuItem(item: MenuItem, ctx: RenderContext): Html {
   const form = item.gopherPlus === '?';
   const plus = form ? markup` <small>(form)</small>` : '';
   const href = ctx.link(form ? askUrl(item.url) : item.url);
-  return markup`<li>${kind}<a href="${href}">${item.display}</a>${plus}${note}</li>\n`;
+  // An image item shown in the page (`--inline-images`): through the gateway's own address, whose
+  // `view=image` passes on only an image of at most the size allowed.
+  const img =
+    ctx.inlineImages === true && IMAGE_TYPES.includes(item.type)
+      ? markup`<img class="inline" src="${ctx.link(item.url, { view: 'image' })}" alt="${item.display}" loading="lazy">`
+      : '';
+  return markup`<li>${kind}<a href="${href}">${item.display}</a>${plus}${note}${img}</li>\n`;
 }
 
 /** The "?" URL of an item whose menu line says it has a +ASK form (RFC 1738 3.4.5). */

@@ -6,7 +6,7 @@ import { build } from '../../operations/build.js';
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../../clients/index.js';
 import { Html, markup } from '../html.js';
-import { renderTable, type RenderContext, type Sink } from './common.js';
+import { LinkedText, renderTable, type RenderContext, type Sink } from './common.js';
 
 /** `text/x-locator-news-overview`: number, subject, from, date, bytes, url (RFC 3977 8.3 overview). */
 export function renderNewsOverview(body: AsyncIterable<string>, ctx: RenderContext, sink: Sink): Promise<number> {
@@ -124,10 +124,12 @@ export async function renderArticle(lineIter: AsyncIterator<string>, ctx: Render
   await sink.write(
     markup`</dl>\n<details><summary>All headers</summary>\n<pre>${all}</pre></details>\n<pre class="text">`.value,
   );
+  const text = new LinkedText(ctx, sink);
   for (;;) {
     const r = await lineIter.next();
     if (r.done) break;
-    await sink.write(markup`${r.value}\n`.value);
+    await text.push(`${r.value}\n`);
   }
+  await text.end();
   await sink.write('</pre>\n');
 }
