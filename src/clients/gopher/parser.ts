@@ -213,7 +213,11 @@ export function menuStart(
       if (item.problem === null) return { kind: 'item', item };
       first ??= item.problem;
     }
-    if (lf < 0) break;
+    if (lf < 0) {
+      // A line with no end (the answer ended, or it is longer than MENU_LINE_MAX): all read.
+      i = buf.length;
+      break;
+    }
     i = lf + 1;
   }
   if (lines === 0 && (ended || dot)) return { kind: 'empty' };
