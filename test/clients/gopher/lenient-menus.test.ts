@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocatorError } from '../../../src/core/errors.js';
-import { menuStart, parseMenu, MENU_LINE_LIMIT } from '../../../src/clients/gopher/parser.js';
+import { menuStart, parseMenu, MENU_LINE_LIMIT, MENU_LINE_MAX } from '../../../src/clients/gopher/parser.js';
 import { open, openMenu, probe, type MenuItem } from '../../../src/clients/index.js';
 import { answering } from './fakes.js';
 
@@ -81,6 +81,11 @@ test('menuStart waits for more while it cannot tell, and decides at MENU_LINE_LI
   const text = 'x'.repeat(70) + '\r\n';
   const long = b(text.repeat(Math.ceil(MENU_LINE_LIMIT / text.length) + 1) + '1Dir\t/d\th\t70\r\n');
   assert.equal(menuStart(long, false).kind, 'malformed');
+  // A first line that never ends: judged once MENU_LINE_MAX octets of it are in, not waited for.
+  assert.equal(menuStart(Buffer.alloc(MENU_LINE_MAX - 1, 0x41), false).kind, 'more');
+  assert.equal(menuStart(Buffer.alloc(MENU_LINE_MAX, 0x41), false).kind, 'malformed');
+  // A first line longer than MENU_LINE_LIMIT that ends is read whole (an info line of 8,000 dots).
+  assert.equal(menuStart(b('i' + '.'.repeat(8000) + '\t\terror.host\t1\r\n'), false).kind, 'item');
   // A menu line just inside the limit is found.
   const inside = b(text.repeat(Math.floor((MENU_LINE_LIMIT - 20) / text.length)) + '1Dir\t/d\th\t70\r\n');
   assert.ok(inside.length <= MENU_LINE_LIMIT);
