@@ -77,6 +77,11 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
     'Check the links of documents or URLs, every scheme.',
     async () => (await import('./check.js')).checkCommand,
   ],
+  [
+    'archive',
+    'Crawl from URLs and keep every object in WARC files, every scheme.',
+    async () => (await import('./archive.js')).archiveCommand,
+  ],
 ];
 
 /** The names of the subcommands, in --help order. */
