@@ -7,7 +7,7 @@
 // that an object written just before the kill, whose verdict had not reached the state yet, is
 // not written again: each target URI is archived once.
 
-import { readdir, rename, writeFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, writeFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LocatorError } from '../core/errors.js';
 import { Url } from '../core/url.js';
@@ -31,7 +31,7 @@ export const ARCHIVE_MAX_LINKS = 10000;
 export const ROBOTS_TOKEN = 'locator';
 
 export interface ArchiveOptions {
-  /** Where the WARC files go: a folder (an existing one, or a path ending in `/`), or a folder and a file name prefix (`out/site`). */
+  /** Where the WARC files go: a folder (an existing one, or a path ending in `/`: made if missing), or a folder and a file name prefix (`out/site`). */
   output: string;
   /** Roll to a new file past this many octets (default 1 GB). */
   maxSize?: number;
@@ -222,6 +222,7 @@ export async function* archiveCrawl(
   summary: Partial<ArchiveSummary> = {},
 ): AsyncGenerator<CrawlResult> {
   const { dir, prefix } = await outputOf(options.output);
+  await mkdir(dir, { recursive: true });
   const repaired = await finishOpenFiles(dir);
   const archived = options.state ? await writtenBefore(dir, prefix) : new Set<string>();
   const earlier = archived.size;

@@ -52,7 +52,7 @@ export const archiveCommand: Command = {
       value: 'DIR|PREFIX',
       group: 'Output',
       description:
-        'Where the WARC files go: a folder (one that exists, or a path ending in "/"), the files then named locator-DATE-SERIAL.warc.gz, or a folder and a prefix (out/site: out/site-DATE-SERIAL.warc.gz). Required.',
+        'Where the WARC files go: a folder (one that exists, or a path ending in "/", made if missing), the files then named locator-DATE-SERIAL.warc.gz, or a folder and a prefix (out/site: out/site-DATE-SERIAL.warc.gz). Required.',
     },
     'max-size': {
       type: 'string',
