@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers.js';
@@ -176,4 +176,30 @@ test('archive --help lists its options; no --output is a usage error', async () 
   const u = await start(['archive', 'gopher://127.0.0.1:7070/']).done;
   assert.equal(u.code, 2);
   assert.match(u.err, /archive needs --output DIR\|PREFIX/);
+});
+
+test('archive: objects written whose verdicts never reached the state (a kill between the two) are not written again on resume', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-archive-lost-'));
+  try {
+    const args = ['archive', '-o', join(dir, 'warc') + '/', '--state', join(dir, 'state'), ...SEEDS];
+    const first = await start(args).done;
+    assert.equal(first.code, 0, first.err);
+    const before = targets(await records(join(dir, 'warc')), 'resource');
+    // The state as a kill just after the records were written leaves it: the last verdicts not on disk.
+    const done = join(dir, 'state', 'done.log');
+    const lines = readFileSync(done, 'utf8').split('\n').filter(Boolean);
+    assert.ok(lines.length > 10);
+    writeFileSync(done, lines.slice(0, 4).join('\n') + '\n');
+    const again = await start(args).done;
+    assert.equal(again.code, 0, again.err);
+    assert.match(
+      again.out,
+      /^earlier {2}gopher:\/\/127\.0\.0\.1:70[0-9]+\/.* was archived before; not written again$/m,
+    );
+    const rs = await records(join(dir, 'warc'));
+    assert.deepEqual(targets(rs, 'resource'), before, 'each object once');
+    assert.deepEqual(targets(rs, 'metadata'), before);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
