@@ -79,7 +79,7 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
   ],
   [
     'archive',
-    'Crawl from URLs and keep every object in WARC files, every scheme.',
+    'Crawl from URLs and keep every object reached in WARC files.',
     async () => (await import('./archive.js')).archiveCommand,
   ],
 ];
