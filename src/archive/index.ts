@@ -45,3 +45,12 @@ export {
   type FetchRecords,
 } from './fetch.js';
 export type { BlockSource } from './spool.js';
+export {
+  archiveCrawl,
+  outputOf,
+  robotsPlaceOf,
+  ARCHIVE_MAX_LINKS,
+  ROBOTS_TOKEN,
+  type ArchiveOptions,
+  type ArchiveSummary,
+} from './crawl.js';

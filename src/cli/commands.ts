@@ -77,6 +77,11 @@ const TABLE: ReadonlyArray<readonly [string, string, () => Promise<Command>]> = 
     'Check the links of documents or URLs, every scheme.',
     async () => (await import('./check.js')).checkCommand,
   ],
+  [
+    'archive',
+    'Crawl from URLs and keep every object reached in WARC files.',
+    async () => (await import('./archive.js')).archiveCommand,
+  ],
 ];
 
 /** The names of the subcommands, in --help order. */

@@ -22,6 +22,7 @@ test('every command name loads the command of that name, in the order --help lis
     'serve',
     'connect',
     'check',
+    'archive',
   ]);
   for (const name of COMMAND_NAMES) assert.equal((await loadCommand(name))?.name, name);
   assert.deepEqual(

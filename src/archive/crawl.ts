@@ -1,0 +1,369 @@
+// The archive crawl (`locator archive`): the crawl engine (../crawl/engine.ts: scope, limits,
+// robots.txt, the state folder) walks the URLs; each one is opened once within the politeness
+// engine's turn for its server, written to WARC files with recordFetch() (a resource and a
+// metadata record), and the links of a menu or listing are read from the same bytes as they are
+// written. Resuming from a state folder: the files a killed run left open are repaired and named
+// (./resume.ts), and the objects the earlier runs wrote are read back from the WARC files, so
+// that an object written just before the kill, whose verdict had not reached the state yet, is
+// not written again: each target URI is archived once.
+
+import { mkdir, readdir, rename, writeFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { LocatorError } from '../core/errors.js';
+import { Url } from '../core/url.js';
+import { tryParse } from '../schemes/registry.js';
+import { faceOf, open, type OpenOptions, type Resource } from '../clients/index.js';
+import { crawl, type CrawlResult, type CrawlSummary, type Visit } from '../crawl/engine.js';
+import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
+import { RobotsCache, type RobotsFetchResult, type RobotsPlace, type RobotsReport } from '../crawl/robots-cache.js';
+import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
+import { serverKey, type ScopeKind } from '../crawl/scope.js';
+import { WarcWriter } from './writer.js';
+import { readWarc } from './reader.js';
+import { finishOpenFiles, type Finished } from './resume.js';
+import { cdxj, indexWarc, type IndexEntry } from './cdxj.js';
+import { ARCHIVE_OPEN_OPTIONS, mediaTypeOf, recordFetch } from './fetch.js';
+
+/** The most links kept from one menu or listing (info lines included): the rest is not followed. */
+export const ARCHIVE_MAX_LINKS = 10000;
+
+/** The product token matched against robots.txt's user-agent lines (RFC 9309 2.2.1). */
+export const ROBOTS_TOKEN = 'locator';
+
+export interface ArchiveOptions {
+  /** Where the WARC files go: a folder (an existing one, or a path ending in `/`: made if missing), or a folder and a file name prefix (`out/site`). */
+  output: string;
+  /** Roll to a new file past this many octets (default 1 GB). */
+  maxSize?: number;
+  /** Write a revisit record for a payload already written in this run. */
+  dedup?: boolean;
+  /** Write `<prefix>.cdxj` beside the WARC files at the end: every record of every file of the prefix. */
+  index?: boolean;
+  /** The warcinfo record's `operator` and `contact` fields. */
+  operator?: string;
+  contact?: string;
+  /** The command line's options, for the warcinfo record (`options`). */
+  commandLine?: string;
+  scope?: ScopeKind;
+  maxDepth?: number;
+  maxUrls?: number;
+  /** The state folder (resume); null or absent: a temporary one. */
+  state?: string | null;
+  /** Do not ask robots.txt (--ignore-robots). */
+  ignoreRobots?: boolean;
+  /** Politeness: ms between the starts of two requests to one server, requests at once to one server and in all. */
+  delay?: number;
+  perHost?: number;
+  concurrency?: number;
+  /** Options of every open() (timeout, env ...); the archive's own (transcript, wire line ends) win. */
+  open?: OpenOptions;
+}
+
+/** What an archive run did, beside each URL's result. */
+export interface ArchiveSummary {
+  crawl: Partial<CrawlSummary>;
+  /** The WARC files written by this run (names in the folder). */
+  files: string[];
+  /** The files an earlier, killed run left open, repaired and named on start. */
+  repaired: Finished[];
+  /** Target URIs found already written by earlier runs (resume). */
+  earlier: number;
+  /** Records written by this run (warcinfo records not counted). */
+  records: number;
+  /** The CDXJ index written (its path), or null. */
+  index: string | null;
+  robots: RobotsReport[];
+  politeness: ServerPoliteness[];
+}
+
+/** Splits --output into the folder and the prefix of the file names. */
+export async function outputOf(output: string): Promise<{ dir: string; prefix: string }> {
+  if (output === '') throw new RangeError('archive: the output is empty');
+  if (output.endsWith('/')) return { dir: output.slice(0, -1) || '/', prefix: 'locator' };
+  const isDir = await stat(output).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (isDir) return { dir: output, prefix: 'locator' };
+  return { dir: dirname(output), prefix: basename(output) };
+}
+
+/** True for the final name of a WARC file of this prefix (`<prefix>-<date>-<serial>.warc[.gz]`). */
+function isWarcOf(prefix: string, name: string): boolean {
+  return name.startsWith(prefix + '-') && /-[0-9]{17}-[0-9]{5,}\.warc(\.gz)?$/.test(name.slice(prefix.length));
+}
+
+/**
+ * The targets written by earlier runs in `dir` under `prefix`: the target URI of each resource,
+ * response and revisit record, and the URLs a metadata record says were redirected to one.
+ */
+async function writtenBefore(dir: string, prefix: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const name of (await readdir(dir)).sort()) {
+    if (!isWarcOf(prefix, name)) continue;
+    for await (const r of readWarc(join(dir, name), { verify: false })) {
+      const target = r.targetUri;
+      if (target !== null && (r.type === 'resource' || r.type === 'response' || r.type === 'revisit')) out.add(target);
+      if (r.type === 'metadata') {
+        const chunks: Buffer[] = [];
+        for await (const c of r.block) chunks.push(c);
+        for (const line of Buffer.concat(chunks).toString('utf8').split('\n')) {
+          if (line.startsWith('* redirected from ')) out.add(line.slice('* redirected from '.length));
+        }
+      }
+      await r.end();
+    }
+  }
+  return out;
+}
+
+/**
+ * Where a URL's robots.txt is (RFC 9309 2.3: `/robots.txt` of an http or https server; for
+ * Gopher the `robots.txt` selector, the convention of Gopher crawlers), or null for a scheme
+ * with none (FTP, news, WAIS, Prospero, file: are not restricted).
+ * DEVIATION: RFC 9309 names only URIs of the web; the Gopher place is the field's convention.
+ */
+export function robotsPlaceOf(u: Url): RobotsPlace | null {
+  const scheme = u.scheme.toLowerCase();
+  const host = u.host;
+  if (host === null || host === '') return null;
+  const server = serverKey(u);
+  const authority = u.portDigits !== null ? `${host}:${u.portDigits}` : host;
+  const path = u.path ?? '';
+  if (scheme === 'http' || scheme === 'https')
+    return { server, url: `${scheme}://${authority}/robots.txt`, path: '/' + path };
+  if (scheme === 'gopher') {
+    // The path is the item type and the selector (RFC 1738 3.4); rules match the selector.
+    const selector = path.length > 0 ? path.slice(1) : '';
+    return {
+      server,
+      url: `gopher://${authority}/0robots.txt`,
+      path: selector.startsWith('/') ? selector : '/' + selector,
+    };
+  }
+  return null;
+}
+
+/** Reads a body up to `max` octets; the rest is cancelled. */
+async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer> {
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  try {
+    while (n < max) {
+      const r = await reader.read();
+      if (r.done) break;
+      parts.push(r.value);
+      n += r.value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(parts).subarray(0, max);
+}
+
+/**
+ * Fetches a robots.txt for RobotsCache (RFC 9309 2.3.1): found, unavailable (a 4xx, a Gopher
+ * error: no restriction) or unreachable (a 5xx, the network: everything disallowed).
+ */
+function robotsFetcher(
+  politeness: Politeness,
+  options: OpenOptions,
+): (url: string, server: string) => Promise<RobotsFetchResult> {
+  return (url, server) =>
+    politeness.run(server, async (): Promise<RobotsFetchResult> => {
+      try {
+        const r = await open(url, { ...options, transcript: false });
+        return { kind: 'found', text: (await readUpTo(r.body, ROBOTS_MAX_OCTETS)).toString('utf8') };
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        if (e instanceof LocatorError && e.kind !== 'network' && !/\b5[0-9][0-9]\b/.test(e.message))
+          return { kind: 'unavailable', why };
+        return { kind: 'unreachable', why };
+      }
+    });
+}
+
+/** Reads a menu's or listing's links from `body` (the face's links), at most ARCHIVE_MAX_LINKS entries. */
+async function linksFrom(u: Url, body: ReadableStream<Uint8Array>): Promise<{ links: string[]; note: string | null }> {
+  const reader = faceOf(u).links;
+  const links: string[] = [];
+  if (reader === undefined) {
+    await body.cancel().catch(() => {});
+    return { links, note: null };
+  }
+  let entries = 0;
+  let note: string | null = null;
+  try {
+    for await (const link of reader(u, body)) {
+      if (++entries > ARCHIVE_MAX_LINKS) {
+        note = `more than ${ARCHIVE_MAX_LINKS} entries: the rest were not followed`;
+        break;
+      }
+      if (link !== null) links.push(link);
+    }
+  } catch (e) {
+    note = `the links could not all be read: ${e instanceof Error ? e.message : String(e)}`;
+  } finally {
+    await body.cancel().catch(() => {});
+  }
+  return { links, note };
+}
+
+/**
+ * Archives the URLs reached from `seeds` (WARC 1.1; the crawl of ../crawl/engine.ts): yields each
+ * URL's result as the crawl reaches it (`archived`, `earlier` for an object a killed run had
+ * written, `skipped` for a search that needs a query, `failed`, `refused` by robots.txt, `invalid`); `summary` is filled at the end, once
+ * the files are closed (and the index written).
+ */
+export async function* archiveCrawl(
+  seeds: Iterable<string>,
+  options: ArchiveOptions,
+  summary: Partial<ArchiveSummary> = {},
+): AsyncGenerator<CrawlResult> {
+  const { dir, prefix } = await outputOf(options.output);
+  await mkdir(dir, { recursive: true });
+  const repaired = await finishOpenFiles(dir);
+  const archived = options.state ? await writtenBefore(dir, prefix) : new Set<string>();
+  const earlier = archived.size;
+  const politeness = new Politeness({
+    concurrency: options.concurrency ?? 8,
+    perServer: options.perHost ?? 2,
+    delay: options.delay ?? 0,
+  });
+  const openOptions: OpenOptions = { ...(options.open ?? {}), ...ARCHIVE_OPEN_OPTIONS };
+  const robots = options.ignoreRobots
+    ? null
+    : new RobotsCache(ROBOTS_TOKEN, robotsFetcher(politeness, openOptions), politeness);
+  const info: Record<string, string> = { robots: options.ignoreRobots ? 'ignore' : 'obey' };
+  if (options.operator !== undefined) info.operator = options.operator;
+  if (options.contact !== undefined) info.contact = options.contact;
+  if (options.commandLine !== undefined) info.options = options.commandLine;
+  const writer = new WarcWriter({ dir, prefix, maxSize: options.maxSize, dedup: options.dedup === true, info });
+  let records = 0;
+
+  const visit = (u: Url, _entry: unknown, follow: boolean): Promise<Visit> =>
+    politeness.run(serverKey(u), async (): Promise<Visit> => {
+      const t0 = Date.now();
+      let r: Resource;
+      try {
+        r = await open(u, openOptions);
+      } catch (e) {
+        const err = e instanceof LocatorError ? e : null;
+        return {
+          verdict: {
+            // A search (a Gopher type 7, a WAIS database) has no object without a query.
+            status: err?.code === 'needs-input' ? 'skipped' : 'failed',
+            attempts: 1,
+            ms: Date.now() - t0,
+            reason: e instanceof Error ? e.message : String(e),
+            ...(err ? { code: err.code } : {}),
+          },
+        };
+      }
+      const target = r.meta.url || u.href;
+      const at = tryParse(target);
+      const listed = at instanceof Url ? at : u;
+      const hasLinks =
+        follow && (r.meta.kind === 'menu' || r.meta.kind === 'listing') && faceOf(listed).links !== undefined;
+      const type = mediaTypeOf(r.meta);
+      if (archived.has(target) || archived.has(u.href)) {
+        // Written already: by an earlier run killed before its verdict was kept, or by this run
+        // under another URL that redirected to the same object.
+        const got = hasLinks ? await linksFrom(listed, r.body) : (await r.body.cancel().catch(() => {}), null);
+        return {
+          verdict: {
+            status: 'earlier',
+            attempts: 1,
+            ms: Date.now() - t0,
+            reason: `${target} was archived before; not written again`,
+            ...(got?.note ? { notes: [got.note] } : {}),
+          },
+          links: got?.links ?? null,
+        };
+      }
+      archived.add(target);
+      archived.add(u.href);
+      let body = r.body;
+      let links: Promise<{ links: string[]; note: string | null }> | null = null;
+      if (hasLinks) {
+        const [a, b] = r.body.tee();
+        body = a;
+        links = linksFrom(listed, b);
+      }
+      try {
+        const written = await recordFetch(writer, u.href, { ...r, body });
+        records += written.metadata ? 2 : 1;
+      } catch (e) {
+        if (links !== null) await links.catch(() => null);
+        // The object could not be read whole: nothing of it was written (the writer writes whole records only).
+        archived.delete(target);
+        archived.delete(u.href);
+        const err = e instanceof LocatorError ? e : null;
+        return {
+          verdict: {
+            status: 'failed',
+            attempts: 1,
+            ms: Date.now() - t0,
+            reason: e instanceof Error ? e.message : String(e),
+            ...(err ? { code: err.code } : {}),
+          },
+        };
+      }
+      const got = links !== null ? await links : null;
+      return {
+        verdict: {
+          status: 'archived',
+          attempts: 1,
+          ms: Date.now() - t0,
+          reason: type,
+          ...(r.meta.redirects && r.meta.redirects.length > 0 ? { redirects: [...r.meta.redirects, target] } : {}),
+          ...(got?.note ? { notes: [got.note] } : {}),
+        },
+        links: got?.links ?? null,
+      };
+    });
+
+  const crawlSummary: Partial<CrawlSummary> = {};
+  let files: string[] = [];
+  try {
+    yield* crawl(
+      seeds,
+      visit,
+      {
+        scope: options.scope,
+        maxDepth: options.maxDepth,
+        maxUrls: options.maxUrls,
+        state: options.state ?? null,
+        robots,
+        robotsPlace: robotsPlaceOf,
+        parallel: Math.max(options.concurrency ?? 8, 1) * 2,
+      },
+      crawlSummary,
+    );
+  } finally {
+    files = await writer.close();
+  }
+  let index: string | null = null;
+  if (options.index) {
+    const entries: IndexEntry[] = [];
+    for (const name of (await readdir(dir)).sort()) {
+      if (!isWarcOf(prefix, name)) continue;
+      entries.push(...(await indexWarc(join(dir, name))));
+    }
+    index = join(dir, `${prefix}.cdxj`);
+    const tmp = `${index}.${process.pid}.tmp`;
+    await writeFile(tmp, cdxj(entries));
+    await rename(tmp, index);
+  }
+  Object.assign(summary, {
+    crawl: crawlSummary,
+    files,
+    repaired,
+    earlier,
+    records,
+    index,
+    robots: robots?.report() ?? [],
+    politeness: politeness.report(),
+  } satisfies ArchiveSummary);
+}
