@@ -43,10 +43,12 @@ const work = mkdtempSync(join(tmpdir(), 'locator-crawl-bench-'));
 chmodSync(work, 0o755); // LinkChecker run as root drops to nobody
 const cleanups = [];
 const cleanup = () => {
+  cleaned = true;
   for (const f of cleanups.reverse()) f();
   rmSync(work, { recursive: true, force: true });
 };
-process.on('exit', cleanup);
+let cleaned = false;
+process.on('exit', () => cleaned || cleanup());
 
 function freePort() {
   return new Promise((resolve) => {
@@ -65,6 +67,8 @@ function writeSite(dir, n) {
   mkdirSync(join(site, 'private'), { recursive: true });
   writeFileSync(join(site, 'robots.txt'), 'User-agent: *\nDisallow: /private/\n');
   writeFileSync(join(site, 'private/0.html'), '<html><body>private</body></html>\n');
+  // The crawl starts at / (LinkChecker follows only URLs under the one given).
+  writeFileSync(join(site, 'index.html'), '<!DOCTYPE html>\n<html><body><a href="/p/0.html">start</a></body></html>\n');
   const broken = [];
   for (let i = 0; i < n; i++) {
     // 2i+1, 2i+2: a binary tree, every page within depth log2(n); then pseudo-random pages.
@@ -220,7 +224,7 @@ if (PARTS.includes('site')) {
   mkdirSync(dir);
   const expected = writeSite(dir, N);
   const port = await nginx(dir);
-  const url = `http://127.0.0.1:${port}/p/0.html`;
+  const url = `http://127.0.0.1:${port}/`;
   const polite = ['--per-host', String(THREADS), '--delay', String(Math.round(1000 / RATE))];
   const loc = [];
   const lc = [];
@@ -265,7 +269,7 @@ if (PARTS.includes('flat')) {
     writeSite(dir, n);
     const port = await nginx(dir);
     const runs = [];
-    for (let i = 0; i < ROUNDS; i++) runs.push(await locator(`http://127.0.0.1:${port}/p/0.html`, []));
+    for (let i = 0; i < ROUNDS; i++) runs.push(await locator(`http://127.0.0.1:${port}/`, []));
     const secs = median(runs.map((x) => x.secs));
     rows.push({
       pages: n,
@@ -345,3 +349,6 @@ if (PARTS.includes('polite')) {
   );
   results.polite = { requests: log.length, gap, privateFetched };
 }
+
+cleanup();
+process.exit(0);
