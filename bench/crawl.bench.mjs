@@ -6,6 +6,7 @@
 //   loopback port; locator and Debian's LinkChecker (`linkchecker -r 50`) crawl it at the same
 //   per-server politeness (CRAWL_RATE requests a second to one server, default 100: locator
 //   `--per-host T --delay 1000/RATE`, LinkChecker `--threads T` and `maxrequestspersecond=RATE`),
+//   (nginx sends the `LinkChecker` header, without which LinkChecker holds itself to 10 a second),
 //   interleaved, CRAWL_ROUNDS rounds (default 3), medians: wall time, URLs/s, peak RSS (GNU time
 //   %M), and the broken links of the HTTP part each finds (locator must find all LinkChecker finds).
 // - flat: locator alone (no delay) on sites of CRAWL_N and CRAWL_N2 (default 20000) pages: peak
@@ -107,7 +108,7 @@ async function nginx(dir) {
       `events { worker_connections 512; }\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n` +
       ` client_body_temp_path ${dir}/tmp/body;\n proxy_temp_path ${dir}/tmp/proxy;\n fastcgi_temp_path ${dir}/tmp/fastcgi;\n` +
       ` uwsgi_temp_path ${dir}/tmp/uwsgi;\n scgi_temp_path ${dir}/tmp/scgi;\n` +
-      ` server {\n  listen 127.0.0.1:${port};\n  root ${dir}/site;\n }\n}\n`,
+      ` server {\n  listen 127.0.0.1:${port};\n  root ${dir}/site;\n  add_header LinkChecker 1 always;\n }\n}\n`,
   );
   const p = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf], { stdio: 'ignore' });
   cleanups.push(() => p.kill('SIGTERM'));
