@@ -139,7 +139,8 @@ function run(cmd, args, { onLine, bare = false, keep = false } = {}) {
   const argv = bare ? [cmd, ...args] : ['/usr/bin/time', '-f', '%M', '-o', rssFile, cmd, ...args];
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const p = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so that the time box kills the command under /usr/bin/time too.
+    const p = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let lines = 0;
     let rest = '';
     const out = [];
@@ -157,7 +158,7 @@ function run(cmd, args, { onLine, bare = false, keep = false } = {}) {
     p.stderr.on('data', (d) => {
       if (err.length < 1 << 20) err += d;
     });
-    const timer = setTimeout(() => p.kill('SIGKILL'), TIMEBOX * 1000);
+    const timer = setTimeout(() => process.kill(-p.pid, 'SIGKILL'), TIMEBOX * 1000);
     p.on('close', (status, signal) => {
       clearTimeout(timer);
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
