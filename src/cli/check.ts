@@ -185,7 +185,9 @@ export async function runCheck(args: string[], opts: CheckCommandOptions, io: Io
       await html?.write(htmlRow(r));
       await junit?.write(junitCase(r));
       counts[r.status]++;
-      if (failing(r.status)) status = EXIT.invalid;
+      // A URL robots.txt keeps the crawl from is the site's wish, not a fault of the link: reported
+      // `refused`, it does not fail the run.
+      if (failing(r.status) && r.code !== 'robots-disallowed') status = EXIT.invalid;
       summary?.add(reportResult(r));
       if (format === 'markdown' || (opts.errorsOnly === true && !failing(r.status))) {
         progress?.update(counts);

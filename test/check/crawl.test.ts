@@ -193,6 +193,19 @@ test('the CLI: --scope, --state, --rate, --max-wait, --user-agent and --contact 
       `${s.url}/`,
     ]);
     assert.equal(r.code, 0, r.err);
+    // A page robots.txt disallows is reported refused, and the run still exits 0.
+    const r2 = await recording((path) =>
+      path === '/robots.txt'
+        ? { status: 200, body: 'User-agent: *\nDisallow: /no\n' }
+        : { status: 200, body: page(path === '/' ? ['/a', '/no/x'] : []) },
+    );
+    try {
+      const site = await runCli(['check', '--recursive', `${r2.url}/`]);
+      assert.match(site.out, /^refused .*\/no\/x \(not fetched: the server's robots\.txt disallows it/m);
+      assert.equal(site.code, 0, site.out + site.err);
+    } finally {
+      await r2.close();
+    }
     // The seed's HEAD, robots.txt, the page read for its links... counted per server.
     assert.match(r.err, /locator check: 127\.0\.0\.1:\d+ \d+ requests, no robots\.txt/);
     assert.ok(

@@ -227,6 +227,9 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
   const status = res.statusCode ?? 0;
   const location = res.headers.location;
   if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
+    // The body is drained unread; a later abort of the caller's signal (a gateway ending the
+    // request) must not surface as an uncaught 'error' of this message.
+    res.on('error', () => {});
     res.resume();
     let next: Url;
     try {
@@ -241,6 +244,9 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
     return { redirect: next, reason: `HTTP ${status}` };
   }
   if (status >= 400) {
+    // The body is drained unread; a later abort of the caller's signal (a gateway ending the
+    // request) must not surface as an uncaught 'error' of this message.
+    res.on('error', () => {});
     res.resume();
     const e = new LocatorError(
       HTTP_STATUS,
