@@ -162,22 +162,22 @@ export function bodyRun(except: string): string {
 }
 
 // A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
-// a non-empty one, each of characters that may stand as they are: what normalStop() accepts.
+// a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
 const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(`[a-z0-9.-]*/[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]+)?`, 'y');
 
 /**
- * Where the search of normalAtOnce() stopped: href's length when the URL from its host on is a
- * host of lower-case letters, digits, "." and "-" (or none) with no user and no port, then "/"
- * and a url-path, then no fragment or a non-empty one, of characters that need no encoding and
- * no escape (RFC 1738 2.2, 3.1, 5): then no character needs work, and the host, port and
- * fragment are in normal form as written. Less when the search stops short (the URL may still
- * be normal), -1 when it does not match at all or the URL has no login or has a user.
+ * True when the URL from its host on is a host of lower-case letters, digits, "." and "-" (or
+ * none) with no user and no port, then "/" and a url-path, then no fragment or a non-empty one,
+ * of characters that need no encoding and no escape (RFC 1738 2.2, 3.1, 5): then no character
+ * needs work, and the host, port and fragment are in normal form as written. False when the
+ * search stops short (the URL may still be normal).
  */
-export function normalStop(url: Url): number {
+export function normalAtOnce(url: Url): boolean {
   const hs = url.hostStart;
-  if (hs < 0 || url.userStart >= 0) return -1;
+  if (hs < 0 || url.userStart >= 0) return false;
+  const h = url.href;
   NORMAL_LOGIN.lastIndex = hs;
-  return NORMAL_LOGIN.test(url.href) ? NORMAL_LOGIN.lastIndex : -1;
+  return NORMAL_LOGIN.test(h) && NORMAL_LOGIN.lastIndex === h.length;
 }
 
 function missingSlashes(list: Findings, p: number, scheme: string): void {

@@ -30,7 +30,7 @@ import { normalizeEscapes, DECODE_UNRESERVED } from '../core/escapes.js';
 import { parse, entryOf, type NormalForm, type ParseOptions } from '../schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
 import { Url, expectUrl } from '../core/url.js';
-import { normalStop } from '../core/analyze.js';
+import { normalAtOnce } from '../core/analyze.js';
 import { mustEncode } from '../core/chars.js';
 
 /** The host in normal form: escapes as everywhere, then ASCII letters in lower case (RFC 1738 3.1). */
@@ -114,13 +114,12 @@ export function normalForm(u: Url, shortcut: boolean): string {
   // Speed: the usual URL (a lower-case host, no port, a path and fragment of characters that
   // need no work), found in one search, is its own normal form when the scheme's rules keep its
   // host and path as they are.
-  const stop = shortcut ? normalStop(u) : -1;
-  if (stop === h.length && lowerScheme(h, u.schemePartStart - 1)) {
+  if (shortcut && normalAtOnce(u) && lowerScheme(h, u.schemePartStart - 1)) {
     const host = rule?.host === undefined ? null : u.host!;
     const path = rule?.path === undefined ? null : u.path;
     if ((host === null || rule!.host!(host) === host) && (path === null || rule!.path!(path, true) === path)) return h;
   }
-  const clean = isClean(u, stop);
+  const clean = isClean(u);
   // Speed: each component's normal form is made first and compared with the same
   // component as written; when none changed (the usual URL: clean, lower case, no default port),
   // the normal form is `href` itself, and no new string is built. `same` follows that.
@@ -189,25 +188,15 @@ const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-ch
 /**
  * True when the URL holds no "%" and the scanner reported no character that must be encoded
  * (RFC 1738 2.2): then no escape needs work, and the components are taken as they stand.
- * `stop`: where normalStop() stopped, or -1.
  */
-function isClean(u: Url, stop: number): boolean {
+function isClean(u: Url): boolean {
   const h = u.href;
   if (h.indexOf('%') >= 0) return false;
+  if (u.charsClean()) return true; // nothing to report about a character: no need of the list
   // The scheme's usual form up to a character of the url-path or fragment that must be encoded:
   // the list reports that character, and no more than a few violations before it (its cap of
   // 100 keeps it), so the answer is known without the list.
-  let k = -2;
-  // Speed: when normalStop() stopped in the url-path at a character that must be encoded (a "~"
-  // in a path, mostly), that look comes first and the generic search of charsClean() is not run:
-  // a character that must be encoded, other than a "#" (which may start an empty fragment), is
-  // one that charsClean()'s search stops at too, so the answer is the same.
-  if (stop > u.loginEnd && stop < h.length && mustEncode(h.charCodeAt(stop))) {
-    k = u.usualEnd();
-    if (k > u.loginEnd && k < h.length && mustEncode(h.charCodeAt(k)) && h.charCodeAt(k) !== 35) return false;
-  }
-  if (u.charsClean()) return true; // nothing to report about a character: no need of the list
-  if (k === -2) k = u.hostStart >= 0 ? u.usualEnd() : -1;
+  const k = u.hostStart >= 0 ? u.usualEnd() : -1;
   if (k > u.loginEnd && k < h.length && mustEncode(h.charCodeAt(k))) return false;
   const v = u.violations;
   for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
