@@ -37,6 +37,9 @@ export interface ScanFindings extends Findings {
 // writes to it; one is kept here for the next analysis (the record keeps a copy of the
 // violations, never this list). An analysis takes the spare one or makes one, so an analysis
 // nested in a scheme's rules never shares a Findings with one that is still running.
+// Speed, measured (2026-11-29, CPU-time rounds, same process, load 7-9): a new record and
+// closure for every analysis instead of the spare makes parse + `valid` 0.88-0.92x as fast on
+// schemes.txt (3 runs of 11 rounds), 0.99x on kasztp.txt; so the spare stays.
 let spare: ScanFindings | null = null;
 
 /** A Findings record for the violations of one URL (RFC 1738 2.2, 3.1, 5); give it back with releaseFindings(). */
@@ -48,6 +51,7 @@ export function takeFindings(): ScanFindings {
     f.cap = undefined;
     return f;
   }
+  // `report` closes over the record it writes to, so it is set once the record exists.
   const g: ScanFindings = { v: null, cap: undefined, capped: true, report: undefined as unknown as Report };
   g.report = (code, offset, message) => note(g, code, offset, message);
   return g;

@@ -162,9 +162,14 @@ export function normalForm(u: Url, shortcut: boolean): string {
     : clean
       ? rawPart
       : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
-  if (same && part === rawPart) return h;
+  const frag = fragment === null || fragment === '' ? null : esc(fragment, clean);
+  // Speed: an opaque URL whose scheme part and fragment are their own normal forms (the rules
+  // and normalizeEscapes() return the string they were given when nothing changes) is `href`
+  // itself, clean or not (an escape already in normal form, e.g. mailto's "%25", changes nothing).
+  if (shortcut && part === rawPart && frag === fragment && fragment !== '' && lowerScheme(h, u.schemePartStart - 1))
+    return h;
   let out = u.scheme + ':' + part;
-  if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
+  if (frag !== null) out += '#' + frag;
   return out;
 }
 
