@@ -118,30 +118,13 @@ async function writtenBefore(dir: string, prefix: string): Promise<Set<string>> 
 }
 
 /**
- * Where a URL's robots.txt is (RFC 9309 2.3: `/robots.txt` of an http or https server; for
- * Gopher the `robots.txt` selector, the convention of Gopher crawlers), or null for a scheme
- * with none (FTP, news, WAIS, Prospero, file: are not restricted).
- * DEVIATION: RFC 9309 names only URIs of the web; the Gopher place is the field's convention.
+ * Where a URL's robots.txt is, by its scheme's face (RFC 9309 2.3: `/robots.txt` of a web server;
+ * the `robots.txt` selector of a Gopher server, the convention of Gopher crawlers), or null for a
+ * scheme with none (FTP, news, WAIS, Prospero, file: are not restricted).
  */
 export function robotsPlaceOf(u: Url): RobotsPlace | null {
-  const scheme = u.scheme.toLowerCase();
-  const host = u.host;
-  if (host === null || host === '') return null;
-  const server = serverKey(u);
-  const authority = u.portDigits !== null ? `${host}:${u.portDigits}` : host;
-  const path = u.path ?? '';
-  if (scheme === 'http' || scheme === 'https')
-    return { server, url: `${scheme}://${authority}/robots.txt`, path: '/' + path };
-  if (scheme === 'gopher') {
-    // The path is the item type and the selector (RFC 1738 3.4); rules match the selector.
-    const selector = path.length > 0 ? path.slice(1) : '';
-    return {
-      server,
-      url: `gopher://${authority}/0robots.txt`,
-      path: selector.startsWith('/') ? selector : '/' + selector,
-    };
-  }
-  return null;
+  const p = faceOf(u).robots?.(u) ?? null;
+  return p === null ? null : { server: serverKey(u), url: p.url, path: p.path };
 }
 
 /** Reads a body up to `max` octets; the rest is cancelled. */

@@ -156,7 +156,8 @@ function charsetLinks(url: Url, ctx: RenderContext, current: string | null): Htm
  * less its last segment, as a menu; none for the root, a search, or a selector that is no path.
  */
 export function upOf(url: Url, view: string | null): string | null {
-  if (view !== 'gopher-menu' || url.scheme !== 'gopher') return null;
+  // The view is the Gopher face's own name for a menu (src/clients/gopher): no other scheme has it.
+  if (view !== 'gopher-menu') return null;
   const path = url.path ?? '';
   if (path.length < 2 || path[0] !== '1') return null;
   const selector = path.slice(1);
