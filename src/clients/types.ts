@@ -3,7 +3,7 @@
 
 import type { Url } from '../core/url.js';
 import type { Policy } from '../operations/policy.js';
-import { defineCode } from '../core/errors.js';
+import { defineCode, LocatorError } from '../core/errors.js';
 
 /** One line of a protocol exchange, passwords already hidden. */
 export interface TranscriptLine {
@@ -225,6 +225,17 @@ export const PROTOCOL_ERROR = defineCode(
   'the server answered something the protocol does not allow',
   'protocol',
 );
+/**
+ * `e` as a LocatorError, for the one place a client's exchange ends (RFC 1738 3: the access side
+ * fails with a typed error, never another kind): a LocatorError as it is; any other error (an
+ * engine limit such as the call stack that a hostile server's bytes reached, or a bug) becomes a
+ * `protocol-error` naming `where` and the original message, with the original as its `cause`.
+ */
+export function typedError(e: unknown, where: string): LocatorError {
+  if (e instanceof LocatorError) return e;
+  const what = e instanceof Error ? e.message : String(e);
+  return new LocatorError(PROTOCOL_ERROR, -1, `${where} failed unexpectedly (${what})`, { cause: e });
+}
 export const TOO_LARGE = defineCode('too-large', 'error', null, 'the object is larger than maxBytes', 'protocol');
 export const NO_CLIENT = defineCode('no-client', 'error', 'RFC 1738 4', 'no client is registered for this scheme');
 export const NOT_FOUND = defineCode(

@@ -14,6 +14,7 @@ import {
   NEEDS_INPUT,
   PROTOCOL_ERROR,
   TOO_LARGE,
+  typedError,
   type OpenOptions,
   type Resource,
   type TranscriptLine,
@@ -302,10 +303,11 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
       },
       body: bodyStream(control, data, first, options, ascii),
     };
-  } catch (e) {
+  } catch (caught) {
+    const e = typedError(caught, 'the FTP exchange');
     data?.close();
-    if (e instanceof FtpReplyError || (e instanceof LocatorError && e.code === NEEDS_INPUT)) await control.abandon();
-    else control.close(e instanceof LocatorError ? e : undefined);
+    if (e instanceof FtpReplyError || e.code === NEEDS_INPUT) await control.abandon();
+    else control.close(e);
     throw e;
   }
 }

@@ -7,7 +7,7 @@
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { checkTimeout, type ConnectOptions } from '../connection.js';
-import { CONNECT_FAILED, NEEDS_INPUT } from '../types.js';
+import { CONNECT_FAILED, NEEDS_INPUT, typedError } from '../types.js';
 import { FtpControl } from './control.js';
 import { FtpReplyError } from './errors.js';
 import { greeting, lineBreakError, login } from './client.js';
@@ -86,9 +86,10 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
     else r = result('ok', 'logged in: the top directory is there');
     await control.quit(Math.min(QUIT_WAIT, timeout));
     return r;
-  } catch (e) {
-    if (e instanceof FtpReplyError || (e instanceof LocatorError && e.code === NEEDS_INPUT)) await control.abandon();
-    else control.close(e instanceof LocatorError ? e : undefined);
+  } catch (caught) {
+    const e = typedError(caught, 'the FTP probe');
+    if (e instanceof FtpReplyError || e.code === NEEDS_INPUT) await control.abandon();
+    else control.close(e);
     throw e;
   }
 }

@@ -5,7 +5,7 @@ import { LocatorError } from '../../core/errors.js';
 import type { GopherFields, GopherPlus } from '../../schemes/fields.js';
 import { Connection, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
-import { CONNECTION_CLOSED, PROTOCOL_ERROR, TOO_LARGE, type Resource } from '../types.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR, TOO_LARGE, typedError, type Resource } from '../types.js';
 import { firstLineOf, menuStart, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
 import { concat } from '../framing/bytes.js';
 import { dotBlockReader } from '../framing/reader.js';
@@ -250,7 +250,8 @@ export async function retrieve(url: Url, f: GopherFields, ex: Exchange, options:
       body,
     };
   } catch (e) {
-    conn.close(e instanceof LocatorError ? e : undefined);
-    throw e;
+    const err = typedError(e, 'the Gopher exchange');
+    conn.close(err);
+    throw err;
   }
 }

@@ -159,8 +159,18 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   });
 }
 
+/**
+ * meta.size from a Content-Length (RFC 9110 8.6: 1*DIGIT): the number only when a double holds
+ * it exactly (at most 2^53-1); a larger one (Number() would round it) is an unknown size, null.
+ */
+function sizeOf(value: string | undefined): number | null {
+  if (value === undefined || !/^[0-9]+$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): Resource {
-  const size = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : null;
+  const size = sizeOf(res.headers['content-length']);
   const iter = res[Symbol.asyncIterator]();
   const timeout = nodeTimeout(options);
   res.setTimeout(timeout, () =>

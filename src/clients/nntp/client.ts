@@ -24,7 +24,7 @@ import { fieldsOf } from '../../schemes/fields.js';
 import { newsServer, news as newsScheme, checkGroup } from '../../schemes/news.js';
 import { redactUrl } from '../../operations/redact.js';
 import { checkTimeout, pullStream } from '../connection.js';
-import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, typedError, type OpenOptions, type Resource } from '../types.js';
 import { NNTP_NO_SERVER } from './errors.js';
 import {
   activeListingLine,
@@ -391,7 +391,8 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   try {
     return await plan(s);
   } catch (e) {
-    s.close(e);
-    throw e;
+    const err = typedError(e, 'the NNTP exchange');
+    s.close(err);
+    throw err;
   }
 }

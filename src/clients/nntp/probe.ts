@@ -4,7 +4,7 @@
 // article (423: not there), the first line of LIST ACTIVE for news:*. No article is transferred.
 
 import type { Url } from '../../core/url.js';
-import { NOT_FOUND } from '../types.js';
+import { NOT_FOUND, typedError } from '../types.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { NntpSession } from './session.js';
 import { assertArgument, credentialsFor, listActive, selectGroup, serverOf } from './client.js';
@@ -89,7 +89,8 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
     if (!s.conn.done) await s.quit();
     return r;
   } catch (e) {
-    s.close(e);
-    throw e;
+    const err = typedError(e, 'the NNTP probe');
+    s.close(err);
+    throw err;
   }
 }

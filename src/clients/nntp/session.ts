@@ -5,7 +5,7 @@
 
 import { LocatorError } from '../../core/errors.js';
 import { Connection, type ConnectOptions } from '../connection.js';
-import { CONNECTION_CLOSED, PROTOCOL_ERROR } from '../types.js';
+import { CONNECTION_CLOSED, PROTOCOL_ERROR, typedError } from '../types.js';
 import {
   LineSplitter,
   NNTP_STATUS,
@@ -122,8 +122,9 @@ export class NntpSession {
       }
       return s;
     } catch (e) {
-      s.close(e);
-      throw e;
+      const err = typedError(e, 'the NNTP greeting');
+      s.close(err);
+      throw err;
     }
   }
 

@@ -21,7 +21,7 @@ import { LocatorError } from '../../core/errors.js';
 import { redactUrl } from '../../operations/redact.js';
 import type { Connection } from '../connection.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
-import { CONNECT_FAILED, CONNECTION_CLOSED } from '../types.js';
+import { CONNECT_FAILED, CONNECTION_CLOSED, typedError } from '../types.js';
 import { concatBytes } from '../framing/bytes.js';
 import { connectUrl, deadline, SessionCore, transcriptOf } from '../session-core.js';
 import {
@@ -150,8 +150,9 @@ export async function connectSession(url: Url, options: RloginSessionOptions = {
     await conn.write(hello, `<NUL>${localUser}<NUL>${remoteUser}<NUL>${term}/${DEFAULT_SPEED}<NUL>`);
     rest = await awaitAnswer(conn, where);
   } catch (e) {
-    conn.close(e instanceof LocatorError ? e : undefined);
-    throw e;
+    const err = typedError(e, 'the rlogin handshake');
+    conn.close(err);
+    throw err;
   } finally {
     timer.clear();
   }

@@ -714,7 +714,10 @@ export function decodeSearchResponse(apdu: Uint8Array): SearchResponse {
   const ui = readFields(apdu, s.zEnd, apdu.length, diagnostics);
   const records: Field[] = [];
   for (const x of ui) {
-    if (x.tag === TAG.userInformationLength) records.push(...readFields(x.value, 0, x.value.length, diagnostics));
+    // One push per field: a spread of the group's fields (hundreds of thousands of empty ones fit in
+    // an APDU) would pass them all as arguments and overflow the call stack.
+    if (x.tag === TAG.userInformationLength)
+      for (const r of readFields(x.value, 0, x.value.length, diagnostics)) records.push(r);
     else records.push(x);
   }
   for (const r of records) {

@@ -15,7 +15,7 @@ import { decode } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import { checkTimeout, pullStream } from '../connection.js';
-import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, typedError, type OpenOptions, type Resource } from '../types.js';
 import { bytesToString, encodeVarint, stringToBytes, type DocumentHeader, type SearchResponse } from './apdu.js';
 import { CHUNK, retrievalRequest, seedSearchRequest } from './request.js';
 import { connect, diagnosticsClause, partialDiagnostics, throwDiagnostics, type Session } from './session.js';
@@ -132,7 +132,10 @@ function targetOf(url: Url): Target {
     const bytes: number[] = [];
     for (const m of wpath.matchAll(/([0-9]+)=([^;=]*);/g)) {
       const v = decode(m[2], { strict: false });
-      bytes.push(...encodeVarint(Number(m[1])), ...encodeVarint(v.length), ...v);
+      // Byte by byte: a spread of a long field would pass each byte as an argument (a RangeError).
+      for (const b of encodeVarint(Number(m[1]))) bytes.push(b);
+      for (const b of encodeVarint(v.length)) bytes.push(b);
+      for (const b of v) bytes.push(b);
     }
     docId = new Uint8Array(bytes);
   } else {
@@ -215,7 +218,11 @@ function pieces(
 }
 
 function stream(s: Session, next: () => Promise<Uint8Array | null>, options: OpenOptions): ReadableStream<Uint8Array> {
-  return pullStream(next, (reason) => s.conn.close(reason instanceof LocatorError ? reason : undefined), {
+  const typedNext = () =>
+    next().catch((e: unknown) => {
+      throw typedError(e, 'reading the WAIS document');
+    });
+  return pullStream(typedNext, (reason) => s.conn.close(reason instanceof LocatorError ? reason : undefined), {
     maxBytes: options.maxBytes,
     tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
   });
@@ -301,8 +308,9 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
       body: stream(s, pieces(s, t, where, t.size, first), options),
     };
   } catch (e) {
-    s.conn.close(e instanceof LocatorError ? e : undefined);
-    throw e;
+    const err = typedError(e, `retrieving ${where}`);
+    s.conn.close(err);
+    throw err;
   }
 }
 
@@ -347,6 +355,8 @@ export async function probeWais(url: Url, options: OpenOptions): Promise<string>
       throwDiagnostics(r, where);
     }
     return 'the server has the document (its first piece)';
+  } catch (e) {
+    throw typedError(e, `probing ${where}`);
   } finally {
     s.conn.close();
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { open } from '../../../src/clients/index.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { explain } from '../../../src/operations/build.js';
@@ -149,3 +149,32 @@ test('RFC 1738 4: gateways from the environment: lower case first, no_proxy, HTT
     await s.close();
   }
 });
+
+/** A raw server that answers every connection with `head` and 3 octets of body, then closes. */
+async function rawHead(head: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = net.createServer((s) => {
+    s.on('error', () => {});
+    s.once('data', () => s.end(`${head}\r\n\r\nabc`));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/x`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+for (const [length, size] of [
+  ['3', 3],
+  ['9007199254740991', 9007199254740991], // 2^53-1: the largest a double holds exactly
+  ['9007199254740993', null], // 2^53+1: Number() gives 9007199254740992
+  ['18446744073709551615', null], // 2^64-1, the most Node's parser takes
+] as const) {
+  test(`RFC 9110 8.6: Content-Length ${length} is meta.size ${size}, exact or unknown, never rounded`, async () => {
+    const s = await rawHead(`HTTP/1.1 200 OK\r\nContent-Length: ${length}`);
+    try {
+      const r = await open(s.url, { gateway: false });
+      assert.equal(r.meta.size, size);
+      await r.body.cancel();
+    } finally {
+      await s.close();
+    }
+  });
+}

@@ -1,0 +1,72 @@
+// The limits that protect the clients against a hostile peer, each tripped exactly through its
+// pure parser: at the limit accepted, one octet past it refused, with the exact note. A limit
+// raised, removed or moved by one fails its test.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LineSplitter, MAX_DATA_LINE } from '../../src/clients/nntp/parser.js';
+import { readAnswer, REFUSAL_LIMIT } from '../../src/clients/rlogin/protocol.js';
+import { parsePlusHeader } from '../../src/clients/gopher/parser.js';
+import { TelnetParser, MAX_SUBNEGOTIATION } from '../../src/clients/telnet/protocol.js';
+import { encodeHeader, MAX_APDU_LENGTH } from '../../src/clients/wais/header.js';
+import { LocatorError } from '../../src/core/errors.js';
+
+const octets = (n: number, c = 0x61) => new Uint8Array(n).fill(c);
+
+test('nntp MAX_DATA_LINE: a line of 262,144 octets is kept; 262,145 is a protocol-error', () => {
+  assert.equal(MAX_DATA_LINE, 262_144);
+  const at = new LineSplitter();
+  assert.deepEqual(at.push(octets(MAX_DATA_LINE)), []);
+  assert.equal(at.push(new Uint8Array([0x0d, 0x0a]))[0].length, MAX_DATA_LINE);
+  const past = new LineSplitter();
+  assert.throws(
+    () => past.push(octets(MAX_DATA_LINE + 1)),
+    (e: unknown) =>
+      e instanceof LocatorError &&
+      e.code === 'protocol-error' &&
+      e.detail === 'the NNTP server sent a line of more than 262144 octets',
+  );
+});
+
+test('rlogin REFUSAL_LIMIT: a refusal of 1,024 octets without a line end is awaited; at 1,025 it is read, cut to 1,024', () => {
+  assert.equal(REFUSAL_LIMIT, 1024);
+  const msg = (n: number) => {
+    const b = octets(n, 0x78);
+    b[0] = 1;
+    return b;
+  };
+  assert.deepEqual(readAnswer(msg(REFUSAL_LIMIT), false), { kind: 'incomplete' });
+  // the octet 1, then the text up to the limit: 1,023 characters of the server's words
+  assert.deepEqual(readAnswer(msg(REFUSAL_LIMIT + 1), false), { kind: 'refused', message: 'x'.repeat(1023) });
+});
+
+test('gopher MAX_HEADER: a Gopher+ header line of 40 octets without its end is awaited; 41 is refused', () => {
+  const line = (n: number) => new TextEncoder().encode('+' + '1'.repeat(n - 1));
+  assert.deepEqual(parsePlusHeader(line(40)).error, null);
+  assert.equal(parsePlusHeader(line(40)).header, null);
+  assert.equal(
+    parsePlusHeader(line(41)).error,
+    `the Gopher+ header line is too long: ${JSON.stringify('+' + '1'.repeat(39))}...`,
+  );
+});
+
+test('telnet MAX_SUBNEGOTIATION: a subnegotiation of 4,096 octets is kept; 4,097 is dropped as an overflow', () => {
+  assert.equal(MAX_SUBNEGOTIATION, 4096);
+  const sb = (n: number) => Uint8Array.from([255, 250, 24, ...octets(n), 255, 240]);
+  const kept = new TelnetParser().push(sb(MAX_SUBNEGOTIATION));
+  assert.equal(kept.length, 1);
+  assert.equal(kept[0].type, 'subnegotiation');
+  assert.equal((kept[0] as { data: Uint8Array }).data.length, MAX_SUBNEGOTIATION);
+  assert.deepEqual(new TelnetParser().push(sb(MAX_SUBNEGOTIATION + 1)), [
+    { type: 'overflow', option: 24, length: MAX_SUBNEGOTIATION + 1 },
+  ]);
+});
+
+test('wais MAX_APDU_LENGTH: a header for 9,999,999,999 octets (ten digits) is written; one more is a RangeError', () => {
+  assert.equal(MAX_APDU_LENGTH, 9_999_999_999);
+  assert.equal(new TextDecoder().decode(encodeHeader(MAX_APDU_LENGTH).subarray(0, 10)), '9999999999');
+  assert.throws(() => encodeHeader(MAX_APDU_LENGTH + 1), {
+    name: 'RangeError',
+    message: 'a WAIS APDU length must be 0..9999999999, not 10000000000',
+  });
+});
