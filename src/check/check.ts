@@ -1,13 +1,14 @@
 // check(): the link checker, an operation over the clients (docs/layering.md). URLs given as strings, or
 // found in documents with extract() (RFC 1738 appendix), are read and linted before any network
 // use (RFC 1738 2, 5, 6), probed once per normal form (RFC 1738 2.1, src/operations/normalize.ts) within the
-// limits of ./limiter.ts, retried when the failure is temporary, and, with `recursive`, the links
-// of Gopher menus and FTP listings on the same server are checked too (./recurse.ts).
+// limits of the politeness engine (src/crawl/politeness.ts), retried when the failure is
+// temporary, and, with `recursive`, the URLs given whose links can be read are the seeds of a
+// crawl (src/crawl/engine.ts, ./crawl.ts) that checks what it reaches, breadth first.
 //
-// Order: results come in input order (default): each URL where it was found, and after a
-// followed menu or listing the links found in it (depth first). A result waits for those before
-// it; at most `window` URLs are under way or waiting to be reported, so one slow server holds
-// back at most that many. `order: 'completion'` reports each as soon as it is known.
+// Order: results come in input order (default): each URL where it was found; with `recursive`,
+// the crawl's results follow as they are reached. A result waits for those before it; at most
+// `window` URLs are under way or waiting to be reported, so one slow server holds back at most
+// that many. `order: 'completion'` reports each as soon as it is known.
 import { Url, expectUrl } from '../core/url.js';
 import { LocatorError, UNSAFE_CHAR } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
@@ -16,7 +17,6 @@ import { objectKey } from '../operations/normalize.js';
 import { extractStream, type ExtractOptions } from '../extract/index.js';
 import {
   DEFAULT_TIMEOUT,
-  faceOf,
   probe as probeUrl,
   type CheckStatus,
   type ProbeOptions,
@@ -26,10 +26,10 @@ import { Politeness } from '../crawl/politeness.js';
 import { RobotsCache } from '../crawl/robots-cache.js';
 import { crawl, type CrawlResult } from '../crawl/engine.js';
 import { crawlVisitor, hasLinks, robotsFetcher, robotsPlaceOf, ROBOTS_TOKEN, type Seed } from './crawl.js';
-import { followable, listChildren, ListingCut, serverKey, type ChildLister } from './recurse.js';
+import { listChildren, serverKey, type ChildLister } from './recurse.js';
 import { DEFAULTS, credentialsOnlyFor, whole } from './options.js';
 import { Queue, Signal, sleep } from './schedule.js';
-import { deadlineSignal, probeWithin } from './deadline.js';
+import { probeWithin } from './deadline.js';
 import type {
   CheckDocument,
   CheckInput,
@@ -40,7 +40,6 @@ import type {
   Outcome,
   ProbeFunction,
   Where,
-  PolitenessReport,
 } from './types.js';
 
 export type { CheckStatus } from '../clients/index.js';
@@ -107,8 +106,6 @@ class Engine {
   readonly running = new Map<string, Promise<Outcome>>();
   /** The answers of the newest probes (at most ANSWERS_KEPT, in the order they came). */
   readonly answers = new Map<string, Outcome>();
-  /** The menus and listings followed (normal forms), each once. */
-  readonly expanded = new Set<string>();
   /** Occurrences created and not yet reported (the window). */
   pending = 0;
   readonly changed = new Signal();
@@ -359,66 +356,10 @@ class Engine {
     if (r.status !== 'ok' && r.status !== 'redirected') return;
     // --recursive: the URLs given whose links can be read are the seeds of the crawl
     // (src/crawl/engine.ts), run once they are all reported; the crawl reports what it reaches.
-    if (occ.depth === 0) {
-      if (hasLinks(u, r)) {
-        occ.deferred = true;
-        this.seeds.push({ url: occ.url, u, r, attempts, result: occ.result, reported: false });
-      }
-      return;
-    }
-    // A menu or directory URL, or an FTP name its probe found to be a directory (NLST names do not say).
-    const list = followable(u) ? u : r.directory === true ? directoryOf(u) : null;
-    if (list === null || (occ.home !== null && occ.home !== serverKey(list))) return;
-    const listKey = objectKey(list);
-    if (this.expanded.has(listKey)) return;
-    this.expanded.add(listKey);
-    await this.expand(occ, list);
-  }
-
-  /**
-   * --recursive: the links of a menu or listing, those on the same server and those elsewhere, up
-   * to maxUrls: the links are read as they come, and the reading stops (the connection is closed)
-   * at the first link that would pass maxUrls, at the deadline, or at the bounds of ./recurse.ts.
-   */
-  async expand(occ: Occurrence, u: Url): Promise<void> {
-    const home = serverKey(u);
-    const seen = new Set<string>();
-    // The clock of the deadline starts when the reading has its slot, not while it waits for one.
-    const d = deadlineSignal(this.o.deadline, this.probeOptions.signal, false);
-    const options = d.signal === undefined ? this.probeOptions : { ...this.probeOptions, signal: d.signal };
-    try {
-      const links = await this.children(u, options, (host, fn) =>
-        this.limiter.run(host, () => {
-          d.start();
-          return fn();
-        }),
-      );
-      for await (const link of links as AsyncIterable<string>) {
-        const c = tryParse(link);
-        const key = c instanceof Url ? objectKey(c) : link;
-        if (seen.has(key) || this.skip(link)) continue;
-        seen.add(key);
-        // Links to another server are checked, not followed (home): `recursive` stays on the same server.
-        if (!this.known.has(key)) {
-          if (this.known.size >= this.o.maxUrls) {
-            occ.result?.notes.push(
-              `the limit of ${this.o.maxUrls} URLs (maxUrls) was reached: the rest of the links were not read`,
-            );
-            break;
-          }
-          this.known.set(key, UNDER_WAY);
-        }
-        occ.children.push(this.add(link, null, u.href, occ.depth + 1, home));
-      }
-    } catch (e) {
-      const why = d.expired()
-        ? `reading the links stopped at the deadline of ${this.o.deadline} ms`
-        : e instanceof ListingCut
-          ? e.message
-          : `the links could not be read: ${e instanceof Error ? e.message : String(e)}`;
-      occ.result?.notes.push(why);
-    } finally {
-      d.stop();
+    // Occurrences are the URLs given alone (depth 0): the crawl reports what it reaches.
+    if (hasLinks(u, r)) {
+      occ.deferred = true;
+      this.seeds.push({ url: occ.url, u, r, attempts, result: occ.result, reported: false });
     }
   }
 
@@ -600,13 +541,6 @@ function fromCrawl(c: CrawlResult): CheckResult {
     notes: c.notes ?? [],
     ...(c.resumed ? { resumed: true } : {}),
   };
-}
-
-/** The listing URL of a name its probe found to be a directory (the face's directoryOf: an FTP `name` -> `name/`), or null. */
-function directoryOf(u: Url): Url | null {
-  const href = faceOf(u).directoryOf?.(u) ?? null;
-  const d = href === null ? null : tryParse(href);
-  return d instanceof Url ? d : null;
 }
 
 /**
