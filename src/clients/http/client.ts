@@ -149,6 +149,10 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
       );
     });
     req.on('response', (res) => {
+      // Whoever reads the body sees its errors through its own listeners (the async iterator of
+      // toResource()); this one only keeps an error nobody waits for any more (a caller's abort
+      // after it stopped reading) from becoming an uncaught exception.
+      res.on('error', () => {});
       note({
         direction: 'receive',
         text: `HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage ?? ''}`.trimEnd(),
