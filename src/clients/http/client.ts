@@ -78,6 +78,9 @@ interface Target {
   method?: 'GET' | 'HEAD';
 }
 
+/** Sockets given their quiet 'error' listener (once each: a kept-alive socket serves many requests). */
+const QUIET = new WeakSet<object>();
+
 function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => void): Promise<http.IncomingMessage> {
   const policy = options.policy ?? DEFAULT_POLICY;
   const timeout = nodeTimeout(options);
@@ -113,6 +116,13 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
     // is not HTTP, a connection closed or reset before the reply), not a failure to connect.
     let connected = false;
     req.on('socket', (s) => {
+      // The caller's signal reaches the socket too (net.connect's `signal`): aborted after the
+      // exchange, when the socket has gone back to the agent's pool, its AbortError would have no
+      // listener and be an uncaught exception. Errors during the exchange still reach `req`.
+      if (!QUIET.has(s)) {
+        QUIET.add(s);
+        s.on('error', () => {});
+      }
       if (!s.connecting) connected = true;
       else s.once('connect', () => (connected = true));
     });
