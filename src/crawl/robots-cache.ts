@@ -68,12 +68,7 @@ export class RobotsCache {
 
   /** Whether the rules of `place.server` let the crawler fetch `place.path` (RFC 9309 2.2.2). */
   async ask(place: RobotsPlace): Promise<RobotsAnswer> {
-    let p = this.#servers.get(place.server);
-    if (p === undefined) {
-      p = this.#load(place);
-      this.#servers.set(place.server, p);
-    }
-    const { policy, report } = await p;
+    const { policy, report } = await this.#of(place);
     const v = robotsVerdict(policy, place.path);
     if (v.allowed) return { allowed: true, reason: '', rule: v.rule };
     report.disallowed++;
@@ -86,12 +81,17 @@ export class RobotsCache {
 
   /** The `Sitemap:` lines of the server's robots.txt (RFC 9309 2.2.4), fetched if not yet. */
   async sitemaps(place: RobotsPlace): Promise<readonly string[]> {
+    return (await this.#of(place)).policy.sitemaps;
+  }
+
+  /** The server's robots.txt, loaded on first need; concurrent askers share the one load. */
+  #of(place: RobotsPlace): Promise<{ policy: RobotsPolicy; report: RobotsReport }> {
     let p = this.#servers.get(place.server);
     if (p === undefined) {
       p = this.#load(place);
       this.#servers.set(place.server, p);
     }
-    return (await p).policy.sitemaps;
+    return p;
   }
 
   /** What was found on each server asked, in the order first asked. */

@@ -61,28 +61,30 @@ export async function* readSitemap(
     for await (const chunk of source) {
       octets += chunk.length;
       text += decoder.decode(chunk, { stream: true });
+      // One pass over the text with a position (no slicing per tag, which would copy the rest
+      // of the chunk at each one); only the unread tail is kept for the next chunk.
+      let pos = 0;
       for (;;) {
-        tag.lastIndex = 0;
+        tag.lastIndex = pos;
         const m = tag.exec(text);
         if (m === null) {
           // Keep only what may be the start of a tag split across chunks.
           const lt = text.lastIndexOf('<');
-          text = lt < 0 ? '' : text.slice(lt);
+          pos = lt < pos ? text.length : lt;
           break;
         }
         const [, close, name] = m;
+        const after = m.index + m[0].length;
         if (name === 'loc' && close === '') {
-          const end = text.indexOf('</loc>', m.index + m[0].length);
+          const end = text.indexOf('</loc>', after);
           if (end < 0) {
-            if (text.length - m.index > SITEMAP_MAX_LOC + 64) {
-              text = text.slice(m.index + m[0].length); // an endless <loc>: skipped
-              continue;
-            }
-            text = text.slice(m.index);
-            break;
+            // An endless <loc> is skipped; a short one waits for the next chunk.
+            pos = text.length - m.index > SITEMAP_MAX_LOC + 64 ? after : m.index;
+            if (pos === m.index) break;
+            continue;
           }
-          const raw = text.slice(m.index + m[0].length, end);
-          text = text.slice(end + 6);
+          const raw = text.slice(after, end);
+          pos = end + 6;
           if (parent !== null && raw.length <= SITEMAP_MAX_LOC) {
             const loc = locText(raw);
             if (loc !== '') {
@@ -99,8 +101,9 @@ export async function* readSitemap(
           continue;
         }
         if (name !== 'loc') parent = close === '' ? (name as 'url' | 'sitemap') : null;
-        text = text.slice(m.index + m[0].length);
+        pos = after;
       }
+      text = text.slice(pos);
       if (octets > SITEMAP_MAX_OCTETS) {
         notes.push(`the sitemap is longer than ${SITEMAP_MAX_OCTETS} octets: the rest was not read (sitemaps.org)`);
         return;
