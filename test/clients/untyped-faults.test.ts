@@ -1,11 +1,12 @@
 // Fault injection at the one place each client's exchange ends: an error of another kind than
 // LocatorError raised inside the exchange (here a transcript callback that throws a TypeError on
 // the server's first line, standing in for an engine limit or a bug a hostile server's bytes reach)
-// leaves the client as a protocol-error that keeps it as its cause, never untyped.
+// leaves the client as a protocol-error that keeps it as its cause, never untyped (gopher, nntp, ftp,
+// rlogin, wais, smtp).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, probe } from '../../src/clients/index.js';
+import { open, probe, send } from '../../src/clients/index.js';
 import { connectSession } from '../../src/clients/rlogin/session.js';
 import { LocatorError } from '../../src/core/errors.js';
 import type { Redirect, TranscriptLine } from '../../src/clients/types.js';
@@ -131,4 +132,27 @@ test('rlogin: an untyped error inside the handshake is a protocol-error with it 
   } finally {
     await f.close();
   }
+});
+
+// The suite's real OpenSMTPD (test/servers/smtp.sh) on 127.0.0.1:2525: the throwing callback is the fault.
+const SMTP = '127.0.0.1:2525';
+
+test('smtp send: an untyped error inside the exchange is a protocol-error with it as cause', async () => {
+  const message = { from: 'a@example.test', subject: 's', body: 'hello\n' };
+  const e = await rejects(
+    send('mailto:tester@example.test', message, { smtp: SMTP, timeout: 5000, transcript: throwing('receive') }),
+  );
+  typedBug(e, 'the SMTP exchange');
+});
+
+test('smtp probe: an untyped error inside the exchange is a broken protocol-error', async () => {
+  probedBug(
+    await probe('mailto:tester@%5B127.0.0.1%5D', {
+      smtpProbe: true,
+      smtpServer: SMTP,
+      timeout: 5000,
+      transcript: throwing('send', (t) => t.startsWith('MAIL')),
+    }),
+    'the SMTP probe',
+  );
 });

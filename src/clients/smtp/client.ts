@@ -20,7 +20,7 @@ import { fieldsOf } from '../../schemes/fields.js';
 import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
 import { beforeSending } from '../hop.js';
 import { checkTimeout } from '../connection.js';
-import { TOO_LARGE, transcriptRecorder, type TranscriptLine } from '../types.js';
+import { TOO_LARGE, transcriptRecorder, typedError, type TranscriptLine } from '../types.js';
 import { AUTH_UNAVAILABLE, MAILTO_NOT_RETRIEVABLE, NO_RELAY, STARTTLS_UNAVAILABLE } from './errors.js';
 import {
   assertNoLineBreak,
@@ -262,7 +262,7 @@ export async function send(url: string | Url, message: MailMessage, options: Sen
     // In DATA mode a QUIT would be taken as part of the message: close without it.
     if (inData) session.close();
     else await session.abandon();
-    throw e;
+    throw typedError(e, 'the SMTP exchange');
   }
 }
 

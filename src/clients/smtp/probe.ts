@@ -10,7 +10,7 @@ import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { checkTimeout } from '../connection.js';
-import { CONNECT_FAILED, NOT_FOUND, TIMEOUT } from '../types.js';
+import { CONNECT_FAILED, NOT_FOUND, TIMEOUT, typedError } from '../types.js';
 import { checkAddress } from './message.js';
 import { SmtpSession } from './session.js';
 import { addressLiteral, hello, parseRelay } from './client.js';
@@ -93,7 +93,7 @@ async function rcpt(host: string, port: number, address: string, options: ProbeO
     return result('ok', `${r.code} ${r.texts.join(' ')}`.trimEnd(), { reply: String(r.code) });
   } catch (e) {
     await session.abandon();
-    throw e;
+    throw typedError(e, 'the SMTP probe');
   }
 }
 
