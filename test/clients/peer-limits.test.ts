@@ -10,6 +10,9 @@ import { parsePlusHeader } from '../../src/clients/gopher/parser.js';
 import { TelnetParser, MAX_SUBNEGOTIATION } from '../../src/clients/telnet/protocol.js';
 import { encodeHeader, MAX_APDU_LENGTH } from '../../src/clients/wais/header.js';
 import { LocatorError } from '../../src/core/errors.js';
+import { open } from '../../src/clients/index.js';
+import { FakeFtp, standard } from './ftp/fakes.js';
+import { rejects } from '../helpers.js';
 
 const octets = (n: number, c = 0x61) => new Uint8Array(n).fill(c);
 
@@ -69,4 +72,24 @@ test('wais MAX_APDU_LENGTH: a header for 9,999,999,999 octets (ten digits) is wr
     name: 'RangeError',
     message: 'a WAIS APDU length must be 0..9999999999, not 10000000000',
   });
+});
+
+test('ftp MAX_PRELIMINARY (RFC 959 5.4): ten "120" replies before "220" are waited through; an eleventh is refused', async () => {
+  const greeting = (n: number) => '120 ready in 1 minute\r\n'.repeat(n) + '220 fake ready\r\n';
+  const at = await FakeFtp.start({ greeting: greeting(10), handle: standard({ 'a.txt': 'a\r\n' }) });
+  try {
+    const r = await open(at.url('a.txt') + ';type=i');
+    assert.equal(new TextDecoder().decode(await new Response(r.body).arrayBuffer()), 'a\r\n');
+  } finally {
+    await at.stop();
+  }
+  const past = await FakeFtp.start({ greeting: greeting(11), handle: standard({ 'a.txt': 'a\r\n' }) });
+  try {
+    const e = await rejects(open(past.url('a.txt')));
+    assert.equal(e.code, 'ftp-reply');
+    assert.equal(e.message, 'the FTP server answered 120 "ready in 1 minute" on connecting (ftp-reply)');
+    assert.equal(past.sessions[0]?.commands.length ?? 0, 0, 'nothing is sent before the 220');
+  } finally {
+    await past.stop();
+  }
 });
