@@ -1,7 +1,8 @@
 // The links an archive crawl follows from an HTML page: the URL-carrying attributes of its elements
 // (HTML Living Standard, the index of attributes), read with parse5 (the WHATWG parsing algorithm,
 // as a browser reads the page), relative ones resolved against the page's <base href> or its own
-// URL (RFC 1808 4). What a browser fetches to show the page (images, style sheets, scripts, frames)
+// URL by RFC 3986 5.2, as a browser resolves them (a "../" above the root is dropped, where RFC
+// 1808 4 would keep it: nginx answers 400 to that). What a browser fetches to show the page (images, style sheets, scripts, frames)
 // is kept with the pages it links to, as `wget --mirror` keeps it, so that a replay draws the page.
 
 import { parse } from 'parse5';
@@ -39,7 +40,7 @@ export function isHtml(contentType: string | null | undefined): boolean {
 }
 
 /**
- * The absolute URLs an HTML page links to (HTML Living Standard 2.4 "URLs"; RFC 1808 4 for the
+ * The absolute URLs an HTML page links to (HTML Living Standard 2.4 "URLs"; RFC 3986 5.2 for the
  * relative ones), in document order, the fragment dropped, each once; a link that does not resolve
  * to a URL is left out.
  */
@@ -64,7 +65,7 @@ export function htmlPageLinks(text: string, location: string): string[] {
   let against = location;
   if (base !== null) {
     try {
-      against = resolve(location, base);
+      against = resolve(location, base, { rfc: 3986 });
     } catch {
       // A <base href> that does not resolve is ignored (HTML: the fallback base URL).
     }
@@ -73,7 +74,7 @@ export function htmlPageLinks(text: string, location: string): string[] {
   for (const r of raw) {
     if (/^(javascript|data|mailto):/i.test(r)) continue;
     try {
-      const abs = resolve(against, r);
+      const abs = resolve(against, r, { rfc: 3986 });
       const hash = abs.indexOf('#');
       out.add(hash < 0 ? abs : abs.slice(0, hash));
     } catch {
