@@ -12,17 +12,26 @@ import { basename, dirname, join } from 'node:path';
 import { LocatorError } from '../core/errors.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
-import { faceOf, open, type OpenOptions, type Resource } from '../clients/index.js';
+import {
+  CONNECTION_CLOSED,
+  faceOf,
+  open,
+  type HttpExchange,
+  type OpenOptions,
+  type Resource,
+} from '../clients/index.js';
 import { crawl, type CrawlResult, type CrawlSummary, type Visit } from '../crawl/engine.js';
 import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
 import { RobotsCache, type RobotsFetchResult, type RobotsPlace, type RobotsReport } from '../crawl/robots-cache.js';
 import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
 import { serverKey, type ScopeKind } from '../crawl/scope.js';
 import { WarcWriter } from './writer.js';
+import { chunksOf } from './spool.js';
 import { readWarc } from './reader.js';
 import { finishOpenFiles, type Finished } from './resume.js';
 import { cdxj, indexWarc, type IndexEntry } from './cdxj.js';
-import { ARCHIVE_OPEN_OPTIONS, mediaTypeOf, recordFetch } from './fetch.js';
+import { ARCHIVE_OPEN_OPTIONS, mediaTypeOf, recordExchange, recordFetch } from './fetch.js';
+import { htmlPageLinks, isHtml } from './html-links.js';
 
 /** The most links kept from one menu or listing (info lines included): the rest is not followed. */
 export const ARCHIVE_MAX_LINKS = 10000;
@@ -193,6 +202,42 @@ async function linksFrom(u: Url, body: ReadableStream<Uint8Array>): Promise<{ li
   return { links, note };
 }
 
+/** The most of an HTML page read for its links; the rest of the page is still archived. */
+export const ARCHIVE_MAX_PAGE = 2 * 1024 * 1024;
+
+/** Reads a stream to its end, keeping nothing. */
+async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
+  for await (const _ of chunksOf(body));
+}
+
+/**
+ * Reads an HTML page to its end (the archive wants every octet) and returns its links (the first
+ * ARCHIVE_MAX_PAGE octets are read for them).
+ */
+async function pageLinksFrom(
+  location: string,
+  body: ReadableStream<Uint8Array>,
+): Promise<{ links: string[]; note: string | null }> {
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for await (const c of chunksOf(body)) {
+    if (n < ARCHIVE_MAX_PAGE) parts.push(c);
+    n += c.byteLength;
+  }
+  const text = Buffer.concat(parts).subarray(0, ARCHIVE_MAX_PAGE).toString('utf8');
+  let links: string[] = [];
+  let note: string | null =
+    n > ARCHIVE_MAX_PAGE
+      ? `the page is longer than ${ARCHIVE_MAX_PAGE} octets: the links after that were not read`
+      : null;
+  try {
+    links = htmlPageLinks(text, location);
+  } catch (e) {
+    note = `the links could not be read: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return { links, note };
+}
+
 /**
  * Archives the URLs reached from `seeds` (WARC 1.1; the crawl of ../crawl/engine.ts): yields each
  * URL's result as the crawl reaches it (`archived`, `earlier` for an object a killed run had
@@ -225,87 +270,166 @@ export async function* archiveCrawl(
   const writer = new WarcWriter({ dir, prefix, maxSize: options.maxSize, dedup: options.dedup === true, info });
   let records = 0;
 
-  const visit = (u: Url, _entry: unknown, follow: boolean): Promise<Visit> =>
-    politeness.run(serverKey(u), async (): Promise<Visit> => {
-      const t0 = Date.now();
-      let r: Resource;
-      try {
-        r = await open(u, openOptions);
-      } catch (e) {
-        const err = e instanceof LocatorError ? e : null;
-        return {
-          verdict: {
-            // A search (a Gopher type 7, a WAIS database) has no object without a query.
-            status: err?.code === 'needs-input' ? 'skipped' : 'failed',
-            attempts: 1,
-            ms: Date.now() - t0,
-            reason: e instanceof Error ? e.message : String(e),
-            ...(err ? { code: err.code } : {}),
-          },
-        };
+  /** Writes the exchanges that ended whole (each response and request once); the records written. */
+  const writeExchanges = async (exchanges: readonly HttpExchange[]): Promise<void> => {
+    for (const ex of exchanges) {
+      const w = await recordExchange(writer, ex);
+      if (w !== null) {
+        archived.add(ex.url);
+        records += 2;
       }
-      const target = r.meta.url || u.href;
-      const at = tryParse(target);
-      const listed = at instanceof Url ? at : u;
-      const hasLinks =
-        follow && (r.meta.kind === 'menu' || r.meta.kind === 'listing') && faceOf(listed).links !== undefined;
-      const type = mediaTypeOf(r.meta);
-      if (archived.has(target) || archived.has(u.href)) {
-        // Written already: by an earlier run killed before its verdict was kept, or by this run
-        // under another URL that redirected to the same object.
-        const got = hasLinks ? await linksFrom(listed, r.body) : (await r.body.cancel().catch(() => {}), null);
-        return {
-          verdict: {
-            status: 'earlier',
-            attempts: 1,
-            ms: Date.now() - t0,
-            reason: `${target} was archived before; not written again`,
-            ...(got?.note ? { notes: [got.note] } : {}),
-          },
-          links: got?.links ?? null,
-        };
-      }
-      archived.add(target);
-      archived.add(u.href);
-      let body = r.body;
-      let links: Promise<{ links: string[]; note: string | null }> | null = null;
-      if (hasLinks) {
-        const [a, b] = r.body.tee();
-        body = a;
-        links = linksFrom(listed, b);
-      }
-      try {
-        const written = await recordFetch(writer, u.href, { ...r, body });
-        records += written.metadata ? 2 : 1;
-      } catch (e) {
-        if (links !== null) await links.catch(() => null);
-        // The object could not be read whole: nothing of it was written (the writer writes whole records only).
-        archived.delete(target);
-        archived.delete(u.href);
-        const err = e instanceof LocatorError ? e : null;
-        return {
-          verdict: {
-            status: 'failed',
-            attempts: 1,
-            ms: Date.now() - t0,
-            reason: e instanceof Error ? e.message : String(e),
-            ...(err ? { code: err.code } : {}),
-          },
-        };
-      }
-      const got = links !== null ? await links : null;
+    }
+  };
+
+  /**
+   * A URL's turn with its server (the politeness engine) lasts until its exchange with the server
+   * has ended; the records of an HTTP exchange, held in memory by then, are written after the
+   * turn, so that the next request to the server does not wait for the writer. The verdict waits
+   * for them (a verdict kept in the state means the records are in the files).
+   */
+  const visit = async (u: Url, _entry: unknown, follow: boolean): Promise<Visit> => {
+    let writing: { done: Promise<void>; urls: string[] } | null = null;
+    const t0 = Date.now();
+    const v = await politeness.run(serverKey(u), () =>
+      fetchOne(u, follow, t0, (done, urls) => (writing = { done, urls })),
+    );
+    const w = writing as { done: Promise<void>; urls: string[] } | null;
+    if (w === null) return v;
+    try {
+      await w.done;
+      return v;
+    } catch (e) {
+      for (const url of w.urls) archived.delete(url);
+      const err = e instanceof LocatorError ? e : null;
       return {
         verdict: {
-          status: 'archived',
+          status: 'failed',
           attempts: 1,
           ms: Date.now() - t0,
-          reason: type,
-          ...(r.meta.redirects && r.meta.redirects.length > 0 ? { redirects: [...r.meta.redirects, target] } : {}),
+          reason: e instanceof Error ? e.message : String(e),
+          ...(err ? { code: err.code } : {}),
+        },
+      };
+    }
+  };
+
+  const fetchOne = async (
+    u: Url,
+    follow: boolean,
+    t0: number,
+    later: (done: Promise<void>, urls: string[]) => void,
+  ): Promise<Visit> => {
+    let r: Resource;
+    // The HTTP exchanges of this URL (its redirects, then its object), as they crossed the wire.
+    const exchanges: HttpExchange[] = [];
+    try {
+      r = await open(u, { ...openOptions, httpCapture: (e) => exchanges.push(e) });
+    } catch (e) {
+      const err = e instanceof LocatorError ? e : null;
+      // An HTTP error status (a 404) was an exchange too: kept as exchanged, as web archives
+      // keep it, so that a replay answers as the server did.
+      const unseen = exchanges.filter((ex) => !archived.has(ex.url));
+      later(
+        writeExchanges(unseen).catch(() => {}),
+        [],
+      );
+      return {
+        verdict: {
+          // A search (a Gopher type 7, a WAIS database) has no object without a query.
+          status: err?.code === 'needs-input' ? 'skipped' : 'failed',
+          attempts: 1,
+          ms: Date.now() - t0,
+          reason: e instanceof Error ? e.message : String(e),
+          ...(err ? { code: err.code } : {}),
+        },
+      };
+    }
+    const target = r.meta.url || u.href;
+    const at = tryParse(target);
+    const listed = at instanceof Url ? at : u;
+    const hasLinks =
+      follow && (r.meta.kind === 'menu' || r.meta.kind === 'listing') && faceOf(listed).links !== undefined;
+    // A page (the face's `pages`) given as HTML: its links are read from its markup.
+    const isPage = follow && !hasLinks && faceOf(listed).pages === true && isHtml(r.meta.contentType);
+    const last = exchanges.at(-1);
+    const overHttp = last !== undefined && last.url === r.meta.url;
+    const type = mediaTypeOf(r.meta);
+    if (archived.has(target) || archived.has(u.href)) {
+      // Written already: by an earlier run killed before its verdict was kept, or by this run
+      // under another URL that redirected to the same object.
+      const got = hasLinks
+        ? await linksFrom(listed, r.body)
+        : isPage
+          ? await pageLinksFrom(target, r.body)
+          : (await r.body.cancel().catch(() => {}), null);
+      return {
+        verdict: {
+          status: 'earlier',
+          attempts: 1,
+          ms: Date.now() - t0,
+          reason: `${target} was archived before; not written again`,
           ...(got?.note ? { notes: [got.note] } : {}),
         },
         links: got?.links ?? null,
       };
-    });
+    }
+    archived.add(target);
+    archived.add(u.href);
+    let got: { links: string[]; note: string | null } | null = null;
+    try {
+      if (overHttp) {
+        // The object is the last exchange's response: the octets go to the records as they
+        // crossed the connection; the decoded body is read here for its links, or drained.
+        got = isPage ? await pageLinksFrom(target, r.body) : (await drain(r.body), null);
+        const whole = await Promise.all(exchanges.map((ex) => ex.ended));
+        if (!whole.every(Boolean)) throw new LocatorError(CONNECTION_CLOSED, -1, 'the HTTP exchange did not end');
+        later(writeExchanges(exchanges), [target, u.href]);
+      } else {
+        let body = r.body;
+        let links: Promise<{ links: string[]; note: string | null }> | null = null;
+        if (hasLinks) {
+          const [a, b] = r.body.tee();
+          body = a;
+          links = linksFrom(listed, b);
+        }
+        try {
+          // An HTTP redirect to another scheme: its exchanges, then the object.
+          await writeExchanges(exchanges);
+          const written = await recordFetch(writer, u.href, { ...r, body });
+          records += written.metadata ? 2 : 1;
+        } catch (e) {
+          if (links !== null) await links.catch(() => null);
+          throw e;
+        }
+        got = links !== null ? await links : null;
+      }
+    } catch (e) {
+      // The object could not be read whole: nothing of it was written (the writer writes whole records only).
+      archived.delete(target);
+      archived.delete(u.href);
+      const err = e instanceof LocatorError ? e : null;
+      return {
+        verdict: {
+          status: 'failed',
+          attempts: 1,
+          ms: Date.now() - t0,
+          reason: e instanceof Error ? e.message : String(e),
+          ...(err ? { code: err.code } : {}),
+        },
+      };
+    }
+    return {
+      verdict: {
+        status: 'archived',
+        attempts: 1,
+        ms: Date.now() - t0,
+        reason: type,
+        ...(r.meta.redirects && r.meta.redirects.length > 0 ? { redirects: [...r.meta.redirects, target] } : {}),
+        ...(got?.note ? { notes: [got.note] } : {}),
+      },
+      links: got?.links ?? null,
+    };
+  };
 
   const crawlSummary: Partial<CrawlSummary> = {};
   let files: string[] = [];

@@ -2,8 +2,9 @@
 // `metadata` record of the protocol exchange (the transcript `locator fetch --verbose` prints,
 // passwords already hidden by the clients), the way Heritrix keeps FTP (heritrix3 issue 331).
 
-import { open, type OpenOptions, type Resource, type TranscriptLine } from '../clients/index.js';
+import { open, type HttpExchange, type OpenOptions, type Resource, type TranscriptLine } from '../clients/index.js';
 import type { WarcWriter, WrittenRecord } from './writer.js';
+import { chunksOf } from './spool.js';
 
 /**
  * The IIPC's WARC-Protocol identifiers (warc-specifications issue 42, "WARC-Protocol" in its
@@ -61,10 +62,11 @@ export interface FetchRecords {
  * Writes what open() gave (called with `transcript: true`) as a `resource` record (WARC 1.1 6.5)
  * and the protocol exchange as a `metadata` record (6.6) concurrent to it, once the body has been
  * read whole (the exchange ends after the object: an FTP 226, a QUIT).
- * DEVIATION: an http or https object is kept as a `resource` record here too, not as the
- * `request` and `response` records WARC 1.1 6.3 asks for: open() gives the entity decoded, not the
- * octets of the connection, and a response rebuilt from it would not be what was exchanged. A
- * caller that has the octets (the crawl's HTTP capture) writes writer.request()/response().
+ * DEVIATION: an http or https object opened without the `httpCapture` option is kept as a
+ * `resource` record here too, not as the `request` and `response` records WARC 1.1 6.3 asks for:
+ * open() gives the entity decoded, not the octets of the connection, and a response rebuilt from
+ * it would not be what was exchanged. With the capture, recordExchange() writes those records
+ * (archiveFetch() and the archive crawl do).
  */
 export async function recordFetch(writer: WarcWriter, url: string, resource: Resource): Promise<FetchRecords> {
   const { meta } = resource;
@@ -94,4 +96,90 @@ export const ARCHIVE_OPEN_OPTIONS = { transcript: true, ftpLineEnds: 'wire' } as
 /** Opens `url` with ARCHIVE_OPEN_OPTIONS and writes its records with recordFetch(). */
 export async function archiveFetch(writer: WarcWriter, url: string, options: OpenOptions = {}): Promise<FetchRecords> {
   return recordFetch(writer, url, await open(url, { ...options, ...ARCHIVE_OPEN_OPTIONS }));
+}
+
+export interface ExchangeRecords {
+  /** The response as read from the connection (a `revisit` when the writer dedups and has seen its payload). */
+  response: WrittenRecord;
+  /** The request as written, WARC-Concurrent-To the response. */
+  request: WrittenRecord;
+}
+
+/**
+ * The WARC-Protocol of an exchange, from the version of its status line (`http/1.0`, `http/1.1`,
+ * the IIPC registry's identifiers), or null when the response has none.
+ */
+export function exchangeProtocol(ex: HttpExchange): string | null {
+  const first = ex.received[0];
+  if (first === undefined) return null;
+  const m = /^HTTP\/(\d)\.(\d) /.exec(
+    Buffer.from(first.buffer, first.byteOffset, Math.min(first.byteLength, 16)).toString('latin1'),
+  );
+  return m ? `http/${m[1]}.${m[2]}` : null;
+}
+
+async function* chunks(list: readonly Uint8Array[]): AsyncIterable<Uint8Array> {
+  yield* list;
+}
+
+/**
+ * Writes one HTTP exchange (the `httpCapture` option of open()) once it has ended: a `response`
+ * record (WARC 1.1 6.3) of the octets read from the connection, status line, header section and
+ * body with its transfer and content codings as received, WARC-Payload-Digest over the entity-body
+ * (the chunked coding removed, a content coding kept: WARC 1.1 5.9, warc-specifications issue 22),
+ * then a `request` record (6.4) of the octets written, WARC-Concurrent-To the response; both dated
+ * when the request went out and with the peer's WARC-IP-Address (5.12). An exchange that did not
+ * end (the connection closed or the caller cancelled before the response's last octet) writes
+ * nothing: null.
+ */
+export async function recordExchange(writer: WarcWriter, ex: HttpExchange): Promise<ExchangeRecords | null> {
+  if (!(await ex.ended)) return null;
+  const fields: Array<[string, string]> = [];
+  if (ex.ip !== null) fields.push(['WARC-IP-Address', ex.ip]);
+  const protocol = exchangeProtocol(ex);
+  if (protocol !== null) fields.push(['WARC-Protocol', protocol]);
+  const response = await writer.write({
+    type: 'response',
+    targetUri: ex.url,
+    contentType: 'application/http;msgtype=response',
+    block: chunks(ex.received),
+    payload: 'http',
+    fields,
+    date: ex.date,
+  });
+  const request = await writer.write({
+    type: 'request',
+    targetUri: ex.url,
+    contentType: 'application/http;msgtype=request',
+    block: chunks(ex.sent),
+    fields: [['WARC-Concurrent-To', response.recordId], ...fields],
+    date: ex.date,
+  });
+  return { response, request };
+}
+
+/**
+ * Opens `url` with ARCHIVE_OPEN_OPTIONS and the HTTP capture, reads the object whole and writes
+ * it: each HTTP exchange of the chain (redirects included) as a response and a request record
+ * (recordExchange()); an object that is not the answer of an HTTP exchange (any other scheme, or
+ * a redirect from http to one) as recordFetch() writes it.
+ */
+export async function archiveHttpFetch(
+  writer: WarcWriter,
+  url: string,
+  options: OpenOptions = {},
+): Promise<{ exchanges: ExchangeRecords[]; fetched: FetchRecords | null }> {
+  const captured: HttpExchange[] = [];
+  const r = await open(url, { ...options, ...ARCHIVE_OPEN_OPTIONS, httpCapture: (e) => captured.push(e) });
+  const last = captured.at(-1);
+  let fetched: FetchRecords | null = null;
+  if (last !== undefined && last.url === r.meta.url) {
+    for await (const _ of chunksOf(r.body));
+  } else fetched = await recordFetch(writer, url, r);
+  const exchanges: ExchangeRecords[] = [];
+  for (const ex of captured) {
+    const w = await recordExchange(writer, ex);
+    if (w !== null) exchanges.push(w);
+  }
+  return { exchanges, fetched };
 }

@@ -42,14 +42,20 @@ export {
   warcProtocols,
   mediaTypeOf,
   transcriptText,
+  recordExchange,
+  archiveHttpFetch,
+  exchangeProtocol,
   type FetchRecords,
+  type ExchangeRecords,
 } from './fetch.js';
+export { htmlPageLinks, isHtml } from './html-links.js';
 export type { BlockSource } from './spool.js';
 export {
   archiveCrawl,
   outputOf,
   robotsPlaceOf,
   ARCHIVE_MAX_LINKS,
+  ARCHIVE_MAX_PAGE,
   ROBOTS_TOKEN,
   type ArchiveOptions,
   type ArchiveSummary,

@@ -51,6 +51,11 @@ export class Spool {
     this.length += chunk.byteLength;
   }
 
+  /** The block's chunks while it is all in memory (nothing spilled), else null. */
+  get inMemory(): readonly Buffer[] | null {
+    return this.file === null ? this.memory : null;
+  }
+
   /** The block again, from the start. */
   async *read(): AsyncIterable<Uint8Array> {
     if (this.file === null) {

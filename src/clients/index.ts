@@ -12,7 +12,16 @@ import type { GopherOpenOptions } from './gopher/types.js';
 export { open };
 export { connect, NO_SESSION, INTERACTIVE_ONLY } from './connect.js';
 export type { InteractiveSession, SessionOptions, SessionModule } from './interactive.js';
-export type { OpenOptions, Resource, Meta, TranscriptLine, GatewayConfig, ClientModule, Redirect } from './types.js';
+export type {
+  OpenOptions,
+  Resource,
+  Meta,
+  TranscriptLine,
+  GatewayConfig,
+  ClientModule,
+  Redirect,
+  HttpExchange,
+} from './types.js';
 export { gatewayFromEnv } from './proxy.js';
 export { readMenu, renderItem, renderMenu } from './gopher/menu.js';
 export type { Menu } from './gopher/open-menu.js';

@@ -12,6 +12,29 @@ export interface TranscriptLine {
   text: string;
 }
 
+/**
+ * One HTTP exchange as it crossed its connection (the `httpCapture` option): the request as
+ * written, the response as read (status line, header section, the body with its transfer and
+ * content codings), each a list of the chunks in order.
+ */
+export interface HttpExchange {
+  /** The URL asked for (password hidden): the target URI of the records. */
+  url: string;
+  /** When the request was handed to the connection. */
+  date: Date;
+  /** The peer's address (without brackets), once connected; null before. */
+  ip: string | null;
+  /** Octets written (the request). */
+  sent: Uint8Array[];
+  /** Octets read (the response). */
+  received: Uint8Array[];
+  /**
+   * Settles once the response has been read to its end (true) or the exchange stopped before
+   * that (false: the connection closed or failed, the caller cancelled).
+   */
+  ended: Promise<boolean>;
+}
+
 /** A gateway for a scheme (RFC 1738 4, the drafts' gateway notes): an HTTP proxy URL. */
 export interface GatewayConfig {
   /** Per scheme: `http://proxy.example:3128/`. */
@@ -49,6 +72,13 @@ export interface OpenOptions {
   env?: Record<string, string | undefined>;
   /** Record the protocol exchange in meta.transcript, and/or pass each line to a callback. */
   transcript?: boolean | ((line: TranscriptLine) => void);
+  /**
+   * For archiving only (src/archive/, WARC 1.1 6.3 and 6.4): http and https are given each
+   * exchange of the request (every hop of a redirect chain) as it starts, and the octets written
+   * to and read from its connection are collected in it as they cross (for https, inside TLS).
+   * Absent (the default), no octet is copied.
+   */
+  httpCapture?: (exchange: HttpExchange) => void;
   /**
    * FTP: asked for the password when the URL gives a user but none (RFC 1738 3.2.1); NNTP: the
    * password of `user`. For the server of the URL given to open() only: a redirect or Prospero

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
@@ -19,6 +19,7 @@ import {
   PROTOCOL_ERROR,
   TIMEOUT,
   TOO_LARGE,
+  type HttpExchange,
   type OpenOptions,
   type Redirect,
   type Resource,
@@ -125,6 +126,7 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
       }
       if (!s.connecting) connected = true;
       else s.once('connect', () => (connected = true));
+      if (options.httpCapture) tap(s, req, redactHref(t.url), options.httpCapture);
     });
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof LocatorError) return reject(e);
@@ -171,6 +173,62 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
     });
     req.end();
   });
+}
+
+/**
+ * The `httpCapture` option (WARC 1.1 6.3, 6.4: the records keep the exchange as it crossed the
+ * connection): from the moment the request has its socket until the socket is free again (Node
+ * frees a kept-alive socket on the tick after the response's last octet, before another request
+ * can have it) or closed, every chunk written to it (the request line and header section Node
+ * wrote) and read from it (the response as received, before Node's parser removes the chunked
+ * coding) is kept in the exchange. On a TLS socket these are the octets inside TLS. The socket's
+ * own `write` is wrapped for that time and given back after.
+ */
+function tap(s: Socket, req: http.ClientRequest, url: string, capture: (e: HttpExchange) => void): void {
+  const exchange: HttpExchange = {
+    url,
+    date: new Date(),
+    ip: s.remoteAddress?.replace(/^\[|\]$/g, '') ?? null,
+    sent: [],
+    received: [],
+    ended: Promise.resolve(false),
+  };
+  const write = s.write;
+  const wrapped = function (this: Socket, data: unknown, encoding?: unknown, cb?: unknown): boolean {
+    if (typeof data === 'string')
+      exchange.sent.push(Buffer.from(data, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+    else if (data instanceof Uint8Array) exchange.sent.push(Buffer.from(data));
+    return (write as (...a: unknown[]) => boolean).call(this, data, encoding, cb);
+  } as Socket['write'];
+  s.write = wrapped;
+  const onData = (chunk: Buffer) => {
+    exchange.received.push(chunk);
+  };
+  const onConnect = () => {
+    exchange.ip = s.remoteAddress?.replace(/^\[|\]$/g, '') ?? null;
+  };
+  s.on('data', onData);
+  if (s.connecting) s.once('connect', onConnect);
+  let settle: (whole: boolean) => void = () => {};
+  let whole = false;
+  exchange.ended = new Promise<boolean>((resolve) => (settle = resolve));
+  const untap = () => {
+    s.off('data', onData);
+    s.off('connect', onConnect);
+    s.off('free', untap);
+    s.off('close', untap);
+    if (s.write === wrapped) s.write = write;
+    settle(whole);
+  };
+  s.once('free', untap);
+  s.once('close', untap);
+  req.once('response', (res: http.IncomingMessage) => res.once('end', () => (whole = true)));
+  req.once('close', () => {
+    // A socket the request gave up before its response ended is not freed for another request:
+    // the exchange is over when the request is.
+    if (!whole) untap();
+  });
+  capture(exchange);
 }
 
 /**
