@@ -209,11 +209,13 @@ export class ReplayArchive {
       const cap = list[list.length - 1];
       const record = await this.record(cap, this.payloadOf(cap));
       const http = /^application\/http/i.test(record.get('Content-Type') ?? '');
+      // The record's own date (a CDXJ line keeps only its seconds); a revisit's, its index entry's.
+      const date = cap.type === 'revisit' ? cap.date : (record.get('WARC-Date') ?? cap.date);
       if (!http) {
         const meta = resourceMeta(asked, cap.target, record.get('Content-Type'), record.contentLength, redirects);
         return {
           resource: { meta, body: streamOf(record.block) },
-          date: cap.date,
+          date,
           file: basename(cap.file),
           captures: count,
         };
@@ -256,7 +258,7 @@ export class ReplayArchive {
       classify(asked, meta);
       return {
         resource: { meta, body: streamOf(reply.body) },
-        date: cap.date,
+        date,
         file: basename(cap.file),
         captures: count,
       };
