@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { Url } from '../core/url.js';
 import { redactUrl } from '../operations/redact.js';
 import type { Resource } from '../clients/index.js';
-import { markup, page, type Html } from './html.js';
+import { gatewayHref, markup, page, type Html } from './html.js';
 import type { RenderContext } from './render/index.js';
 import type { Config } from './config.js';
 import { actions, sendPage } from './respond.js';
@@ -105,9 +105,7 @@ ${actions(url, ctx, false)}`,
 export function replayHome(cfg: Config, replay: ReplaySource): string {
   const all = [...replay.urls()].sort();
   const shown = all.slice(0, HOME_LIST);
-  const items = shown.map(
-    (u) => markup`<li><a href="${cfg.origin}/?url=${encodeURIComponent(u)}">${redactUrl(u)}</a></li>\n`,
-  );
+  const items = shown.map((u) => markup`<li><a href="${gatewayHref('', u)}">${redactUrl(u)}</a></li>\n`);
   const cut =
     all.length > shown.length
       ? markup`<p>The first ${String(shown.length)} of ${String(all.length)} are listed.</p>\n`
