@@ -8,7 +8,9 @@
 // beside it (written from the writer's records); reports the time to the first request and, over
 // REPLAY_REQUESTS requests (default 2000, one at a time, keep-alive, after 100 to warm up) of menu
 // pages picked at random, the latency of each page read whole by the client: p50, p90, p99, max.
-// Needs dist/ built. BENCH_SMOKE=1: 20 MB, 100 requests.
+// Before that, the library alone in this process (ReplayArchive.open() of a menu, its body read).
+// REPLAY_SCAN=0 leaves out the run that reads the file through. Needs dist/ built.
+// BENCH_SMOKE=1: 20 MB, 100 requests.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ const REQUESTS = Number(process.env.REPLAY_REQUESTS ?? (SMOKE ? 100 : 2000));
 const WARM = SMOKE ? 10 : 100;
 const BLOB = 256 * 1024;
 
-const { WarcWriter, cdxj, entryOf } = await import(join(root, 'dist/archive/index.js'));
+const { WarcWriter, ReplayArchive, cdxj, entryOf } = await import(join(root, 'dist/archive/index.js'));
 
 function menu(n) {
   const lines = [];
@@ -134,9 +136,26 @@ try {
   console.log(
     `archive: ${(fileSize / 1e9).toFixed(3)} GB on disk, ${g.entries.length + 1} records (${g.menus.length} menus), written in ${g.seconds.toFixed(1)} s`,
   );
+  writeFileSync(join(dir, 'bench.cdxj'), cdxj(g.entries));
+  // The library alone, in this process: the index from the CDXJ, then open() and the menu's body.
+  const a = await ReplayArchive.open([g.file]);
+  const lib = [];
+  for (let i = 0; i < WARM + REQUESTS; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = await a.open(g.menus[Math.floor(Math.random() * g.menus.length)]);
+    const reader = r.resource.body.getReader();
+    while (!(await reader.read()).done);
+    if (i >= WARM) lib.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  await a.close();
+  lib.sort((x, y) => x - y);
+  console.log(
+    `library, ReplayArchive.open() of a menu and its body read (${REQUESTS}), ms: p50 ${pct(lib, 50).toFixed(3)}, p90 ${pct(lib, 90).toFixed(3)}, p99 ${pct(lib, 99).toFixed(3)}, max ${lib[lib.length - 1].toFixed(3)}`,
+  );
   const rows = [];
-  for (const how of ['read through', 'CDXJ beside']) {
-    if (how === 'CDXJ beside') writeFileSync(join(dir, 'bench.cdxj'), cdxj(g.entries));
+  for (const how of [...(process.env.REPLAY_SCAN === '0' ? [] : ['read through']), 'CDXJ beside']) {
+    if (how === 'read through') rmSync(join(dir, 'bench.cdxj'));
+    else writeFileSync(join(dir, 'bench.cdxj'), cdxj(g.entries));
     const s = await serve(g.file);
     try {
       const m = await measure(s.origin, g.menus);
