@@ -140,14 +140,20 @@ export class ReplayArchive {
       }
       const lines = new Map<string, string[]>();
       for (const c of options.cdxj ?? []) await a.readCdxj(c, lines);
+      const besides = new Map<string, Map<string, string[]>>();
       for (const path of a.files.keys()) {
         let got = lines.get(basename(path));
         let from = got ? (options.cdxj ?? []).join(', ') : 'scan';
         if (got === undefined && options.cdxj === undefined) {
           const beside = await besideCdxj(path);
           if (beside !== null) {
-            const more = new Map<string, string[]>();
-            await a.readCdxj(beside, more);
+            // One CDXJ may index many files (`locator archive --index`): read once.
+            let more = besides.get(beside);
+            if (more === undefined) {
+              more = new Map<string, string[]>();
+              await a.readCdxj(beside, more);
+              besides.set(beside, more);
+            }
             got = more.get(basename(path));
             if (got !== undefined) from = beside;
           }

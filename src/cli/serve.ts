@@ -156,7 +156,7 @@ export const serveCommand: Command = {
   synopsis: [
     'serve [--host ADDR] [--port N] [options]',
     'serve --wais DIR [--database NAME] [--host ADDR] [--port N] [-v]',
-    'serve --warc FILE... [--cdxj FILE] [--host ADDR] [--port N] [options]',
+    'serve --warc FILE... [--cdxj FILE] [--port N] [options]',
   ],
   about: [
     'Runs the gateway until Ctrl-C (SIGINT or SIGTERM): GET /?url=<percent-encoded URL> shows the object of a gopher, ftp, news, wais ... URL as a web page, and a request line with an absolute URL is served as a proxy (RFC 1738 4; docs/gateway.md). A line per request on standard error.',
