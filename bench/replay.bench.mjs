@@ -9,6 +9,7 @@
 // REPLAY_REQUESTS requests (default 2000, one at a time, keep-alive, after 100 to warm up) of menu
 // pages picked at random, the latency of each page read whole by the client: p50, p90, p99, max.
 // Before that, the library alone in this process (ReplayArchive.open() of a menu, its body read).
+// Last, the gateway in this process (startGateway({ replay })), the same requests.
 // REPLAY_SCAN=0 leaves out the run that reads the file through. Needs dist/ built.
 // BENCH_SMOKE=1: 20 MB, 100 requests.
 import { spawn } from 'node:child_process';
@@ -162,6 +163,24 @@ try {
       rows.push({ how, start: s.startMs, ...m });
     } finally {
       s.p.kill('SIGTERM');
+    }
+  }
+  // The gateway in this process (one process to schedule, not two): the same requests.
+  {
+    const { startGateway } = await import(join(root, 'dist/gateway/index.js'));
+    const t0 = process.hrtime.bigint();
+    const a2 = await ReplayArchive.open([g.file]);
+    const gw = await startGateway({ port: 0, replay: a2 });
+    try {
+      const m = await measure(gw.url, g.menus);
+      rows.push({
+        how: 'CDXJ beside, gateway in the client process',
+        start: Number(process.hrtime.bigint() - t0) / 1e6,
+        ...m,
+      });
+    } finally {
+      await gw.close();
+      await a2.close();
     }
   }
   console.log(`\n${REQUESTS} requests of menu pages (one at a time, keep-alive), ms:\n`);
