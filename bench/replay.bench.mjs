@@ -10,11 +10,11 @@
 // pages picked at random, the latency of each page read whole by the client: p50, p90, p99, max.
 // Before that, the library alone in this process (ReplayArchive.open() of a menu, its body read).
 // Last, the gateway in this process (startGateway({ replay })), the same requests.
-// REPLAY_SCAN=0 leaves out the run that reads the file through. Needs dist/ built.
+// REPLAY_DIR=DIR keeps the archive in DIR for the next runs. REPLAY_SCAN=0 leaves out the run that reads the file through. Needs dist/ built.
 // BENCH_SMOKE=1: 20 MB, 100 requests.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,9 +130,22 @@ async function measure(origin, menus) {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'locator-replay-bench-'));
+// REPLAY_DIR: keep the archive there (made on the first run, used again by the next ones).
+const KEEP = process.env.REPLAY_DIR;
+const dir = KEEP ?? mkdtempSync(join(tmpdir(), 'locator-replay-bench-'));
+
+/** The archive kept in REPLAY_DIR by an earlier run, or null. */
+function kept() {
+  if (KEEP === undefined || !existsSync(join(dir, 'kept.json'))) return null;
+  return JSON.parse(readFileSync(join(dir, 'kept.json'), 'utf8'));
+}
 try {
-  const g = await generate(dir);
+  let g = kept();
+  if (g === null) {
+    if (KEEP !== undefined) mkdirSync(dir, { recursive: true });
+    g = await generate(dir);
+    if (KEEP !== undefined) writeFileSync(join(dir, 'kept.json'), JSON.stringify(g));
+  }
   const fileSize = statSync(g.file).size;
   console.log(
     `archive: ${(fileSize / 1e9).toFixed(3)} GB on disk, ${g.entries.length + 1} records (${g.menus.length} menus), written in ${g.seconds.toFixed(1)} s`,
@@ -192,5 +205,5 @@ try {
     );
 } finally {
   agent.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  if (KEEP === undefined) rmSync(dir, { recursive: true, force: true });
 }

@@ -107,7 +107,10 @@ interface OpenFile {
   gzip: boolean;
 }
 
-/** The key of a URL in the index: its normal form without the fragment (objectKey), else the text less its fragment. */
+/**
+ * RFC 1738 2.1-3: the key of a URL in the index, its normal form without the fragment
+ * (objectKey()), else the text less its fragment.
+ */
 export function replayKey(url: string | Url): string {
   const u = typeof url === 'string' ? tryParse(url) : url;
   if (u instanceof Url) return objectKey(u);
@@ -213,28 +216,36 @@ export class ReplayArchive {
     let asked = u;
     for (let hop = 0; ; hop++) {
       const cap = list[list.length - 1];
-      const record = await this.record(cap, this.payloadOf(cap));
-      const http = /^application\/http/i.test(record.get('Content-Type') ?? '');
-      // The record's own date (a CDXJ line keeps only its seconds); a revisit's, its index entry's.
-      const date = cap.type === 'revisit' ? cap.date : (record.get('WARC-Date') ?? cap.date);
-      if (!http) {
-        const meta = resourceMeta(asked, cap.target, record.get('Content-Type'), record.contentLength, redirects);
-        return {
-          resource: { meta, body: streamOf(record.block) },
-          date,
-          file: basename(cap.file),
-          captures: count,
-        };
+      const own = await this.record(cap);
+      // The record's own date (a CDXJ line keeps only its seconds).
+      const date = own.get('WARC-Date') ?? cap.date;
+      // A revisit (WARC 1.1 6.7.2) keeps at most the header section of its HTTP response: the
+      // status and headers are its own, the payload the record it repeats. One with an empty
+      // block (a resource repeated) is that record under its own date.
+      const original = cap.type === 'revisit' ? this.repeated(cap) : null;
+      let head = own;
+      if (original !== null && !(isHttp(own) && own.contentLength > 0)) {
+        await own.block.return(undefined);
+        head = await this.record(original);
       }
-      const reply = await httpReply(record.block);
+      const payload = async (): Promise<AsyncGenerator<Buffer>> => {
+        if (original === null || head !== own) return head.block;
+        const r = await this.record(original);
+        return isHttp(r) ? (await httpReply(r.block)).body : r.block;
+      };
+      if (!isHttp(head)) {
+        const meta = resourceMeta(asked, cap.target, head.get('Content-Type'), head.contentLength, redirects);
+        return { resource: { meta, body: streamOf(await payload()) }, date, file: basename(cap.file), captures: count };
+      }
+      const reply = await httpReply(head.block);
       const location = reply.header('location');
       if (reply.status >= 300 && reply.status < 400 && location !== null && hop < MAX_REDIRECTS) {
         await reply.cancel();
-        let next: Url | LocatorError;
+        let next: Url | LocatorError | null = null;
         try {
           next = tryParse(new URL(location, cap.target).href);
         } catch {
-          next = new LocatorError(WARC_BAD_RECORD, cap.offset);
+          // a Location that is no URL: the 3xx leads nowhere the archives can hold
         }
         if (!(next instanceof Url)) return null;
         redirects.push(cap.target);
@@ -249,7 +260,7 @@ export class ReplayArchive {
         throw new LocatorError(
           gone ? NOT_FOUND : WARC_RECORDED_STATUS,
           -1,
-          `the archived response of ${cap.target} (${cap.date}) is ${reply.statusLine}`,
+          `the archived response of ${cap.target} (${date}) is ${reply.statusLine}`,
         );
       }
       const meta: Meta = {
@@ -262,43 +273,40 @@ export class ReplayArchive {
         transcript: [],
       };
       classify(asked, meta);
-      return {
-        resource: { meta, body: streamOf(reply.body) },
-        date,
-        file: basename(cap.file),
-        captures: count,
-      };
+      let body = reply.body;
+      if (head === own && original !== null) {
+        await reply.cancel();
+        body = await payload();
+      }
+      return { resource: { meta, body: streamOf(body) }, date, file: basename(cap.file), captures: count };
     }
   }
 
-  /** The capture whose payload a revisit repeats (same payload digest), else the capture itself. */
-  private payloadOf(cap: Capture): Capture | null {
-    if (cap.type !== 'revisit') return null;
-    return cap.digest === null ? null : (this.byDigest.get(cap.digest) ?? null);
-  }
-
-  /**
-   * The record of a capture (the one a revisit repeats, when given): one positioned read of its
-   * member, inflated; its header fields and its block as it streams.
-   */
-  private async record(cap: Capture, payload: Capture | null): Promise<ReadRecord> {
-    const where = payload ?? cap;
-    if (cap.type === 'revisit' && payload === null)
+  /** The capture a revisit repeats: the first of the same payload digest that is no revisit. */
+  private repeated(cap: Capture): Capture {
+    const c = cap.digest === null ? undefined : this.byDigest.get(cap.digest);
+    if (c === undefined)
       throw new LocatorError(
         WARC_STALE_INDEX,
         cap.offset,
         `the revisit record of ${cap.target} in ${cap.file} repeats a payload (${cap.digest}) no record of these archives holds`,
       );
-    const f = this.files.get(where.file)!;
-    const chunks = memberChunks(f, where.offset, where.length);
-    const r = await recordOf(chunks, where);
+    return c;
+  }
+
+  /** The record of a capture: one positioned read of its member, inflated; its fields, and its block as it streams. */
+  private async record(cap: Capture): Promise<ReadRecord> {
+    const f = this.files.get(cap.file)!;
+    const r = await recordOf(memberChunks(f, cap.offset, cap.length), cap);
     const target = r.get('WARC-Target-URI')?.replace(/^<(.*)>$/, '$1') ?? null;
-    if (target !== where.target)
+    if (target !== cap.target) {
+      await r.block.return(undefined);
       throw new LocatorError(
         WARC_STALE_INDEX,
-        where.offset,
-        `${where.file} holds no record of ${where.target} at offset ${where.offset}`,
+        cap.offset,
+        `${cap.file} holds no record of ${cap.target} at offset ${cap.offset}`,
       );
+    }
     return r;
   }
 
@@ -557,6 +565,11 @@ function resourceMeta(asked: Url, target: string, type: string | null, size: num
     meta.view = named;
   }
   return meta;
+}
+
+/** True when a record's block is an HTTP message (application/http, WARC 1.1 6.3). */
+function isHttp(r: ReadRecord): boolean {
+  return /^application\/http/i.test(r.get('Content-Type') ?? '');
 }
 
 interface HttpReply {

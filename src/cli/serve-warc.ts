@@ -21,7 +21,7 @@ const NETWORK_OPTIONS = [
   'wais',
 ];
 
-/** The WARC files of `--warc FILE` (repeatable) and of the arguments after it. */
+/** The WARC files (ISO 28500) of `--warc FILE` (repeatable) and of the arguments after it. */
 export function warcFiles(args: string[], values: Record<string, unknown>): string[] {
   const files = [...([] as unknown[]).concat(values.warc ?? []).map(String), ...args];
   for (const name of NETWORK_OPTIONS)

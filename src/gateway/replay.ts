@@ -52,7 +52,7 @@ function shownDate(date: string): string {
         .replace(/\.\d+Z$|Z$/, ' UTC');
 }
 
-/** The line at the head of each page of an archived object: when it was captured, and from which file. */
+/** The line at the head of each page of an archived object (RFC 1738 4: its image): when it was captured, and from which file. */
 export function captureLine(r: ReplayedObject): Html {
   const more = r.captures > 1 ? `; ${r.captures} captures, the latest shown` : '';
   return markup`<p class="capture">Archived copy: captured <time datetime="${r.date}">${shownDate(r.date)}</time> (from <code>${r.file}</code>${more}). Its links lead to the archived copies.</p>\n`;
@@ -83,7 +83,7 @@ export async function serveReplayed(
   await renderResource(res, cfg, url, r.resource, view, { ...ctx, note: captureLine(r) }, signal, charset);
 }
 
-/** The page of a URL the archives do not hold (404): nothing is fetched in a replay. */
+/** The page of a URL the archives do not hold (RFC 9110 15.5.5, 404): nothing is fetched in a replay. */
 export function sendNotArchived(res: ServerResponse, cfg: Config, ctx: RenderContext, url: Url): void {
   const shown = redactUrl(url);
   cfg.log?.(`not archived ${shown}`);
@@ -101,7 +101,7 @@ ${actions(url, ctx, false)}`,
   );
 }
 
-/** The home page of a replay: the archives' URLs, in order, as links (the first HOME_LIST). */
+/** The home page of a replay (RFC 1738 4): the archives' URLs, in order, as links (the first HOME_LIST). */
 export function replayHome(cfg: Config, replay: ReplaySource): string {
   const all = [...replay.urls()].sort();
   const shown = all.slice(0, HOME_LIST);
