@@ -16,7 +16,8 @@
 //   transfer coding removed (RFC 9112 7.1) as the HTTP client hands it over; a 3xx is followed
 //   inside the archive, a 404 or 410 is `not-found`, another error status `warc-recorded-status`;
 // - a `revisit` record: the payload of the capture it names by its payload digest (WARC 1.1
-//   6.7.2, the identical-payload-digest profile), under the revisit's date.
+//   6.7.2, the identical-payload-digest profile), under the revisit's date, with the status and
+//   headers of the HTTP response it keeps when it keeps them.
 // URLs that open() reached through a redirect (an FTP name that is a directory) are found too:
 // locator's `metadata` records name them (`* redirected from URL`).
 
