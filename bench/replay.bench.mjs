@@ -108,20 +108,30 @@ function get(origin, path) {
 
 const pct = (s, p) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 
-async function measure(origin, menus) {
+/** CPU time (user + system) of a process so far, ms: /proc/PID/stat, in clock ticks of 10 ms. */
+function cpuMs(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+async function measure(origin, menus, pid = process.pid) {
   const times = [];
   let bytes = 0;
+  let cpu0 = 0;
   for (let i = 0; i < WARM + REQUESTS; i++) {
     const url = menus[Math.floor(Math.random() * menus.length)];
     const r = await get(origin, `/?url=${encodeURIComponent(url)}`);
     if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+    if (i === WARM - 1) cpu0 = cpuMs(pid);
     if (i >= WARM) {
       times.push(r.ms);
       bytes += r.bytes;
     }
   }
+  const cpu = (cpuMs(pid) - cpu0) / REQUESTS;
   times.sort((a, b) => a - b);
   return {
+    cpu,
     p50: pct(times, 50),
     p90: pct(times, 90),
     p99: pct(times, 99),
@@ -172,7 +182,7 @@ try {
     else writeFileSync(join(dir, 'bench.cdxj'), cdxj(g.entries));
     const s = await serve(g.file);
     try {
-      const m = await measure(s.origin, g.menus);
+      const m = await measure(s.origin, g.menus, s.p.pid);
       rows.push({ how, start: s.startMs, ...m });
     } finally {
       s.p.kill('SIGTERM');
@@ -197,11 +207,11 @@ try {
     }
   }
   console.log(`\n${REQUESTS} requests of menu pages (one at a time, keep-alive), ms:\n`);
-  console.log('| index | start (ms) | p50 | p90 | p99 | max | page (octets) |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| index | start (ms) | p50 | p90 | p99 | max | server CPU per page (ms) | page (octets) |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows)
     console.log(
-      `| ${r.how} | ${r.start.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.page.toFixed(0)} |`,
+      `| ${r.how} | ${r.start.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p90.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(2)} | ${r.cpu.toFixed(2)} | ${r.page.toFixed(0)} |`,
     );
 } finally {
   agent.destroy();
