@@ -17,6 +17,7 @@ export {
 } from './writer.js';
 export {
   readWarc,
+  parseHead,
   WARC_BAD_RECORD,
   type WarcRecord,
   type RecordEnd,
@@ -60,3 +61,13 @@ export {
   type ArchiveOptions,
   type ArchiveSummary,
 } from './crawl.js';
+export {
+  ReplayArchive,
+  replayKey,
+  WARC_RECORDED_STATUS,
+  WARC_STALE_INDEX,
+  type Capture,
+  type Replayed,
+  type ReplayOptions,
+  type IndexedFile,
+} from './replay.js';

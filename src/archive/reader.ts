@@ -129,7 +129,12 @@ class Pull {
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 
-function parseHead(head: Buffer, offset: number): { version: string; fields: Array<[string, string]> } {
+/**
+ * WARC 1.1 4: the version line and the named fields of a record's header (the octets up to its
+ * blank line); `warc-bad-record` naming `offset` when it has no version line or a field line has
+ * no colon. Continuation lines (a leading space or tab) are joined to the field before.
+ */
+export function parseHead(head: Buffer, offset: number): { version: string; fields: Array<[string, string]> } {
   const text = head.toString('utf8');
   const lines = text.split(/\r?\n/);
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();

@@ -7,6 +7,7 @@ import { runWaisServe } from './wais-serve.js';
 import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 import { TrustedProxies } from '../gateway/clients.js';
+import { openReplay, warcFiles } from './serve-warc.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -95,10 +96,14 @@ function forwardedHeaderArg(v: unknown): 'x-forwarded-for' | 'forwarded' | undef
 }
 
 async function run(args: string[], values: Record<string, unknown>, io: Io): Promise<number> {
-  if (args.length > 0) throw new UsageError('serve takes no URL arguments');
+  // `--warc FILE...`: the gateway backed by archives (serve-warc.ts); FILE arguments follow it.
+  const warc = values.warc !== undefined ? warcFiles(args, values) : null;
+  if (warc === null && values.cdxj !== undefined) throw new UsageError('--cdxj goes with --warc');
+  if (warc === null && args.length > 0) throw new UsageError('serve takes no URL arguments');
   // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; docs/wais.md).
   if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
+  const closeReplay = warc !== null ? await openReplay(warc, values, options, io) : async () => {};
   const logFile = values['access-log'] as string | undefined;
   let log: WriteStream | null = null;
   if (logFile === '-') options.accessLog = (line) => io.stdout.write(`${line}\n`);
@@ -121,6 +126,7 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   try {
     gw = await startGateway(options);
   } catch (e) {
+    await closeReplay();
     io.stderr.write(
       safeText(`locator serve: cannot listen on ${options.host}:${options.port}: ${(e as Error).message}\n`),
     );
@@ -137,25 +143,32 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
     process.on('SIGTERM', stop);
   });
   await gw.close();
+  await closeReplay();
   if (log !== null) await new Promise<void>((resolve) => log.end(() => resolve()));
   return EXIT.ok;
 }
 
 const WAIS_GROUP = 'With --wais DIR (a WAIS server instead of the gateway)';
+const WARC_GROUP = 'With --warc FILE... (the gateway replays archives, reaching no server)';
 
 export const serveCommand: Command = {
   name: 'serve',
   synopsis: [
     'serve [--host ADDR] [--port N] [options]',
     'serve --wais DIR [--database NAME] [--host ADDR] [--port N] [-v]',
+    'serve --warc FILE... [--cdxj FILE] [--port N] [options]',
   ],
   about: [
     'Runs the gateway until Ctrl-C (SIGINT or SIGTERM): GET /?url=<percent-encoded URL> shows the object of a gopher, ftp, news, wais ... URL as a web page, and a request line with an absolute URL is served as a proxy (RFC 1738 4; docs/gateway.md). A line per request on standard error.',
     'With --wais DIR, serves the text files of DIR as a WAIS database (RFC 1625; docs/wais.md) instead.',
+    'With --warc FILE..., serves the objects of WARC files (locator archive, wget --warc-file ...) by the same pages, each with the date of its capture, and reaches no server: a URL the archives do not hold is "not archived" (docs/gateway.md, "Replay").',
   ],
   exits: [
     [0, 'stopped by SIGINT or SIGTERM'],
-    [2, 'usage error: an unknown or malformed option, a bad option value, a DIR that is not a folder'],
+    [
+      2,
+      'usage error: an unknown or malformed option, a bad option value, a DIR that is not a folder, a WARC file that cannot be read',
+    ],
     [3, 'the port cannot be bound'],
   ],
   example: ['--port 8070', 'the gateway at http://127.0.0.1:8070/'],
@@ -357,6 +370,22 @@ export const serveCommand: Command = {
       default: '0',
       group: 'Limits',
       description: 'The least time between the starts of two requests to one remote server.',
+    },
+    warc: {
+      type: 'string',
+      value: 'FILE',
+      multiple: true,
+      group: WARC_GROUP,
+      description:
+        'Replay WARC files (.warc or .warc.gz, any writer): the files after it are replayed too. The index is made once at the start, from a CDXJ beside each file when one is as new, else by reading the file through.',
+    },
+    cdxj: {
+      type: 'string',
+      value: 'FILE',
+      multiple: true,
+      group: WARC_GROUP,
+      description:
+        'Read the index of the WARC files from this CDXJ (pywb format, as locator archive --index writes it) instead of looking beside them (repeatable).',
     },
     wais: {
       type: 'string',

@@ -7,6 +7,7 @@ import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
 import type { ObjectCache } from './cache.js';
 import type { Politeness } from '../crawl/politeness.js';
+import type { ReplaySource } from './replay.js';
 
 /** What `startGateway` takes; every field is optional. */
 export interface GatewayOptions {
@@ -125,6 +126,12 @@ export interface GatewayOptions {
   upstreamDelay?: number;
   /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
   accessLog?: (line: string) => void;
+  /**
+   * Serve the objects of archives instead of the network (`locator serve --warc`, replay.ts):
+   * every URL is looked up there (http: too), none is retrieved, no mail is sent, and a URL the
+   * archives do not hold is a "not archived" page.
+   */
+  replay?: ReplaySource;
 }
 
 /** A running gateway. */
@@ -221,6 +228,8 @@ export interface Config {
   origin: string;
   /** The gateway's own names (OwnNames): the only Host of its pages, the only origins of its requests. */
   names: OwnNames;
+  /** The archives replayed instead of the network, or null (a live gateway). */
+  replay: ReplaySource | null;
 }
 
 /**

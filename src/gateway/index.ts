@@ -11,3 +11,4 @@ export {
   type GatewayOptions,
 } from './server.js';
 export { esc, markup, Html } from './html.js';
+export type { ReplaySource, ReplayedObject } from './replay.js';

@@ -8,7 +8,7 @@ import type { Url } from '../core/url.js';
 import { redactUrl } from '../operations/redact.js';
 import type { Resource } from '../clients/index.js';
 import { markup, pageEnd, pageStart } from './html.js';
-import { CHARSETS, renderText, viewOf, type RenderContext } from './render/index.js';
+import { CHARSETS, linkNote, renderText, viewOf, type RenderContext } from './render/index.js';
 import type { Html } from './html.js';
 import { GATEWAY_NOT_IMAGE, GATEWAY_TOO_LARGE, type Config } from './config.js';
 import { LocatorError } from '../core/errors.js';
@@ -103,7 +103,9 @@ export async function renderResource(
   const title = shows?.title ?? 'Text';
   const shown = redactUrl(r.meta.url || url.href);
   await sink.write(pageStart({ title, url: shown, base: ctx.base }));
-  await sink.write(markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n${actions(url, ctx, true)}`.value);
+  await sink.write(
+    markup`<h1>${title}</h1>\n<p>URL: <code>${shown}</code></p>\n${ctx.note ?? ''}${actions(url, ctx, true)}`.value,
+  );
   if (r.meta.redirects !== undefined && r.meta.redirects.length > 0) {
     await sink.write(
       markup`<p>Reached through ${r.meta.redirects.map((u, i) => markup`${i > 0 ? ', ' : ''}<code>${u}</code>`)}.</p>\n`
@@ -123,7 +125,10 @@ export async function renderResource(
   if (shows !== null) {
     const up = upOf(url, r.meta.view ?? null);
     if (up !== null)
-      await sink.write(markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a></p>\n`.value);
+      await sink.write(
+        markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a>${linkNote(ctx, up)}</p>\n`
+          .value,
+      );
     await shows.render(r.body, url, ctx, sink);
   } else {
     const named = /;\s*charset="?([^";\s]+)/i.exec(r.meta.contentType ?? '')?.[1]?.toLowerCase() ?? null;

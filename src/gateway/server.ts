@@ -59,6 +59,7 @@ import { logAccess } from './access-log.js';
 import { politely, upstreamPoliteness } from './upstream.js';
 import { objectKey } from '../operations/normalize.js';
 import { RateLimit, TrustedProxies, clientOf } from './clients.js';
+import { replayHome, serveReplayed } from './replay.js';
 
 /** The robots.txt of a gateway that lets no robot in (the default). */
 export const ROBOTS_DISALLOW = 'User-agent: *\nDisallow: /\n';
@@ -135,10 +136,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     maxPerClient: options.maxPerClient ?? 4,
     allowLocalFiles: options.allowLocalFiles ?? false,
     openProxy: options.openProxy ?? false,
-    http: options.http ?? false,
+    // A replay serves the http: objects of its archives too, and sends no mail.
+    http: options.replay !== undefined || (options.http ?? false),
     email: options.email,
     newsServer: options.newsServer,
-    smtp: options.smtp,
+    smtp: options.replay !== undefined ? undefined : options.smtp,
     smtpCa: options.smtpCa,
     formToken: randomBytes(18).toString('base64url'),
     log: options.log,
@@ -166,6 +168,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     },
     origin,
     names: new OwnNames(addr.port, names, everyInterface),
+    replay: options.replay ?? null,
   };
   const active = new Map<string, number>();
   const trusted = new TrustedProxies(options.trustProxy ?? []);
@@ -274,7 +277,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   }
   if (target === null) {
     req.resume();
-    sendPage(res, cfg, 200, homePage(cfg));
+    sendPage(res, cfg, 200, cfg.replay !== null ? replayHome(cfg, cfg.replay) : homePage(cfg));
     return;
   }
   const foreign = crossSiteRefusal(req, target, cfg);
@@ -295,6 +298,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     proxy: target.proxy,
     inlineImages: cfg.inlineImages,
     link: (u, p) => gatewayHref(base, u, p),
+    ...(cfg.replay !== null ? { archived: cfg.replay.has.bind(cfg.replay) } : {}),
   };
   const ac = new AbortController();
   const timer = startTimer(cfg.requestTimeout, () => ac.abort());
@@ -339,7 +343,8 @@ async function serveUrl(
     simplePage(res, cfg, ctx, url, 'Access algorithm', explainBlock(explain(url)));
     return;
   }
-  if (entryOf(url)?.readsThisMachine?.(url) === true && !cfg.allowLocalFiles) {
+  // A replay reads a file: URL from its archives, not from this machine.
+  if (cfg.replay === null && entryOf(url)?.readsThisMachine?.(url) === true && !cfg.allowLocalFiles) {
     throw new LocatorError(
       GATEWAY_REFUSED,
       -1,
@@ -372,12 +377,18 @@ async function serveUrl(
       serveSearch(res, cfg, url, form, target.params.get('search'), ctx);
       return;
     case 'ask':
+      // A replay asks no server for its form: the URL is looked up in the archives below.
+      if (cfg.replay !== null) break;
       await serveAsk(req, res, cfg, url, ctx, signal);
       return;
   }
   // A POST to a page that is no form: its body is not read, and is let go (its connection's
   // receive clock stops when it has all arrived).
   req.resume();
+  if (cfg.replay !== null) {
+    await serveReplayed(res, cfg, cfg.replay, url, view, ctx, signal, target.params.get('charset'));
+    return;
+  }
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
   const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));

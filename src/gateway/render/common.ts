@@ -29,6 +29,20 @@ export interface RenderContext {
   proxy?: boolean;
   /** Show the images of Gopher image items (g, I, p) in menus (`--inline-images`). */
   inlineImages?: boolean;
+  /**
+   * Replaying archives (`serve --warc`): true when the archives hold the URL. A link to one they
+   * do not hold is marked "not archived" (linkNote).
+   */
+  archived?: (url: string) => boolean;
+  /** A line put at the head of an object's page, after its URL (a replay's capture date). */
+  note?: Html;
+}
+
+/** What follows a link to `url` in a page: " (not archived)" when replaying archives that do not hold it. */
+export function linkNote(ctx: RenderContext, url: string): Html | '' {
+  return ctx.archived === undefined || ctx.archived(url)
+    ? ''
+    : markup` <small class="not-archived">(not archived)</small>`;
 }
 
 /** The longest line of a line-based object accepted (octets); longer is a protocol error. */
@@ -118,7 +132,7 @@ export class LinkedText {
       if (m.start < at) continue;
       const text = this.#buf.slice(m.start - this.#base, m.end - this.#base);
       parts.push(
-        markup`${this.#buf.slice(at - this.#base, m.start - this.#base)}<a href="${this.ctx.link(m.url)}">${text}</a>`,
+        markup`${this.#buf.slice(at - this.#base, m.start - this.#base)}<a href="${this.ctx.link(m.url)}">${text}</a>${linkNote(this.ctx, m.url)}`,
       );
       at = m.end;
     }

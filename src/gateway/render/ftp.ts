@@ -3,7 +3,7 @@
 
 import { SEGMENT_SET, encode } from '../../core/percent.js';
 import { markup } from '../html.js';
-import type { RenderContext, Sink } from './common.js';
+import { linkNote, type RenderContext, type Sink } from './common.js';
 
 const TEXT_EXT = ['txt', 'text', 'md', 'readme', 'html', 'htm', 'c', 'h', 'ts', 'js', 'sh', 'py', 'doc', 'me'];
 const IMAGE_EXT = ['gif', 'jpg', 'jpeg', 'png', 'xbm', 'tif', 'tiff'];
@@ -44,15 +44,22 @@ export async function renderFtpListing(
   const parent = ftpParent(dir);
   await sink.write('<ul class="items listing">\n');
   if (parent !== null) {
-    await sink.write(markup`<li><span class="kind">up</span> <a href="${ctx.link(parent)}">..</a></li>\n`.value);
+    await sink.write(
+      markup`<li><span class="kind">up</span> <a href="${ctx.link(parent)}">..</a>${linkNote(ctx, parent)}</li>\n`
+        .value,
+    );
   }
   let n = 0;
   for await (const line of body) {
     // Some servers answer NLST with paths ("dir/name"): the last segment is the name.
     const name = line.replace(/^.*\//, '');
     if (name === '' || name === '.' || name === '..') continue;
-    const href = ctx.link(ftpEntryUrl(dir, name));
-    await sink.write(markup`<li><span class="kind">${ftpKind(name)}</span> <a href="${href}">${name}</a></li>\n`.value);
+    const entry = ftpEntryUrl(dir, name);
+    const href = ctx.link(entry);
+    await sink.write(
+      markup`<li><span class="kind">${ftpKind(name)}</span> <a href="${href}">${name}</a>${linkNote(ctx, entry)}</li>\n`
+        .value,
+    );
     n++;
   }
   await sink.write('</ul>\n');

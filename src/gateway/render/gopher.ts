@@ -3,7 +3,7 @@
 
 import type { AskQuestion, MenuItem } from '../../clients/index.js';
 import { Html, markup } from '../html.js';
-import type { RenderContext, Sink } from './common.js';
+import { linkNote, type RenderContext, type Sink } from './common.js';
 
 /** The words shown for Gopher item types (RFC 1436 3.8, and the common g, I, h, s, d, i). */
 export const GOPHER_KINDS: Readonly<Record<string, string>> = {
@@ -54,7 +54,7 @@ export function menuItem(item: MenuItem, ctx: RenderContext): Html {
     ctx.inlineImages === true && IMAGE_TYPES.includes(item.type)
       ? markup`<img class="inline" src="${ctx.link(item.url, { view: 'image' })}" alt="${item.display}" loading="lazy">`
       : '';
-  return markup`<li>${kind}<a href="${href}">${item.display}</a>${plus}${note}${img}</li>\n`;
+  return markup`<li>${kind}<a href="${href}">${item.display}</a>${linkNote(ctx, item.url)}${plus}${note}${img}</li>\n`;
 }
 
 /** The "?" URL of an item whose menu line says it has a +ASK form (RFC 1738 3.4.5). */

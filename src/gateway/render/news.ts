@@ -6,7 +6,7 @@ import { build } from '../../operations/build.js';
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../../clients/index.js';
 import { Html, markup } from '../html.js';
-import { LinkedText, renderTable, type RenderContext, type Sink } from './common.js';
+import { LinkedText, linkNote, renderTable, type RenderContext, type Sink } from './common.js';
 
 /** `text/x-locator-news-overview`: number, subject, from, date, bytes, url (RFC 3977 8.3 overview). */
 export function renderNewsOverview(body: AsyncIterable<string>, ctx: RenderContext, sink: Sink): Promise<number> {
@@ -15,7 +15,7 @@ export function renderNewsOverview(body: AsyncIterable<string>, ctx: RenderConte
     'Articles',
     ['Number', 'Subject', 'From', 'Date', 'Bytes'],
     ([num, subject, from, date, bytes, url]) => {
-      const a = markup`<a href="${ctx.link(url)}">${subject === '' ? '(no subject)' : subject}</a>`;
+      const a = markup`<a href="${ctx.link(url)}">${subject === '' ? '(no subject)' : subject}</a>${linkNote(ctx, url)}`;
       return markup`<tr><td>${num}</td><td>${a}</td><td>${from}</td><td>${date}</td><td>${bytes}</td></tr>\n`;
     },
     6,
@@ -34,7 +34,7 @@ export function renderNewsGroups(body: AsyncIterable<string>, ctx: RenderContext
       const l = Number(low);
       const count = Number.isSafeInteger(h) && Number.isSafeInteger(l) && h >= l ? String(h - l + 1) : '?';
       const word = status === 'y' ? 'posting' : status === 'n' ? 'no posting' : status === 'm' ? 'moderated' : status;
-      return markup`<tr><td><a href="${ctx.link(url)}">${group}</a></td><td>${count}</td><td>${word}</td></tr>\n`;
+      return markup`<tr><td><a href="${ctx.link(url)}">${group}</a>${linkNote(ctx, url)}</td><td>${count}</td><td>${word}</td></tr>\n`;
     },
     5,
     sink,
@@ -80,14 +80,14 @@ function headerValue(name: string, v: string, ctx: RenderContext): Html {
       .filter((g) => g !== '');
     return markup`${groups.map((g, i) => {
       const u = groupUrl(g);
-      return markup`${i > 0 ? ', ' : ''}${u === null ? g : markup`<a href="${ctx.link(u)}">${g}</a>`}`;
+      return markup`${i > 0 ? ', ' : ''}${u === null ? g : markup`<a href="${ctx.link(u)}">${g}</a>${linkNote(ctx, u)}`}`;
     })}`;
   }
   if (name === 'message-id' || name === 'references') {
     const ids = v.split(/\s+/).filter((x) => x !== '');
     return markup`${ids.map((id, i) => {
       const u = messageIdUrl(id);
-      return markup`${i > 0 ? ' ' : ''}${u === null ? id : markup`<a href="${ctx.link(u)}">${id}</a>`}`;
+      return markup`${i > 0 ? ' ' : ''}${u === null ? id : markup`<a href="${ctx.link(u)}">${id}</a>${linkNote(ctx, u)}`}`;
     })}`;
   }
   return markup`${v}`;

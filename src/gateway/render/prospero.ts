@@ -4,7 +4,7 @@
 
 import type { Url } from '../../core/url.js';
 import { markup } from '../html.js';
-import { lines, type RenderContext, type Sink } from './common.js';
+import { lines, linkNote, type RenderContext, type Sink } from './common.js';
 
 /**
  * One line of the listing (text/x-locator-prospero-directory, docs/prospero.md): name, link type,
@@ -46,7 +46,9 @@ export async function renderProsperoDirectory(
     if (e.url === null) {
       await sink.write(markup`<li><span class="kind">${kind}</span> ${e.name}`.value + note + '</li>\n');
     } else {
-      const a = markup`<li><span class="kind">${kind}</span> <a href="${ctx.link(e.url)}">${e.name}</a>`.value;
+      const a =
+        markup`<li><span class="kind">${kind}</span> <a href="${ctx.link(e.url)}">${e.name}</a>${linkNote(ctx, e.url)}`
+          .value;
       await sink.write(a + note + '</li>\n');
     }
     n++;

@@ -3,7 +3,7 @@
 
 import { redactUrl } from '../../operations/redact.js';
 import { markup } from '../html.js';
-import type { RenderContext, Sink } from './common.js';
+import { linkNote, type RenderContext, type Sink } from './common.js';
 
 /** `text/uri-list` (RFC 2483 5: one URL a line, "#" lines are comments): a list of links. */
 export async function renderUriList(body: AsyncIterable<string>, ctx: RenderContext, sink: Sink): Promise<number> {
@@ -16,7 +16,7 @@ export async function renderUriList(body: AsyncIterable<string>, ctx: RenderCont
       await sink.write(markup`<li class="info">${t.slice(1).trim()}</li>\n`.value);
       continue;
     }
-    await sink.write(markup`<li><a href="${ctx.link(t)}">${redactUrl(t)}</a></li>\n`.value);
+    await sink.write(markup`<li><a href="${ctx.link(t)}">${redactUrl(t)}</a>${linkNote(ctx, t)}</li>\n`.value);
     n++;
   }
   await sink.write('</ul>\n');

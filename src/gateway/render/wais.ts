@@ -2,7 +2,7 @@
 // document linked through the gateway (the wais client's line format, docs/gateway.md).
 
 import { markup } from '../html.js';
-import { renderTable, type RenderContext, type Sink } from './common.js';
+import { linkNote, renderTable, type RenderContext, type Sink } from './common.js';
 
 /** `text/x-locator-wais-headlines`: score, size, type, headline, url (RFC 1625 search results). */
 export function renderWaisHeadlines(body: AsyncIterable<string>, ctx: RenderContext, sink: Sink): Promise<number> {
@@ -11,7 +11,7 @@ export function renderWaisHeadlines(body: AsyncIterable<string>, ctx: RenderCont
     'Documents found',
     ['Score', 'Headline', 'Type', 'Size'],
     ([score, size, type, headline, url]) => {
-      const a = markup`<a href="${ctx.link(url)}">${headline === '' ? '(no headline)' : headline}</a>`;
+      const a = markup`<a href="${ctx.link(url)}">${headline === '' ? '(no headline)' : headline}</a>${linkNote(ctx, url)}`;
       return markup`<tr><td>${score}</td><td>${a}</td><td>${type}</td><td>${size}</td></tr>\n`;
     },
     5,
