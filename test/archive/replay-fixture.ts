@@ -60,7 +60,14 @@ export function cli(args: string[]): Promise<{ code: number | null; out: string;
 export async function makeArchive(): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'locator-replay-'));
   const crawl = await cli(['archive', '-o', join(dir, 'site'), '--index', '--operator', 'tester', ...CRAWL_SEEDS]);
-  assert.equal(crawl.code, 0, crawl.out + crawl.err);
+  // The crawl follows the nginx root's HTML links (reached from the Gopher hole's h item) to the
+  // crawl site's one broken link (test/servers/http.sh): exit 3 with exactly that failure.
+  assert.equal(crawl.code, 3, crawl.out + crawl.err);
+  assert.deepEqual(
+    [...crawl.out.matchAll(/^failed {2}(\S+) /gm)].map((m) => m[1]),
+    ['http://127.0.0.1:8080/site/missing.html'],
+    crawl.out,
+  );
 
   const wais = await startWaisServer({ dir: join(SHARED, 'fixtures', 'wais', 'docs'), database: 'demo' });
   let port = 0;
