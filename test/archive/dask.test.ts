@@ -189,3 +189,29 @@ test('dask archive: a partition whose run fails fails the driver, and no merged 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('dask archive --state: run again, each partition resumes its own crawl; nothing is written twice and the merged index is the same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-dask-archive-'));
+  try {
+    const out = join(dir, 'out');
+    const seeds = ['gopher://127.0.0.1:7070/', 'ftp://127.0.0.1:2121/pub/nested/'];
+    const first = driver(['--state', '--workers', '2', '--out', out, ...seeds]);
+    assert.equal(first.status, 0, first.stderr);
+    const files = (readdirSync(out, { recursive: true }) as string[]).filter((n) => n.endsWith('.warc.gz')).sort();
+    const index = readFileSync(join(out, 'locator.cdxj'), 'utf8');
+    const records = keysOf([...(await recordsUnder(out)).values()].flat());
+    const again = driver(['--state', '--workers', '2', '--out', out, ...seeds]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /part-00000 on .*: locator archive: \d+ URLs, 0 records written in 0 files, resumed/);
+    assert.match(again.stderr, /part-00001 on .*: locator archive: \d+ URLs, 0 records written in 0 files, resumed/);
+    assert.deepEqual(
+      (readdirSync(out, { recursive: true }) as string[]).filter((n) => n.endsWith('.warc.gz')).sort(),
+      files,
+      'no new file',
+    );
+    assert.deepEqual(keysOf([...(await recordsUnder(out)).values()].flat()), records);
+    assert.equal(readFileSync(join(out, 'locator.cdxj'), 'utf8'), index);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
