@@ -1,5 +1,5 @@
 // Checked by tools nobody here wrote: an archive of every scheme locator speaks, made from the
-// real servers (nginx, pygopherd, gophernicus with a Gopher+ menu, vsftpd, INN; locator's WAIS
+// real servers (nginx, pygopherd (a Gopher+ menu too), gophernicus, vsftpd, INN; locator's WAIS
 // server and the Prospero test server, which have no Debian package; a local folder), with
 // revisit records (--dedup) and a raw HTTP exchange written as request and response records, is
 // read whole by every WARC reader of the field that installs from npm, none of which locator uses
