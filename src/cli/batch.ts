@@ -19,7 +19,7 @@ import { fstatSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { FdOutput, fdLineBatches, lineBatches } from './io.js';
+import { FdOutput, fdLines, lineBatches } from './io.js';
 import { UsageError, type Io } from './command.js';
 import { nodeModule } from './node-modules.js';
 import { escaper, escapingTarget } from './safe-text.js';
@@ -211,7 +211,7 @@ export async function runRows(
  * (waiting for 'drain' when the stream asks) and at the end. Past main.ts's escaping stream, as
  * the workers write: each line escaped the same way here, unless its row says it is safe
  * already. When standard input and output are the process's own (`io.direct`), they are read and
- * written through their descriptors (io.ts: fdLineBatches, FdOutput), and their streams are
+ * written through their descriptors (io.ts: fdLines, FdOutput), and their streams are
  * never made: that is a fifth of the start-up on empty input, and less work per chunk.
  */
 export async function runHere(
@@ -230,27 +230,31 @@ export async function runHere(
   // away (a stream may hold a chunk until it is written) and rows go on in a fresh one.
   const buf = new RowBytes();
   const flush = () => write(io.direct !== undefined ? buf.flushed() : buf.take());
-  const batches =
-    args.length > 0 ? [args] : io.direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
-  for await (const batch of batches) {
-    for (let k = 0; k < batch.length; k++) {
-      const input = batch[k];
-      if (bytes !== undefined) {
-        if (bytes(input, buf) !== 0) status = 1;
-      } else {
-        const r = row(input);
-        if (r.status !== 0) status = 1;
-        const lines = r.lines;
-        for (let i = 0; i < lines.length; i++) {
-          buf.text(escape === null || r.safe === true ? lines[i] : escape(lines[i]));
-          buf.ascii('\n');
-        }
-        if (r.err !== '') {
-          if (errToOut) buf.text(escape === null ? r.err : escape(r.err));
-          else io.stderr.write(r.err);
-        }
+  const one = (input: string): Promise<void> | undefined => {
+    if (bytes !== undefined) {
+      if (bytes(input, buf) !== 0) status = 1;
+    } else {
+      const r = row(input);
+      if (r.status !== 0) status = 1;
+      const lines = r.lines;
+      for (let i = 0; i < lines.length; i++) {
+        buf.text(escape === null || r.safe === true ? lines[i] : escape(lines[i]));
+        buf.ascii('\n');
       }
-      if (buf.at >= OUT_BYTES) await flush();
+      if (r.err !== '') {
+        if (errToOut) buf.text(escape === null ? r.err : escape(r.err));
+        else io.stderr.write(r.err);
+      }
+    }
+    return buf.at >= OUT_BYTES ? flush() : undefined;
+  };
+  if (args.length === 0 && io.direct !== undefined) await fdLines(0, () => io.stdin, one);
+  else {
+    for await (const batch of args.length > 0 ? [args] : lineBatches(io.stdin)) {
+      for (let k = 0; k < batch.length; k++) {
+        const p = one(batch[k]);
+        if (p !== undefined) await p;
+      }
     }
   }
   if (buf.at > 0) await flush();
