@@ -6,6 +6,9 @@
 //   (TEXT below: parse, normalize, resolve, extract, lint and their siblings), a fifth of the
 //   size: no clients, gateway, checker, markdown-it or parse5. The commands of the other modules
 //   are stubs there, never reached: the bin sends those commands to the full bundle.
+// - dist/cli/locator.fetch.cjs: the same with only `fetch` (its clients are loaded when used), for
+//   a one-shot fetch: the full bundle's 1.7 MB and its cache, made from other commands' runs, were
+//   most of what a cold `locator fetch` did before its first byte (bench/RESULTS.md, cold fetch).
 // - beside each, NAME.cache: V8's code cache of that file after the runs listed with it (made
 //   by scripts/cli-cache.cjs), so that the command starts without compiling what they ran.
 // - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs with the text bundle's command names
@@ -16,6 +19,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,12 +72,12 @@ async function bundle(out, keep) {
   writeFileSync(out, text.replace(/(?<![\w$.])import\((?!s\)\))/g, '__locatorImport('));
 }
 
-/** The code cache of `out` after these runs (arguments, standard input). */
+/** The code cache of `out` after these runs (arguments, standard input, and another exit status it may end with). */
 function cache(out, runs) {
   rmSync(`${out}.cache`, { force: true });
-  for (const [args, input] of runs) {
+  for (const [args, input, status] of runs) {
     const r = spawnSync(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], { input, encoding: 'utf8' });
-    if (r.status !== 0 && r.status !== 1) {
+    if (r.status !== 0 && r.status !== 1 && r.status !== status) {
       console.error(`build-cli: the code cache run of ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
       process.exit(1);
     }
@@ -95,6 +99,22 @@ cache(`${cli}locator.text.cjs`, [
 cache(`${cli}locator.bundle.cjs`, [
   [['explain', 'gopher://h.com/1x'], ''],
   [['help', 'check'], ''],
+]);
+
+// fetch: its --help, a file: URL (the command's whole path, no network) and an FTP URL of a port
+// that refuses the connection (the FTP client's module and its dial, no server needed).
+await bundle(`${cli}locator.fetch.cjs`, ['fetch']);
+const closed = await new Promise((res) => {
+  const srv = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = srv.address();
+    srv.close(() => res(port));
+  });
+});
+cache(`${cli}locator.fetch.cjs`, [
+  [['fetch', '--help'], ''],
+  [['fetch', `file://${root}package.json`], ''],
+  // Exit 3: the connection failed, as meant.
+  [['fetch', `ftp://127.0.0.1:${closed}/x.txt`], '', 3],
 ]);
 
 const bin = readFileSync(`${root}scripts/locator-bin.cjs`, 'utf8');

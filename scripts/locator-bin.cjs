@@ -29,7 +29,10 @@ if (first === '--version' || first === '-V') {
 } else {
   const text = first === undefined || first.startsWith('-') || TEXT.includes(first);
   const help = first === 'help' && (second === undefined || TEXT.includes(second));
-  run(join(__dirname, text || help ? 'locator.text.cjs' : 'locator.bundle.cjs'));
+  // fetch alone in a bundle of its own (a one-shot fetch starts without the other commands' code).
+  run(
+    join(__dirname, text || help ? 'locator.text.cjs' : first === 'fetch' ? 'locator.fetch.cjs' : 'locator.bundle.cjs'),
+  );
 }
 
 function run(file) {

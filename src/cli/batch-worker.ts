@@ -5,8 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadSchemes } from './schemes.js';
 import { escaper } from './safe-text.js';
 import type { LocatorError } from '../core/errors.js';
-import { decodeBlock, runBlock, spareBuffer, type BatchSetup, type Row } from './batch.js';
-import { parseRow, type ParseCommandOptions } from './parse.js';
+import { decodeBlock, runBlock, spareBuffer, type BatchSetup, type BytesRow, type Row } from './batch.js';
+import { parseJsonRow, parseRow, type ParseCommandOptions } from './parse.js';
 import { normalizeRow, type NormalizeCommandOptions } from './normalize.js';
 
 const setup = workerData as BatchSetup;
@@ -15,6 +15,10 @@ const ROWS: Record<BatchSetup['kind'], (input: string) => Row> = {
   normalize: (input) => normalizeRow(input, setup.opts as unknown as NormalizeCommandOptions),
 };
 const row = ROWS[setup.kind];
+// The rows that are written as bytes straight away (parse --json), as the one-process loop writes them.
+const parseOpts = setup.opts as unknown as ParseCommandOptions;
+const bytes: BytesRow | undefined =
+  setup.kind === 'parse' && parseOpts.json ? (input, out) => parseJsonRow(input, parseOpts, out) : undefined;
 
 // The main thread loaded these modules already (a failure there is a usage error before any
 // worker starts); a failure here is unexpected and stops the command. Loaded at the first block.
@@ -36,7 +40,7 @@ parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare
     // What main.ts's escaping stream would do to each line (batch.ts writes past it). Chosen here,
     // not when the module loads: a module's top level only declares (test/bundle.test.ts).
     const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
-    const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true);
+    const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true, bytes);
     // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they
     // are. The input block, decoded, goes back with them for a later block.
     const input = m.block.buffer as ArrayBuffer;

@@ -19,10 +19,11 @@ import { fstatSync, readSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Readable, Writable } from 'node:stream';
-import { FdOutput, fdLineBatches, lineBatches } from './io.js';
+import { FdOutput, fdLines, lineBatches } from './io.js';
 import { UsageError, type Io } from './command.js';
 import { nodeModule } from './node-modules.js';
 import { escaper, escapingTarget } from './safe-text.js';
+import { RowBytes } from './row-bytes.js';
 
 /** The rows of one input: output lines, standard error text (may be ''), and 0 or 1. */
 export interface Row {
@@ -126,65 +127,19 @@ export function blockLines(block: string): string[] {
 }
 
 /**
- * The output of a block as UTF-8 bytes, written in pieces of about PIECE characters into a buffer
- * that is kept from block to block. Not one string for the block's output: that string (a rope of
- * every row) would be flattened into one large object (a block's output is several hundred KB)
- * and then encoded, which on the test VM spent a fifth of a worker's time copying into fresh
- * pages and taking their page faults (perf, bench/RESULTS.md Batch).
+ * A worker's output, kept from block to block (row-bytes.ts). Each block's output is moved out
+ * whole and its buffer handed back by the main thread once written: fresh buffers of a few
+ * hundred KB are fresh pages, whose page faults were a tenth of a worker's time on the test VM.
  */
-class ByteSink {
-  #buf = new Uint8Array(1 << 20);
-  #at = 0;
-  #pending = '';
-  /** Buffers of earlier take()s, written out and handed back by the main thread (spare()). */
-  #spare: ArrayBuffer[] = [];
-  static readonly #encoder = new TextEncoder();
-  static readonly #PIECE = 1 << 13;
-  add(text: string): void {
-    this.#pending += text;
-    if (this.#pending.length >= ByteSink.#PIECE) this.#flush();
-  }
-  #flush(): void {
-    const s = this.#pending;
-    this.#pending = '';
-    // At most 3 bytes per UTF-16 unit (a surrogate pair, 2 units, makes 4 bytes).
-    if (this.#at + 3 * s.length > this.#buf.length) {
-      const bigger = new Uint8Array(Math.max(2 * this.#buf.length, this.#at + 3 * s.length));
-      bigger.set(this.#buf.subarray(0, this.#at));
-      this.#buf = bigger;
-    }
-    this.#at += ByteSink.#encoder.encodeInto(s, this.#buf.subarray(this.#at)).written;
-  }
-  /**
-   * The bytes written since the last take(), in a buffer of their own (to be transferred): the
-   * buffer they were written into, moved out whole, its place taken by a spare one the main
-   * thread gave back, else a new one. No copy: copying each block's output into a buffer of its
-   * own was a twentieth of a worker's time (bench/RESULTS.md, the CLI part).
-   */
-  take(): Uint8Array {
-    if (this.#pending !== '') this.#flush();
-    const out = this.#buf.subarray(0, this.#at);
-    this.#at = 0;
-    const spare = this.#spare.pop();
-    this.#buf = spare === undefined ? new Uint8Array(1 << 20) : new Uint8Array(spare);
-    return out;
-  }
-  /**
-   * A buffer of an earlier take(), written out and handed back by the main thread. Reusing it
-   * saves allocating fresh memory for every block's output: each new buffer of a few hundred KB
-   * is fresh pages, and their page faults were a tenth of a worker's time on the test VM.
-   */
-  spare(b: ArrayBuffer): void {
-    if (this.#spare.length < 4) this.#spare.push(b);
-  }
-}
+const sink = new RowBytes();
 
-const sink = new ByteSink();
-
-/** Gives a worker back an output buffer it made (see ByteSink.spare()). */
+/** Gives a worker back an output buffer it made (see RowBytes.spare()). */
 export function spareBuffer(b: ArrayBuffer): void {
   sink.spare(b);
 }
+
+/** A row function that writes its row's bytes, LF included, into `out`, and returns its status. */
+export type BytesRow = (input: string, out: RowBytes) => number;
 
 /**
  * Runs `row` on each line of `block`: the output as UTF-8 bytes in a buffer of its own, the
@@ -195,14 +150,23 @@ export function runBlock(
   row: (input: string) => Row,
   escape: ((line: string) => string) | null = null,
   errToOut = false,
+  bytes?: BytesRow,
 ): { out: Uint8Array; err: string; status: number } {
   let err = '';
   let status = 0;
-  for (const input of blockLines(block)) {
+  const lines = blockLines(block);
+  if (bytes !== undefined) {
+    for (let i = 0; i < lines.length; i++) if (bytes(lines[i], sink) !== 0) status = 1;
+    return { out: sink.take(), err, status };
+  }
+  for (const input of lines) {
     const r = row(input);
-    for (const l of r.lines) sink.add((escape === null || r.safe === true ? l : escape(l)) + '\n');
+    for (const l of r.lines) {
+      sink.text(escape === null || r.safe === true ? l : escape(l));
+      sink.ascii('\n');
+    }
     if (r.err !== '') {
-      if (errToOut) sink.add(escape === null ? r.err : escape(r.err));
+      if (errToOut) sink.text(escape === null ? r.err : escape(r.err));
       else err += r.err;
     }
     if (r.status !== 0) status = 1;
@@ -235,8 +199,9 @@ export async function runRows(
   jobs: number,
   setup: BatchSetup,
   row: (input: string) => Row,
+  bytes?: BytesRow,
 ): Promise<number> {
-  if (jobs <= 1 || args.length > 0) return runHere(args, io, errToOut, row);
+  if (jobs <= 1 || args.length > 0) return runHere(args, io, errToOut, row, bytes);
   return runWorkers(io, errToOut, jobs, setup);
 }
 
@@ -246,7 +211,7 @@ export async function runRows(
  * (waiting for 'drain' when the stream asks) and at the end. Past main.ts's escaping stream, as
  * the workers write: each line escaped the same way here, unless its row says it is safe
  * already. When standard input and output are the process's own (`io.direct`), they are read and
- * written through their descriptors (io.ts: fdLineBatches, FdOutput), and their streams are
+ * written through their descriptors (io.ts: fdLines, FdOutput), and their streams are
  * never made: that is a fifth of the start-up on empty input, and less work per chunk.
  */
 export async function runHere(
@@ -254,38 +219,50 @@ export async function runHere(
   io: RowIo,
   errToOut: boolean,
   row: (input: string) => Row,
+  bytes?: BytesRow,
 ): Promise<number> {
   let status = 0;
   const out = rowOutput(io);
   const escape = out.escape === null ? null : escaper(out.escape === 'json');
   const write = out.write;
-  let buf = '';
-  const batches =
-    args.length > 0 ? [args] : io.direct !== undefined ? fdLineBatches(0, () => io.stdin) : lineBatches(io.stdin);
-  for await (const batch of batches) {
-    for (const input of batch) {
+  // The rows' bytes, written when they reach OUT_BYTES; the buffer is kept from write to write
+  // when written through the descriptor (at once, or copied: FdOutput), else each write takes it
+  // away (a stream may hold a chunk until it is written) and rows go on in a fresh one.
+  const buf = new RowBytes();
+  const flush = () => write(io.direct !== undefined ? buf.flushed() : buf.take());
+  const one = (input: string): Promise<void> | undefined => {
+    if (bytes !== undefined) {
+      if (bytes(input, buf) !== 0) status = 1;
+    } else {
       const r = row(input);
       if (r.status !== 0) status = 1;
       const lines = r.lines;
-      if (escape === null || r.safe === true) for (let i = 0; i < lines.length; i++) buf += lines[i] + '\n';
-      else for (let i = 0; i < lines.length; i++) buf += escape(lines[i]) + '\n';
+      for (let i = 0; i < lines.length; i++) {
+        buf.text(escape === null || r.safe === true ? lines[i] : escape(lines[i]));
+        buf.ascii('\n');
+      }
       if (r.err !== '') {
-        if (errToOut) buf += escape === null ? r.err : escape(r.err);
+        if (errToOut) buf.text(escape === null ? r.err : escape(r.err));
         else io.stderr.write(r.err);
       }
-      if (buf.length >= OUT_CHARS) {
-        const text = buf;
-        buf = '';
-        await write(text);
+    }
+    return buf.at >= OUT_BYTES ? flush() : undefined;
+  };
+  if (args.length === 0 && io.direct !== undefined) await fdLines(0, () => io.stdin, one);
+  else {
+    for await (const batch of args.length > 0 ? [args] : lineBatches(io.stdin)) {
+      for (let k = 0; k < batch.length; k++) {
+        const p = one(batch[k]);
+        if (p !== undefined) await p;
       }
     }
   }
-  if (buf !== '') await write(buf);
+  if (buf.at > 0) await flush();
   return status;
 }
 
-/** About how much output the one-process loop collects before it writes (UTF-16 units). */
-const OUT_CHARS = 1 << 16;
+/** About how much output the one-process loop collects before it writes (bytes). */
+const OUT_BYTES = 1 << 16;
 
 /**
  * Where a batch writes its rows: past main.ts's escaping stream, as the workers write, so that

@@ -3,7 +3,6 @@
 import { read, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { nodeModule } from './node-modules.js';
-import { StringDecoder } from 'node:string_decoder';
 import { redactText, redactUrl } from '../operations/redact.js';
 import { LocatorError, defineCode, diagnostic, type Diagnostic } from '../core/errors.js';
 
@@ -61,50 +60,76 @@ export function lineBatches(stdin: Readable): AsyncGenerator<string[]> {
 }
 
 /**
- * The lines of the file descriptor `fd` (standard input) as lineBatches() reads them from its
- * stream, the bytes decoded as that stream's setEncoding('utf8') decodes them (a StringDecoder:
- * a sequence cut between two reads is joined, a malformed one is U+FFFD, a byte order mark is
- * kept). Read with fs.read, one read ahead, without the stream (whose making and reading cost
- * start-up and throughput: bench/RESULTS.md); a descriptor that is non-blocking and has nothing
- * yet (EAGAIN) is read through `stream()` from there on.
+ * The lines of the file descriptor `fd` (standard input) as lineBatches() reads them, one at a
+ * time into `each`: read with fs.read into two buffers in turn (one read ahead), each line made a
+ * string of its own from its bytes (UTF-8, decoded as the stream decodes it: LF never occurs
+ * inside a sequence, so a line decodes alone as it would in the whole). Not a decoded string per
+ * chunk sliced into lines: that string and the chunk's array of lines outlived the young
+ * generation's collections, whose survivors made V8 grow it to its largest (2 x 16 MB on the
+ * test VM, a third of the peak RSS of `parse --json`: bench/RESULTS.md, the batch, RSS). A
+ * descriptor that is non-blocking and has nothing yet (EAGAIN) is read through `stream()`.
  */
-export function fdLineBatches(fd: number, stream: () => Readable): AsyncGenerator<string[]> {
-  return batchesOf(fdText(fd, stream));
-}
-
-async function* fdText(fd: number, stream: () => Readable): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  const buf = Buffer.allocUnsafe(1 << 16);
-  const next = () => {
-    const p = new Promise<number>((res, rej) =>
-      read(fd, buf, 0, buf.length, null, (e, n) => (e === null ? res(n) : rej(e))),
-    );
-    // A read left pending by a caller that stopped early fails no one.
+export async function fdLines(
+  fd: number,
+  stream: () => Readable,
+  each: (line: string) => void | Promise<void>,
+): Promise<void> {
+  const SIZE = 1 << 16;
+  const bufs = [Buffer.allocUnsafeSlow(SIZE), Buffer.allocUnsafeSlow(SIZE)];
+  const readInto = (b: Buffer) => {
+    const p = new Promise<number>((res, rej) => read(fd, b, 0, SIZE, null, (e, n) => (e === null ? res(n) : rej(e))));
     p.catch(() => undefined);
     return p;
   };
-  let pending = next();
+  // The bytes of a line begun in an earlier chunk.
+  let carry: Buffer | null = null;
+  /** The whole lines of `chunk` (and the carried bytes before its first); the rest carried. */
+  const lines = async (chunk: Buffer): Promise<void> => {
+    const n = chunk.length;
+    let from = 0;
+    for (;;) {
+      const lf = chunk.indexOf(10, from);
+      if (lf < 0) break;
+      let line: Buffer = chunk;
+      let start = from;
+      let end = lf;
+      if (carry !== null) {
+        line = Buffer.concat([carry, chunk.subarray(from, lf)]);
+        carry = null;
+        start = 0;
+        end = line.length;
+      }
+      if (end > start && line[end - 1] === 13) end--;
+      const r = each(line.toString('utf8', start, end));
+      if (r !== undefined) await r;
+      from = lf + 1;
+    }
+    if (from < n)
+      carry = carry === null ? Buffer.from(chunk.subarray(from)) : Buffer.concat([carry, chunk.subarray(from)]);
+  };
+  let k = 0;
+  let pending = readInto(bufs[0]);
   for (;;) {
     let n: number;
     try {
       n = await pending;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
-      for await (const chunk of stream() as AsyncIterable<Buffer>) {
-        const s = decoder.write(chunk);
-        if (s !== '') yield s;
-      }
+      for await (const chunk of stream() as AsyncIterable<Buffer>) await lines(chunk);
       break;
     }
     if (n === 0) break;
-    // The decoder copies the bytes into the string: the buffer is free for the next read, which
-    // runs (in Node's thread pool) while the caller handles these lines.
-    const s = decoder.write(buf.subarray(0, n));
-    pending = next();
-    if (s !== '') yield s;
+    const chunk = bufs[k];
+    k ^= 1;
+    pending = readInto(bufs[k]);
+    await lines(chunk.subarray(0, n));
   }
-  const rest = decoder.end();
-  if (rest !== '') yield rest;
+  // A last line with no LF: as it is (its CR, if any, kept, as lineBatches() keeps it).
+  const last = carry as Buffer | null;
+  if (last !== null) {
+    const r = each(last.toString('utf8'));
+    if (r !== undefined) await r;
+  }
 }
 
 async function* batchesOf(chunks: AsyncIterable<string>): AsyncGenerator<string[]> {

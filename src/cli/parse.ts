@@ -4,7 +4,8 @@ import { LocatorError, type Diagnostic } from '../core/errors.js';
 import { failure, shownInput } from './io.js';
 import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
-import { jsonDiagnostic, jsonDiagnostics, jsonNullable, jsonString, jsonValue } from './json-text.js';
+import { jsonDiagnostic } from './json-text.js';
+import { RowBytes } from './row-bytes.js';
 import type { Command } from './command.js';
 import { JOBS, JSON_OUTPUT, TRIM, lineFlags } from './options.js';
 import {
@@ -74,21 +75,22 @@ export async function runParse(
   batch: { jobs: number; modules: string[] } = { jobs: 1, modules: [] },
 ): Promise<number> {
   const setup = { kind: 'parse' as const, opts: { ...opts }, modules: batch.modules };
-  return runRows(args, io, true, batch.jobs, setup, (input) => parseRow(input, opts));
+  const bytes = opts.json ? (input: string, out: RowBytes) => parseJsonRow(input, opts, out) : undefined;
+  return runRows(args, io, true, batch.jobs, setup, (input) => parseRow(input, opts), bytes);
 }
 
 /**
  * The rows of one input (batch mode runs this in each worker): a failure on one line is that
- * line's row, so that the lines before and after still print.
+ * line's row, so that the lines before and after still print. With `json`, the row of
+ * parseJsonRow() as text (the batch loops write that one's bytes).
  */
 export function parseRow(input: string, opts: ParseCommandOptions): Row {
   const show = opts.showSecrets === true;
   if (opts.json) {
-    try {
-      return parseJson(input, opts.trim, show);
-    } catch (e) {
-      return { lines: [failedJson(shownInput(input, show), failure(e))], err: '', status: 1, safe: true };
-    }
+    const out = new RowBytes(1 << 10);
+    const status = parseJsonRow(input, opts, out);
+    // Without its LF: a row's lines are written each with one.
+    return { lines: [out.buf.toString('utf8', 0, out.at - 1)], err: '', status, safe: true };
   }
   let lines: string[] & { status?: number };
   try {
@@ -105,22 +107,88 @@ export function parseRow(input: string, opts: ParseCommandOptions): Row {
   return { lines, err: '', status: lines.status === 0 ? 0 : 1 };
 }
 
+/**
+ * The JSON row of one input and its LF, as UTF-8 into `out`; its status (1 when not valid). A
+ * failure of this input alone (a bug, a limit of the platform) is its row, written over whatever
+ * of the row was written before it.
+ */
+export function parseJsonRow(input: string, opts: ParseCommandOptions, out: RowBytes): number {
+  const start = out.at;
+  const show = opts.showSecrets === true;
+  try {
+    return parseJson(input, opts.trim, show, out);
+  } catch (e) {
+    out.at = start;
+    failedJson(shownInput(input, show), failure(e), out);
+    return 1;
+  }
+}
+
 /** The JSON row of an input that no parse can read: parseRecord()'s shape, written out. */
-function failedJson(shown: string, error: unknown): string {
-  return `{"input":${jsonString(shown)},"ok":false,"valid":false,"error":${jsonDiagnostic(error)},"href":null,"scheme":null,"user":null,"password":null,"host":null,"port":null,"portDigits":null,"explicitPort":false,"path":null,"fragment":null,"fields":{},"violations":[]}`;
+function failedJson(shown: string, error: unknown, out: RowBytes): void {
+  out.ascii('{"input":');
+  out.json(shown);
+  out.ascii(',"ok":false,"valid":false,"error":');
+  writeDiagnostic(error, out);
+  out.ascii(
+    ',"href":null,"scheme":null,"user":null,"password":null,"host":null,"port":null,"portDigits":null,"explicitPort":false,"path":null,"fragment":null,"fields":{},"violations":[]}\n',
+  );
+}
+
+/** jsonDiagnostic(d) of json-text.ts, into `out`. */
+function writeDiagnostic(d: unknown, out: RowBytes): void {
+  const o = d as { code: unknown; severity: unknown; offset: unknown; message: unknown; section: unknown };
+  if (isDiagnostic(o)) {
+    out.ascii('{"code":');
+    out.json(o.code as string);
+    out.ascii(',"severity":');
+    out.json(o.severity as string);
+    out.ascii(',"offset":');
+    out.ascii(String(o.offset));
+    out.ascii(',"message":');
+    out.json(o.message as string);
+    out.ascii(',"section":');
+    out.jsonNullable(o.section as string | null);
+    out.ascii('}');
+  } else out.text(jsonDiagnostic(d));
+}
+
+/** A diagnostic of the usual shape (see jsonDiagnostic()): its keys in order, plain values. */
+function isDiagnostic(o: { code: unknown; severity: unknown; offset: unknown; message: unknown; section: unknown }) {
+  if (
+    typeof o.code !== 'string' ||
+    typeof o.severity !== 'string' ||
+    typeof o.offset !== 'number' ||
+    !Number.isFinite(o.offset) ||
+    typeof o.message !== 'string' ||
+    (o.section !== null && typeof o.section !== 'string')
+  )
+    return false;
+  const p = Object.getPrototypeOf(o) as unknown;
+  if (p !== Object.prototype && p !== null) return false;
+  const keys = Object.keys(o);
+  return (
+    keys.length === 5 &&
+    keys[0] === 'code' &&
+    keys[1] === 'severity' &&
+    keys[2] === 'offset' &&
+    keys[3] === 'message' &&
+    keys[4] === 'section'
+  );
 }
 
 /**
  * The JSON row of one input: the bytes of JSON.stringify(parseRecord(input, trim, showSecrets))
  * as main.ts's escaping stream writes them (safeJson), written field by field from the one parse
- * (RFC 1738 6: the password masked from that parse's offsets).
+ * (RFC 1738 6: the password masked from that parse's offsets), and an LF.
  */
-function parseJson(input: string, trim: boolean, showSecrets: boolean): Row {
+function parseJson(input: string, trim: boolean, showSecrets: boolean, out: RowBytes): number {
   const r = tryParse(input, { trim });
   if (r instanceof LocatorError) {
     const spans = showSecrets ? [] : passwordSpans(input);
     const error = maskValue(r.toDiagnostic(), spanSecrets(input, spans));
-    return { lines: [failedJson(replaceSpans(input, spans), error)], err: '', status: 1, safe: true };
+    failedJson(replaceSpans(input, spans), error, out);
+    return 1;
   }
   const valid = r.valid;
   let href = r.href;
@@ -141,8 +209,40 @@ function parseJson(input: string, trim: boolean, showSecrets: boolean): Row {
     }
   }
   const port = r.port;
-  const line = `{"input":${jsonString(shown)},"ok":true,"valid":${valid},"error":null,"href":${jsonString(href)},"scheme":${jsonString(r.scheme)},"user":${jsonNullable(r.user)},"password":${jsonNullable(password)},"host":${jsonNullable(r.host)},"port":${port === null ? 'null' : jsonValue(port)},"portDigits":${jsonNullable(r.portDigits)},"explicitPort":${r.explicitPort},"path":${jsonNullable(r.path)},"fragment":${jsonNullable(r.fragment)},"fields":${jsonValue(fields)},"violations":${jsonDiagnostics(violations)}}`;
-  return { lines: [line], err: '', status: valid ? 0 : 1, safe: true };
+  out.ascii('{"input":');
+  out.json(shown);
+  out.ascii(valid ? ',"ok":true,"valid":true,"error":null,"href":' : ',"ok":true,"valid":false,"error":null,"href":');
+  out.json(href);
+  out.ascii(',"scheme":');
+  out.json(r.scheme);
+  out.ascii(',"user":');
+  out.jsonNullable(r.user);
+  out.ascii(',"password":');
+  out.jsonNullable(password);
+  out.ascii(',"host":');
+  out.jsonNullable(r.host);
+  out.ascii(',"port":');
+  if (port === null) out.ascii('null');
+  else out.value(port);
+  out.ascii(',"portDigits":');
+  out.jsonNullable(r.portDigits);
+  out.ascii(r.explicitPort ? ',"explicitPort":true,"path":' : ',"explicitPort":false,"path":');
+  out.jsonNullable(r.path);
+  out.ascii(',"fragment":');
+  out.jsonNullable(r.fragment);
+  out.ascii(',"fields":');
+  out.value(fields);
+  out.ascii(',"violations":');
+  if (violations.length === 0) out.ascii('[]}\n');
+  else {
+    out.ascii('[');
+    for (let i = 0; i < violations.length; i++) {
+      if (i > 0) out.ascii(',');
+      writeDiagnostic(violations[i], out);
+    }
+    out.ascii(']}\n');
+  }
+  return valid ? 0 : 1;
 }
 
 /** The drawn view of one input; `status` 1 when not valid. */

@@ -5,7 +5,8 @@
 // unread data waits, so memory stays bounded by the queue, not by the object.
 
 import net from 'node:net';
-import tls from 'node:tls';
+import { createRequire } from 'node:module';
+import type tls from 'node:tls';
 import { LocatorError } from '../core/errors.js';
 import { dial, recycleChunk, type ConnectOptions, type Feed } from './dial.js';
 import { checkTimeout, MAX_TIMER, startTimer, type Timer } from './timers.js';
@@ -127,7 +128,10 @@ export class Connection {
     const timeout = this.timeout;
     const signal = this.#signal;
     const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
-      const s = tls.connect({
+      // node:tls (and node:crypto under it, some 30 modules) loaded here, on the first TLS
+      // connection: a plain one-shot fetch starts without it (bench/RESULTS.md, cold fetch).
+      const { connect } = createRequire(import.meta.url)('node:tls') as typeof tls;
+      const s = connect({
         socket: this.socket,
         host: peer.host, // the name (or address) the certificate is checked against, when no servername
         servername: peer.servername,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROOT } from '../helpers.js';
-import { FdOutput, fdLineBatches, inputs, lineBatches, failure } from '../../src/cli/io.js';
+import { FdOutput, fdLines, inputs, lineBatches, failure } from '../../src/cli/io.js';
 import { LocatorError } from '../../src/core/errors.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'main.js');
@@ -59,7 +59,7 @@ test('lineBatches(): the lines of inputs(), a chunk at a time, wherever the chun
   assert.equal((await lines(['a\nb'])).length, 2);
 });
 
-test('fdLineBatches(): the lines of inputs() from a file descriptor, a sequence cut at a read joined, bad bytes U+FFFD', async () => {
+test('fdLines(): the lines of inputs() from a file descriptor, a sequence or a line cut at a read joined, bad bytes U+FFFD', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'locator-fd-'));
   try {
     // A byte order mark, a 2-byte and a 4-byte sequence across the 64 KiB reads, bytes that are
@@ -78,7 +78,11 @@ test('fdLineBatches(): the lines of inputs() from a file descriptor, a sequence 
     const fd = openSync(file, 'r');
     const got: string[] = [];
     try {
-      for await (const batch of fdLineBatches(fd, () => assert.fail('no stream: the file reads'))) got.push(...batch);
+      await fdLines(
+        fd,
+        () => assert.fail('no stream: the file reads'),
+        (l) => void got.push(l),
+      );
     } finally {
       closeSync(fd);
     }

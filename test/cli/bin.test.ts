@@ -16,7 +16,9 @@ import Module from 'node:module';
 import { CLI, ROOT } from '../helpers.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'locator.cjs');
-const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs'].map((f) => join(ROOT, 'dist', 'cli', f));
+const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs', 'locator.fetch.cjs'].map((f) =>
+  join(ROOT, 'dist', 'cli', f),
+);
 const SCHEME = join(ROOT, 'examples', 'x-finger.mjs');
 
 function run(file: string, args: string[], input = '') {
@@ -58,6 +60,11 @@ const CASES: Array<[string[], string]> = [
   [['check', '--help'], ''],
   [['check', '--bogus'], ''],
   [['relativize', 'http://a/b/c', 'http://a/b/d'], ''],
+  [['fetch', '--help'], ''],
+  [['fetch', '--bogus'], ''],
+  [['fetch', `file://${ROOT}/package.json`], ''],
+  [['fetch', 'ftp://127.0.0.1:2121/pub/unix.txt'], ''],
+  [['fetch', 'ftp://127.0.0.1:2121/pub/missing.bin'], ''],
 ];
 
 for (const [args, input] of CASES) {
@@ -105,6 +112,14 @@ test("the code cache beside each bundle is one this Node accepts, and the bundle
     assert.deepEqual(source.match(/(?<![\w$.])import\(/g), ['import('], bundle);
     assert.ok(!source.startsWith('#!'), bundle);
   }
+});
+
+test('the fetch bundle holds the fetch command and no other; the bin sends fetch to it', () => {
+  const fetch = readFileSync(BUNDLES[2], 'utf8');
+  assert.ok(fetch.includes('dist/cli/fetch.js'));
+  for (const m of ['dist/cli/check.js', 'dist/cli/serve.js', 'dist/gateway/', 'markdown-it', 'parse5'])
+    assert.ok(!fetch.includes(m), `${m} in the fetch bundle`);
+  assert.match(readFileSync(BIN, 'utf8'), /first === 'fetch' \? 'locator\.fetch\.cjs'/);
 });
 
 test('the text bundle holds no client, gateway or checker; the bin sends only the text commands to it', () => {
