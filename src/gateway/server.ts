@@ -51,6 +51,7 @@ import {
   sendError,
   sendPage,
   simplePage,
+  startPage,
 } from './respond.js';
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
@@ -107,7 +108,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     keepAliveTimeout: Math.min(limits.idle, MAX_TIMER),
   });
   const conns = new Connections(limits);
-  const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
+  // noDelay: an answer goes out as it is written (what Node's own HTTP server does), not held
+  // back by Nagle's algorithm until the previous one is acknowledged.
+  const front = createNetServer({ pauseOnConnect: true, noDelay: true }, (s: Socket) => {
     const c = conns.add(s);
     if (c !== null) acceptConnection(server, s, conns, c);
   });
@@ -288,6 +291,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     sendError(res, cfg, shown, parsed);
     return;
   }
+  // A page rendered before from a kept object, asked the same way: sent as it was, whole.
+  const kept = keptPage(cfg, parsed, target);
+  const page = kept === null ? null : cfg.cache!.page(kept.key, kept.variant);
+  if (page !== null) {
+    req.resume();
+    startPage(res, cfg, 200);
+    res.setHeader('Content-Length', page.length);
+    res.end(method === 'HEAD' ? undefined : page);
+    cfg.log?.(`${method} ${shown} 200`);
+    return;
+  }
   if (method === 'HEAD') HEADS.add(res);
   const base = target.proxy ? cfg.origin : '';
   const ctx: RenderContext = {
@@ -300,7 +314,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   onEnded(req, res, () => ac.abort());
   try {
-    await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal);
+    await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal, kept);
     cfg.log?.(`${method} ${shown} ${res.statusCode}`);
   } catch (e) {
     if (!res.headersSent) sendError(res, cfg, shown, e);
@@ -333,6 +347,7 @@ async function serveUrl(
   target: Target,
   ctx: RenderContext,
   signal: AbortSignal,
+  kept: KeptPage | null,
 ): Promise<void> {
   const view = target.params.get('view');
   if (view === 'explain') {
@@ -381,9 +396,23 @@ async function serveUrl(
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
   const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
-  const r =
-    cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
-      ? await cfg.cache.open(objectKey(url), upstream, signal)
-      : await upstream(signal);
-  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'));
+  const r = kept !== null ? await cfg.cache!.open(kept.key, upstream, signal) : await upstream(signal);
+  const keep = kept === null ? null : (p: Uint8Array) => cfg.cache!.keepPage(r, kept.variant, p);
+  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'), keep);
+}
+
+/** Where the cache keeps the object of a request, and its page: the key of the object, the page's variant. */
+interface KeptPage {
+  key: string;
+  /** The request as asked (the URL as spelled, the page's parameters): one page per variant. */
+  variant: string;
+}
+
+/** The cache's key and page variant of a request whose object may be kept (cacheable), else null. */
+function keptPage(cfg: Config, url: Url, target: Target): KeptPage | null {
+  if (cfg.cache === null || !cacheable(url, cfg.netrcHosts, cfg.cacheSearches)) return null;
+  return {
+    key: objectKey(url),
+    variant: target.proxy ? `proxy ${target.raw}` : `page ${target.params.toString()}`,
+  };
 }
