@@ -244,7 +244,7 @@ export const serveCommand: Command = {
       multiple: true,
       group: 'A public gateway',
       description:
-        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests (repeatable); any other connection's header is ignored.",
+        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests, and whose X-Forwarded-Proto (or Forwarded proto=) https makes https:// origins the gateway's own (repeatable); any other connection's headers are ignored.",
     },
     'forwarded-header': {
       type: 'string',
