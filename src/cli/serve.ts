@@ -70,6 +70,7 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     cacheDir: values['cache-dir'] as string | undefined,
     cacheSearches: values['cache-searches'] === true,
     inlineImages: values['inline-images'] === true,
+    caps: values.caps === true,
     inlineImageBytes: whole('inline-image-bytes', values['inline-image-bytes'], 1),
     upstreamPerServer: whole('upstream-per-server', values['upstream-per-server'], 1),
     upstreamDelay: whole('upstream-delay', values['upstream-delay'], 0),
@@ -205,6 +206,11 @@ export const serveCommand: Command = {
     'inline-images': {
       type: 'boolean',
       description: 'Show the images of Gopher image items (g, I, p) in menu pages; without it, links only.',
+    },
+    caps: {
+      type: 'boolean',
+      description:
+        "Read each Gopher server's caps.txt (once per its ExpireCapsAfter, else an hour) for the breadcrumbs of its menus.",
     },
     'inline-image-bytes': {
       type: 'string',

@@ -6,6 +6,7 @@ import { defineCode } from '../core/errors.js';
 import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
 import type { ObjectCache } from './cache.js';
+import type { CapsCache } from './caps.js';
 import type { Politeness } from '../crawl/politeness.js';
 
 /** What `startGateway` takes; every field is optional. */
@@ -125,6 +126,11 @@ export interface GatewayOptions {
   upstreamDelay?: number;
   /** One line per request in the Combined Log Format (passwords masked, the client as resolved). */
   accessLog?: (line: string) => void;
+  /**
+   * Read each Gopher server's caps.txt (once per its ExpireCapsAfter, else an hour) for the
+   * breadcrumbs of its menus by its path rules (default false: the up link from "/" alone).
+   */
+  caps?: boolean;
 }
 
 /** A running gateway. */
@@ -208,6 +214,8 @@ export interface Config {
   log: ((line: string) => void) | undefined;
   /** The cache of retrieved objects, or null. */
   cache: ObjectCache | null;
+  /** The caps.txt of the Gopher servers asked lately (`caps`), or null. */
+  caps: CapsCache | null;
   cacheSearches: boolean;
   inlineImages: boolean;
   inlineImageBytes: number;

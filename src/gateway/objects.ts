@@ -51,6 +51,8 @@ export async function renderResource(
   chosen: string | null = null,
   /** Given the whole page once it is written without error (a page of a kept object, for the cache). */
   keep: ((page: Uint8Array) => void) | null = null,
+  /** The breadcrumbs of a Gopher menu by its server's caps.txt (crumbUrls), root first, the menu last. */
+  crumbs: { label: string; href: string }[] | null = null,
 ): Promise<void> {
   if (view === 'image') {
     await sendImage(res, cfg, r);
@@ -134,7 +136,8 @@ export async function renderResource(
     );
   }
   if (shows !== null) {
-    const up = upOf(url, r.meta.view ?? null);
+    if (crumbs !== null) await sink.write(crumbsNav(crumbs, ctx).value);
+    const up = crumbs !== null ? crumbs[crumbs.length - 2].href : upOf(url, r.meta.view ?? null);
     if (up !== null)
       await sink.write(markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a></p>\n`.value);
     await shows.render(r.body, url, ctx, sink);
@@ -155,6 +158,17 @@ export async function renderResource(
     parts.push(end);
     keep(Buffer.from(parts.join('')));
   }
+}
+
+/** The breadcrumbs of a menu (caps.txt): a link to each menu above, the menu itself marked. */
+function crumbsNav(crumbs: { label: string; href: string }[], ctx: RenderContext): Html {
+  const items = crumbs.map((c, i) =>
+    i === crumbs.length - 1
+      ? markup`<li aria-current="page">${c.label}</li>`
+      : markup`<li><a href="${ctx.link(c.href)}">${c.label}</a></li>`,
+  );
+  return markup`<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items}</ol></nav>
+`;
 }
 
 /** The links that show a text in another charset (the reader's choice, `charset=`); the one in use marked. */

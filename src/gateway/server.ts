@@ -56,6 +56,7 @@ import {
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
 import { ObjectCache, cacheable } from './cache.js';
+import { CapsCache, crumbUrls, fetchCapsText } from './caps.js';
 import { logAccess } from './access-log.js';
 import { politely, upstreamPoliteness } from './upstream.js';
 import { objectKey } from '../operations/normalize.js';
@@ -85,6 +86,8 @@ export const SLOTS = new WeakMap<Gateway, ReadonlyMap<string, number>>();
 
 /** The cache of a gateway (an internal hook for the tests, as SLOTS). */
 export const CACHES = new WeakMap<Gateway, ObjectCache>();
+/** The caps.txt cache of a gateway with `caps` (an internal hook for the tests, as SLOTS). */
+export const CAPS = new WeakMap<Gateway, CapsCache>();
 
 /**
  * Starts the gateway (RFC 1738 4) and resolves once it listens. Bound to 127.0.0.1 unless told
@@ -149,6 +152,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       cacheSize > 0
         ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
         : null,
+    caps: null,
     cacheSearches: options.cacheSearches === true,
     inlineImages: options.inlineImages === true,
     inlineImageBytes: options.inlineImageBytes ?? 1024 * 1024,
@@ -170,6 +174,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     origin,
     names: new OwnNames(addr.port, names, everyInterface),
   };
+  if (options.caps === true) cfg.caps = new CapsCache((u, s) => fetchCapsText(cfg, u, s));
   const active = new Map<string, number>();
   const trusted = new TrustedProxies(options.trustProxy ?? []);
   const header = options.forwardedHeader ?? 'x-forwarded-for';
@@ -251,6 +256,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
   SLOTS.set(gateway, active);
   if (cfg.cache !== null) CACHES.set(gateway, cfg.cache);
+  if (cfg.caps !== null) CAPS.set(gateway, cfg.caps);
   return gateway;
 }
 
@@ -395,10 +401,15 @@ async function serveUrl(
   req.resume();
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
+  // The caps of the server of a menu, asked before the menu (a turn at the server each: the caps'
+  // transfer is read whole, so it never waits for the menu's).
+  const caps =
+    cfg.caps !== null && url.scheme === 'gopher' && (url.path ?? '')[0] === '1' ? cfg.caps.of(url, signal) : null;
   const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
   const r = kept !== null ? await cfg.cache!.open(kept.key, upstream, signal) : await upstream(signal);
   const keep = kept === null ? null : (p: Uint8Array) => cfg.cache!.keepPage(r, kept.variant, p);
-  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'), keep);
+  const crumbs = r.meta.view === 'gopher-menu' && caps !== null ? crumbUrls(url, await caps) : null;
+  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'), keep, crumbs);
 }
 
 /** Where the cache keeps the object of a request, and its page: the key of the object, the page's variant. */
