@@ -71,6 +71,7 @@ export function serveOptions(values: Record<string, unknown>, io: Io): GatewayOp
     cacheDir: values['cache-dir'] as string | undefined,
     cacheSearches: values['cache-searches'] === true,
     inlineImages: values['inline-images'] === true,
+    caps: values.caps === true,
     inlineImageBytes: whole('inline-image-bytes', values['inline-image-bytes'], 1),
     upstreamPerServer: whole('upstream-per-server', values['upstream-per-server'], 1),
     upstreamDelay: whole('upstream-delay', values['upstream-delay'], 0),
@@ -219,6 +220,11 @@ export const serveCommand: Command = {
       type: 'boolean',
       description: 'Show the images of Gopher image items (g, I, p) in menu pages; without it, links only.',
     },
+    caps: {
+      type: 'boolean',
+      description:
+        "Read each Gopher server's caps.txt (once per its ExpireCapsAfter, else an hour) for the breadcrumbs of its menus.",
+    },
     'inline-image-bytes': {
       type: 'string',
       value: 'N',
@@ -257,7 +263,7 @@ export const serveCommand: Command = {
       multiple: true,
       group: 'A public gateway',
       description:
-        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests (repeatable); any other connection's header is ignored.",
+        "A reverse proxy (an address, or a network ADDR/BITS) whose --forwarded-header names the client of its requests, and whose X-Forwarded-Proto (or Forwarded proto=) https makes https:// origins the gateway's own (repeatable); any other connection's headers are ignored.",
     },
     'forwarded-header': {
       type: 'string',

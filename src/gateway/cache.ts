@@ -28,10 +28,23 @@ export interface CacheOptions {
 }
 
 interface Entry {
+  key: string;
   meta: Meta;
   bytes: Uint8Array;
   expires: number;
+  /** Pages rendered from this entry, by variant (keptPage), least recently kept first. */
+  pages: Map<string, Uint8Array> | null;
+  /** Octets of `pages`. */
+  pageBytes: number;
 }
+
+/** Pages kept per entry at most: the spellings, charsets and views of one object asked lately. */
+const PAGES_PER_ENTRY = 8;
+
+/** The entry each reader's resource was made of (resourceOf), for keepPage(). */
+const ENTRY_OF = new WeakMap<Resource, Entry>();
+
+const sizeOf = (e: Entry): number => e.bytes.length + e.pageBytes;
 
 type Landed = { kind: 'entry'; entry: Entry } | { kind: 'big'; take: () => Resource | null };
 
@@ -49,6 +62,8 @@ export interface CacheStats {
   coalesced: number;
   /** Upstream requests made. */
   upstream: number;
+  /** Hits answered with a page rendered before (of the hits). */
+  pageHits: number;
   entries: number;
   bytes: number;
 }
@@ -68,7 +83,15 @@ export class ObjectCache {
   readonly #disk = new Map<string, number>();
   #diskBytes = 0;
   #diskReady: Promise<void> | null = null;
-  readonly stats: CacheStats = { hits: 0, misses: 0, coalesced: 0, upstream: 0, entries: 0, bytes: 0 };
+  readonly stats: CacheStats = {
+    hits: 0,
+    misses: 0,
+    coalesced: 0,
+    upstream: 0,
+    pageHits: 0,
+    entries: 0,
+    bytes: 0,
+  };
 
   constructor(options: CacheOptions) {
     this.#o = {
@@ -80,6 +103,51 @@ export class ObjectCache {
       documentLifetime: options.documentLifetime ?? DEFAULT_DOCUMENT,
     };
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * A page rendered before from the entry of `key` (keepPage), as the request asked it
+   * (`variant`: the URL as spelled and the page's parameters), while that entry is fresh in
+   * memory: a hit then costs no rendering.
+   */
+  page(key: string, variant: string): Uint8Array | null {
+    const e = this.#memory.get(key);
+    if (e === undefined || e.pages === null || e.expires <= this.#now()) return null;
+    const p = e.pages.get(variant);
+    if (p === undefined) return null;
+    this.stats.hits++;
+    this.stats.pageHits++;
+    this.#memory.delete(key);
+    this.#memory.set(key, e);
+    return p;
+  }
+
+  /**
+   * Keeps the page rendered, whole and without error, from `r` (a resource this cache gave), as
+   * its entry's `variant`, while that entry is the one kept for its key; at most PAGES_PER_ENTRY
+   * per entry, counted in the memory bound.
+   */
+  keepPage(r: Resource, variant: string, page: Uint8Array): void {
+    const e = ENTRY_OF.get(r);
+    if (e === undefined || this.#memory.get(e.key) !== e || e.expires <= this.#now()) return;
+    if (sizeOf(e) + page.length > this.#o.entryMax) return;
+    e.pages ??= new Map();
+    const old = e.pages.get(variant);
+    if (old !== undefined) {
+      e.pages.delete(variant);
+      e.pageBytes -= old.length;
+      this.#bytes -= old.length;
+    }
+    for (const [v, p] of e.pages) {
+      if (e.pages.size < PAGES_PER_ENTRY) break;
+      e.pages.delete(v);
+      e.pageBytes -= p.length;
+      this.#bytes -= p.length;
+    }
+    e.pages.set(variant, page);
+    e.pageBytes += page.length;
+    this.#bytes += page.length;
+    this.#trim();
   }
 
   /**
@@ -157,7 +225,7 @@ export class ObjectCache {
         }
         const bytes = concat(parts, size);
         const lifetime = r.meta.view ? this.#o.listingLifetime : this.#o.documentLifetime;
-        const entry: Entry = { meta: r.meta, bytes, expires: this.#now() + lifetime };
+        const entry: Entry = { key, meta: r.meta, bytes, expires: this.#now() + lifetime, pages: null, pageBytes: 0 };
         this.#keep(key, entry);
         void this.#toDisk(key, entry).catch(() => {});
         return { kind: 'entry', entry };
@@ -175,11 +243,16 @@ export class ObjectCache {
     this.#forget(key);
     if (entry.bytes.length > this.#o.entryMax) return;
     this.#memory.set(key, entry);
-    this.#bytes += entry.bytes.length;
+    this.#bytes += sizeOf(entry);
+    this.#trim();
+  }
+
+  /** The least recently used entries let go until the memory bound holds. */
+  #trim(): void {
     for (const [k, e] of this.#memory) {
       if (this.#bytes <= this.#o.size) break;
       this.#memory.delete(k);
-      this.#bytes -= e.bytes.length;
+      this.#bytes -= sizeOf(e);
     }
     this.stats.entries = this.#memory.size;
     this.stats.bytes = this.#bytes;
@@ -189,7 +262,7 @@ export class ObjectCache {
     const e = this.#memory.get(key);
     if (e === undefined) return;
     this.#memory.delete(key);
-    this.#bytes -= e.bytes.length;
+    this.#bytes -= sizeOf(e);
     this.stats.entries = this.#memory.size;
     this.stats.bytes = this.#bytes;
   }
@@ -254,7 +327,14 @@ export class ObjectCache {
       const nl = data.indexOf(10);
       const head = JSON.parse(data.subarray(0, nl).toString('utf8')) as { key: string; meta: Meta; expires: number };
       if (head.key !== key) return null;
-      const entry: Entry = { meta: head.meta, bytes: new Uint8Array(data.subarray(nl + 1)), expires: head.expires };
+      const entry: Entry = {
+        key,
+        meta: head.meta,
+        bytes: new Uint8Array(data.subarray(nl + 1)),
+        expires: head.expires,
+        pages: null,
+        pageBytes: 0,
+      };
       if (entry.expires <= this.#now()) {
         this.#disk.delete(name);
         this.#diskBytes -= data.length;
@@ -287,7 +367,7 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
 /** A reader's own copy of an entry: the meta copied, the bytes as a stream. */
 function resourceOf(e: Entry): Resource {
   const bytes = e.bytes;
-  return {
+  const r: Resource = {
     meta: { ...e.meta, transcript: [] },
     body: new ReadableStream<Uint8Array>({
       start(c) {
@@ -297,6 +377,8 @@ function resourceOf(e: Entry): Resource {
       },
     }),
   };
+  ENTRY_OF.set(r, e);
+  return r;
 }
 
 /** The pieces already read, then the rest of the reader. */

@@ -5,10 +5,20 @@
 import { BlockList, isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { LocatorError } from '../core/errors.js';
-import { GATEWAY_REFUSED } from './config.js';
+import { GATEWAY_REFUSED, type Scheme } from './config.js';
 
 /** The client of each request, as clientOf() resolved it when the request came. */
 const CLIENTS = new WeakMap<IncomingMessage, string>();
+/** The requests a trusted reverse proxy received over https (clientOf). */
+const HTTPS = new WeakSet<IncomingMessage>();
+
+/**
+ * The scheme the browser reached the gateway by: "https" when the request came from a trusted
+ * reverse proxy whose header says so (clientOf), else "http" (what the gateway itself speaks).
+ */
+export function schemeOf(req: IncomingMessage): Scheme {
+  return HTTPS.has(req) ? 'https' : 'http';
+}
 
 /** The client of a request: as resolved when it came (clientOf), else its connection's address. */
 export function clientAddressOf(req: IncomingMessage): string {
@@ -76,6 +86,26 @@ export function forwardedFor(value: string): string[] {
   return out;
 }
 
+/**
+ * The scheme the nearest proxy names in a `Forwarded` header (RFC 7239 5.4, `proto=`): that of its
+ * last element, the one the proxy that connected to the gateway wrote; null when it names none.
+ */
+export function forwardedProto(value: string): string | null {
+  const elements = value.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+  const last = elements[elements.length - 1];
+  if (last === undefined) return null;
+  for (const pair of last.match(/(?:[^;"]|"(?:[^"\\]|\\.)*")+/g) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim().toLowerCase() !== 'proto') continue;
+    return pair
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+  }
+  return null;
+}
+
 /** `X-Forwarded-For: client, proxy1, proxy2` (the de-facto form RFC 7239 describes in 1). */
 export function xForwardedFor(value: string): string[] {
   return value
@@ -104,7 +134,21 @@ function nodeAddress(v: string): string {
 export function clientOf(req: IncomingMessage, trusted: TrustedProxies, header: ForwardedHeader): string {
   const c = resolveClient(req, trusted, header);
   CLIENTS.set(req, c);
+  if (trusted.size > 0 && trusted.has(req.socket.remoteAddress ?? '') && viaHttps(req, header)) HTTPS.add(req);
   return c;
+}
+
+/**
+ * Whether the trusted proxy a request came from says it received it over https: `X-Forwarded-Proto`
+ * (the de-facto header beside X-Forwarded-For; nginx: `proxy_set_header X-Forwarded-Proto
+ * $scheme`), its last value when there are several, or the `proto=` of the last `Forwarded`
+ * element (RFC 7239 5.4), whichever the header of `--forwarded-header` goes with.
+ */
+function viaHttps(req: IncomingMessage, header: ForwardedHeader): boolean {
+  const raw = req.headers[header === 'forwarded' ? 'forwarded' : 'x-forwarded-proto'];
+  const value = Array.isArray(raw) ? raw.join(',') : (raw ?? '');
+  const proto = header === 'forwarded' ? forwardedProto(value) : (value.split(',').pop() ?? '').trim().toLowerCase();
+  return proto === 'https';
 }
 
 function resolveClient(req: IncomingMessage, trusted: TrustedProxies, header: ForwardedHeader): string {

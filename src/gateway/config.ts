@@ -6,6 +6,7 @@ import { defineCode } from '../core/errors.js';
 import type { Policy } from '../operations/policy.js';
 import type { GopherOpenOptions } from '../clients/index.js';
 import type { ObjectCache } from './cache.js';
+import type { CapsCache } from './caps.js';
 import type { Politeness } from '../crawl/politeness.js';
 import type { ReplaySource } from './replay.js';
 
@@ -132,6 +133,11 @@ export interface GatewayOptions {
    * archives do not hold is a "not archived" page.
    */
   replay?: ReplaySource;
+  /**
+   * Read each Gopher server's caps.txt (once per its ExpireCapsAfter, else an hour) for the
+   * breadcrumbs of its menus by its path rules (default false: the up link from "/" alone).
+   */
+  caps?: boolean;
 }
 
 /** A running gateway. */
@@ -215,6 +221,8 @@ export interface Config {
   log: ((line: string) => void) | undefined;
   /** The cache of retrieved objects, or null. */
   cache: ObjectCache | null;
+  /** The caps.txt of the Gopher servers asked lately (`caps`), or null. */
+  caps: CapsCache | null;
   cacheSearches: boolean;
   inlineImages: boolean;
   inlineImageBytes: number;
@@ -235,13 +243,13 @@ export interface Config {
 /**
  * The names a browser reaches the gateway by, as `Host` header values ("127.0.0.1:8080",
  * "[::1]:8080", "gateway.lan:8080"; RFC 9110 7.2) and as origins ("http://127.0.0.1:8080";
- * RFC 6454 6.1, which leaves out the default port 80). A page of another site whose name was made
- * to resolve to the gateway's address (DNS rebinding) sends its own name as `Host`, and its own
- * origin as `Origin`/`Referer`: none of these.
+ * RFC 6454 6.1, which leaves out the default port of the scheme: 80, or 443 for https). A page of
+ * another site whose name was made to resolve to the gateway's address (DNS rebinding) sends its
+ * own name as `Host`, and its own origin as `Origin`/`Referer`: none of these.
  */
 export class OwnNames {
+  /** "host:port" of every name; a bare "host" too where a Host header may leave the port out. */
   private readonly hosts = new Set<string>();
-  private readonly origins = new Set<string>();
   constructor(
     private readonly port: number,
     names: Iterable<string>,
@@ -264,11 +272,9 @@ export class OwnNames {
     if (m === null || host === undefined) return;
     const port = m[2] !== undefined ? Number(m[2]) : this.port;
     this.hosts.add(`${host}:${port}`);
-    this.origins.add(`http://${host}:${port}`);
-    // Without a port, a Host or an origin names port 80 (RFC 9110 7.2, RFC 6454 6.1); HTTP/1.0
-    // clients may also leave the port out of Host.
+    // Without a port, a Host names port 80 (RFC 9110 7.2); HTTP/1.0 clients may also leave the
+    // port out of Host. (Behind a proxy that speaks https, port 443: host() below.)
     if (port === 80 || port === this.port) this.hosts.add(host);
-    if (port === 80) this.origins.add(`http://${host}`);
   }
 
   private refresh(): boolean {
@@ -277,20 +283,41 @@ export class OwnNames {
     return true;
   }
 
-  /** True when a `Host` header value names the gateway. */
-  host(value: string | undefined): boolean {
-    const h = (value ?? '').toLowerCase();
-    if (this.hosts.has(h)) return true;
+  private has(key: string): boolean {
+    if (this.hosts.has(key)) return true;
     // An address the machine got after the start (bound to every interface: DHCP, a VPN).
-    return this.refresh() && this.hosts.has(h);
+    return this.refresh() && this.hosts.has(key);
   }
 
-  /** True when an origin ("http://host:port", as `Origin` or the start of a `Referer`) is the gateway's own. */
-  origin(value: string | undefined): boolean {
-    const o = (value ?? '').toLowerCase();
-    if (this.origins.has(o)) return true;
-    return this.refresh() && this.origins.has(o);
+  /**
+   * True when a `Host` header value names the gateway. `scheme` is the one the browser used:
+   * "https" only when a trusted reverse proxy says so (schemeOf), and then a Host without a port
+   * names port 443 (RFC 9110 4.2.2).
+   */
+  host(value: string | undefined, scheme: Scheme = 'http'): boolean {
+    const h = (value ?? '').toLowerCase();
+    if (this.has(h)) return true;
+    return scheme === 'https' && !hasPort(h) && this.has(`${h}:443`);
   }
+
+  /**
+   * True when an origin ("http://host:port", as `Origin` or the start of a `Referer`) is the
+   * gateway's own: of the scheme the browser used (`scheme`: "https" only on the word of a trusted
+   * reverse proxy), and one of its names with the port, the scheme's default when left out.
+   */
+  origin(value: string | undefined, scheme: Scheme = 'http'): boolean {
+    const m = /^(https?):\/\/([^/?#]+)$/.exec((value ?? '').toLowerCase());
+    if (m === null || m[1] !== scheme) return false;
+    return this.has(hasPort(m[2]) ? m[2] : `${m[2]}:${scheme === 'https' ? 443 : 80}`);
+  }
+}
+
+/** The scheme a browser reached the gateway by: https only through a trusted reverse proxy that says so. */
+export type Scheme = 'http' | 'https';
+
+/** True when an authority ("h:80", "[::1]:80") has a port. */
+function hasPort(authority: string): boolean {
+  return /^(?:\[[^\]]*\]|[^:[\]]*):[0-9]+$/.test(authority);
 }
 
 export function openOptions(cfg: Config, signal: AbortSignal): GopherOpenOptions {

@@ -18,6 +18,7 @@ import { markup } from './html.js';
 import { askForm, mailForm, searchForm, type RenderContext } from './render/index.js';
 import { GATEWAY_REFUSED, openOptions, type Config } from './config.js';
 import { headerOf, readForm } from './request.js';
+import { schemeOf } from './clients.js';
 import { actions, redirectTo, simplePage } from './respond.js';
 import { renderResource } from './objects.js';
 
@@ -74,7 +75,7 @@ export async function serveMail(
 export async function ownForm(req: IncomingMessage, cfg: Config, what: string, consequence: string) {
   const origin = headerOf(req, 'origin');
   const form = await readForm(req);
-  if ((origin !== undefined && !cfg.names.origin(origin)) || form.get('token') !== cfg.formToken) {
+  if ((origin !== undefined && !cfg.names.origin(origin, schemeOf(req))) || form.get('token') !== cfg.formToken) {
     throw new LocatorError(
       GATEWAY_REFUSED,
       -1,

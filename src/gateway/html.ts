@@ -88,6 +88,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .error h1 { color: #8a1c00; }
 form.fill p { margin: 0.5rem 0; }
 form.fill label { display: block; font-weight: bold; }
+nav.crumbs ol { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; }
 footer { color: #3d3d3d; font-size: 0.9rem; border-top: 1px solid #767676; margin-top: 1rem; }
 `.trim();
 

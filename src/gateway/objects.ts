@@ -49,6 +49,10 @@ export async function renderResource(
   signal: AbortSignal,
   /** The charset the reader chose for a text (`charset=`), else null: the server's, or a guess. */
   chosen: string | null = null,
+  /** Given the whole page once it is written without error (a page of a kept object, for the cache). */
+  keep: ((page: Uint8Array) => void) | null = null,
+  /** The breadcrumbs of a Gopher menu by its server's caps.txt (crumbUrls), root first, the menu last. */
+  crumbs: { label: string; href: string }[] | null = null,
 ): Promise<void> {
   if (view === 'image') {
     await sendImage(res, cfg, r);
@@ -57,7 +61,7 @@ export async function renderResource(
   const shows = viewOf(r.meta.view ?? null);
   const text = shows === null && /^text\//i.test((r.meta.contentType ?? '').trim());
   const download = shows === null && !text;
-  const sink = sinkOf(res, signal);
+  const direct = sinkOf(res, signal);
   // Asked as a proxy, a document or file is passed on as it is (what a proxy does); menus,
   // listings and the other line formats have no HTTP form but a page.
   if (view === 'raw' || download || (ctx.proxy && text)) {
@@ -90,7 +94,7 @@ export async function renderResource(
     }
     const length = first.done ? 0 : announced !== null && first.value.length <= announced ? announced : null;
     if (length !== null) res.setHeader('Content-Length', String(length));
-    await streamBytes(r.body, sink, { reader, first, length });
+    await streamBytes(r.body, direct, { reader, first, length });
     res.end();
     return;
   }
@@ -100,6 +104,17 @@ export async function renderResource(
     res.end();
     return;
   }
+  // A page to keep is recorded as it is written.
+  const parts: string[] = [];
+  const sink =
+    keep === null
+      ? direct
+      : {
+          write: (c: string) => {
+            parts.push(c);
+            return direct.write(c);
+          },
+        };
   const title = shows?.title ?? 'Text';
   const shown = redactUrl(r.meta.url || url.href);
   await sink.write(pageStart({ title, url: shown, base: ctx.base }));
@@ -123,7 +138,8 @@ export async function renderResource(
     );
   }
   if (shows !== null) {
-    const up = upOf(url, r.meta.view ?? null);
+    if (crumbs !== null) await sink.write(crumbsNav(crumbs, ctx).value);
+    const up = crumbs !== null ? crumbs[crumbs.length - 2].href : upOf(url, r.meta.view ?? null);
     if (up !== null)
       await sink.write(
         markup`<p class="up"><a href="${ctx.link(up)}" rel="up">Up to the menu above</a>${linkNote(ctx, up)}</p>\n`
@@ -141,7 +157,23 @@ export async function renderResource(
     await sink.write(charsetLinks(url, ctx, charset).value);
     await renderText(r.body, sink, ctx, charset);
   }
-  res.end(pageEnd());
+  const end = pageEnd();
+  res.end(end);
+  if (keep !== null) {
+    parts.push(end);
+    keep(Buffer.from(parts.join('')));
+  }
+}
+
+/** The breadcrumbs of a menu (caps.txt): a link to each menu above, the menu itself marked. */
+function crumbsNav(crumbs: { label: string; href: string }[], ctx: RenderContext): Html {
+  const items = crumbs.map((c, i) =>
+    i === crumbs.length - 1
+      ? markup`<li aria-current="page">${c.label}</li>`
+      : markup`<li><a href="${ctx.link(c.href)}">${c.label}</a></li>`,
+  );
+  return markup`<nav class="crumbs" aria-label="Breadcrumbs"><ol>${items}</ol></nav>
+`;
 }
 
 /** The links that show a text in another charset (the reader's choice, `charset=`); the one in use marked. */

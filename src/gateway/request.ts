@@ -7,7 +7,7 @@ import { classifyAddress } from '../lint/address.js';
 import { NOT_FOUND } from '../clients/index.js';
 import { GATEWAY_MISDIRECTED, GATEWAY_REFUSED, MAX_FORM, MAX_TARGET, type Config } from './config.js';
 import { OPAQUE_PROXY_TARGET } from './connections.js';
-import { clientAddressOf } from './clients.js';
+import { clientAddressOf, schemeOf } from './clients.js';
 
 /**
  * The origin a request for one of the gateway's pages addressed ("http://localhost:8080": the
@@ -18,9 +18,10 @@ import { clientAddressOf } from './clients.js';
  */
 export function requestOrigin(req: IncomingMessage, cfg: Config): string | null {
   const host = (headerOf(req, 'host') ?? '').toLowerCase();
-  if (!cfg.names.host(host)) return null;
-  const origin = `http://${host}`;
-  return cfg.names.origin(origin) ? origin : cfg.origin;
+  const scheme = schemeOf(req);
+  if (!cfg.names.host(host, scheme)) return null;
+  const origin = `${scheme}://${host}`;
+  return cfg.names.origin(origin, scheme) ? origin : cfg.origin;
 }
 
 export function isLoopbackAddress(a: string): boolean {
@@ -120,12 +121,16 @@ export function crossSiteRefusal(req: IncomingMessage, target: Target, cfg: Conf
   }
   const origin = headerOf(req, 'origin');
   if (origin !== undefined) {
-    return cfg.names.origin(origin) ? null : `it comes from a page of another origin (Origin: ${origin})`;
+    return cfg.names.origin(origin, schemeOf(req))
+      ? null
+      : `it comes from a page of another origin (Origin: ${origin})`;
   }
   const referer = headerOf(req, 'referer');
   if (referer !== undefined && /^https?:/i.test(referer)) {
     const from = /^https?:\/\/[^/?#]*/i.exec(referer)?.[0].toLowerCase();
-    return cfg.names.origin(from) ? null : `it comes from a page of another origin (Referer: ${from ?? referer})`;
+    return cfg.names.origin(from, schemeOf(req))
+      ? null
+      : `it comes from a page of another origin (Referer: ${from ?? referer})`;
   }
   if (/^Mozilla\//.test(headerOf(req, 'user-agent') ?? '')) {
     return 'a browser sent it without saying where it comes from (no Sec-Fetch-Site, Origin or Referer), as a page of another site can make it do';

@@ -51,10 +51,12 @@ import {
   sendError,
   sendPage,
   simplePage,
+  startPage,
 } from './respond.js';
 import { serveAsk, serveMail, serveSearch } from './forms.js';
 import { renderResource } from './objects.js';
 import { ObjectCache, cacheable } from './cache.js';
+import { CapsCache, crumbUrls, fetchCapsText } from './caps.js';
 import { logAccess } from './access-log.js';
 import { politely, upstreamPoliteness } from './upstream.js';
 import { objectKey } from '../operations/normalize.js';
@@ -85,6 +87,8 @@ export const SLOTS = new WeakMap<Gateway, ReadonlyMap<string, number>>();
 
 /** The cache of a gateway (an internal hook for the tests, as SLOTS). */
 export const CACHES = new WeakMap<Gateway, ObjectCache>();
+/** The caps.txt cache of a gateway with `caps` (an internal hook for the tests, as SLOTS). */
+export const CAPS = new WeakMap<Gateway, CapsCache>();
 
 /**
  * Starts the gateway (RFC 1738 4) and resolves once it listens. Bound to 127.0.0.1 unless told
@@ -108,7 +112,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     keepAliveTimeout: Math.min(limits.idle, MAX_TIMER),
   });
   const conns = new Connections(limits);
-  const front = createNetServer({ pauseOnConnect: true }, (s: Socket) => {
+  // noDelay: an answer goes out as it is written (what Node's own HTTP server does), not held
+  // back by Nagle's algorithm until the previous one is acknowledged.
+  const front = createNetServer({ pauseOnConnect: true, noDelay: true }, (s: Socket) => {
     const c = conns.add(s);
     if (c !== null) acceptConnection(server, s, conns, c);
   });
@@ -148,6 +154,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       cacheSize > 0
         ? new ObjectCache({ size: cacheSize, ...(options.cacheDir ? { dir: options.cacheDir } : {}) })
         : null,
+    caps: null,
     cacheSearches: options.cacheSearches === true,
     inlineImages: options.inlineImages === true,
     inlineImageBytes: options.inlineImageBytes ?? 1024 * 1024,
@@ -170,6 +177,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     names: new OwnNames(addr.port, names, everyInterface),
     replay: options.replay ?? null,
   };
+  if (options.caps === true) cfg.caps = new CapsCache((u, s) => fetchCapsText(cfg, u, s));
   const active = new Map<string, number>();
   const trusted = new TrustedProxies(options.trustProxy ?? []);
   const header = options.forwardedHeader ?? 'x-forwarded-for';
@@ -251,6 +259,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
   SLOTS.set(gateway, active);
   if (cfg.cache !== null) CACHES.set(gateway, cfg.cache);
+  if (cfg.caps !== null) CAPS.set(gateway, cfg.caps);
   return gateway;
 }
 
@@ -291,6 +300,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
     sendError(res, cfg, shown, parsed);
     return;
   }
+  // A page rendered before from a kept object, asked the same way: sent as it was, whole.
+  const kept = keptPage(cfg, parsed, target);
+  const page = kept === null ? null : cfg.cache!.page(kept.key, kept.variant);
+  if (page !== null) {
+    req.resume();
+    startPage(res, cfg, 200);
+    res.setHeader('Content-Length', page.length);
+    res.end(method === 'HEAD' ? undefined : page);
+    cfg.log?.(`${method} ${shown} 200`);
+    return;
+  }
   if (method === 'HEAD') HEADS.add(res);
   const base = target.proxy ? cfg.origin : '';
   const ctx: RenderContext = {
@@ -304,7 +324,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, cfg: Config): P
   const timer = startTimer(cfg.requestTimeout, () => ac.abort());
   onEnded(req, res, () => ac.abort());
   try {
-    await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal);
+    await serveUrl(req, res, cfg, parsed, target, ctx, ac.signal, kept);
     cfg.log?.(`${method} ${shown} ${res.statusCode}`);
   } catch (e) {
     if (!res.headersSent) sendError(res, cfg, shown, e);
@@ -337,6 +357,7 @@ async function serveUrl(
   target: Target,
   ctx: RenderContext,
   signal: AbortSignal,
+  kept: KeptPage | null,
 ): Promise<void> {
   const view = target.params.get('view');
   if (view === 'explain') {
@@ -391,10 +412,29 @@ async function serveUrl(
   }
   // An object the face names instead (an ftp name that is a directory, listed) comes back from
   // open() as reached through a redirect, and is shown here under the URL asked for.
+  // The caps of the server of a menu, asked before the menu (a turn at the server each: the caps'
+  // transfer is read whole, so it never waits for the menu's).
+  const caps =
+    cfg.caps !== null && url.scheme === 'gopher' && (url.path ?? '')[0] === '1' ? cfg.caps.of(url, signal) : null;
   const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
-  const r =
-    cfg.cache !== null && cacheable(url, cfg.netrcHosts, cfg.cacheSearches)
-      ? await cfg.cache.open(objectKey(url), upstream, signal)
-      : await upstream(signal);
-  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'));
+  const r = kept !== null ? await cfg.cache!.open(kept.key, upstream, signal) : await upstream(signal);
+  const keep = kept === null ? null : (p: Uint8Array) => cfg.cache!.keepPage(r, kept.variant, p);
+  const crumbs = r.meta.view === 'gopher-menu' && caps !== null ? crumbUrls(url, await caps) : null;
+  await renderResource(res, cfg, url, r, view, ctx, signal, target.params.get('charset'), keep, crumbs);
+}
+
+/** Where the cache keeps the object of a request, and its page: the key of the object, the page's variant. */
+interface KeptPage {
+  key: string;
+  /** The request as asked (the URL as spelled, the page's parameters): one page per variant. */
+  variant: string;
+}
+
+/** The cache's key and page variant of a request whose object may be kept (cacheable), else null. */
+function keptPage(cfg: Config, url: Url, target: Target): KeptPage | null {
+  if (cfg.cache === null || !cacheable(url, cfg.netrcHosts, cfg.cacheSearches)) return null;
+  return {
+    key: objectKey(url),
+    variant: target.proxy ? `proxy ${target.raw}` : `page ${target.params.toString()}`,
+  };
 }

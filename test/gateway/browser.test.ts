@@ -163,6 +163,22 @@ test('a menu with --inline-images shows its image items; a text read as CP437 by
   }
 });
 
+test('a menu of gophernicus with --caps: the breadcrumbs of its caps.txt, followed by keyboard', async () => {
+  const caps = await startGateway({ port: 0, timeout: 10_000, caps: true });
+  try {
+    await page.goto(`${caps.url}/?url=${encodeURIComponent('gopher://127.0.0.1:7071/1/files')}`);
+    const nav = page.getByRole('navigation', { name: 'Breadcrumbs' });
+    assert.deepEqual(await nav.locator('li').allTextContents(), ['127.0.0.1:7071', 'files']);
+    assert.equal(await nav.locator('li[aria-current="page"]').textContent(), 'files');
+    await assertAccessible('gopher-breadcrumbs');
+    await nav.getByRole('link', { name: '127.0.0.1:7071' }).focus();
+    await Promise.all([page.waitForURL(/7071%2F1$/), page.keyboard.press('Enter')]);
+    assert.equal(await page.locator('h1').textContent(), 'Gopher menu');
+  } finally {
+    await caps.close();
+  }
+});
+
 test('the core runs in a browser: the package root bundled by esbuild parses and extracts URLs in the page', async () => {
   const built = await esbuild.build({
     entryPoints: [join(ROOT, 'src', 'index.ts')],

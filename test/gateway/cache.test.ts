@@ -156,6 +156,61 @@ test('bounded: past the size the least recently used go; an object past entryMax
   assert.equal(fetched, 7, 'the large object was fetched each time');
 });
 
+test('a page rendered from a kept object is kept with it: asked the same way again, sent whole without rendering', async () => {
+  await withGateway({ cacheSize: 1024 * 1024 }, async (g) => {
+    const stats = CACHES.get(g)!.stats;
+    const menu = at('gopher://127.0.0.1:7070/1/');
+    const first = await request(g, menu);
+    assert.equal(first.status, 200);
+    assert.equal(stats.pageHits, 0);
+    const second = await request(g, menu);
+    assert.equal(stats.pageHits, 1, 'the second request is the kept page');
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(second.headers['content-length'], String(second.body.length));
+    assert.equal(second.headers['content-security-policy'], first.headers['content-security-policy']);
+    const head = await request(g, menu, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.body.length, 0);
+    assert.equal(stats.pageHits, 2);
+    // Another charset of a text, another spelling of the URL: pages of their own, rendered once each.
+    const text = 'gopher://127.0.0.1:7070/0/hello.txt';
+    await request(g, at(text));
+    const cp437 = await request(g, `${at(text)}&charset=cp437`);
+    assert.match(cp437.text, /aria-current="true">CP437/);
+    assert.equal(stats.pageHits, 2);
+    assert.equal((await request(g, `${at(text)}&charset=cp437`)).text, cp437.text);
+    assert.equal(stats.pageHits, 3);
+    const other = await request(g, at('gopher://127.0.0.1:7070/1%2F'));
+    assert.equal(other.status, 200);
+    assert.equal(stats.pageHits, 3, 'another spelling renders its own page (it names its URL)');
+    assert.equal(stats.upstream, 2, 'one upstream request per object');
+  });
+});
+
+test('kept pages go with their entry: gone when it expires, counted in the memory bound', async () => {
+  let now = 0;
+  const cache = new ObjectCache({ size: 1024, now: () => now });
+  const r = await cache.open('menu', async () => resource('0123456789', 'gopher-menu'), live);
+  await read(r);
+  cache.keepPage(r, 'page a', new Uint8Array(100));
+  assert.equal(cache.stats.bytes, 110);
+  assert.equal(cache.page('menu', 'page a')?.length, 100);
+  assert.equal(cache.page('menu', 'page b'), null);
+  // A page of a resource the cache did not give is not kept.
+  cache.keepPage(resource('x', 'gopher-menu'), 'page c', new Uint8Array(1));
+  assert.equal(cache.page('menu', 'page c'), null);
+  now = 5 * 60_000;
+  assert.equal(cache.page('menu', 'page a'), null, 'expired with its entry');
+  const again = await cache.open('menu', async () => resource('fresh', 'gopher-menu'), live);
+  assert.equal(await read(again), 'fresh');
+  assert.equal(cache.page('menu', 'page a'), null, 'a new entry has no page of the old one');
+  // A page rendered from the old entry is not kept on the new one.
+  cache.keepPage(r, 'page a', new Uint8Array(100));
+  assert.equal(cache.page('menu', 'page a'), null);
+  assert.equal(cache.stats.bytes, 5);
+});
+
 test('a failure reaches every reader waiting, and is not kept', async () => {
   const cache = new ObjectCache({ size: 1024 });
   let calls = 0;

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startGateway, type Gateway, type GatewayOptions } from '../../src/gateway/server.js';
-import { TrustedProxies, forwardedFor, xForwardedFor } from '../../src/gateway/clients.js';
+import { TrustedProxies, forwardedFor, forwardedProto, xForwardedFor } from '../../src/gateway/clients.js';
+import { OwnNames } from '../../src/gateway/config.js';
 
 const PY = 'gopher://127.0.0.1:7070';
 
@@ -180,4 +181,37 @@ test('forwarding headers and trusted proxies, parsed', () => {
   assert.ok(!t.has('127.0.0.2') && !t.has('unknown') && !t.has('11.0.0.1') && !t.has('fe80::1'));
   for (const bad of ['localhost', '10.0.0.0/33', '1.2.3', '::1/129', ''])
     assert.throws(() => new TrustedProxies([bad]), /trusted proxy/, bad);
+});
+
+test('the scheme of a trusted proxy (Forwarded proto=, last element) and the origins of the gateway by scheme', async () => {
+  assert.equal(forwardedProto('for=192.0.2.60;proto=https;by=203.0.113.43'), 'https');
+  assert.equal(forwardedProto('for=1.2.3.4;proto=https, for=5.6.7.8;proto=http'), 'http', 'the nearest proxy');
+  assert.equal(forwardedProto('for=1.2.3.4;proto=http, for="5.6.7.8;x";Proto="HTTPS"'), 'https');
+  assert.equal(forwardedProto('for=1.2.3.4'), null);
+  const names = new OwnNames(8070, ['gopher.example.org:80', 'gopher.example.org:443', 'lan'], false);
+  assert.ok(names.origin('http://gopher.example.org') && names.origin('http://lan:8070'));
+  assert.ok(names.origin('https://gopher.example.org', 'https'));
+  assert.ok(names.origin('https://gopher.example.org:443', 'https'));
+  assert.ok(!names.origin('https://gopher.example.org'), 'an https origin over plain http');
+  assert.ok(!names.origin('http://gopher.example.org', 'https'), 'an http origin over https');
+  assert.ok(!names.origin('https://lan', 'https') && !names.origin('https://evil.example', 'https'));
+  assert.ok(names.host('gopher.example.org', 'https') && names.host('gopher.example.org'));
+  // Through a trusted proxy with --forwarded-header forwarded: its proto= decides, never from another address.
+  const g = await startGateway({
+    port: 0,
+    hostNames: ['gopher.example.org:443'],
+    trustProxy: ['127.0.0.5'],
+    forwardedHeader: 'forwarded',
+  });
+  try {
+    const search = `/?url=${encodeURIComponent(`${PY}/7/search`)}&search=w`;
+    const headers = { Host: 'gopher.example.org', Forwarded: 'for=192.0.2.1;proto=https' };
+    const via = await get(g, search, { from: '127.0.0.5', headers });
+    assert.equal(via.status, 303, via.text);
+    assert.match(String(via.headers.location), /^https:\/\/gopher\.example\.org\/\?url=/);
+    const other = await get(g, search, { from: '127.0.0.6', headers });
+    assert.equal(other.status, 421, 'from an untrusted address the Host has no port 443, and no https');
+  } finally {
+    await g.close();
+  }
 });
