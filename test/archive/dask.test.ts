@@ -76,7 +76,10 @@ test('dask archive: a LocalCluster of 2 workers writes the records one process w
     const seeds = seedsOf(folder(dir));
     const out = join(dir, 'dask');
     const r = driver(['--workers', '2', '--out', out, ...seeds]);
-    assert.equal(r.status, 0, r.stderr);
+    // The crawl follows the nginx root's HTML links to the crawl site's one broken link
+    // (test/servers/http.sh): locator's exit 3, passed on by the driver, in both runs.
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /\(\d+ archived, 1 failed, /);
     const m = /archive: (\d+) URLs \(.*\) from (\d+) servers in (\d+) partitions on (\d+) workers/.exec(r.stderr);
     assert.ok(m, r.stderr);
     assert.deepEqual([m[2], m[3], m[4]], ['5', '2', '2'], 'five servers, two partitions, each on its own worker');
@@ -87,7 +90,7 @@ test('dask archive: a LocalCluster of 2 workers writes the records one process w
       encoding: 'utf8',
       timeout: 300_000,
     });
-    assert.equal(s.status, 0, s.stdout + s.stderr);
+    assert.equal(s.status, 3, s.stdout + s.stderr);
     const one = [...(await recordsUnder(single)).values()].flat();
     const parts = await recordsUnder(out);
 

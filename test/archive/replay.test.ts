@@ -47,14 +47,19 @@ function links(html: string): Array<[string, boolean]> {
 }
 
 /** The object records of the archive (as warcio reads them): what each should come back as. */
-function objects(): Array<{ target: string; payload: Buffer; date: string }> {
+function objects(): Array<{ target: string; payload: Buffer; date: string; status: number }> {
   return records
     .filter((r) => (r.type === 'resource' || r.type === 'response') && r.targetUri !== null)
-    .map((r) => ({
-      target: r.targetUri!,
-      payload: /^application\/http/.test(r.fields.get('content-type') ?? '') ? entityOf(r.block) : r.block,
-      date: r.fields.get('warc-date')!,
-    }));
+    .map((r) => {
+      const http = /^application\/http/.test(r.fields.get('content-type') ?? '');
+      return {
+        target: r.targetUri!,
+        payload: http ? entityOf(r.block) : r.block,
+        date: r.fields.get('warc-date')!,
+        // an http response's recorded status (the crawl keeps a 404 exchange too), else 200
+        status: http ? Number(/^HTTP\/\d\.\d (\d{3})/.exec(r.block.toString('latin1'))![1]) : 200,
+      };
+    });
 }
 
 test('replay: every object archived from vsftpd, pygopherd, gophernicus, INN, nginx, WAIS and Prospero comes back byte for byte as its download', async () => {
@@ -67,8 +72,17 @@ test('replay: every object archived from vsftpd, pygopherd, gophernicus, INN, ng
       `gopher :${port}`,
     );
   assert.ok(all.length >= 25, `${all.length} objects`);
+  assert.deepEqual(
+    all.filter((o) => o.status !== 200).map((o) => [o.target, o.status]),
+    [['http://127.0.0.1:8080/site/missing.html', 404]],
+    "the one recorded error: the crawl site's broken link",
+  );
   for (const o of all) {
     const r = await get(o.target, '&view=raw');
+    if (o.status === 404) {
+      assert.equal(r.status, 404, `${o.target}: replayed as recorded, not found`);
+      continue;
+    }
     assert.equal(r.status, 200, `${o.target}: ${r.body.toString().slice(0, 300)}`);
     assert.ok(r.body.equals(o.payload), `${o.target}: the download is the record's payload`);
     assert.equal(r.headers.get('memento-datetime'), new Date(o.date).toUTCString(), `${o.target}: Memento-Datetime`);
