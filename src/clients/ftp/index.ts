@@ -59,7 +59,7 @@ async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGen
   }
 }
 
-const ftp: ClientFace = {
+const ftp = {
   kinds: ['document', 'listing'],
   kindOf: (url) => (isDirectory(url) ? 'listing' : 'document'),
   objectOf: (url) => (planFtp(url).listing ? { kind: 'listing', view: 'ftp-listing' } : null),
@@ -74,6 +74,6 @@ const ftp: ClientFace = {
     if (!(e instanceof FtpReplyError) || e.replyCode !== 550 || e.command?.startsWith('RETR') !== true) return null;
     return directoryOf(url);
   },
-};
+} satisfies ClientFace;
 
 export default ftp;
