@@ -486,6 +486,8 @@ function wire(url: Url): WirePart[] {
 export const ftp: SchemeSpec<FtpFields> = {
   name: 'ftp',
   defaultPort: 21,
+  // The data connection's port (RFC 959 3.2: L-1, the port below the control connection's).
+  otherPorts: [20],
   syntax: 'internet',
   status: 'rfc1738',
   // RFC 1738 2.3 names ftp among the schemes with a hierarchical name space.

@@ -462,6 +462,8 @@ function wire(url: Url): WirePart[] {
 export const news: SchemeSpec<NewsFields> = {
   name: 'news',
   defaultPort: null,
+  // A news URL names no server: it is read from the reader's NNTP server (RFC 1738 3.6), on 119.
+  otherPorts: [NNTP_PORT],
   syntax: 'opaque',
   status: 'rfc1738',
   hierarchical: false, // opaque (3.6)
