@@ -68,6 +68,7 @@ const ftp = {
   steps: ftpSteps,
   links: listingLinks,
   directoryOf,
+  gatewayShows: 'directories and files',
   // A name that is a directory: RETR fails with 550; the directory is listed instead (the draft of
   // 1994-03: a final "/" lists the directory).
   insteadOf(url, e) {
