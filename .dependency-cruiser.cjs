@@ -26,15 +26,14 @@
 // Inside src/clients/ (docs/layering.md, "Inside the clients"): three tiers, each importing only
 // the ones below it. At the bottom, what every client shares: the top-level modules that are not
 // drivers (connection, dial, types, the face's type, ...) and the shared folders, framing/ (the
-// line-based protocols' reader) and probe/ (what every probe shares). In the middle, one folder
-// per protocol, src/clients/<scheme>/: its face, client, probe, session and server. At the top,
-// the drivers that choose a scheme's folder by the URL: the face table and its lookup, open(),
-// probe(), connect() and the index.
-const CLIENT_SHARED_FOLDERS = ['framing', 'probe'];
+// line-based protocols' reader), probe/ (what every probe shares) and telnet-engine/ (the one
+// Telnet engine, which the telnet and tn3270 sessions run). In the middle, one folder per
+// protocol, src/clients/<scheme>/: its face, client, probe, session and server; it imports no
+// other scheme's folder, with no exemption (a protocol carried over another's, file over ftp, is
+// given the other's face by the face table). At the top, the drivers that choose a scheme's
+// folder by the URL: the face table and its lookup, open(), probe(), connect() and the index.
+const CLIENT_SHARED_FOLDERS = ['framing', 'probe', 'telnet-engine'];
 const CLIENT_DRIVERS = ['builtin-faces', 'face-of', 'open', 'probe-url', 'connect', 'index'];
-// A protocol carried over another's (the one kind of import between two scheme folders): a file
-// URL of another host is retrieved by FTP (RFC 1738 3.10), tn3270 runs over Telnet (RFC 1576).
-const CARRIED_OVER = { file: 'ftp', tn3270: 'telnet' };
 const NOT_SHARED = `(?!(?:${CLIENT_SHARED_FOLDERS.join('|')})/)`;
 const SCHEME_FOLDER = `^src/clients/${NOT_SHARED}[^/]+/`;
 const DRIVER = `^src/clients/(?:${CLIENT_DRIVERS.join('|')})\\.ts$`;
@@ -97,18 +96,11 @@ module.exports = {
     {
       name: 'scheme-folder-alone',
       comment:
-        "a scheme's folder (src/clients/<scheme>/) imports no other scheme's folder (what two share goes into src/clients/ below both); only a protocol carried over another's imports that one (CARRIED_OVER above)",
+        "a scheme's folder (src/clients/<scheme>/) imports no other scheme's folder: what two share goes into a shared folder below both (telnet-engine/), and a protocol carried over another's is given the other's face by the face table",
       severity: 'error',
-      from: { path: `^src/clients/${NOT_SHARED}(?!(?:${Object.keys(CARRIED_OVER).join('|')})/)([^/]+)/` },
+      from: { path: `^src/clients/${NOT_SHARED}([^/]+)/` },
       to: { path: SCHEME_FOLDER, pathNot: '^src/clients/$1/' },
     },
-    ...Object.entries(CARRIED_OVER).map(([scheme, carrier]) => ({
-      name: 'scheme-folder-alone',
-      comment: `src/clients/${scheme}/ imports no other scheme's folder but src/clients/${carrier}/, the protocol it is carried over`,
-      severity: 'error',
-      from: { path: `^src/clients/${scheme}/` },
-      to: { path: SCHEME_FOLDER, pathNot: `^src/clients/(?:${scheme}|${carrier})/` },
-    })),
     {
       name: 'scheme-folder-below-the-drivers',
       comment:

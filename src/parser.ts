@@ -20,22 +20,5 @@ export {
   type LoginFields,
 } from './schemes/registry.js';
 export { build, explain } from './operations/build.js';
-export {
-  fieldsOf,
-  type SchemeFields,
-  type BuildFields,
-  type FtpFields,
-  type HttpFields,
-  type GopherFields,
-  type GopherPlus,
-  type MailtoFields,
-  type NewsFields,
-  type NntpFields,
-  type SessionFields,
-  type WaisFields,
-  type FileFields,
-  type ProsperoFields,
-  type MidFields,
-  type CidFields,
-  type AfsFields,
-} from './schemes/fields.js';
+// fieldsOf(), SchemeFields, BuildFields and the fields type of each scheme of the specs.
+export * from './schemes/fields.js';

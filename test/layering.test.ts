@@ -83,17 +83,19 @@ const TREE: Record<string, string> = {
   // no-cycle through a dynamic import()
   'src/clients/open.ts': "export async function open(): Promise<unknown> {\n  return (await import('./g.js')).g;\n}\n",
   'src/clients/g.ts': "import { open } from './open.js';\nexport const g = open;\n",
-  // Inside src/clients/: scheme-folder-alone (ftp -> gopher; tn3270 -> gopher), though a protocol
-  // carried over another's imports it (file -> ftp, tn3270 -> telnet) and the face table imports
-  // every scheme's folder; scheme-folder-below-the-drivers (gopher -> open(), probe/ -> the face
-  // table); shared-below-schemes (probe/ -> ftp, a shared top-level module -> gopher)
+  // Inside src/clients/: scheme-folder-alone (ftp -> gopher; tn3270 -> gopher; file -> ftp: a
+  // protocol carried over another's is no exemption), though a scheme's folder imports a shared
+  // folder (file -> framing/, tn3270 and telnet -> telnet-engine/) and the face table imports every
+  // scheme's folder; scheme-folder-below-the-drivers (gopher -> open(), probe/ -> the face table);
+  // shared-below-schemes (probe/ -> ftp, a shared top-level module -> gopher)
   'src/clients/ftp/a.ts': "import { b } from '../gopher/b.js';\nexport const a = b;\n",
   'src/clients/gopher/b.ts': "import { open } from '../open.js';\nexport const b = open;\n",
   'src/clients/file/c.ts':
     "import { a } from '../ftp/a.js';\nimport { f } from '../framing/f.js';\nexport const c = [a, f];\n",
   'src/clients/tn3270/t.ts':
-    "import { t } from '../telnet/t.js';\nimport { b } from '../gopher/b.js';\nexport const u = [t, b];\n",
-  'src/clients/telnet/t.ts': "import { p } from '../probe/p.js';\nexport const t = p;\n",
+    "import { t } from '../telnet-engine/t.js';\nimport { b } from '../gopher/b.js';\nexport const u = [t, b];\n",
+  'src/clients/telnet/t.ts': "import { t } from '../telnet-engine/t.js';\nexport const v = t;\n",
+  'src/clients/telnet-engine/t.ts': "import { p } from '../probe/p.js';\nexport const t = p;\n",
   'src/clients/framing/f.ts': 'export const f = 1;\n',
   'src/clients/probe/p.ts': "import type { C } from '../ftp/d.js';\nexport const p: C | null = null;\n",
   'src/clients/probe/q.ts': "import { faces } from '../builtin-faces.js';\nexport const q = faces;\n",
@@ -143,6 +145,7 @@ test("each rule catches its violation: layers (type-only imports included), the 
         'error operations-below-clients: src/extract/e.ts -> src/clients/c.ts',
         'error operations-below-clients: src/operations/lint.ts -> src/clients/c.ts',
         'error schemes-on-core: src/schemes/s.ts -> src/operations/resolve.ts',
+        'error scheme-folder-alone: src/clients/file/c.ts -> src/clients/ftp/a.ts',
         'error scheme-folder-alone: src/clients/ftp/a.ts -> src/clients/gopher/b.ts',
         'error scheme-folder-alone: src/clients/tn3270/t.ts -> src/clients/gopher/b.ts',
         'error scheme-folder-below-the-drivers: src/clients/gopher/b.ts -> src/clients/open.ts',

@@ -18,8 +18,8 @@ import {
   DONT,
   WILL,
   WONT,
-} from '../../src/clients/telnet/protocol.js';
-import { Negotiator, type Side } from '../../src/clients/telnet/options.js';
+} from '../../src/clients/telnet-engine/protocol.js';
+import { Negotiator, type Side } from '../../src/clients/telnet-engine/options.js';
 import { check, chunksOf, concatAll, cuts, randomOf, sameBytes, show } from './lib.js';
 
 function events(binary: boolean, chunks: Uint8Array[], max = 64): TelnetEvent[] {

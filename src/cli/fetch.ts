@@ -28,6 +28,7 @@ import {
   copyBody,
   faceOf,
   ReplyError,
+  retrievableSchemes,
   type OpenOptions,
   type Resource,
   type TranscriptLine,
@@ -470,7 +471,7 @@ export const fetchCommand: Command = {
   rawStderr: true,
   synopsis: ['fetch [options] URL'],
   about: [
-    'Retrieves the object of a URL (ftp, http, https, file, gopher, news, nntp, wais, prospero; and a scheme of a --scheme module) and writes its bytes, unaltered, to standard output or to -o FILE. The protocol steps are those locator explain shows (docs/clients.md).',
+    `Retrieves the object of a URL (${/* @__PURE__ */ retrievableSchemes().join(', ')}; and a scheme of a --scheme module) and writes its bytes, unaltered, to standard output or to -o FILE. The protocol steps are those locator explain shows (docs/clients.md).`,
   ],
   exits: [
     [0, 'the object was written'],

@@ -14,7 +14,7 @@ import telnet from './telnet/index.js';
 import rlogin from './rlogin/index.js';
 import tn3270 from './tn3270/index.js';
 import wais from './wais/index.js';
-import file from './file/index.js';
+import fileFace from './file/index.js';
 import prospero from './prospero/index.js';
 
 /**
@@ -33,6 +33,7 @@ export const BUILTIN_FACES: Readonly<Partial<Record<BuiltinSchemeName, ClientFac
   rlogin,
   tn3270,
   wais,
-  file,
+  // A file of another host is retrieved by FTP (RFC 1738 3.10): the file face is given ftp's.
+  file: /* @__PURE__ */ fileFace(ftp),
   prospero,
 };

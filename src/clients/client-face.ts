@@ -70,6 +70,17 @@ export interface ClientFace {
   readonly tildeEscapes?: boolean;
   /** What the gateway shows before retrieving anything, or null to retrieve the object. */
   form?(url: Url): GatewayForm | null;
+  /**
+   * What the gateway shows for the scheme's URLs, in a few words ('directories and files'), for
+   * the list of schemes on its home page, where the schemes with the same words share a line.
+   * Left out: the scheme is not in that list (a web page is left to the browser).
+   */
+  readonly gatewayShows?: string;
+  /**
+   * False when the face's open() retrieves nothing (a mailto URL names a mailbox: its open() says
+   * so): `locator fetch --help` lists every scheme whose face opens, but these.
+   */
+  readonly retrieves?: boolean;
   /** The links of a menu or listing (`--recursive`): only for URLs of kind `menu` or `listing`. */
   links?: LinkReader;
   /**

@@ -81,6 +81,27 @@ export function interactiveSchemes(): string[] {
   return Object.keys(BUILTIN_FACES).filter((s) => builtinFace(s)?.session !== undefined);
 }
 
+/** The built-in schemes whose objects open() retrieves (`locator fetch --help`), in the order of the specs. */
+export function retrievableSchemes(): string[] {
+  return Object.keys(BUILTIN_FACES).filter((s) => {
+    const face = builtinFace(s);
+    return face?.open !== undefined && face.retrieves !== false;
+  });
+}
+
+/**
+ * What the gateway shows for the built-in schemes (its home page): each face's `gatewayShows`,
+ * the schemes with the same words on one line, in the order of the specs.
+ */
+export function gatewaySchemes(): Array<{ schemes: string[]; shows: string }> {
+  const lines = new Map<string, string[]>();
+  for (const s of Object.keys(BUILTIN_FACES)) {
+    const shows = builtinFace(s)?.gatewayShows;
+    if (shows !== undefined) lines.set(shows, [...(lines.get(shows) ?? []), s]);
+  }
+  return [...lines].map(([shows, schemes]) => ({ schemes, shows }));
+}
+
 /** The line formats the clients write, whatever the scheme (docs/gateway.md), and how each is shown. */
 const BY_TYPE: Readonly<Record<string, { kind: ObjectKind; view: string }>> = {
   'text/x-locator-news-overview': { kind: 'listing', view: 'news-overview' },

@@ -12,4 +12,5 @@ export const INTERACTIVE_FACE: ClientFace = {
   probe: async (url, options) => (await import('./probe/session.js')).probe(url, options),
   steps: sessionSteps,
   form: () => ({ form: 'session' }),
+  gatewayShows: 'the command to run',
 };

@@ -14,6 +14,7 @@ import {
   NOT_FOUND,
   PROTOCOL_ERROR,
   TIMEOUT,
+  gatewaySchemes,
 } from '../clients/index.js';
 import { Html, contentSecurityPolicy, markup, page } from './html.js';
 import type { RenderContext, Sink } from './render/index.js';
@@ -172,12 +173,7 @@ export function homePage(cfg: Config): string {
 text is shown as text, other files are downloaded.</p>
 <h2>Schemes</h2>
 <ul>
-<li><code>gopher:</code> menus, documents, type 7 searches, Gopher+ forms</li>
-<li><code>ftp:</code> directories and files</li>
-<li><code>news:</code> (the news server of <code>--nntp-server</code> or NNTPSERVER), <code>nntp:</code>: groups and articles</li>
-<li><code>wais:</code> searches and documents, <code>prospero:</code> objects (through their access method) and directories</li>
-<li><code>telnet:</code>, <code>rlogin:</code>, <code>tn3270:</code>, <code>mailto:</code>: the command to run</li>
-</ul>
+${gatewaySchemes().map(({ schemes, shows }) => markup`<li>${schemes.map((s, i) => markup`${i > 0 ? ', ' : ''}<code>${s}:</code>`)} ${shows}</li>\n`)}</ul>
 <p>Every page has an "Access algorithm" link: the protocol steps of its URL, without retrieving anything.</p>
 `,
   );

@@ -3,12 +3,15 @@
 //
 // The table holds the Fetch standard's list of bad ports (https://fetch.spec.whatwg.org/#port-
 // blocking, as of 2024: ports where a text protocol can be spoofed by a request of another), the
-// default port of every scheme of RFC 1738 and its drafts, and the ports of two text protocols
-// that server-side request forgery commonly reaches through gopher and http URLs (Redis,
-// memcached). Names are the IANA service names; `schemes` lists the URL schemes that speak the
-// protocol (when no scheme does, the service name stands for itself). The defaults of schemes
-// added with registerScheme() are looked up in the registry as well.
+// ports of every built-in scheme of RFC 1738 and its drafts (read from their entries: defaultPort
+// and otherPorts), and the ports of two text protocols that server-side request forgery commonly
+// reaches through gopher and http URLs (Redis, memcached). Names are the IANA service names;
+// `schemes` lists the URL schemes that speak the protocol: the built-in schemes whose entry names
+// the port, then the others written below (when no scheme does, the service name stands for
+// itself). The defaults of schemes added with registerScheme() are looked up in the registry as
+// well.
 
+import { BUILTIN_SCHEMES } from '../schemes/builtin.js';
 import { listSchemes } from '../schemes/registry.js';
 
 /** One well-known port: the IANA service name, and the URL schemes that speak that protocol. */
@@ -18,7 +21,8 @@ export interface PortEntry {
   readonly schemes: readonly string[];
 }
 
-// [port, service, schemes (defaults to the service name)]
+// [port, service, the URL schemes beside the built-in ones that speak it (defaults to the service
+// name; '' for none)]
 const TABLE: ReadonlyArray<readonly [number, string, string?]> = [
   [0, 'reserved (no server listens on port 0)', ''],
   [1, 'tcpmux'],
@@ -29,10 +33,10 @@ const TABLE: ReadonlyArray<readonly [number, string, string?]> = [
   [15, 'netstat'],
   [17, 'qotd'],
   [19, 'chargen'],
-  [20, 'ftp-data', 'ftp'],
+  [20, 'ftp-data', ''],
   [21, 'ftp'],
   [22, 'ssh', 'ssh sftp scp'],
-  [23, 'telnet', 'telnet tn3270'],
+  [23, 'telnet'],
   [25, 'smtp'],
   [37, 'time'],
   [42, 'name'],
@@ -55,7 +59,7 @@ const TABLE: ReadonlyArray<readonly [number, string, string?]> = [
   [113, 'auth'],
   [115, 'sftp (Simple File Transfer Protocol)', ''],
   [117, 'uucp-path'],
-  [119, 'nntp', 'nntp news'],
+  [119, 'nntp'],
   [123, 'ntp'],
   [135, 'epmap'],
   [137, 'netbios-ns'],
@@ -63,13 +67,13 @@ const TABLE: ReadonlyArray<readonly [number, string, string?]> = [
   [143, 'imap'],
   [161, 'snmp'],
   [179, 'bgp'],
-  [210, 'z39.50', 'wais z39.50'],
+  [210, 'z39.50'],
   [389, 'ldap'],
   [427, 'svrloc', 'service'],
   [443, 'https'],
   [465, 'submissions', 'smtps'],
   [512, 'exec'],
-  [513, 'login', 'rlogin'],
+  [513, 'login', ''],
   [514, 'shell'],
   [515, 'printer'],
   [526, 'tempo'],
@@ -112,16 +116,36 @@ const TABLE: ReadonlyArray<readonly [number, string, string?]> = [
   [11211, 'memcache', 'memcache memcached'],
 ];
 
-const PORTS: ReadonlyMap<number, PortEntry> = new Map(
-  TABLE.map(([port, service, schemes]) => [
-    port,
-    Object.freeze({
-      port,
-      service,
-      schemes: Object.freeze(schemes === undefined ? [service] : schemes === '' ? [] : schemes.split(' ')),
-    }),
-  ]),
-);
+/** The built-in schemes that speak `port` (RFC 1738 6): those whose default it is, then those that name it in otherPorts. */
+function builtinsOn(port: number): string[] {
+  const names = BUILTIN_SCHEMES.filter((s) => s.defaultPort === port).map((s) => s.name);
+  for (const s of BUILTIN_SCHEMES) if (s.otherPorts?.includes(port) === true) names.push(s.name);
+  return names;
+}
+
+function makeEntry(port: number, service: string, schemes: readonly string[]): PortEntry {
+  return Object.freeze({ port, service, schemes: Object.freeze([...new Set(schemes)]) });
+}
+
+/**
+ * The table, in port order: each row with the built-in schemes that speak its port, and the port
+ * of a built-in scheme that no row holds, under the scheme's name.
+ */
+function wellKnown(): ReadonlyMap<number, PortEntry> {
+  const rows = new Map<number, PortEntry>();
+  for (const [port, service, schemes] of TABLE) {
+    const others = schemes === undefined ? [service] : schemes === '' ? [] : schemes.split(' ');
+    rows.set(port, makeEntry(port, service, [...builtinsOn(port), ...others]));
+  }
+  for (const s of BUILTIN_SCHEMES) {
+    for (const port of [s.defaultPort, ...(s.otherPorts ?? [])]) {
+      if (port !== null && !rows.has(port)) rows.set(port, makeEntry(port, s.name, builtinsOn(port)));
+    }
+  }
+  return new Map([...rows].sort((a, b) => a[0] - b[0]));
+}
+
+const PORTS: ReadonlyMap<number, PortEntry> = /* @__PURE__ */ wellKnown();
 
 /** Every entry of the table, in port order (RFC 1738 6: the ports reserved for each protocol). */
 export function wellKnownPorts(): PortEntry[] {
@@ -141,19 +165,22 @@ export interface PortOwner {
 
 /**
  * The protocol a port is registered to, when that protocol is not the one of `scheme`
- * (RFC 1738 6); null when the port is the scheme's own default, is registered to this scheme's
+ * (RFC 1738 6); null when the port is the scheme's own (its default or otherPorts), is registered to this scheme's
  * protocol, or is registered to nothing locator knows. A port is another protocol's when the
  * table lists it for a service this scheme does not speak, or when it is the default port of
  * another registered scheme.
  */
 export function reservedFor(scheme: string, port: number): PortOwner | null {
   let own: number | null | undefined;
+  let ownOthers: readonly number[] | undefined;
   let other: string | null = null;
   for (const spec of listSchemes()) {
-    if (spec.name === scheme) own = spec.defaultPort;
-    else if (spec.defaultPort === port && other === null) other = spec.name;
+    if (spec.name === scheme) {
+      own = spec.defaultPort;
+      ownOthers = spec.otherPorts;
+    } else if (spec.defaultPort === port && other === null) other = spec.name;
   }
-  if (own === port) return null;
+  if (own === port || ownOthers?.includes(port) === true) return null;
   const entry = PORTS.get(port);
   if (entry !== undefined) {
     if (entry.schemes.includes(scheme)) return null;

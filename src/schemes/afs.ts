@@ -79,9 +79,16 @@ function readPath(url: Url): string | null {
   return r === null ? null : '/' + text(url, r);
 }
 
+/** afs (draft 1993-07): the cell and the path. */
+export interface AfsFields {
+  cellname: string | null;
+  path: string;
+}
+
 /** The fields of draft 1993-07 afsaddress: `cellname` (the host) and `path` (decoded, begins with "/"). */
-function fields(url: Url): Record<string, unknown> {
-  return Object.freeze({ cellname: url.host, path: readPath(url) });
+function fields(url: Url): AfsFields {
+  // A URL with no path gives null, though AfsFields, as published, says string.
+  return Object.freeze({ cellname: url.host, path: readPath(url) }) as AfsFields;
 }
 
 /** Builds "//cellname/path" (draft 1993-07 afsaddress); `host` may stand for `cellname`. */
@@ -138,7 +145,7 @@ function wire(url: Url): WirePart[] {
 }
 
 /** afs: Andrew File System global file names (draft 1993-07 only). */
-export const afs: SchemeSpec = {
+export const afs: SchemeSpec<AfsFields> = {
   name: 'afs',
   defaultPort: null,
   syntax: 'internet',

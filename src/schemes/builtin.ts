@@ -43,5 +43,17 @@ const BY_NAME = {
 /** The name of a built-in scheme (RFC 1738 3 and its drafts): a key of the table above. */
 export type BuiltinSchemeName = keyof typeof BY_NAME;
 
-/** Every built-in scheme entry, in the order of the specs. */
-export const BUILTIN_SCHEMES: readonly SchemeSpec[] = /* @__PURE__ */ Object.values(BY_NAME) as readonly SchemeSpec[];
+/** The fields type F of an entry typed SchemeSpec<F> (its module declares F beside its `fields`). */
+type FieldsOf<S> = S extends SchemeSpec<infer F> ? F : never;
+
+/**
+ * The decoded fields of each built-in scheme, by its name (contract `fields`): the type its entry
+ * declares, gathered from the table above, so that a new entry brings its own (SchemeFields in
+ * ./fields.ts, which fieldsOf() and build() read).
+ */
+export type BuiltinFields = { [N in BuiltinSchemeName]: FieldsOf<(typeof BY_NAME)[N]> };
+
+/** Every built-in scheme entry, in the order of the specs (each held as the generic entry). */
+export const BUILTIN_SCHEMES: readonly SchemeSpec[] = /* @__PURE__ */ Object.values(
+  BY_NAME,
+) as unknown as readonly SchemeSpec[];

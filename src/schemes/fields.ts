@@ -1,112 +1,33 @@
 // The decoded fields of each scheme of the specs (contract `fields`, test/data/docs/contract.md),
 // as types: `parse(url).fields` of a URL of that scheme, and what `build(scheme, fields)` takes.
-// The names are the BNF names of RFC 1738 section 5 where it has them.
+// Each scheme's module declares its own (SchemeSpec<F>: FtpFields in ./ftp.ts, ...); the table of
+// ./builtin.ts gathers them by scheme name. The names are the BNF names of RFC 1738 section 5
+// where it has them.
 
 import type { Url } from '../core/url.js';
 import type { LoginFields } from './spec.js';
-import type { GopherPlus } from './gopher.js';
-import type { WaisFields } from './wais.js';
+import type { BuiltinFields } from './builtin.js';
 
-export type { GopherPlus, WaisFields };
+// The fields types under the names the package has published (locator/core). A scheme added
+// later needs no name here: its fields are SchemeFields['<scheme>'].
+export type { FtpFields } from './ftp.js';
+export type { HttpFields } from './http.js';
+export type { GopherFields, GopherPlus } from './gopher.js';
+export type { MailtoFields } from './mailto.js';
+export type { NewsFields } from './news.js';
+export type { NntpFields } from './nntp.js';
+export type { SessionFields } from './telnet.js';
+export type { WaisFields } from './wais.js';
+export type { FileFields } from './file.js';
+export type { ProsperoFields } from './prospero.js';
+export type { MidFields, CidFields } from './mid.js';
+export type { AfsFields } from './afs.js';
 
-/** ftp (RFC 1738 3.2): the decoded path segments, the CWD list, the name, the typecode. */
-export interface FtpFields {
-  segments: readonly string[];
-  cwd: readonly string[];
-  name: string | null;
-  ftptype: string | null;
-}
-
-/** http and https (RFC 1738 3.3): hpath and search raw, segments and keywords decoded. */
-export interface HttpFields {
-  hpath: string | null;
-  segments: readonly string[];
-  search: string | null;
-  keywords: readonly string[];
-}
-
-/** gopher (RFC 1738 3.4): gophertype, selector, search, Gopher+ string, and the request sent. */
-export interface GopherFields {
-  gophertype: string;
-  selector: string;
-  search: string | null;
-  gopherPlus: string | null;
-  /** The exact text the client sends, CR LF included. */
-  request: string;
-  plus: GopherPlus | null;
-}
-
-/** mailto (RFC 1738 3.5): the RFC 822 addr-spec. */
-export interface MailtoFields {
-  address: string;
-}
-
-/** news (RFC 1738 3.6): a group, a message id, or every group ("*"). */
-export interface NewsFields {
-  kind: 'group' | 'article' | 'all';
-  group: string | null;
-  messageId: string | null;
-}
-
-/** nntp (RFC 1738 3.7): the group and the article number. */
-export interface NntpFields {
-  group: string | null;
-  article: number | null;
-}
-
-/** telnet, rlogin, tn3270 (RFC 1738 3.8): nothing beyond the login. */
-export interface SessionFields {}
-
-/** file (RFC 1738 3.10): the decoded path (starting with "/") and whether it is on this machine. */
-export interface FileFields {
-  path: string;
-  local: boolean;
-}
-
-/** prospero (RFC 1738 3.11): the hsoname, the field=value pairs, the 1993-10 draft's version and attributes. */
-export interface ProsperoFields {
-  hsoname: string | null;
-  fields: Record<string, string>;
-  version: string | null;
-  attributes: string[] | null;
-}
-
-/** mid (drafts; RFC 2111): the message id and an optional content id. */
-export interface MidFields {
-  messageId: string;
-  contentId: string | null;
-}
-
-/** cid (drafts; RFC 2111): the content id. */
-export interface CidFields {
-  contentId: string;
-}
-
-/** afs (draft 1993-07): the cell and the path. */
-export interface AfsFields {
-  cellname: string | null;
-  path: string;
-}
-
-/** The fields of every scheme of the specs, by scheme name. */
-export interface SchemeFields {
-  ftp: FtpFields;
-  http: HttpFields;
-  https: HttpFields;
-  gopher: GopherFields;
-  mailto: MailtoFields;
-  news: NewsFields;
-  nntp: NntpFields;
-  telnet: SessionFields;
-  rlogin: SessionFields;
-  tn3270: SessionFields;
-  wais: WaisFields;
-  file: FileFields;
-  prospero: ProsperoFields;
-  mid: MidFields;
-  cid: CidFields;
-  afs: AfsFields;
-}
+/**
+ * The fields of every built-in scheme, by scheme name (the types the entries of ./builtin.ts
+ * declare): `fieldsOf(url, 'ftp')` is FtpFields. An interface, so that it can be augmented.
+ */
+export interface SchemeFields extends BuiltinFields {}
 
 /**
  * What build(scheme, fields) takes for a scheme of the specs: its fields (each may be left out or

@@ -107,13 +107,20 @@ function readPath(url: Url): string | null {
   return null;
 }
 
+/** file (RFC 1738 3.10): the decoded path (starting with "/") and whether it is on this machine. */
+export interface FileFields {
+  path: string;
+  local: boolean;
+}
+
 /** The contract fields (RFC 1738 3.10): `path` (decoded, begins with "/"), `local`. */
-function fields(url: Url): Record<string, unknown> {
+function fields(url: Url): FileFields {
   // Speed: the host is judged on its offsets; only a 9-character host is sliced.
   const hs = url.hostStart;
   const n = url.hostEnd - hs;
   const local = hs < 0 || n === 0 || (n === 9 && url.href.slice(hs, hs + 9).toLowerCase() === 'localhost');
-  return Object.freeze({ path: readPath(url), local });
+  // A URL with no path (file:x) gives null, though FileFields, as published, says string.
+  return Object.freeze({ path: readPath(url), local }) as FileFields;
 }
 
 /**
@@ -206,7 +213,7 @@ function wire(url: Url): WirePart[] {
 }
 
 /** file: host-specific file names (RFC 1738 3.10). */
-export const file: SchemeSpec = {
+export const file: SchemeSpec<FileFields> = {
   name: 'file',
   defaultPort: null,
   syntax: 'internet',

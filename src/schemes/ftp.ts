@@ -163,8 +163,16 @@ const USUAL_USER = /* @__PURE__ */ usualLogin(FPATH, { user: true });
 /** The fields of an ftp URL without a url-path. */
 const NO_PATH = Object.freeze({ segments: NONE, cwd: NONE, name: null, ftptype: null });
 
+/** ftp (RFC 1738 3.2): the decoded path segments, the CWD list, the name, the typecode. */
+export interface FtpFields {
+  segments: readonly string[];
+  cwd: readonly string[];
+  name: string | null;
+  ftptype: string | null;
+}
+
 /** The contract fields (RFC 1738 3.2.2): segments, cwd (all but the last), name (the last), ftptype. */
-function fields(url: Url): Record<string, unknown> {
+function fields(url: Url): FtpFields {
   // Speed: as readFtpPath(), on offsets; cwd sliced from the list before it is frozen (a slice
   // of a frozen array takes the engine's slow path), every part frozen as it is made.
   const start = url.pathStart;
@@ -475,9 +483,11 @@ function wire(url: Url): WirePart[] {
 }
 
 /** ftp: File Transfer Protocol (RFC 1738 3.2; RFC 959). */
-export const ftp: SchemeSpec = {
+export const ftp: SchemeSpec<FtpFields> = {
   name: 'ftp',
   defaultPort: 21,
+  // The data connection's port (RFC 959 3.2: L-1, the port below the control connection's).
+  otherPorts: [20],
   syntax: 'internet',
   status: 'rfc1738',
   // RFC 1738 2.3 names ftp among the schemes with a hierarchical name space.

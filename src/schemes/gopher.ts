@@ -245,11 +245,22 @@ function request(selector: string, search: string | null, gopherPlus: string | n
   return out + '\r\n';
 }
 
+/** gopher (RFC 1738 3.4): gophertype, selector, search, Gopher+ string, and the request sent. */
+export interface GopherFields {
+  gophertype: string;
+  selector: string;
+  search: string | null;
+  gopherPlus: string | null;
+  /** The exact text the client sends, CR LF included. */
+  request: string;
+  plus: GopherPlus | null;
+}
+
 /**
  * The decoded fields (contract: gophertype, selector, search, gopherPlus, request; plus `plus`,
  * the Gopher+ string read). An empty gopher-path means type "1" and the empty selector (3.4.1).
  */
-const NO_SELECTOR: Record<string, unknown> = Object.freeze({
+const NO_SELECTOR: GopherFields = Object.freeze({
   gophertype: '1',
   selector: '',
   search: null,
@@ -258,7 +269,7 @@ const NO_SELECTOR: Record<string, unknown> = Object.freeze({
   plus: null,
 });
 
-function fields(url: Url): Record<string, unknown> {
+function fields(url: Url): GopherFields {
   // Speed: a gopher-path without "%" (no escape, so no "%09" either) is a gophertype of one
   // character (or a surrogate pair) and the selector as written; no ranges are made.
   const start = url.pathStart;
@@ -597,7 +608,7 @@ function wire(url: Url): WirePart[] {
 }
 
 /** gopher (RFC 1738 3.4): port 70. */
-export const gopher: SchemeSpec = {
+export const gopher: SchemeSpec<GopherFields> = {
   name: 'gopher',
   defaultPort: 70,
   syntax: 'internet',

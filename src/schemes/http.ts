@@ -127,7 +127,15 @@ const USUAL = /* @__PURE__ */ usualLogin(`${/* @__PURE__ */ bodyRun('?')}(?:\\?$
  */
 const NO_HPATH = Object.freeze({ hpath: null, segments: NONE, search: null, keywords: NONE });
 
-function fields(url: Url): Record<string, unknown> {
+/** http and https (RFC 1738 3.3): hpath and search raw, segments and keywords decoded. */
+export interface HttpFields {
+  hpath: string | null;
+  segments: readonly string[];
+  search: string | null;
+  keywords: readonly string[];
+}
+
+function fields(url: Url): HttpFields {
   // Speed: offsets, not parts(): no range objects per URL; one search for "?" and one for "%".
   const start = url.pathStart;
   if (start < 0) return NO_HPATH;
@@ -323,7 +331,7 @@ function wire(url: Url): WirePart[] {
 }
 
 /** http (RFC 1738 3.3): port 80. */
-export const http: SchemeSpec = {
+export const http: SchemeSpec<HttpFields> = {
   name: 'http',
   defaultPort: 80,
   syntax: 'internet',
@@ -334,13 +342,13 @@ export const http: SchemeSpec = {
   fields,
   fieldsFrozen: true,
   usual: USUAL,
-  build: (f) => build(f, 80),
+  build: (f: Record<string, unknown>) => build(f, 80),
   explain: (url) => explain(url, false),
   wire,
 };
 
 /** https: not in RFC 1738 or its drafts (status "later"); the http syntax with port 443. */
-export const https: SchemeSpec = {
+export const https: SchemeSpec<HttpFields> = {
   name: 'https',
   defaultPort: 443,
   syntax: 'internet',
@@ -353,7 +361,7 @@ export const https: SchemeSpec = {
   fields,
   fieldsFrozen: true,
   usual: USUAL,
-  build: (f) => build(f, 443),
+  build: (f: Record<string, unknown>) => build(f, 443),
   explain: (url) => explain(url, true),
   wire,
 };

@@ -326,8 +326,13 @@ function validate(url: Url, report: Report): void {
   }
 }
 
+/** mailto (RFC 1738 3.5): the RFC 822 addr-spec. */
+export interface MailtoFields {
+  address: string;
+}
+
 /** The decoded address (RFC 1738 3.5: the scheme-specific part is the encoded addr-spec). */
-function fields(url: Url): Record<string, unknown> {
+function fields(url: Url): MailtoFields {
   return Object.freeze({ address: decodeSlice(url.href, url.schemePartStart, url.bodyEnd) });
 }
 
@@ -414,7 +419,7 @@ function wire(url: Url): WirePart[] {
   ];
 }
 
-export const mailto: SchemeSpec = {
+export const mailto: SchemeSpec<MailtoFields> = {
   name: 'mailto',
   defaultPort: null,
   syntax: 'opaque',

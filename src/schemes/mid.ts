@@ -99,14 +99,25 @@ function validateCid(url: Url, report: Report): void {
   checkId(url, schemePartRange(url), report, INVALID_CONTENT_ID, 'the content-id is not an addr-spec');
 }
 
+/** mid (drafts; RFC 2111): the message id and an optional content id. */
+export interface MidFields {
+  messageId: string;
+  contentId: string | null;
+}
+
+/** cid (drafts; RFC 2111): the content id. */
+export interface CidFields {
+  contentId: string;
+}
+
 /** messageId and contentId (null without "/"), decoded. */
-function midFields(url: Url): Record<string, unknown> {
+function midFields(url: Url): MidFields {
   const { message, content } = midParts(url);
   return Object.freeze({ messageId: text(url, message), contentId: content === null ? null : text(url, content) });
 }
 
 /** contentId, decoded. */
-function cidFields(url: Url): Record<string, unknown> {
+function cidFields(url: Url): CidFields {
   return Object.freeze({ contentId: text(url, schemePartRange(url)) });
 }
 
@@ -186,7 +197,7 @@ function explainCid(url: Url): Explanation {
 }
 
 /** mid: a mail message, or one body part of it, by identifier (draft 1994-03). */
-export const mid: SchemeSpec = {
+export const mid: SchemeSpec<MidFields> = {
   name: 'mid',
   defaultPort: null,
   syntax: 'opaque',
@@ -205,7 +216,7 @@ export const mid: SchemeSpec = {
 };
 
 /** cid: a MIME body part by its Content-ID (draft 1994-03). */
-export const cid: SchemeSpec = {
+export const cid: SchemeSpec<CidFields> = {
   name: 'cid',
   defaultPort: null,
   syntax: 'opaque',

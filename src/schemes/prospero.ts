@@ -213,7 +213,7 @@ function put(o: Record<string, string>, name: string, value: string): void {
   else Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
-interface ProsperoFields {
+interface DecodedFields {
   hsoname: string | null;
   fields: Readonly<Record<string, string>>;
   version: string | null;
@@ -224,7 +224,7 @@ interface ProsperoFields {
 /** The fields of a Prospero URL without fieldspecs: one frozen empty object for all. */
 const NO_FIELDSPECS: Readonly<Record<string, string>> = Object.freeze({});
 
-function decodeParts(url: Url, p: ProsperoParts): ProsperoFields {
+function decodeParts(url: Url, p: ProsperoParts): DecodedFields {
   let fields = NO_FIELDSPECS;
   if (p.fieldspecs.length > 0) {
     const o: Record<string, string> = {};
@@ -245,10 +245,18 @@ function decodeParts(url: Url, p: ProsperoParts): ProsperoFields {
   });
 }
 
+/** prospero (RFC 1738 3.11): the hsoname, the field=value pairs, the 1993-10 draft's version and attributes. */
+export interface ProsperoFields {
+  hsoname: string | null;
+  fields: Record<string, string>;
+  version: string | null;
+  attributes: string[] | null;
+}
+
 /** RFC 1738 3.11: hsoname (the decoded ppath), fields, and the draft's version and attributes. */
-function fields(url: Url): Record<string, unknown> {
+function fields(url: Url): ProsperoFields {
   // Speed: the object decodeParts() made, not a spread copy of it.
-  return decodeParts(url, readParts(url)) as unknown as Record<string, unknown>;
+  return decodeParts(url, readParts(url)) as ProsperoFields;
 }
 
 /**
@@ -386,7 +394,7 @@ function wire(url: Url): WirePart[] {
 }
 
 /** prospero (RFC 1738 3.11). */
-export const prospero: SchemeSpec = {
+export const prospero: SchemeSpec<ProsperoFields> = {
   name: 'prospero',
   defaultPort: 1525,
   syntax: 'internet',

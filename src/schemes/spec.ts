@@ -109,6 +109,12 @@ export interface SchemeSpec<F extends object = Record<string, unknown>> extends 
   /** The access algorithm, as the steps a client performs (`locator explain`). */
   explain?(url: Url): Explanation;
   /**
+   * The well-known ports of the protocol its client speaks besides defaultPort (RFC 1738 6: "the
+   * port reserved for the network protocol in question"): lint's table of well-known ports lists
+   * the scheme on them, and a URL of the scheme on one of them is on its own protocol's port.
+   */
+  readonly otherPorts?: readonly number[];
+  /**
    * Partial forms (resolve, relativize): true when the url-path is a hierarchy of "/"-separated
    * names that a relative path merges into; false when it is not (a relative path against it is
    * an error). Left out: true for the common Internet syntax, false for an opaque scheme.

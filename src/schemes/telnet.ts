@@ -62,7 +62,10 @@ const USUAL_TELNET_USER = /* @__PURE__ */ usualLogin('', { user: true });
 /** RFC 1738 3.8: no fields beyond the generic user, password, host and port. */
 const NO_FIELDS: Record<string, unknown> = Object.freeze({});
 
-function sessionFields(): Record<string, unknown> {
+/** telnet, rlogin, tn3270 (RFC 1738 3.8): nothing beyond the login. */
+export interface SessionFields {}
+
+function sessionFields(): SessionFields {
   return NO_FIELDS;
 }
 
@@ -169,7 +172,7 @@ function sessionWire(name: SessionScheme, url: Url): WirePart[] {
  * that writes "//" login "/" (RFC 1738 3.8: telnet://<user>:<password>@<host>:<port>/), and
  * the session's access algorithm.
  */
-function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738' | 'draft'): SchemeSpec {
+function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738' | 'draft'): SchemeSpec<SessionFields> {
   return {
     name,
     defaultPort,
@@ -187,17 +190,17 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
     fields: sessionFields,
     fieldsFrozen: true,
     ...(name === 'telnet' ? { usual: USUAL_TELNET, usualUser: USUAL_TELNET_USER } : {}),
-    build: (fields) => buildLogin(fields, { defaultPort }) + '/',
+    build: (fields: Record<string, unknown>) => buildLogin(fields, { defaultPort }) + '/',
     explain: (url) => explainSession(name, url),
     wire: (url) => sessionWire(name, url),
   };
 }
 
 /** telnet (RFC 1738 3.8). */
-export const telnet: SchemeSpec = sessionSpec('telnet', 23, 'rfc1738');
+export const telnet: SchemeSpec<SessionFields> = sessionSpec('telnet', 23, 'rfc1738');
 
 /** rlogin (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; the protocol is RFC 1282). */
-export const rlogin: SchemeSpec = sessionSpec('rlogin', 513, 'draft');
+export const rlogin: SchemeSpec<SessionFields> = sessionSpec('rlogin', 513, 'draft');
 
 /** tn3270 (drafts 1993-10 and 1994-03, "Telnet, rlogin, tn3270"; reserved by RFC 1738 4). */
-export const tn3270: SchemeSpec = sessionSpec('tn3270', 23, 'draft');
+export const tn3270: SchemeSpec<SessionFields> = sessionSpec('tn3270', 23, 'draft');

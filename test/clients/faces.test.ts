@@ -7,7 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILTIN_FACES } from '../../src/clients/builtin-faces.js';
-import { faceOf, kindOfUrl, interactiveSchemes } from '../../src/clients/face-of.js';
+import {
+  faceOf,
+  kindOfUrl,
+  interactiveSchemes,
+  retrievableSchemes,
+  gatewaySchemes,
+} from '../../src/clients/face-of.js';
 import { open } from '../../src/clients/index.js';
 import { BUILTIN_SCHEMES } from '../../src/schemes/builtin.js';
 import { ROOT, parse } from '../helpers.js';
@@ -40,6 +46,32 @@ test('RFC 1738 4: every built-in scheme with an access algorithm has a face; mid
     assert.ok(face.steps !== undefined && face.probe !== undefined, `${name}: a probe and its steps`);
   }
   assert.deepEqual(interactiveSchemes(), ['telnet', 'rlogin', 'tn3270']);
+});
+
+test("the lists of schemes that `locator fetch --help` and the gateway's home page print are read from the faces", () => {
+  // Every face that opens, but mailto's (a mailbox: its open() says so).
+  assert.deepEqual(retrievableSchemes(), [
+    'ftp',
+    'http',
+    'https',
+    'gopher',
+    'news',
+    'nntp',
+    'wais',
+    'file',
+    'prospero',
+  ]);
+  assert.deepEqual(
+    gatewaySchemes().map((l) => `${l.schemes.join(' ')}: ${l.shows}`),
+    [
+      'ftp: directories and files',
+      'gopher: menus, documents, type 7 searches, Gopher+ forms',
+      'mailto telnet rlogin tn3270: the command to run',
+      'news nntp: groups and articles (news: from the news server of --nntp-server or NNTPSERVER)',
+      'wais: searches and documents',
+      'prospero: objects (through their access method) and directories',
+    ],
+  );
 });
 
 for (const [url, kind] of [

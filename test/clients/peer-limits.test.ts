@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { LineSplitter, MAX_DATA_LINE } from '../../src/clients/nntp/parser.js';
 import { readAnswer, REFUSAL_LIMIT } from '../../src/clients/rlogin/protocol.js';
 import { parsePlusHeader } from '../../src/clients/gopher/parser.js';
-import { TelnetParser, MAX_SUBNEGOTIATION } from '../../src/clients/telnet/protocol.js';
+import { TelnetParser, MAX_SUBNEGOTIATION } from '../../src/clients/telnet-engine/protocol.js';
 import { encodeHeader, MAX_APDU_LENGTH } from '../../src/clients/wais/header.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { open } from '../../src/clients/index.js';

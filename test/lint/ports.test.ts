@@ -27,6 +27,26 @@ test("the table holds every bad port of the Fetch standard and every scheme's de
   );
 });
 
+test("the built-in schemes' ports come from their entries (defaultPort, otherPorts), beside the IANA service", () => {
+  const rows = [20, 21, 23, 25, 70, 80, 119, 210, 443, 513, 1525].map((p) => {
+    const e = portEntry(p)!;
+    return `${p} ${e.service}: ${e.schemes.join(' ')}`;
+  });
+  assert.deepEqual(rows, [
+    '20 ftp-data: ftp',
+    '21 ftp: ftp',
+    '23 telnet: telnet tn3270',
+    '25 smtp: smtp',
+    '70 gopher: gopher',
+    '80 http: http',
+    '119 nntp: nntp news',
+    '210 z39.50: wais z39.50',
+    '443 https: https',
+    '513 login: rlogin',
+    '1525 prospero: prospero',
+  ]);
+});
+
 const ROWS: Array<[string, number, string]> = [
   ['gopher', 25, 'smtp'],
   ['gopher', 70, '-'],

@@ -12,8 +12,12 @@ import { LocatorError } from '../../core/errors.js';
 import { decodeText } from '../../core/percent.js';
 import { checkTimeout, pullStream } from '../connection.js';
 import { beforeSending } from '../hop.js';
-import { ABORTED, NOT_FOUND, TIMEOUT, TOO_LARGE, type OpenOptions, type Resource } from '../types.js';
+import { ABORTED, NOT_FOUND, TIMEOUT, TOO_LARGE, type OpenOptions, type Redirect, type Resource } from '../types.js';
+import type { ClientFace } from '../client-face.js';
 import { contentTypeOf, isTextType, typeOfName } from './content-type.js';
+
+/** What the file client asks of the ftp client's face: a file of another host is opened and probed by FTP. */
+export type FtpFace = Required<Pick<ClientFace, 'open' | 'probe'>>;
 
 /** True when the host means this machine (RFC 1738 3.10). */
 function isLocal(host: string | null): boolean {
@@ -56,7 +60,7 @@ function abortError(): LocatorError {
 
 /**
  * Reads a local file (RFC 1738 3.10: an empty host or "localhost"), or hands a file of another
- * host to the FTP client. The path is opened non-blocking and checked on the open handle, so
+ * host to the FTP client (`ftpFace`, the ftp client's face). The path is opened non-blocking and checked on the open handle, so
  * nothing waits in the thread pool: a FIFO with no writer, a terminal, any device. A regular
  * file is streamed with its size. A FIFO or a character device is streamed as its writer
  * gives data: while it has none, the read waits at most `timeout` ms (`timeout`) and stops at
@@ -67,7 +71,7 @@ function abortError(): LocatorError {
  * those starting with "." left out, as an FTP NLST gives them (RFC 959 4.1.3), `kind: 'listing'`.
  * A socket is `not-found`.
  */
-export async function open(url: Url, options: OpenOptions): Promise<Resource> {
+export async function open(url: Url, options: OpenOptions, ftpFace: FtpFace): Promise<Resource | Redirect> {
   const timeout = checkTimeout(options.timeout);
   const note = typeof options.transcript === 'function' ? options.transcript : () => {};
   if (!isLocal(url.host)) {
@@ -78,8 +82,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
     });
     // A URL this client reaches on its own: the policy is asked for it (./hop.ts, rule 1).
     beforeSending(ftp, options.policy);
-    const client = await import('../ftp/client.js');
-    return client.open(ftp, options);
+    return ftpFace.open(ftp, options);
   }
   const path = localPath(url);
   if (path === null) throw new LocatorError(NOT_FOUND, url.inputOffset, 'the file URL has no path');

@@ -2,7 +2,7 @@
 // give can be given: a document can be opened for reading (non-blocking, closed again, no octet
 // read), a directory can be listed (opened and closed); on another host, the file is reached as
 // open() reaches it, by anonymous FTP (draft 1993-07 fileaddress; src/clients/file/client.ts),
-// so its ftp URL is probed.
+// so its ftp URL is probed by the ftp client's face.
 
 import { open as openFile, opendir } from 'node:fs/promises';
 import { constants } from 'node:fs';
@@ -10,21 +10,22 @@ import type { Url } from '../../core/url.js';
 import { parse } from '../../schemes/registry.js';
 import { LocatorError } from '../../core/errors.js';
 import { NOT_FOUND } from '../types.js';
-import { ftpUrlFor, localPath } from './client.js';
+import { ftpUrlFor, localPath, type FtpFace } from './client.js';
 import { result } from '../probe/result.js';
 import type { ProbeOptions, ProbeResult } from '../probe/types.js';
+import type { Redirect } from '../types.js';
 
 function isLocal(host: string | null): boolean {
   return host === null || host === '' || host.toLowerCase() === 'localhost';
 }
 
-/** Probes a file URL (RFC 1738 3.10): the steps of fileSteps(url). */
-export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResult> {
+/** Probes a file URL (RFC 1738 3.10): the steps of fileSteps(url); a file of another host through `ftpFace`. */
+export async function probe(url: Url, options: ProbeOptions, ftpFace: FtpFace): Promise<ProbeResult | Redirect> {
   if (!isLocal(url.host)) {
     const ftp = parse(ftpUrlFor(url));
     if (typeof options.transcript === 'function')
       options.transcript({ direction: 'info', text: `file on host ${url.host}: probing ${ftp.href} (RFC 1738 3.10)` });
-    return (await import('../ftp/probe.js')).probe(ftp, options);
+    return ftpFace.probe(ftp, options);
   }
   const path = localPath(url);
   if (path === null) throw new LocatorError(NOT_FOUND, url.inputOffset, 'the file URL has no path');

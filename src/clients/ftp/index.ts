@@ -59,7 +59,7 @@ async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGen
   }
 }
 
-const ftp: ClientFace = {
+const ftp = {
   kinds: ['document', 'listing'],
   kindOf: (url) => (isDirectory(url) ? 'listing' : 'document'),
   objectOf: (url) => (planFtp(url).listing ? { kind: 'listing', view: 'ftp-listing' } : null),
@@ -68,12 +68,13 @@ const ftp: ClientFace = {
   steps: ftpSteps,
   links: listingLinks,
   directoryOf,
+  gatewayShows: 'directories and files',
   // A name that is a directory: RETR fails with 550; the directory is listed instead (the draft of
   // 1994-03: a final "/" lists the directory).
   insteadOf(url, e) {
     if (!(e instanceof FtpReplyError) || e.replyCode !== 550 || e.command?.startsWith('RETR') !== true) return null;
     return directoryOf(url);
   },
-};
+} satisfies ClientFace;
 
 export default ftp;

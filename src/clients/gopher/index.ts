@@ -82,6 +82,7 @@ const gopher: ClientFace = {
     return f.plus?.kind === 'ask' ? { form: 'ask' } : null;
   },
   links: menuLinks,
+  gatewayShows: 'menus, documents, type 7 searches, Gopher+ forms',
   // Gopher crawlers (Veronica-2 among them) read robots.txt as the selector `robots.txt` of the
   // server's root, a text item; its rules are matched against the selector, made to start with "/".
   robots(url) {

@@ -33,6 +33,7 @@ const nntp: ClientFace = {
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: nntpSteps,
+  gatewayShows: 'groups and articles (news: from the news server of --nntp-server or NNTPSERVER)',
 };
 
 export default nntp;

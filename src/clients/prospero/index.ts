@@ -23,6 +23,7 @@ const prospero: ClientFace = {
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: prosperoSteps,
+  gatewayShows: 'objects (through their access method) and directories',
   links: (_url, body) => listingLinks(body),
 };
 

@@ -31,6 +31,8 @@ const mailto: ClientFace = {
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: mailtoSteps,
   form: () => ({ form: 'mail' }),
+  gatewayShows: 'the command to run',
+  retrieves: false,
 };
 
 export default mailto;

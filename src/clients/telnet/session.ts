@@ -1,7 +1,7 @@
 // A Telnet session (RFC 1738 3.8: "a telnet URL designates an interactive service"; the
 // protocol is RFC 854 and 855 with the option RFCs). The connection (../connection.ts) owns the
 // socket, the connect timeout, the AbortSignal and the one close path; the read loop is the
-// sessions' (../session-core.ts); this module runs the Telnet engine (./engine.ts: RFC 1143
+// sessions' (../session-core.ts); this module runs the Telnet engine (../telnet-engine/engine.ts: RFC 1143
 // negotiation, RFC 854 byte rules) between it and the user's terminal.
 //
 // What locator agrees to, when asked:
@@ -20,7 +20,7 @@ import { SessionCore } from '../session-core.js';
 import { ABORTED, CONNECT_FAILED, PROTOCOL_ERROR, transcriptRecorder, type TranscriptLine } from '../types.js';
 import type { InteractiveSession, SessionOptions } from '../interactive.js';
 import { concatBytes } from '../framing/bytes.js';
-import { TelnetEngine } from './engine.js';
+import { TelnetEngine } from '../telnet-engine/engine.js';
 import {
   BRK,
   ENV,
@@ -35,7 +35,7 @@ import {
   parseEnvironSend,
   terminalTypeIs,
   windowSize,
-} from './protocol.js';
+} from '../telnet-engine/protocol.js';
 
 /** The Telnet port (RFC 1738 3.8, "The default port is 23"). */
 export const TELNET_PORT = 23;
@@ -71,7 +71,7 @@ export async function connectSession(url: Url, options: SessionOptions = {}): Pr
 }
 
 /**
- * One Telnet session over a connected socket (RFC 854): the Telnet engine (./engine.ts) between
+ * One Telnet session over a connected socket (RFC 854): the Telnet engine (../telnet-engine/engine.ts) between
  * the socket and the user's terminal, on the sessions' shared read loop (../session-core.ts).
  */
 export class TelnetSession implements InteractiveSession {
@@ -172,7 +172,7 @@ export class TelnetSession implements InteractiveSession {
     this.#send(windowSize(this.#cols, this.#rows), `SB NAWS ${this.#cols} ${this.#rows}`);
   }
 
-  /** RFC 854: what the user typed, IAC doubled, line ends per the NVT (./protocol.ts TelnetEncoder). */
+  /** RFC 854: what the user typed, IAC doubled, line ends per the NVT (../telnet-engine/protocol.ts TelnetEncoder). */
   write(data: Uint8Array): void {
     if (this.#core.ended) return;
     this.#send(this.#encoder.encode(data));

@@ -1,6 +1,6 @@
 // The Telnet of TN3270 (RFC 1576 "TN3270 Current Practices"; RFC 854 Telnet, RFC 855 options,
 // RFC 856 BINARY, RFC 885 END-OF-RECORD, RFC 1091 TERMINAL-TYPE; RFC 2355 TN3270E) on the one
-// Telnet engine (../telnet/engine.ts): the client agrees to TERMINAL-TYPE (answering SEND with its
+// Telnet engine (../telnet-engine/engine.ts): the client agrees to TERMINAL-TYPE (answering SEND with its
 // IBM terminal type), BINARY and END-OF-RECORD in both directions, and, when asked to, TN3270E
 // (the device type, then the functions RESPONSES and BIND-IMAGE; a rejected device type falls
 // back to TN3270 with WONT TN3270E); every other option is refused. Data octets are gathered into
@@ -13,7 +13,7 @@
 import { LocatorError } from '../../core/errors.js';
 import { PROTOCOL_ERROR } from '../types.js';
 import { concatBytes } from '../framing/bytes.js';
-import { TelnetEngine } from '../telnet/engine.js';
+import { TelnetEngine } from '../telnet-engine/engine.js';
 import {
   EOR,
   IAC,
@@ -25,9 +25,9 @@ import {
   optionName,
   subnegotiation,
   terminalTypeIs,
-} from '../telnet/protocol.js';
+} from '../telnet-engine/protocol.js';
 
-export { BRK, DO, DONT, EOR, IAC, IP, SB, SE, WILL, WONT } from '../telnet/protocol.js';
+export { BRK, DO, DONT, EOR, IAC, IP, SB, SE, WILL, WONT } from '../telnet-engine/protocol.js';
 
 /** The option codes (RFC 856 BINARY, RFC 1091 TERMINAL-TYPE, RFC 885 END-OF-RECORD, RFC 2355 TN3270E). */
 export const OPT = {

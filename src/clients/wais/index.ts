@@ -31,6 +31,7 @@ const wais: ClientFace = {
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),
   steps: waisSteps,
+  gatewayShows: 'searches and documents',
   form(url) {
     const f = fieldsOf(url, 'wais');
     if (f.kind !== 'database') return null;

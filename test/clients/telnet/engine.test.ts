@@ -1,4 +1,4 @@
-// The one Telnet engine (src/clients/telnet/engine.ts) that the telnet and tn3270 sessions share:
+// The one Telnet engine (src/clients/telnet-engine/engine.ts) that the telnet and tn3270 sessions share:
 // each session's allowed options (RFC 855: the rest refused), the NVT rule or raw data (RFC 854,
 // RFC 1576), a subnegotiation past its bound dropped or failed (RFC 855), and RFC 1143's answer
 // budget for tn3270 too.
@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocatorError } from '../../../src/core/errors.js';
-import { TelnetEngine, type TelnetEngineOptions } from '../../../src/clients/telnet/engine.js';
-import { MAX_ANSWERS } from '../../../src/clients/telnet/options.js';
-import { DO, IAC, OPT, SB, SE, WILL } from '../../../src/clients/telnet/protocol.js';
+import { TelnetEngine, type TelnetEngineOptions } from '../../../src/clients/telnet-engine/engine.js';
+import { MAX_ANSWERS } from '../../../src/clients/telnet-engine/options.js';
+import { DO, IAC, OPT, SB, SE, WILL } from '../../../src/clients/telnet-engine/protocol.js';
 import { Tn3270Telnet } from '../../../src/clients/tn3270/negotiate.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

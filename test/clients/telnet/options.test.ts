@@ -1,12 +1,12 @@
-// Option negotiation (src/clients/telnet/options.ts): RFC 1143's Q method, row by row from its
+// Option negotiation (src/clients/telnet-engine/options.ts): RFC 1143's Q method, row by row from its
 // section 7, and the properties that matter: no request is answered that changes nothing, two
 // negotiators never loop, and a flooding server gets a bounded number of answers.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Negotiator, MAX_ANSWERS, type Side } from '../../../src/clients/telnet/options.js';
-import { DO, DONT, WILL, WONT, type Verb } from '../../../src/clients/telnet/protocol.js';
+import { Negotiator, MAX_ANSWERS, type Side } from '../../../src/clients/telnet-engine/options.js';
+import { DO, DONT, WILL, WONT, type Verb } from '../../../src/clients/telnet-engine/protocol.js';
 import { eachRow } from '../../helpers.js';
 
 const NAMES: Record<number, string> = { [DO]: 'DO', [DONT]: 'DONT', [WILL]: 'WILL', [WONT]: 'WONT' };

@@ -1,4 +1,4 @@
-// The Telnet byte level (src/clients/telnet/protocol.ts): the parser of the server's stream
+// The Telnet byte level (src/clients/telnet-engine/protocol.ts): the parser of the server's stream
 // (RFC 854), the escaper of what is sent (IAC doubling, the NVT's CR rules), and the
 // subnegotiation encoders (RFC 1091, 1073, 1572). Rows are [input, expected, section].
 
@@ -14,7 +14,7 @@ import {
   windowSize,
   subnegotiation,
   type TelnetEvent,
-} from '../../../src/clients/telnet/protocol.js';
+} from '../../../src/clients/telnet-engine/protocol.js';
 import { eachRow } from '../../helpers.js';
 
 /** Events in a compact form: "data:<text>", "DO 24", "SB 24 <1>", "cmd 243", "overflow 24 5000". */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect, open } from '../../../src/clients/index.js';
 import type { InteractiveSession } from '../../../src/clients/interactive.js';
 import { MAX_UNSENT } from '../../../src/clients/telnet/session.js';
-import { MAX_ANSWERS } from '../../../src/clients/telnet/options.js';
+import { MAX_ANSWERS } from '../../../src/clients/telnet-engine/options.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
 import { kindOf } from '../../../src/core/errors.js';
 import { rejects, serversDir } from '../../helpers.js';
