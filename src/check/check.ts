@@ -170,7 +170,7 @@ class Engine {
     this.ignoreRobots = ignoreRobots === true;
     this.robots =
       this.o.recursive && !this.ignoreRobots
-        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.probeOptions, this.limiter), this.limiter)
+        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.limiter, this.probeOptions), this.limiter)
         : null;
     this.crawlOptions = { scope, state };
     if (onPoliteness !== undefined && typeof onPoliteness !== 'function')
