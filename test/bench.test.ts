@@ -60,3 +60,25 @@ test('bench/run.mjs check: locator check (text, Markdown, HTML) beside linkcheck
   // The Markdown reader finds every link of the generated document.
   assert.match(r.stdout, /markupLinks: ([0-9]+) of \1 links found/);
 });
+
+test('bench/run.mjs crawl: check --recursive beside linkchecker on a generated site, peak RSS at two sizes, a run killed and resumed, the server-recorded delay (BENCH_SMOKE=1)', () => {
+  assert.ok(process.env.LOCATOR_TEST_SERVERS, 'LOCATOR_TEST_SERVERS is not set: run through `npm test`');
+  const r = spawnSync(process.execPath, [join(ROOT, 'bench', 'run.mjs'), 'crawl'], {
+    env: { ...process.env, BENCH_SMOKE: '1' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /== crawl\.bench\.mjs/);
+  // locator finds every broken link of the site, and none LinkChecker finds is missed.
+  assert.match(r.stdout, /'locator --per-host.*'([0-9]+) of \1'/);
+  assert.match(
+    r.stdout,
+    /site: throughput locator\/LinkChecker [0-9.]+x; broken found by LinkChecker and not locator: none/,
+  );
+  assert.match(r.stdout, /flat: peak RSS at [0-9]+ pages/);
+  assert.match(r.stdout, /big: [0-9]+ pages: [0-9]+ URLs in [0-9.]+ s .*bytes\/URL \(target < 200\); exit/);
+  assert.match(r.stdout, /big: killed \(SIGKILL\) after [0-9]+ lines.*resumed: [0-9]+ lines/);
+  assert.match(r.stdout, /gopher: a hole of [0-9]+ items .* missing menus ([0-9]+) of \1\)/);
+  assert.match(r.stdout, /polite: [0-9]+ requests .* requests for the Disallow path \/private\/: 0 \(target 0\)/);
+});

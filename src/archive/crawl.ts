@@ -22,8 +22,8 @@ import {
 } from '../clients/index.js';
 import { crawl, type CrawlResult, type CrawlSummary, type Visit } from '../crawl/engine.js';
 import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
-import { RobotsCache, type RobotsFetchResult, type RobotsPlace, type RobotsReport } from '../crawl/robots-cache.js';
-import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
+import { RobotsCache, type RobotsReport } from '../crawl/robots-cache.js';
+import { robotsFetcher, robotsPlaceOf } from '../crawl/robots-fetch.js';
 import { serverKey, type ScopeKind } from '../crawl/scope.js';
 import { WarcWriter } from './writer.js';
 import { chunksOf } from './spool.js';
@@ -126,55 +126,7 @@ async function writtenBefore(dir: string, prefix: string): Promise<Set<string>> 
   return out;
 }
 
-/**
- * Where a URL's robots.txt is, by its scheme's face (RFC 9309 2.3: `/robots.txt` of a web server;
- * the `robots.txt` selector of a Gopher server, the convention of Gopher crawlers), or null for a
- * scheme with none (FTP, news, WAIS, Prospero, file: are not restricted).
- */
-export function robotsPlaceOf(u: Url): RobotsPlace | null {
-  const p = faceOf(u).robots?.(u) ?? null;
-  return p === null ? null : { server: serverKey(u), url: p.url, path: p.path };
-}
-
-/** Reads a body up to `max` octets; the rest is cancelled. */
-async function readUpTo(body: ReadableStream<Uint8Array>, max: number): Promise<Buffer> {
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let n = 0;
-  try {
-    while (n < max) {
-      const r = await reader.read();
-      if (r.done) break;
-      parts.push(r.value);
-      n += r.value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return Buffer.concat(parts).subarray(0, max);
-}
-
-/**
- * Fetches a robots.txt for RobotsCache (RFC 9309 2.3.1): found, unavailable (a 4xx, a Gopher
- * error: no restriction) or unreachable (a 5xx, the network: everything disallowed).
- */
-function robotsFetcher(
-  politeness: Politeness,
-  options: OpenOptions,
-): (url: string, server: string) => Promise<RobotsFetchResult> {
-  return (url, server) =>
-    politeness.run(server, async (): Promise<RobotsFetchResult> => {
-      try {
-        const r = await open(url, { ...options, transcript: false });
-        return { kind: 'found', text: (await readUpTo(r.body, ROBOTS_MAX_OCTETS)).toString('utf8') };
-      } catch (e) {
-        const why = e instanceof Error ? e.message : String(e);
-        if (e instanceof LocatorError && e.kind !== 'network' && !/\b5[0-9][0-9]\b/.test(e.message))
-          return { kind: 'unavailable', why };
-        return { kind: 'unreachable', why };
-      }
-    });
-}
+export { robotsPlaceOf } from '../crawl/robots-fetch.js';
 
 /** Reads a menu's or listing's links from `body` (the face's links), at most ARCHIVE_MAX_LINKS entries. */
 async function linksFrom(u: Url, body: ReadableStream<Uint8Array>): Promise<{ links: string[]; note: string | null }> {

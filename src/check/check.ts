@@ -170,7 +170,7 @@ class Engine {
     this.ignoreRobots = ignoreRobots === true;
     this.robots =
       this.o.recursive && !this.ignoreRobots
-        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.probeOptions, this.limiter), this.limiter)
+        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.limiter, this.probeOptions), this.limiter)
         : null;
     this.crawlOptions = { scope, state };
     if (onPoliteness !== undefined && typeof onPoliteness !== 'function')
@@ -247,22 +247,13 @@ class Engine {
   }
 
   /** Creates the occurrence of `url` and starts its check. */
-  add(
-    url: string,
-    where: Where | null,
-    parent: string | null,
-    depth: number,
-    home: string | null = null,
-    found: Found = {},
-  ): Occurrence {
+  add(url: string, where: Where | null, parent: string | null, depth: number, found: Found = {}): Occurrence {
     const occ: Occurrence = {
       url,
       where,
       parent,
       depth,
-      home,
       found,
-      children: [],
       result: null,
       settled: Promise.resolve(),
     };
@@ -383,7 +374,7 @@ class Engine {
           if (this.skip(l.url)) continue;
           if (!(await room())) return;
           const found: Found = { note: l.note, cutAt: l.cutAt, verdict: l.verdict, decide: l.decide };
-          top.push(this.add(l.url, { file: input.file, line: l.line, column: l.column }, null, 0, null, found));
+          top.push(this.add(l.url, { file: input.file, line: l.line, column: l.column }, null, 0, found));
           this.changed.fire();
         }
         continue;
@@ -400,10 +391,10 @@ class Engine {
         // The document as written: a URL the text runs on past is reported as the whole run,
         // never as the shorter URL before it; ignored white space is noted.
         const w = m.written;
-        if (w?.why === 'run-on') top.push(this.add(w.text, where, null, 0, null, { cutAt: m.url }));
+        if (w?.why === 'run-on') top.push(this.add(w.text, where, null, 0, { cutAt: m.url }));
         else if (w?.why === 'white-space') {
           const note = `white space in the wrapper ignored (RFC 1738 appendix): written ${JSON.stringify(w.text)}`;
-          top.push(this.add(m.url, where, null, 0, null, { note }));
+          top.push(this.add(m.url, where, null, 0, { note }));
         } else top.push(this.add(m.url, where, null, 0));
         this.changed.fire();
       }
@@ -446,24 +437,15 @@ class Engine {
       return occ.deferred === true ? null : r;
     };
     if (this.o.order === 'input') {
-      // Each occurrence is reported, then its links (depth first); each is let go once reported.
-      const walk = async function* (occ: Occurrence): AsyncGenerator<CheckResult> {
-        await occ.settled;
-        const r = emit(occ);
-        if (r !== null) yield r;
-        const children = occ.children;
-        occ.children = [];
-        for (let i = 0; i < children.length; i++) {
-          const c = children[i];
-          children[i] = undefined as unknown as Occurrence;
-          yield* walk(c);
-        }
-      };
+      // Each occurrence is reported in the order found, and let go once reported (the links the
+      // crawl finds are reported by crawlResults(), after these).
       for (;;) {
         while (top.length === 0 && !finished) await this.changed.wait();
         const next = top.shift();
         if (next === undefined) break;
-        yield* walk(next);
+        await next.settled;
+        const r = emit(next);
+        if (r !== null) yield r;
       }
     } else {
       for (;;) {

@@ -8,12 +8,12 @@
 import { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { tryParse } from '../schemes/registry.js';
-import { faceOf, open, statusOf, type OpenOptions, type ProbeOptions, type ProbeResult } from '../clients/index.js';
+import { faceOf, open, statusOf, type ProbeOptions, type ProbeResult } from '../clients/index.js';
 import { CrawlNote, type Visit, type Visitor } from '../crawl/engine.js';
 import type { CrawlEntry } from '../crawl/state.js';
 import type { Politeness } from '../crawl/politeness.js';
-import type { RobotsCache, RobotsFetch, RobotsPlace } from '../crawl/robots-cache.js';
-import { ROBOTS_MAX_OCTETS } from '../crawl/robots.js';
+import type { RobotsCache, RobotsPlace } from '../crawl/robots-cache.js';
+import { robotsPlaceOf } from '../crawl/robots-fetch.js';
 import { serverKey } from '../crawl/scope.js';
 import { boundedBody, followable, ListingCut, type ChildLister } from './recurse.js';
 import { deadlineSignal } from './deadline.js';
@@ -21,6 +21,8 @@ import type { CheckResult } from './types.js';
 
 /** The product token locator's crawls give robots.txt (RFC 9309 2.2.1). */
 export const ROBOTS_TOKEN = 'locator';
+
+export { robotsFetcher, robotsPlaceOf } from '../crawl/robots-fetch.js';
 
 /** The most of a page read for its links (as of a fragment's document, ./markup/remote.ts). */
 export const MAX_PAGE = 2 * 1024 * 1024;
@@ -57,41 +59,11 @@ export function hasLinks(u: Url, r: ProbeResult): boolean {
   return followable(u) || r.directory === true || faceOf(u).pages === true;
 }
 
-/** Where the robots.txt of a URL's server is, by its scheme's face (null: the scheme has none). */
-export function robotsPlaceOf(u: Url): RobotsPlace | null {
-  const p = faceOf(u).robots?.(u) ?? null;
-  return p === null ? null : { server: serverKey(u), url: p.url, path: p.path };
-}
-
 async function readText(body: ReadableStream<Uint8Array>, max: number): Promise<{ text: string; cut: boolean }> {
   const bounded = boundedBody(body, max);
   const chunks: Uint8Array[] = [];
   for await (const c of bounded.body as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
   return { text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)), cut: bounded.cut() };
-}
-
-/**
- * Fetches robots.txt (RFC 9309 2.3) with open() in a turn of its server: `found` with its text
- * (at most ROBOTS_MAX_OCTETS read), `unavailable` for a reply that says it is not there (4xx, a
- * Gopher error item), `unreachable` for everything else (5xx, 429, a network error).
- */
-export function robotsFetcher(options: ProbeOptions, limiter: Politeness): RobotsFetch {
-  return async (robotsUrl, server) =>
-    limiter.run(server, async () => {
-      try {
-        const r = await open(robotsUrl, { ...options, followRedirects: true } as OpenOptions);
-        const { text } = await readText(r.body, ROBOTS_MAX_OCTETS + 1);
-        return { kind: 'found', text };
-      } catch (e) {
-        if (!(e instanceof LocatorError)) throw e;
-        const p = statusOf(e);
-        // DEVIATION: RFC 9309 2.3.1.3 lets a crawler take any 4xx as "unavailable"; a 429 (too
-        // many requests) is taken as "unreachable", as the big crawlers do: the server asks for less.
-        if (p.status === 'broken' && p.reply !== '429' && !(p.reply !== undefined && p.reply.startsWith('5')))
-          return { kind: 'unavailable', why: p.reason };
-        return { kind: 'unreachable', why: p.reason };
-      }
-    });
 }
 
 /** A page read with open() (run in its server's turn by runTask): the answer as a probe's, and its text when it is markup. */

@@ -174,10 +174,6 @@ export interface Occurrence {
   found: Found;
   parent: string | null;
   depth: number;
-  /** The server whose links --recursive follows from here (that of the URL given); null for a URL given. */
-  home: string | null;
-  /** The links found in it (--recursive), in order; emptied as they are reported. */
-  children: Occurrence[];
   result: CheckResult | null;
   settled: Promise<void>;
   /** --recursive: a URL given whose links the crawl reads; reported by the crawl, with its notes. */

@@ -3,8 +3,8 @@
 // small servers, often one machine in someone's home, need from a tool that reads them by the
 // thousand. Per server (host and port):
 // - at most `perServer` requests at once, and `concurrency` in all;
-// - at least `delay` ms between the starts of two requests, and from the end of one to the start
-//   of the next (raised by robots.txt's Crawl-delay);
+// - at least `delay` ms between the starts of two requests (raised by robots.txt's Crawl-delay);
+//   when one request at a time is allowed, also from the end of one to the start of the next;
 // - a token bucket of `rate` requests a second (bursts of `burst`), when a rate is set;
 // - a pause when the server says it is busy: exactly the wait it asked for (HTTP Retry-After,
 //   RFC 9110 10.2.3), else an exponential backoff with jitter (FTP 421, NNTP 400, a Gopher server
@@ -24,7 +24,7 @@ export interface PolitenessOptions {
   concurrency: number;
   /** Requests under way at once to one server. */
   perServer: number;
-  /** Milliseconds at least between the starts of two requests to one server. */
+  /** Milliseconds at least between the starts of two requests to one server (perServer 1: also from the end of one to the start of the next). */
   delay: number;
   /** Requests a second to one server (a token bucket); 0 or absent: only `delay` limits the rate. */
   rate?: number;
@@ -319,10 +319,15 @@ export class Politeness {
       done = true;
       s.active--;
       this.#active--;
-      // The delay runs from the end of a request too: a server that records arrival times sees
-      // no two requests closer than it, however long the connection took to set up.
-      const delay = this.#delayOf(s.stats.server);
-      if (delay > 0) s.next = Math.max(s.next, this.#now() + delay);
+      // One request at a time: the delay runs from the end of a request too, so a server that
+      // records arrival times sees no two requests closer than it, however long the connection
+      // took to set up. With several at once requests overlap and no such gap can be promised:
+      // the delay spaces their starts only (as LinkChecker's maxrequestspersecond does), and a
+      // gap after each answer would cost a crawl the answer's whole latency on every request.
+      if (this.#o.perServer === 1) {
+        const delay = this.#delayOf(s.stats.server);
+        if (delay > 0) s.next = Math.max(s.next, this.#now() + delay);
+      }
       if (!this.#keep && s.active === 0 && s.head >= s.queue.length && s.busy === 0 && s.next <= this.#now())
         this.#servers.delete(s.stats.server);
       this.#pump();

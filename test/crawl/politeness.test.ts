@@ -38,6 +38,31 @@ test('the delay between starts to one server holds; other servers are not held b
   );
 });
 
+test('the delay from the end of a request: with one at a time, yes; with several at once, starts only', async () => {
+  // A clock moved by hand: request A starts at 0 and ends at 9; B asks at 10.
+  for (const [perServer, startsAt10] of [
+    [1, false],
+    [2, true],
+  ] as const) {
+    let clock = 0;
+    const p = new Politeness({ concurrency: 8, perServer, delay: 10, now: () => clock });
+    const releaseA = await p.acquire('a:70');
+    clock = 9;
+    releaseA();
+    clock = 10;
+    let started = false;
+    const b = p.acquire('a:70').then((release) => {
+      started = true;
+      return release;
+    });
+    await tick();
+    const startedAt10 = started;
+    clock = 19; // a timer the engine set starts B by now
+    (await b)();
+    assert.equal(startedAt10, startsAt10, `perServer ${perServer}: B started at 10: ${startedAt10}`);
+  }
+});
+
 test('at most perServer at once to one server, at most concurrency in all', async () => {
   const p = new Politeness({ concurrency: 3, perServer: 2, delay: 0 });
   let now = 0;
