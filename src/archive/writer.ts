@@ -21,7 +21,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { createGzip, gzip, gzipSync } from 'node:zlib';
-import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { Digester, HttpPayload, type DigestAlgorithm } from './digest.js';
@@ -132,7 +131,10 @@ export function warcFields(fields: Array<[string, string]>): string {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
-const gzipAsync = promisify(gzip);
+/** gzip() as a promise (a function, not promisify() at load: the module declares only). */
+function gzipAsync(plain: Uint8Array): Promise<Buffer> {
+  return new Promise((resolve, reject) => gzip(plain, (e, out) => (e === null ? resolve(out) : reject(e))));
+}
 /** Records up to this many octets are compressed on the calling thread (a millisecond at most). */
 const SYNC_GZIP = 64 * 1024;
 

@@ -81,6 +81,11 @@ export interface ClientFace {
    * so): `locator fetch --help` lists every scheme whose face opens, but these.
    */
   readonly retrieves?: boolean;
+  /**
+   * True when the gateway may read the server's caps.txt for the breadcrumbs of this URL's page
+   * (a Gopher menu: the caps.txt convention of Gopher servers). Left out: never.
+   */
+  hasServerCaps?(url: Url): boolean;
   /** The links of a menu or listing (`--recursive`): only for URLs of kind `menu` or `listing`. */
   links?: LinkReader;
   /**

@@ -290,25 +290,25 @@ export class OwnNames {
   }
 
   /**
-   * True when a `Host` header value names the gateway. `scheme` is the one the browser used:
+   * True when a `Host` header value names the gateway. `proto` is the one the browser used:
    * "https" only when a trusted reverse proxy says so (schemeOf), and then a Host without a port
    * names port 443 (RFC 9110 4.2.2).
    */
-  host(value: string | undefined, scheme: Scheme = 'http'): boolean {
+  host(value: string | undefined, proto: Scheme = 'http'): boolean {
     const h = (value ?? '').toLowerCase();
     if (this.has(h)) return true;
-    return scheme === 'https' && !hasPort(h) && this.has(`${h}:443`);
+    return proto === 'https' && !hasPort(h) && this.has(`${h}:443`);
   }
 
   /**
    * True when an origin ("http://host:port", as `Origin` or the start of a `Referer`) is the
-   * gateway's own: of the scheme the browser used (`scheme`: "https" only on the word of a trusted
+   * gateway's own: of the scheme the browser used (`proto`: "https" only on the word of a trusted
    * reverse proxy), and one of its names with the port, the scheme's default when left out.
    */
-  origin(value: string | undefined, scheme: Scheme = 'http'): boolean {
+  origin(value: string | undefined, proto: Scheme = 'http'): boolean {
     const m = /^(https?):\/\/([^/?#]+)$/.exec((value ?? '').toLowerCase());
-    if (m === null || m[1] !== scheme) return false;
-    return this.has(hasPort(m[2]) ? m[2] : `${m[2]}:${scheme === 'https' ? 443 : 80}`);
+    if (m === null || m[1] !== proto) return false;
+    return this.has(hasPort(m[2]) ? m[2] : `${m[2]}:${proto === 'https' ? 443 : 80}`);
   }
 }
 

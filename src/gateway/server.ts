@@ -414,8 +414,7 @@ async function serveUrl(
   // open() as reached through a redirect, and is shown here under the URL asked for.
   // The caps of the server of a menu, asked before the menu (a turn at the server each: the caps'
   // transfer is read whole, so it never waits for the menu's).
-  const caps =
-    cfg.caps !== null && url.scheme === 'gopher' && (url.path ?? '')[0] === '1' ? cfg.caps.of(url, signal) : null;
+  const caps = cfg.caps !== null && faceOf(url).hasServerCaps?.(url) === true ? cfg.caps.of(url, signal) : null;
   const upstream = (s: AbortSignal) => politely(cfg.upstream, url, s, () => open(url, openOptions(cfg, s)));
   const r = kept !== null ? await cfg.cache!.open(kept.key, upstream, signal) : await upstream(signal);
   const keep = kept === null ? null : (p: Uint8Array) => cfg.cache!.keepPage(r, kept.variant, p);

@@ -83,6 +83,8 @@ const gopher: ClientFace = {
   },
   links: menuLinks,
   gatewayShows: 'menus, documents, type 7 searches, Gopher+ forms',
+  // A menu's breadcrumbs come from its server's caps.txt (gophernicus, Bucktooth), read by the gateway.
+  hasServerCaps: (url) => kindOf(url) === 'menu',
   // Gopher crawlers (Veronica-2 among them) read robots.txt as the selector `robots.txt` of the
   // server's root, a text item; its rules are matched against the selector, made to start with "/".
   robots(url) {
