@@ -33,6 +33,18 @@ import { cdxj, indexWarc, type IndexEntry } from './cdxj.js';
 import { ARCHIVE_OPEN_OPTIONS, mediaTypeOf, recordExchange, recordFetch } from './fetch.js';
 import { htmlPageLinks, isHtml } from './html-links.js';
 
+/** The verdict of an object that could not be archived: `e` as its reason (and code when typed). */
+function failedVerdict(e: unknown, t0: number) {
+  const err = e instanceof LocatorError ? e : null;
+  return {
+    status: 'failed' as const,
+    attempts: 1,
+    ms: Date.now() - t0,
+    reason: e instanceof Error ? e.message : String(e),
+    ...(err ? { code: err.code } : {}),
+  };
+}
+
 /** The most links kept from one menu or listing (info lines included): the rest is not followed. */
 export const ARCHIVE_MAX_LINKS = 10000;
 
@@ -252,15 +264,8 @@ export async function* archiveCrawl(
       return v;
     } catch (e) {
       for (const url of w.urls) archived.delete(url);
-      const err = e instanceof LocatorError ? e : null;
       return {
-        verdict: {
-          status: 'failed',
-          attempts: 1,
-          ms: Date.now() - t0,
-          reason: e instanceof Error ? e.message : String(e),
-          ...(err ? { code: err.code } : {}),
-        },
+        verdict: failedVerdict(e, t0),
       };
     }
   };
@@ -359,15 +364,8 @@ export async function* archiveCrawl(
       // The object could not be read whole: nothing of it was written (the writer writes whole records only).
       archived.delete(target);
       archived.delete(u.href);
-      const err = e instanceof LocatorError ? e : null;
       return {
-        verdict: {
-          status: 'failed',
-          attempts: 1,
-          ms: Date.now() - t0,
-          reason: e instanceof Error ? e.message : String(e),
-          ...(err ? { code: err.code } : {}),
-        },
+        verdict: failedVerdict(e, t0),
       };
     }
     return {
