@@ -2,35 +2,29 @@
 // `metadata` record of the protocol exchange (the transcript `locator fetch --verbose` prints,
 // passwords already hidden by the clients), the way Heritrix keeps FTP (heritrix3 issue 331).
 
-import { open, type HttpExchange, type OpenOptions, type Resource, type TranscriptLine } from '../clients/index.js';
+import {
+  open,
+  warcProtocolsOf,
+  type HttpExchange,
+  type OpenOptions,
+  type Resource,
+  type TranscriptLine,
+} from '../clients/index.js';
 import type { WarcWriter, WrittenRecord } from './writer.js';
 import { chunksOf } from './spool.js';
 
 /**
  * The IIPC's WARC-Protocol identifiers (warc-specifications issue 42, "WARC-Protocol" in its
- * registry of extensions) for the schemes locator reaches: `ftp`, `gopher`, `http/1.1` (the HTTP
- * client speaks HTTP/1.1; over TLS for https, whose version open() does not report).
+ * registry of extensions) for the schemes locator reaches, as each client's face declares them:
+ * `ftp`, `gopher`, `http/1.1` (the HTTP client speaks HTTP/1.1; over TLS for https, whose version
+ * open() does not report).
  * DEVIATION: the registry names no identifier for NNTP, WAIS or Prospero; these records carry
  * `nntp` (news: and nntp: URLs), `wais` and `prospero`, the URL schemes' names, until it does.
- * A file: URL crosses no network: no field.
+ * A file: URL crosses no network: no field (its face, made from ftp's, declares none).
  */
 export function warcProtocols(scheme: string): string[] {
-  const name = scheme.toLowerCase();
-  return Object.hasOwn(WARC_PROTOCOL, name) ? [...(WARC_PROTOCOL[name] ?? [])] : [];
+  return warcProtocolsOf(scheme);
 }
-
-// The registry's identifiers by URL scheme: data of the registry, not behaviour of a client.
-// https: only the HTTP layer, the TLS version not being in what open() reports.
-const WARC_PROTOCOL: Record<string, readonly string[] | undefined> = {
-  http: ['http/1.1'],
-  https: ['http/1.1'],
-  ftp: ['ftp'],
-  gopher: ['gopher'],
-  news: ['nntp'],
-  nntp: ['nntp'],
-  wais: ['wais'],
-  prospero: ['prospero'],
-};
 
 /**
  * The media type a resource record gets: the client's Content-Type, except for the views that

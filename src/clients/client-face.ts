@@ -86,6 +86,13 @@ export interface ClientFace {
    * (a Gopher menu: the caps.txt convention of Gopher servers). Left out: never.
    */
   hasServerCaps?(url: Url): boolean;
+  /**
+   * The identifiers of its exchanges in the WARC-Protocol registry (the IIPC proposal,
+   * warc-specifications issue 42) that an archive writes beside its records: "http/1.1", "ftp",
+   * "gopher"; nntp, wais and prospero are not in the registry yet (DEVIATION: their own names,
+   * as the registry names the others). Left out: none.
+   */
+  readonly warcProtocols?: readonly string[];
   /** The links of a menu or listing (`--recursive`): only for URLs of kind `menu` or `listing`. */
   links?: LinkReader;
   /**

@@ -69,6 +69,11 @@ export function faceOf(u: Url): ClientFace {
   return base;
 }
 
+/** The WARC-Protocol identifiers of a built-in scheme's face (any case), none for the others. */
+export function warcProtocolsOf(scheme: string): string[] {
+  return [...(builtinFace(scheme.toLowerCase())?.warcProtocols ?? [])];
+}
+
 /** What a URL designates before it is opened (its face's kindOf; else a session for a face that only connects, else a document). */
 export function kindOfUrl(u: Url): ObjectKind {
   const face = faceOf(u);

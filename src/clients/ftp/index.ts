@@ -60,6 +60,7 @@ async function* listingLinks(u: Url, body: ReadableStream<Uint8Array>): AsyncGen
 }
 
 const ftp = {
+  warcProtocols: ['ftp'],
   kinds: ['document', 'listing'],
   kindOf: (url) => (isDirectory(url) ? 'listing' : 'document'),
   objectOf: (url) => (planFtp(url).listing ? { kind: 'listing', view: 'ftp-listing' } : null),

@@ -57,6 +57,7 @@ async function* menuLinks(_url: Url, body: ReadableStream<Uint8Array>): AsyncGen
 }
 
 const gopher: ClientFace = {
+  warcProtocols: ['gopher'],
   kinds: ['document', 'menu', 'search', 'session'],
   kindOf,
   objectOf(_url, meta) {

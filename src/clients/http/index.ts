@@ -25,6 +25,7 @@ export function httpRobots(url: Url): { url: string; path: string } {
 }
 
 const http: ClientFace = {
+  warcProtocols: ['http/1.1'],
   kinds: ['document'],
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),

@@ -29,6 +29,7 @@ export function nntpSteps(url: Url): string[] {
 }
 
 const nntp: ClientFace = {
+  warcProtocols: ['nntp'],
   kinds: ['document', 'listing'],
   open: async (url, options) => (await import('./client.js')).open(url, options),
   probe: async (url, options) => (await import('./probe.js')).probe(url, options),

@@ -14,6 +14,7 @@ export function prosperoSteps(url: Url): string[] {
 }
 
 const prospero: ClientFace = {
+  warcProtocols: ['prospero'],
   kinds: ['document', 'listing'],
   // A URL whose TARGET field names a directory (as a listing writes a directory's link) is a
   // listing before it is opened; any other may turn out one when opened (no access method).

@@ -26,6 +26,7 @@ export function waisSteps(url: Url): string[] {
 }
 
 const wais: ClientFace = {
+  warcProtocols: ['wais'],
   kinds: ['document', 'search'],
   kindOf: (url) => (fieldsOf(url, 'wais').kind === 'document' ? 'document' : 'search'),
   open: async (url, options) => (await import('./client.js')).open(url, options),
