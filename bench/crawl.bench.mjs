@@ -30,10 +30,10 @@
 // BENCH_SMOKE=1: tiny sizes, one round.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, siteNginx } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(root, 'dist/cli/locator.cjs');
@@ -60,16 +60,6 @@ const cleanup = () => {
 };
 let cleaned = false;
 process.on('exit', () => cleaned || cleanup());
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = s.address().port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 /** Writes a site of `n` pages under dir/site: p/<i>.html with 10 links each. */
 function writeSite(dir, n) {
@@ -108,27 +98,7 @@ function writeSite(dir, n) {
 }
 
 /** A private nginx serving dir/site on a free port; its port. */
-async function nginx(dir) {
-  const port = await freePort();
-  mkdirSync(join(dir, 'tmp'), { recursive: true });
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(
-    conf,
-    `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log notice;\n` +
-      `events { worker_connections 512; }\nhttp {\n include /etc/nginx/mime.types;\n access_log off;\n` +
-      ` client_body_temp_path ${dir}/tmp/body;\n proxy_temp_path ${dir}/tmp/proxy;\n fastcgi_temp_path ${dir}/tmp/fastcgi;\n` +
-      ` uwsgi_temp_path ${dir}/tmp/uwsgi;\n scgi_temp_path ${dir}/tmp/scgi;\n` +
-      ` server {\n  listen 127.0.0.1:${port};\n  root ${dir}/site;\n  add_header LinkChecker 1 always;\n }\n}\n`,
-  );
-  const p = spawn('/usr/sbin/nginx', ['-p', dir, '-c', conf], { stdio: 'ignore' });
-  cleanups.push(() => p.kill('SIGTERM'));
-  for (let i = 0; i < 100; i++) {
-    const r = await fetch(`http://127.0.0.1:${port}/robots.txt`).catch(() => null);
-    if (r?.ok) return port;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error('crawl.bench: nginx did not start');
-}
+const nginx = (dir) => siteNginx(dir, cleanups, '  add_header LinkChecker 1 always;\n');
 
 /** The generating server (bench/crawl-gen-child.mjs) of `pages` pages; its port and process. */
 async function generator(pages, log = false) {
