@@ -142,7 +142,10 @@ function politenessLines(p: PolitenessReport): string[] {
             ? 'no robots.txt'
             : `robots.txt unreachable (${r.why}): nothing followed there`;
       parts.push(said);
-      if (r.disallowed > 0) parts.push(`${r.disallowed} URL${r.disallowed === 1 ? '' : 's'} disallowed, not fetched`);
+      if (r.disallowed > 0)
+        parts.push(
+          `${r.disallowed} URL${r.disallowed === 1 ? '' : 's'} disallowed, not fetched${(r.resumed ?? 0) > 0 ? ` (${r.resumed} in the runs before the resume)` : ''}`,
+        );
       if (r.crawlDelay !== null) parts.push(`Crawl-delay ${r.crawlDelay} ms honoured`);
     }
     if (s.retryAfterWaits > 0) parts.push(`${s.retryAfterWaits} Retry-After wait${s.retryAfterWaits === 1 ? '' : 's'}`);

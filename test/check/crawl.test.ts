@@ -318,6 +318,9 @@ test('--state: a resumed crawl reports the URLs robots.txt disallowed in the run
     assert.equal(reports[1].robots[0].disallowed, 2);
     assert.equal(reports[1].robots[0].resumed, 2);
     assert.equal(reports[1].robots[0].status, 'found');
+    // The CLI's report says so (a third run on the same state).
+    const cli = await runCli(['check', '--recursive', '--state', dir, `${s.url}/`]);
+    assert.match(cli.err, /2 URLs disallowed, not fetched \(2 in the runs before the resume\)/, cli.err);
     assert.ok(!s.times.some((t) => t.path.startsWith('/no')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
