@@ -11,7 +11,6 @@
 // document equal to it: the baseline is therefore used only when it looks like an error itself
 // (looksLikeError(): at most BASELINE_MAX octets, its first line has the words of an error).
 // An answer of error items (type 3) is found by the client itself (src/clients/gopher/reply.ts).
-import { randomBytes } from 'node:crypto';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { fieldsOf } from '../schemes/fields.js';
@@ -36,6 +35,12 @@ const ERROR_WORDS =
 
 /** Gopher item types whose answer is a menu or a session, not a document (RFC 1436 3.8): never compared. */
 const NOT_DOCUMENTS = new Set(['1', '7', '2', '8', 'T', '+']);
+
+/** `n` random octets as hex (Web Crypto, a global of Node: node:crypto is for the clients and the CLI). */
+function randomHex(n: number): string {
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(n));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
 
 /** What a server answered to the selector that cannot exist. */
 type Baseline = { usable: true; selector: string; text: string } | { usable: false; selector: string; why: string };
@@ -122,7 +127,7 @@ export class GopherSoftErrors {
   }
 
   async #ask(u: Url, like: string): Promise<Baseline> {
-    const selector = `${like.startsWith('/') ? '/' : ''}${NO_SUCH_SELECTOR}${randomBytes(8).toString('hex')}`;
+    const selector = `${like.startsWith('/') ? '/' : ''}${NO_SUCH_SELECTOR}${randomHex(8)}`;
     const b = tryParse(`gopher://${u.host ?? ''}:${u.portDigits ?? u.port ?? 70}/0${selector}`);
     if (!(b instanceof Url)) return { usable: false, selector, why: 'no URL for it' };
     const place = this.#host.robots === null ? null : robotsPlaceOf(b);
