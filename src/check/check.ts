@@ -30,6 +30,7 @@ import { listChildren, serverKey, type ChildLister } from './recurse.js';
 import { DEFAULTS, credentialsOnlyFor, whole } from './options.js';
 import { Queue, Signal, sleep } from './schedule.js';
 import { probeWithin } from './deadline.js';
+import { GopherSoftErrors } from './gopher-soft.js';
 import type {
   CheckDocument,
   CheckInput,
@@ -85,6 +86,7 @@ class Engine {
       | 'rate'
       | 'maxWait'
       | 'onPoliteness'
+      | 'gopherSoftErrors'
     >
   >;
   readonly probeOptions: ProbeOptions;
@@ -100,6 +102,8 @@ class Engine {
   readonly ignoreRobots: boolean;
   readonly probe: ProbeFunction | null;
   readonly children: ChildLister;
+  /** The soft-error test of Gopher documents (./gopher-soft.ts); null: `gopherSoftErrors: false`. */
+  readonly softErrors: GopherSoftErrors | null;
   /** Each normal form counted or probed: UNDER_WAY, or the index of its status in STATUS_CODES. */
   readonly known = new Map<string, number>();
   /** The probes under way, by normal form. */
@@ -135,6 +139,7 @@ class Engine {
       maxWait,
       onPoliteness,
       includeVerbatim,
+      gopherSoftErrors,
       ...probeOptions
     } = options;
     if (order !== undefined && order !== 'input' && order !== 'completion') {
@@ -178,6 +183,7 @@ class Engine {
     this.onPoliteness = onPoliteness;
     this.probe = probe ?? null;
     this.children = children ?? listChildren;
+    this.softErrors = gopherSoftErrors === false ? null : new GopherSoftErrors(this);
   }
 
   async probeFunction(): Promise<ProbeFunction> {
@@ -185,10 +191,25 @@ class Engine {
   }
 
   /**
+   * Probes one normal form (or runs `once` instead of the probe), as tries() does; a Gopher
+   * document's short answer is then compared with its server's answer to a selector that cannot
+   * exist (./gopher-soft.ts), outside the turn of the probe (the baseline takes a turn of its own).
+   */
+  async runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<Outcome> {
+    const o = await this.tries(u, once);
+    if (o.r.sample === undefined) return o;
+    if (this.softErrors === null) {
+      const { sample: _, ...r } = o.r;
+      return { ...o, r };
+    }
+    return { ...o, r: await this.softErrors.judge(u, o.r) };
+  }
+
+  /**
    * Probes one normal form (or runs `once` instead of the probe): in a turn of its server, again
    * after a temporary failure (with backoff), after the wait a busy server asked for.
    */
-  async runTask(u: Url, once?: () => Promise<ProbeResult>): Promise<Outcome> {
+  async tries(u: Url, once?: () => Promise<ProbeResult>): Promise<Outcome> {
     const probe = await this.probeFunction();
     const host = serverKey(u);
     for (let attempt = 1; ; attempt++) {
@@ -489,6 +510,12 @@ class Engine {
         parallel: Math.max(1, this.o.concurrency * 2),
       },
     )) {
+      // A URL an earlier run did not fetch for robots.txt: counted in this run's report too.
+      if (c.resumed && c.code === 'robots-disallowed' && this.robots !== null) {
+        const u = tryParse(c.url);
+        const place = u instanceof Url ? robotsPlaceOf(u) : null;
+        if (place !== null) await this.robots.carry(place);
+      }
       const seed = c.depth === 0 ? seedOf.get(c.url) : undefined;
       if (seed !== undefined) {
         if (seed.reported) continue;

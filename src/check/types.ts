@@ -106,6 +106,11 @@ export interface CheckOptions extends ProbeOptions {
    * and spans, HTML `<pre>` and `<code>`; default false, as lychee's --include-verbatim).
    */
   includeVerbatim?: boolean;
+  /**
+   * Gopher documents: compare a short answer with the server's answer to a selector that cannot
+   * exist, asked once per server, and report an equal one broken (./gopher-soft.ts; default true).
+   */
+  gopherSoftErrors?: boolean;
   /** Do not read robots.txt (RFC 9309): off by default, named in the report when on. */
   ignoreRobots?: boolean;
   /** Requests a second to one server at most (a token bucket of src/crawl/politeness.ts; default: no bound but `delay`). */

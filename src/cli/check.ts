@@ -142,7 +142,10 @@ function politenessLines(p: PolitenessReport): string[] {
             ? 'no robots.txt'
             : `robots.txt unreachable (${r.why}): nothing followed there`;
       parts.push(said);
-      if (r.disallowed > 0) parts.push(`${r.disallowed} URL${r.disallowed === 1 ? '' : 's'} disallowed, not fetched`);
+      if (r.disallowed > 0)
+        parts.push(
+          `${r.disallowed} URL${r.disallowed === 1 ? '' : 's'} disallowed, not fetched${(r.resumed ?? 0) > 0 ? ` (${r.resumed} in the runs before the resume)` : ''}`,
+        );
       if (r.crawlDelay !== null) parts.push(`Crawl-delay ${r.crawlDelay} ms honoured`);
     }
     if (s.retryAfterWaits > 0) parts.push(`${s.retryAfterWaits} Retry-After wait${s.retryAfterWaits === 1 ? '' : 's'}`);
@@ -497,6 +500,12 @@ export const checkCommand: Command = {
       group: 'mailto: URLs',
       description: 'With --smtp-probe: the server to ask instead.',
     },
+    'no-gopher-soft-errors': {
+      type: 'boolean',
+      group: 'gopher: URLs',
+      description:
+        "Do not compare a Gopher document's short answer with the server's answer to a selector that cannot exist (asked once per server, the first time a document needs it; an equal answer that reads as an error is reported broken, code gopher-soft-error).",
+    },
   },
   run: async (args, given, io) => {
     // The config file (locator-check.json in the current directory when it exists): the command line wins.
@@ -536,6 +545,7 @@ export const checkCommand: Command = {
       dnsServers:
         values['dns-server'] === undefined ? undefined : ([] as string[]).concat(values['dns-server'] as string[]),
       smtpProbe: values['smtp-probe'] === true ? true : undefined,
+      gopherSoftErrors: values['no-gopher-soft-errors'] === true ? false : undefined,
       smtpServer: values['smtp-server'] as string | undefined,
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
       netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,

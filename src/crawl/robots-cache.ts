@@ -38,8 +38,10 @@ export interface RobotsReport {
   named: boolean;
   crawlDelay: number | null;
   sitemaps: readonly string[];
-  /** URLs not fetched because the rules disallow them. */
+  /** URLs not fetched because the rules disallow them (those of `resumed` included). */
   disallowed: number;
+  /** Of `disallowed`, those an earlier run of a resumed crawl did not fetch (its state kept their verdicts). */
+  resumed?: number;
   notes: readonly string[];
 }
 
@@ -77,6 +79,26 @@ export class RobotsCache {
         ? `not fetched: the server's robots.txt could not be read (${report.why}), and a crawler must then take everything as disallowed (RFC 9309 2.3.1.4)`
         : `not fetched: the server's robots.txt disallows it (Disallow: ${v.rule?.pattern}, RFC 9309 2.2.2)`;
     return { allowed: false, reason, rule: v.rule };
+  }
+
+  /**
+   * Whether the rules let the crawler fetch `place.path`, as ask() says, for a request of the
+   * crawler's own (the checker's baseline of a Gopher server), not a URL of the crawl: not counted.
+   */
+  async allows(place: RobotsPlace): Promise<boolean> {
+    const { policy } = await this.#of(place);
+    return robotsVerdict(policy, place.path).allowed;
+  }
+
+  /**
+   * A URL an earlier run of a resumed crawl did not fetch because these rules disallowed it (its
+   * verdict kept in the crawl's state): counted in the report as ask() counts one, the server's
+   * robots.txt read again if this run has not read it yet (RFC 9309 2.4: a resumed crawl re-reads it).
+   */
+  async carry(place: RobotsPlace): Promise<void> {
+    const { report } = await this.#of(place);
+    report.disallowed++;
+    report.resumed = (report.resumed ?? 0) + 1;
   }
 
   /** The `Sitemap:` lines of the server's robots.txt (RFC 9309 2.2.4), fetched if not yet. */

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { check, type CheckOptions, type CheckResult, type PolitenessReport } from '../../src/check/index.js';
@@ -281,6 +282,48 @@ test('sitemaps: the Sitemap lines of robots.txt (an index, gzip) give the crawl 
     assert.deepEqual(got, ['0 ok /', '1 ok /s1', '1 refused /s2']);
     assert.ok(!s.times.some((t) => t.path === '/s2'));
   } finally {
+    await s.close();
+  }
+});
+
+test('--state: a resumed crawl reports the URLs robots.txt disallowed in the run before, as that run did', async () => {
+  const s = await recording((path) => {
+    if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nDisallow: /no\n' };
+    if (path === '/') return { status: 200, body: page(['/a', '/no/x', '/no/y']) };
+    return { status: 200, body: page([]) };
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'locator-check-state-'));
+  try {
+    const reports: PolitenessReport[] = [];
+    const options: CheckOptions = {
+      recursive: true,
+      state: dir,
+      timeout: 10_000,
+      onPoliteness: (p) => reports.push(p),
+    };
+    const first = await all([`${s.url}/`], options);
+    const again = await all([`${s.url}/`], options);
+    for (const rs of [first, again])
+      assert.deepEqual(rs.map((r) => `${r.url.replace(s.url, '')} ${r.status}`).sort(), [
+        '/ ok',
+        '/a ok',
+        '/no/x refused',
+        '/no/y refused',
+      ]);
+    assert.ok(
+      again.filter((r) => r.depth > 0).every((r) => (r as CheckResult & { resumed?: boolean }).resumed === true),
+    );
+    assert.equal(reports[0].robots[0].disallowed, 2);
+    // The second run fetched nothing disallowed, and says what the first one skipped.
+    assert.equal(reports[1].robots[0].disallowed, 2);
+    assert.equal(reports[1].robots[0].resumed, 2);
+    assert.equal(reports[1].robots[0].status, 'found');
+    // The CLI's report says so (a third run on the same state).
+    const cli = await runCli(['check', '--recursive', '--state', dir, `${s.url}/`]);
+    assert.match(cli.err, /2 URLs disallowed, not fetched \(2 in the runs before the resume\)/, cli.err);
+    assert.ok(!s.times.some((t) => t.path.startsWith('/no')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
     await s.close();
   }
 });

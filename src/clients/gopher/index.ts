@@ -25,7 +25,7 @@ export function gopherSteps(url: Url, options: ProbeOptions = {}): string[] {
   const read =
     f.gophertype === '1' || f.gophertype === '7'
       ? 'read the first line: a menu line (not an error item, type 3), "." or nothing; then close'
-      : 'read the first bytes (an answer that is only error items, type 3, is an error); then close';
+      : 'read the answer, whole when it is at most 4096 octets (only error items, type 3, or one followed by info lines only, is an error); then close';
   return [`connect ${url.host}:${url.port ?? 70}`, request, read];
 }
 

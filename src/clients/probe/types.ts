@@ -55,6 +55,11 @@ export interface ProbeResult {
   busy?: boolean;
   /** With `busy`: the wait the server asked for, in ms (HTTP Retry-After, RFC 9110 10.2.3), when it named one. */
   retryAfter?: number;
+  /**
+   * gopher, a document (not a menu): its whole answer when it is short (src/clients/gopher/probe.ts),
+   * which the checker compares with the server's answer to a selector that cannot exist.
+   */
+  sample?: Uint8Array;
 }
 
 /** One scheme's probe: what `probe()` calls for a URL of that scheme. */
