@@ -23,12 +23,42 @@ async function starts(p: Politeness, server: string, n: number, hold = 0): Promi
 
 const gaps = (t: number[]) => t.slice(1).map((x, i) => x - t[i]);
 
-test('the delay between starts to one server holds; other servers are not held back by it', async () => {
+/**
+ * Runs `jobs` (server names) through `p` on a mocked clock (node:test's MockTimers: setTimeout and
+ * Date), moving it 1 ms at a time up to `until`; resolves to each start as [server, ms]. The
+ * engine's own grant times, exactly: a loaded machine cannot shift them.
+ */
+async function startsOnClock(
+  t: { mock: { timers: { tick(ms: number): void } } },
+  p: Politeness,
+  jobs: string[],
+  until: number,
+): Promise<[string, number][]> {
+  const out: [string, number][] = [];
+  const all = Promise.all(jobs.map((server) => p.run(server, async () => void out.push([server, Date.now()]))));
+  await tick();
+  for (let ms = 0; ms < until; ms++) {
+    t.mock.timers.tick(1);
+    await tick();
+  }
+  // Not all started by `until`: fail with what did (awaiting them would wait on a clock no one moves).
+  assert.equal(out.length, jobs.length, `by ${until} ms only these started: ${JSON.stringify(out)}`);
+  await all;
+  return out;
+}
+
+test('the delay between starts to one server holds; other servers are not held back by it', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   const p = new Politeness({ concurrency: 8, perServer: 2, delay: 60 });
-  const [a, b] = await Promise.all([starts(p, 'a:70', 4), starts(p, 'b:70', 1)]);
-  for (const g of gaps(a)) assert.ok(g >= 59, `gap ${g} ms < 60`);
-  // b started at once, while a's second request was still waiting.
-  assert.ok(b[0] - a[0] < 50, `b waited ${b[0] - a[0]} ms`);
+  const started = await startsOnClock(t, p, ['a:70', 'a:70', 'a:70', 'a:70', 'b:70'], 200);
+  // b starts at once, while a's second request waits its 60 ms; a's starts are 60 ms apart.
+  assert.deepEqual(started, [
+    ['a:70', 0],
+    ['b:70', 0],
+    ['a:70', 60],
+    ['a:70', 120],
+    ['a:70', 180],
+  ]);
   assert.deepEqual(
     p.report().map((s) => [s.server, s.requests, s.delay]),
     [
@@ -96,24 +126,28 @@ test('servers take turns: a server with many waiters does not hold the others ba
   assert.deepEqual(order, ['busy', 'busy', 'other', 'busy', 'busy', 'busy']);
 });
 
-test('the token bucket: a burst, then starts at `rate` a second on average', async () => {
+test('the token bucket: a burst, then starts at `rate` a second', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   const p = new Politeness({ concurrency: 8, perServer: 8, delay: 0, rate: 20, burst: 3 });
-  const t = await starts(p, 's', 6);
-  // The first three come at once (the burst)...
-  assert.ok(t[2] - t[0] < 40, `the burst took ${t[2] - t[0]} ms`);
-  // ...and the next three need three tokens at 20 a second: 150 ms at least. (A single gap may be
-  // shorter when a timer fired late: the bucket holds the fraction of a token that accrued.)
-  assert.ok(t[5] - t[0] >= 148, `six starts in ${t[5] - t[0]} ms, rate 20/s allows no fewer than 150`);
+  const started = await startsOnClock(t, p, ['s', 's', 's', 's', 's', 's'], 200);
+  // The first three at once (the burst), then one token each 50 ms at 20 a second.
+  assert.deepEqual(
+    started.map(([, ms]) => ms),
+    [0, 0, 0, 50, 100, 150],
+  );
 });
 
-test('pause(): a Retry-After holds every request to that server for exactly the wait asked', async () => {
+test('pause(): a Retry-After holds every request to that server for exactly the wait asked', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   const p = new Politeness({ concurrency: 4, perServer: 4, delay: 0 });
-  await starts(p, 's', 1);
-  const at = performance.now();
+  await startsOnClock(t, p, ['s'], 0);
   assert.equal(p.pause('s', 120), 120);
-  const [[t], [u]] = await Promise.all([starts(p, 's', 1), starts(p, 'other', 1)]);
-  assert.ok(t - at >= 119, `started ${t - at} ms after a pause of 120`);
-  assert.ok(u < t, 'another server is not paused');
+  const started = await startsOnClock(t, p, ['s', 'other'], 200);
+  // Another server is not paused; s starts when the 120 ms are over, not a tick before.
+  assert.deepEqual(started, [
+    ['other', 0],
+    ['s', 120],
+  ]);
   const s = p.report().find((r) => r.server === 's')!;
   assert.equal(s.retryAfterWaits, 1);
   assert.equal(s.longestPause, 120);
@@ -142,11 +176,19 @@ test('pause(): a wait past maxWait pauses nothing and says how long was asked', 
   assert.ok(performance.now() - at < 500);
 });
 
-test('setCrawlDelay(): the longer of the option and the Crawl-delay is in force for that server', async () => {
+test('setCrawlDelay(): the longer of the option and the Crawl-delay is in force for that server', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
   const p = new Politeness({ concurrency: 4, perServer: 4, delay: 10 });
   p.setCrawlDelay('slow', 80);
-  const t = await starts(p, 'slow', 3);
-  for (const g of gaps(t)) assert.ok(g >= 79, `gap ${g} < Crawl-delay 80`);
+  const started = await startsOnClock(t, p, ['slow', 'slow', 'slow', 'fast', 'fast'], 300);
+  // The Crawl-delay counts from when it was set (robots.txt just read): slow's first start waits it too.
+  assert.deepEqual(started, [
+    ['fast', 0],
+    ['fast', 10],
+    ['slow', 80],
+    ['slow', 160],
+    ['slow', 240],
+  ]);
   const s = p.report().find((r) => r.server === 'slow')!;
   assert.equal(s.crawlDelay, 80);
   assert.equal(s.delay, 80);
