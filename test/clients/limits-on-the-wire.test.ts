@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from '../../src/clients/index.js';
-import { LocatorError } from '../../src/core/errors.js';
 import { GopherError, type GopherOpenOptions } from '../../src/clients/gopher/client.js';
 import { accessMethods } from '../../src/clients/prospero/client.js';
 import type { OpenOptions } from '../../src/clients/types.js';
@@ -36,7 +35,6 @@ import { concatBytes } from '../../src/clients/framing/bytes.js';
 import { DOCS_DIR } from './wais/captures.js';
 
 const MiB = 1024 * 1024;
-const code = (c: string) => (e: unknown) => e instanceof LocatorError && e.code === c;
 
 /**
  * Header lines of `total` octets, CR LF counted, the way NNTP and Gopher+ count them: `fixed`
