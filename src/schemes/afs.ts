@@ -82,13 +82,13 @@ function readPath(url: Url): string | null {
 /** afs (draft 1993-07): the cell and the path. */
 export interface AfsFields {
   cellname: string | null;
-  path: string;
+  /** The decoded path, beginning with "/"; null when the URL has none (afs://cell: `afs-missing-path`). */
+  path: string | null;
 }
 
-/** The fields of draft 1993-07 afsaddress: `cellname` (the host) and `path` (decoded, begins with "/"). */
+/** The fields of draft 1993-07 afsaddress: `cellname` (the host) and `path` (decoded, begins with "/", or null). */
 function fields(url: Url): AfsFields {
-  // A URL with no path gives null, though AfsFields, as published, says string.
-  return Object.freeze({ cellname: url.host, path: readPath(url) }) as AfsFields;
+  return Object.freeze({ cellname: url.host, path: readPath(url) });
 }
 
 /** Builds "//cellname/path" (draft 1993-07 afsaddress); `host` may stand for `cellname`. */

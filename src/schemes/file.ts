@@ -109,18 +109,18 @@ function readPath(url: Url): string | null {
 
 /** file (RFC 1738 3.10): the decoded path (starting with "/") and whether it is on this machine. */
 export interface FileFields {
-  path: string;
+  /** The decoded path, beginning with "/"; null when the URL has none (file://host, file:x: `file-missing-path`). */
+  path: string | null;
   local: boolean;
 }
 
-/** The contract fields (RFC 1738 3.10): `path` (decoded, begins with "/"), `local`. */
+/** The contract fields (RFC 1738 3.10): `path` (decoded, begins with "/", or null), `local`. */
 function fields(url: Url): FileFields {
   // Speed: the host is judged on its offsets; only a 9-character host is sliced.
   const hs = url.hostStart;
   const n = url.hostEnd - hs;
   const local = hs < 0 || n === 0 || (n === 9 && url.href.slice(hs, hs + 9).toLowerCase() === 'localhost');
-  // A URL with no path (file:x) gives null, though FileFields, as published, says string.
-  return Object.freeze({ path: readPath(url), local }) as FileFields;
+  return Object.freeze({ path: readPath(url), local });
 }
 
 /**

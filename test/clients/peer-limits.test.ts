@@ -93,3 +93,40 @@ test('ftp MAX_PRELIMINARY (RFC 959 5.4): ten "120" replies before "220" are wait
     await past.stop();
   }
 });
+
+test('ftp MAX_PRELIMINARY (RFC 959 4.2) at the end of a transfer: "150" and nine more 1yz replies before "226" are waited through; a tenth more is refused', async () => {
+  const body = 'hello\r\n';
+  const after150 = (n: number) =>
+    standard(
+      { 'a.txt': body },
+      {
+        RETR: async (_v, _a, s) => {
+          const data = await s.data!;
+          s.reply('150 Opening BINARY mode data connection.');
+          data.end(body);
+          await new Promise((resolve) => data.once('close', resolve));
+          for (let i = 0; i < n; i++) s.reply('150 still working');
+          s.reply('226 Transfer complete.');
+        },
+      },
+    );
+  const at = await FakeFtp.start({ handle: after150(9) });
+  try {
+    const r = await open(at.url('a.txt') + ';type=i');
+    assert.equal(new TextDecoder().decode(await new Response(r.body).arrayBuffer()), body);
+    assert.equal(at.commands.at(-1), 'QUIT');
+    assert.equal(await at.allClosed(), true);
+  } finally {
+    await at.stop();
+  }
+  const past = await FakeFtp.start({ handle: after150(10) });
+  try {
+    const r = await open(past.url('a.txt') + ';type=i');
+    const e = await rejects(new Response(r.body).arrayBuffer());
+    assert.equal(e.code, 'protocol-error');
+    assert.equal(e.detail, 'the FTP server sent preliminary replies (1yz) without end');
+    assert.equal(await past.allClosed(), true, 'both connections closed');
+  } finally {
+    await past.stop();
+  }
+});

@@ -7,10 +7,10 @@
 // POST with the browser's `Origin: https://...` is sent, on the word of nginx's X-Forwarded-Proto
 // only, and a search's redirect goes to https.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -87,12 +87,19 @@ function ask(o: {
   });
 }
 
+/** The directories of the nginx instances (configuration, certificate, temporary files), removed at the end. */
+const nginxDirs: string[] = [];
+after(() => {
+  for (const dir of nginxDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * nginx with docs/deploy.md's server block, its listeners on free ports of 127.0.0.1 (`http`,
  * `https`) with a certificate of the test's own, in front of the gateway on `gatewayPort`.
  */
 async function deployNginx(gatewayPort: number) {
   const dir = mkdtempSync(join(tmpdir(), 'locator-deploy-'));
+  nginxDirs.push(dir);
   mkdirSync(join(dir, 'tmp'));
   const made = spawnSync(
     'openssl',

@@ -76,7 +76,7 @@ same<
     }
   >
 >();
-same<Equal<FileFields, { path: string; local: boolean }>>();
+same<Equal<FileFields, { path: string | null; local: boolean }>>();
 same<
   Equal<
     ProsperoFields,
@@ -85,7 +85,7 @@ same<
 >();
 same<Equal<MidFields, { messageId: string; contentId: string | null }>>();
 same<Equal<CidFields, { contentId: string }>>();
-same<Equal<AfsFields, { cellname: string | null; path: string }>>();
+same<Equal<AfsFields, { cellname: string | null; path: string | null }>>();
 
 // The map by scheme name: the 16 schemes of the specs, each with its type.
 same<
@@ -133,6 +133,21 @@ same<
   >
 >();
 same<Equal<BuildFields<'nntp'>['article'], number | null | undefined>>();
+
+test('file and afs: a URL with no path (file-missing-path, afs-missing-path) has the path null, as its type says', () => {
+  const none: string | null = fieldsOf(parse('file://'), 'file').path;
+  assert.equal(none, null);
+  assert.equal(fieldsOf(parse('file://node.gypi'), 'file').path, null);
+  assert.equal(fieldsOf(parse('afs://cell.org'), 'afs').path, null);
+  const file = fieldsOf(parse('file:///etc/motd'), 'file');
+  // @ts-expect-error: the path may be null
+  const path: string = file.path;
+  assert.equal(path, '/etc/motd');
+  const afs = fieldsOf(parse('afs://cell.org/usr/x'), 'afs');
+  // @ts-expect-error: the path may be null
+  const afsPath: string = afs.path;
+  assert.equal(afsPath, '/usr/x');
+});
 
 test("a user's accessors of the typed fields: fieldsOf(parse(url), scheme).field and build(scheme, fields)", () => {
   const ftp = fieldsOf(parse('ftp://h.com/pub/f.txt;type=i'), 'ftp');

@@ -11,6 +11,7 @@ import type { FtpFace } from './client.js';
 export function fileSteps(url: Url): string[] {
   const f = fieldsOf(url, 'file');
   if (!f.local) return [`the file is on ${url.host}: its ftp URL is probed (RFC 1738 3.10)`];
+  if (f.path === null) return ['nothing is opened: the file URL names no path (RFC 1738 3.10)'];
   return [`open ${f.path}: a document for reading (no octet read), a directory for listing`];
 }
 

@@ -145,12 +145,12 @@ export async function startWaisServer(options: WaisServerOptions): Promise<WaisS
         busy = false;
       }
     };
+    // The input held is bounded without a check here: pump() refuses a header announcing more
+    // than MAX_REQUEST as soon as it is read, and reading stops past INPUT_HIGH while it answers.
+    // (A check of the whole buffer against MAX_REQUEST would refuse a request of exactly that
+    // size when the next one came in the same read.)
     socket.on('data', (chunk: Buffer) => {
       buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-      if (buf.length > MAX_REQUEST + HEADER_LENGTH) {
-        socket.destroy();
-        return;
-      }
       if (busy && buf.length >= INPUT_HIGH) socket.pause(); // pump() resumes when it has used it
       void pump();
     });

@@ -92,6 +92,10 @@ test('issue 18: explainProbe(wais, prospero) is Init and the search, and the dir
   ]);
 });
 
+test('RFC 1738 5 (fileurl): the steps of a file URL of this machine with no path open nothing', () => {
+  assert.deepEqual(explainProbe('file://'), ['nothing is opened: the file URL names no path (RFC 1738 3.10)']);
+});
+
 test('RFC 1738 3.10: a file URL of another host is probed as its ftp URL', () => {
   assert.deepEqual(explainProbe('file://ftp.example/pub/x.txt'), [
     'the file is on ftp.example: its ftp URL is probed (RFC 1738 3.10)',

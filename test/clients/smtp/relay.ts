@@ -15,6 +15,8 @@ export interface Io {
   startTls(): void;
   /** Stops reading: what the client sends next stays in the buffers. */
   stopReading(): void;
+  /** Closes the connection from the relay's side. */
+  end(): void;
   /** True while the session runs in DATA mode (set by the script). */
   inData: boolean;
 }
@@ -23,14 +25,34 @@ export interface Relay {
   port: number;
   /** Every line received, without CR LF (DATA lines included). */
   lines: string[];
+  /** Connections accepted so far. */
+  connections: number;
+  /** Resolves once every connection accepted is closed; rejects after `ms` if one is still open. */
+  allClosed(ms?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A fake relay: greets with 220, then gives each line to `script`. */
-export async function relay(script: (line: string, io: Io) => void): Promise<Relay> {
-  const r: Relay = { port: 0, lines: [], close: async () => {} };
+/** A fake relay: greets with `greeting` (220 by default), then gives each line to `script`. */
+export async function relay(
+  script: (line: string, io: Io) => void,
+  greeting = '220 fake.test ESMTP\r\n',
+): Promise<Relay> {
   const sockets = new Set<net.Socket>();
+  const r: Relay = {
+    port: 0,
+    lines: [],
+    connections: 0,
+    async allClosed(ms = 2000) {
+      const deadline = Date.now() + ms;
+      while (sockets.size > 0) {
+        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open on the fake relay`);
+        await new Promise((res) => setTimeout(res, 10));
+      }
+    },
+    close: async () => {},
+  };
   const server = net.createServer((raw) => {
+    r.connections++;
     sockets.add(raw);
     raw.on('error', () => {});
     raw.on('close', () => sockets.delete(raw));
@@ -58,6 +80,7 @@ export async function relay(script: (line: string, io: Io) => void): Promise<Rel
         });
         secure.on('error', () => {});
         sockets.add(secure);
+        secure.on('close', () => sockets.delete(secure));
         current = secure;
         secure.on('data', onData);
       },
@@ -66,10 +89,11 @@ export async function relay(script: (line: string, io: Io) => void): Promise<Rel
         current.pause();
         if (current !== raw) raw.pause();
       },
+      end: () => void current.end(),
       inData: false,
     };
     raw.on('data', onData);
-    raw.write('220 fake.test ESMTP\r\n');
+    raw.write(greeting);
   });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   r.port = (server.address() as net.AddressInfo).port;

@@ -181,6 +181,41 @@ test('fault: a flood of option requests gets a bounded number of answers, and th
   }
 });
 
+test('MAX_TRANSCRIPT: a session of 2,000 transcript lines keeps them all; of 2,001, the first 2,000 and one line saying the rest was left out', async () => {
+  // The lines: "connect ...", one "NOP" for each IAC NOP (RFC 854) the server sends, "session ended ...".
+  const run = async (nops: number) => {
+    const fake = await fakeTelnet((sock) => {
+      sock.write(Buffer.concat([Buffer.alloc(2 * nops, Buffer.from([255, 241])), Buffer.from('END')]));
+    });
+    try {
+      const seen: string[] = [];
+      const s = await connect(`telnet://127.0.0.1:${fake.port}/`, {
+        timeout: 5000,
+        transcript: (l) => seen.push(l.text),
+      });
+      await collect(s).wait(/END$/);
+      s.close();
+      await s.closed;
+      await fake.allClosed();
+      assert.deepEqual(
+        s.transcript.map((l) => l.text),
+        seen,
+      );
+      return seen;
+    } finally {
+      await fake.close();
+    }
+  };
+  const at = await run(1998);
+  assert.equal(at.length, 2000);
+  assert.match(at[0], /^connect 127\.0\.0\.1:\d+$/);
+  assert.match(at[1999], /^session ended: /);
+  const past = await run(1999);
+  assert.equal(past.length, 2001);
+  assert.equal(past[1999], 'NOP');
+  assert.equal(past[2000], '(more than 2000 lines: the rest is left out)');
+});
+
 test('fault: a subnegotiation that never ends is dropped past the limit (the parser holds at most 4096 octets), the session lives on', async () => {
   const fake = await fakeTelnet((sock) => {
     sock.write(Buffer.from([255, 250, 24]));

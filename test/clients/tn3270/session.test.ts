@@ -320,6 +320,51 @@ test('RFC 855: an endless subnegotiation, in the negotiation or in the session, 
   }
 });
 
+test('MAX_SUBNEGOTIATION (RFC 855): a subnegotiation of 512 octets, its option octet counted, is read; of 513, a protocol-error that closes the session', async () => {
+  // After Enter, the host sends IAC SB TERMINAL-TYPE, `n` octets and IAC SE, then a new screen.
+  const again = Buffer.from([0xf5, 0xc2, 0x11, ...encodeAddress(0), 0x1d, 0x60, ...ebcdic('AGAIN'), 0xff, 0xef]);
+  const sb = (n: number) =>
+    Buffer.concat([Buffer.from([255, 250, 24]), Buffer.alloc(n, 0x41), Buffer.from([255, 240])]);
+  const fakeWith = (n: number) => fake3270(FORM, (sock) => sock.write(Buffer.concat([sb(n), again])));
+  const at = await fakeWith(511);
+  try {
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${at.port}`), {});
+    const out = outputReader(s);
+    await out.until(/LOGON/);
+    s.write(enc('\r'));
+    await out.until(/AGAIN/);
+    s.close();
+    await s.closed;
+    await at.allClosed();
+  } finally {
+    await at.close();
+  }
+  const past = await fakeWith(512);
+  try {
+    const s = await connectSession(parse(`tn3270://127.0.0.1:${past.port}`), {});
+    const out = outputReader(s);
+    await out.until(/LOGON/);
+    s.write(enc('\r'));
+    // bounded: a session that took the subnegotiation would stay open
+    const end = await Promise.race([
+      s.closed.then(
+        () => 'closed without an error',
+        (e: unknown) => e,
+      ),
+      new Promise((r) => setTimeout(() => r('still open after 5 s'), 5000).unref()),
+    ]);
+    assert.ok(code('protocol-error')(end), String(end));
+    assert.equal(
+      (end as LocatorError).detail,
+      "the server's subnegotiation (IAC SB TERMINAL-TYPE) ran past 512 octets without IAC SE (RFC 855)",
+    );
+    assert.doesNotMatch(out.text(), /AGAIN/);
+    await past.allClosed();
+  } finally {
+    await past.close();
+  }
+});
+
 test('RFC 1576: a server that never negotiates (a stall, or not TN3270) is a timeout naming the 3270 mode', async () => {
   const f = await pushOnConnect('login: ');
   try {
