@@ -16,7 +16,8 @@
 // Each row has the CPU time (user + system, every thread, GNU time's %U %S) beside the wall time:
 // on a shared machine the wall time is the scheduler's as much as the program's.
 // Needs dist/ built (`npm run bench archive` builds), nginx, wget, /usr/bin/time; the shared test
-// servers for the nginx and ftp parts. BENCH_SMOKE=1: tiny sizes, one round.
+// servers for the nginx and ftp parts. BENCH_SMOKE=1: tiny sizes, one round. ARCHIVE_CLI: another build's
+// dist/cli/locator.cjs (a copy of dist/ made before a change), for a before and after at the same load.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort, siteNginx } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist/cli/locator.cjs');
+const CLI = process.env.ARCHIVE_CLI ?? join(root, 'dist/cli/locator.cjs');
 const { indexWarc } = await import(join(root, 'dist/archive/index.js'));
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const env = (k, d) => Number(process.env[k] ?? d);
