@@ -13,8 +13,11 @@
 //   (records of the objects: resource and metadata for locator, resource for wget).
 // - check: `locator archive` against `locator check --recursive` on the generated site at the same
 //   politeness (--per-host 2, no delay: both commands' defaults), interleaved: within 10%.
+// Each row has the CPU time (user + system, every thread, GNU time's %U %S) beside the wall time:
+// on a shared machine the wall time is the scheduler's as much as the program's.
 // Needs dist/ built (`npm run bench archive` builds), nginx, wget, /usr/bin/time; the shared test
-// servers for the nginx and ftp parts. BENCH_SMOKE=1: tiny sizes, one round.
+// servers for the nginx and ftp parts. BENCH_SMOKE=1: tiny sizes, one round. ARCHIVE_CLI: another build's
+// dist/cli/locator.cjs (a copy of dist/ made before a change), for a before and after at the same load.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort, siteNginx } from './servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'dist/cli/locator.cjs');
+const CLI = process.env.ARCHIVE_CLI ?? join(root, 'dist/cli/locator.cjs');
 const { indexWarc } = await import(join(root, 'dist/archive/index.js'));
 const SMOKE = process.env.BENCH_SMOKE === '1';
 const env = (k, d) => Number(process.env[k] ?? d);
@@ -74,12 +77,15 @@ function writeSite(dir, n, files) {
 /** A private nginx serving dir/site on a free port; its port. */
 const nginx = (dir) => siteNginx(dir, cleanups);
 
-/** Runs a command under /usr/bin/time -f %M; resolves { secs, rss (KiB), status, err }. Killed after TIMEBOX s. */
+/**
+ * Runs a command under /usr/bin/time; resolves { secs, rss (KiB), cpu (user + system s, all its threads), status,
+ * err }. Killed after TIMEBOX s.
+ */
 function run(cmd, args, cwd = work) {
   const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const p = spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, cmd, ...args], {
+    const p = spawn('/usr/bin/time', ['-f', '%U %S %M', '-o', rssFile, cmd, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
       cwd,
@@ -93,10 +99,15 @@ function run(cmd, args, cwd = work) {
       clearTimeout(timer);
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       let rss = NaN;
+      let cpu = NaN;
       try {
-        rss = Number(/(\d+)\s*$/.exec(readFileSync(rssFile, 'utf8'))?.[1]);
+        const m = /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(readFileSync(rssFile, 'utf8'));
+        if (m !== null) {
+          cpu = Number(m[1]) + Number(m[2]);
+          rss = Number(m[3]);
+        }
       } catch {}
-      resolve({ secs, rss, status, err });
+      resolve({ secs, rss, cpu, status, err });
     });
   });
 }
@@ -183,6 +194,8 @@ async function againstWget(name, url, extra, alsoArgs = null) {
       'WARC MB/s': (runs.at(-1).contents.total / 1e6 / median(secs)).toFixed(2),
       'WARC MB': (runs.at(-1).contents.total / 1e6).toFixed(2),
       'peak RSS MB': (median(runs.map((r) => r.rss)) / 1024).toFixed(1),
+      'CPU s': median(runs.map((r) => r.cpu)).toFixed(2),
+      'CPU ms/object': ((1000 * median(runs.map((r) => r.cpu))) / objs).toFixed(3),
       exit: runs.map((r) => r.status).join(','),
     };
   };
@@ -268,6 +281,8 @@ if (PARTS.includes('check')) {
     'median s': median(runs.map((r) => r.secs)).toFixed(2),
     's range': range(runs.map((r) => r.secs)),
     'peak RSS MB': (median(runs.map((r) => r.rss)) / 1024).toFixed(1),
+    'CPU s': median(runs.map((r) => r.cpu)).toFixed(2),
+    'CPU s range': range(runs.map((r) => r.cpu)),
     exit: runs.map((r) => r.status).join(','),
   }));
   const ratio = median(arch.map((r) => r.secs)) / median(chk.map((r) => r.secs));

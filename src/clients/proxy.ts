@@ -55,6 +55,33 @@ export function gatewayFor(scheme: string, host: string | null, config: GatewayC
   return proxy;
 }
 
+/** The gateways last read from each environment object, with the text of the variables they were read from. */
+const ENV_READ = new WeakMap<object, { vars: string; config: GatewayConfig }>();
+
+/**
+ * gatewayFromEnv(env), read again only when a variable it depends on changed: the `*_proxy`
+ * variables (any case) and REQUEST_METHOD, names and values in order, are compared with those of
+ * the last read of the same object. Listing the names of process.env costs a fifth of reading
+ * every variable and its value (every open() asks: a crawl opens thousands of URLs).
+ */
+function gatewaysOfEnv(env: Record<string, string | undefined>): GatewayConfig {
+  let vars = '';
+  for (const key of Object.keys(env)) {
+    const n = key.length;
+    // "_proxy" in any case (no_proxy and NO_PROXY included), or REQUEST_METHOD.
+    if (n >= 6 && key.charCodeAt(n - 6) === 95 && (key.charCodeAt(n - 1) | 0x20) === 0x79) {
+      if (key.slice(n - 5).toLowerCase() !== 'proxy') continue;
+    } else if (key !== 'REQUEST_METHOD') continue;
+    const value = env[key];
+    vars += `${n}:${key}${value === undefined ? '-' : `${value.length}:${value}`}`;
+  }
+  const kept = ENV_READ.get(env);
+  if (kept !== undefined && kept.vars === vars) return kept.config;
+  const config = gatewayFromEnv(env);
+  ENV_READ.set(env, { vars, config });
+  return config;
+}
+
 /**
  * The gateway a URL is opened through (RFC 1738 4), or null: the `gateway` option (false: none),
  * else the environment's (`options.env`, else the process's).
@@ -62,6 +89,6 @@ export function gatewayFor(scheme: string, host: string | null, config: GatewayC
 export function gatewayOf(u: Url, options: OpenOptions): string | null {
   const env =
     options.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
-  const gateways = options.gateway === false ? null : (options.gateway ?? gatewayFromEnv(env));
+  const gateways = options.gateway === false ? null : (options.gateway ?? gatewaysOfEnv(env));
   return gateways === null ? null : gatewayFor(u.scheme, u.host, gateways);
 }

@@ -82,6 +82,9 @@ export const CRAWL_DEFAULTS = { maxDepth: 10, maxUrls: 100_000, parallel: 16 } a
 /** The links of one page are written to the state in batches of this many. */
 const BATCH = 256;
 
+/** The URLs of this many pages whose links were taken last are kept, so that their links' results name them without reading urls.log. */
+const PARENTS_KEPT = 1024;
+
 /**
  * Crawls from `seeds` (RFC 1738 URLs, or ignored when a state is resumed: its seeds are those of
  * the first run), visiting each URL once; yields each verdict as it is reached, the verdicts of
@@ -160,6 +163,12 @@ export async function* crawl(
     };
     let running = 0;
     let failure: { e: unknown } | null = null;
+    /** Ids of the pages whose links were taken last, with their URLs (at most PARENTS_KEPT). */
+    const parents = new Map<number, string>();
+    const parentUrl = (id: number): string | null => {
+      if (id < 0) return null;
+      return parents.get(id) ?? state.entry(id).url;
+    };
 
     const run = async (e: CrawlEntry): Promise<void> => {
       const parsed = tryParse(e.url);
@@ -192,7 +201,7 @@ export async function* crawl(
       results.push({
         ...verdict,
         url: e.url,
-        parent: e.parent < 0 ? null : state.entry(e.parent).url,
+        parent: parentUrl(e.parent),
         depth: e.depth,
         follow: e.follow,
         resumed: false,
@@ -203,35 +212,44 @@ export async function* crawl(
     const take = async (e: CrawlEntry, links: AsyncIterable<string> | Iterable<string>): Promise<string[]> => {
       const batch: Omit<CrawlEntry, 'id'>[] = [];
       const notes: string[] = [];
+      parents.set(e.id, e.url);
+      if (parents.size > PARENTS_KEPT) parents.delete(parents.keys().next().value as number);
+      /** Takes one link; false when no more may be taken (maxUrls). */
+      const takeOne = (link: string): boolean => {
+        if (skip(link)) return true;
+        const { u, key } = keyOf(link);
+        if (seen.has(key)) return true;
+        if (count >= maxUrls) {
+          limited = true;
+          notes.push(`the limit of ${maxUrls} URLs (maxUrls) was reached: the rest of the links were not read`);
+          return false;
+        }
+        seen.add(key);
+        count++;
+        batch.push({
+          depth: e.depth + 1,
+          parent: e.id,
+          follow: u !== null && e.depth + 1 < maxDepth && scope.has(u),
+          url: link,
+        });
+        if (batch.length >= BATCH && !stopped) {
+          state.add(batch);
+          batch.length = 0;
+        }
+        return true;
+      };
+      // Links read as they come (a listing's reader) are awaited one by one; a list already read
+      // (a page's links) is taken in one pass, without a turn of the event loop per link.
       const it = (links as AsyncIterable<string>)[Symbol.asyncIterator]
         ? (links as AsyncIterable<string>)[Symbol.asyncIterator]()
-        : (async function* () {
-            yield* links as Iterable<string>;
-          })();
+        : null;
       try {
-        for (;;) {
-          const r = await it.next();
-          if (r.done) break;
-          const link = r.value;
-          if (skip(link)) continue;
-          const { u, key } = keyOf(link);
-          if (seen.has(key)) continue;
-          if (count >= maxUrls) {
-            limited = true;
-            notes.push(`the limit of ${maxUrls} URLs (maxUrls) was reached: the rest of the links were not read`);
-            break;
-          }
-          seen.add(key);
-          count++;
-          batch.push({
-            depth: e.depth + 1,
-            parent: e.id,
-            follow: u !== null && e.depth + 1 < maxDepth && scope.has(u),
-            url: link,
-          });
-          if (batch.length >= BATCH && !stopped) {
-            state.add(batch);
-            batch.length = 0;
+        if (it === null) {
+          for (const link of links as Iterable<string>) if (!takeOne(link)) break;
+        } else {
+          for (;;) {
+            const r = await it.next();
+            if (r.done || !takeOne(r.value)) break;
           }
         }
       } catch (err) {
@@ -242,7 +260,7 @@ export async function* crawl(
         );
       } finally {
         if (!stopped) state.add(batch);
-        await it.return?.();
+        await it?.return?.();
       }
       return notes;
     };

@@ -96,6 +96,9 @@ export function urlPasswordSpans(url: Url): Span[] {
  * conservatively, to white space or "<" ">" (a password may hold "'", "?" and, invalid, '"').
  */
 export function passwordSpans(input: string): Span[] {
+  // A password ends at an "@" (RFC 1738 3.1), in a parsed login as in the scan: without one there
+  // is none, and the input need not be parsed (an HTTP request target, a path, is not a URL).
+  if (!input.includes('@')) return [];
   let url = tryParse(input);
   if (!(url instanceof Url)) url = tryParse(input, { trim: true });
   if (!(url instanceof Url)) return userinfoSpans(input, 'line');

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { gatewayFromEnv, gatewayFor, bypasses } from '../../src/clients/proxy.js';
+import { gatewayFromEnv, gatewayFor, gatewayOf, bypasses } from '../../src/clients/proxy.js';
+import { parse } from '../../src/schemes/registry.js';
 import { open } from '../../src/clients/index.js';
 
 test('<scheme>_proxy: lower case wins over upper case; every scheme may have one', () => {
@@ -37,6 +38,38 @@ test('no_proxy: names, .suffixes, ports ignored, and *', () => {
   assert.equal(gatewayFor('ftp', 'ftp.example.org', cfg), null);
   assert.equal(gatewayFor('ftp', 'ftp.other.net', cfg), 'http://p/');
   assert.equal(gatewayFor('gopher', 'ftp.other.net', cfg), null);
+});
+
+test("RFC 1738 4: gatewayOf() sees each change to the environment it is given, the same object changed or the process's", () => {
+  const u = parse('gopher://far.example.org/0x');
+  const env: Record<string, string | undefined> = { PATH: '/bin' };
+  assert.equal(gatewayOf(u, { env }), null);
+  env.gopher_proxy = 'http://a:1/';
+  assert.equal(gatewayOf(u, { env }), 'http://a:1/');
+  env.gopher_proxy = 'http://b:2/';
+  assert.equal(gatewayOf(u, { env }), 'http://b:2/');
+  env.NO_PROXY = '.example.org';
+  assert.equal(gatewayOf(u, { env }), null);
+  delete env.NO_PROXY;
+  env.REQUEST_METHOD = 'GET';
+  env.GOPHER_PROXY = 'http://upper:3/';
+  delete env.gopher_proxy;
+  assert.equal(gatewayOf(u, { env }), 'http://upper:3/');
+  // The same names and values in another object: its own reading.
+  assert.equal(gatewayOf(u, { env: { gopher_proxy: 'http://c:4/' } }), 'http://c:4/');
+  assert.equal(gatewayOf(u, { env, gateway: false }), null);
+  const before = process.env.gopher_proxy;
+  try {
+    delete process.env.gopher_proxy;
+    const first = gatewayOf(u, {});
+    process.env.gopher_proxy = 'http://d:5/';
+    assert.equal(gatewayOf(u, {}), 'http://d:5/');
+    delete process.env.gopher_proxy;
+    assert.equal(gatewayOf(u, {}), first);
+  } finally {
+    if (before === undefined) delete process.env.gopher_proxy;
+    else process.env.gopher_proxy = before;
+  }
 });
 
 test('RFC 1738 4: open() through a gateway sends the whole URL in the request line to it, and returns its answer', async () => {
