@@ -107,6 +107,30 @@ function dataSummary(octets: number, lines: number): string {
 }
 
 /**
+ * API misuse (README: a TypeError at the call, naming what is wrong): the message is an object whose
+ * `from` is a string, and whose `subject`, `body` and `messageId`, when given, have their types.
+ */
+function expectMessage(message: unknown): asserts message is MailMessage {
+  if (typeof message !== 'object' || message === null) {
+    throw new TypeError(
+      `send: the message must be an object with a from field, not ${message === null ? 'null' : typeof message}`,
+    );
+  }
+  const m = message as Record<string, unknown>;
+  if (typeof m.from !== 'string')
+    throw new TypeError(`send: the message's from must be a string, not ${typeof m.from}`);
+  if (m.subject !== undefined && typeof m.subject !== 'string') {
+    throw new TypeError(`send: the message's subject must be a string, not ${typeof m.subject}`);
+  }
+  if (m.body !== undefined && typeof m.body !== 'string' && !(m.body instanceof Uint8Array)) {
+    throw new TypeError(`send: the message's body must be a string or a Uint8Array, not ${typeof m.body}`);
+  }
+  if (m.messageId !== undefined && typeof m.messageId !== 'string') {
+    throw new TypeError(`send: the message's messageId must be a string, not ${typeof m.messageId}`);
+  }
+}
+
+/**
  * Sends `message` to the address of a mailto URL (RFC 1738 3.5) through an SMTP relay (RFC
  * 5321): policy and values checked before any connection; EHLO (HELO when refused); STARTTLS
  * when offered or required (RFC 3207); AUTH PLAIN or LOGIN when credentials are given (RFC 4954,
@@ -116,6 +140,7 @@ function dataSummary(octets: number, lines: number): string {
  */
 export async function send(url: string | Url, message: MailMessage, options: SendOptions = {}): Promise<SendResult> {
   expectUrl(url, 'send: the URL');
+  expectMessage(message);
   const u = typeof url === 'string' ? parse(url) : url;
   if (u.scheme !== 'mailto') {
     throw new LocatorError(

@@ -392,6 +392,21 @@ test("send(): API misuse is a TypeError or RangeError at the call, before any co
     const options: SendOptions = { smtp: `127.0.0.1:${r.port}`, env: {} };
     await assert.rejects(send(42 as unknown as string, MSG, options), { name: 'TypeError' });
     await assert.rejects(send(URL, MSG, { ...options, timeout: 0 }), { name: 'RangeError' });
+    for (const [bad, says] of [
+      [undefined, 'must be an object'],
+      [null, 'not null'],
+      [{}, 'from must be a string, not undefined'],
+      [{ from: 7 }, 'from must be a string, not number'],
+      [{ ...MSG, subject: 1 }, 'subject must be a string'],
+      [{ ...MSG, body: [1, 2] }, 'body must be a string or a Uint8Array'],
+      [{ ...MSG, messageId: {} }, 'messageId must be a string'],
+    ] as const) {
+      await assert.rejects(send(URL, bad as unknown as typeof MSG, options), (e: unknown) => {
+        assert.ok(e instanceof TypeError, `${JSON.stringify(bad)}: ${String(e)}`);
+        assert.match(e.message, new RegExp(says.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+        return true;
+      });
+    }
     await assert.rejects(send(URL, MSG, { ...options, timeout: '5' as unknown as number }), { name: 'TypeError' });
     await assert.rejects(send(URL, { ...MSG, date: new Date(Number.NaN) }, options), {
       name: 'RangeError',
