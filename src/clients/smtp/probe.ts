@@ -49,7 +49,14 @@ async function exchangers(
 ): Promise<{ hosts: string[]; reason: string } | ProbeResult> {
   const timeout = checkTimeout(options.timeout);
   const resolver = new Resolver({ timeout: Number.isFinite(timeout) ? Math.min(timeout, 2 ** 31 - 1) : -1, tries: 1 });
-  if (options.dnsServers !== undefined && options.dnsServers.length > 0) resolver.setServers(options.dnsServers);
+  if (options.dnsServers !== undefined && options.dnsServers.length > 0) {
+    try {
+      resolver.setServers(options.dnsServers);
+    } catch (e) {
+      // API misuse (README): a TypeError that names the option, not only Node's "Invalid IP address".
+      throw new TypeError(`the dnsServers option: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   const mx = await ask(`MX ${domain}`, () => resolver.resolveMx(domain), note);
   if (mx.answers.length > 0) {
     const sorted = [...mx.answers].sort((a, b) => a.priority - b.priority);

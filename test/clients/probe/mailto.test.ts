@@ -98,3 +98,11 @@ test('issue 18: explainProbe(mailto) is the DNS questions, and RCPT TO only with
     'QUIT',
   ]);
 });
+
+test('API misuse: a dnsServers entry that is no address is a TypeError naming the option, before any query', async () => {
+  await assert.rejects(probe('mailto:a@b.example', { ...OPTS, dnsServers: ['not an address'] }), (e: unknown) => {
+    assert.ok(e instanceof TypeError);
+    assert.match(e.message, /^the dnsServers option: /);
+    return true;
+  });
+});
