@@ -126,6 +126,18 @@ test('gopher ERROR_TEXT_LIMIT (Gopher+ 2.3): an error text of 65,536 octets is k
     assert.ok(e instanceof GopherError, String(e));
     assert.deepEqual([e.errorNumber, e.text.length], [1, 65_527]);
   });
+  // The bound falls inside a character: the cut keeps whole characters, no U+FFFD of its own
+  // making. The text's budget is 65,527 octets: "x" x 65,525 then "é" (C3 A9) fills it, and "€"
+  // (E2 82 AC) after it is cut whole; "x" x 65,526 then "€" is cut before the "€".
+  const cut = async (message: string, kept: string) =>
+    withFake(await answering(Buffer.from(`--2\r\n1 <a@b>\r\n${message}`, 'utf8')), async (f) => {
+      const e = await rejects(open(`gopher://127.0.0.1:${f.port}/0/doc%09%09+`, GOPHER));
+      assert.ok(e instanceof GopherError, String(e));
+      // Compared by length and last characters: a failed equality of 65 K strings floods the log.
+      assert.deepEqual([e.text.length, e.text.slice(-3)], [kept.length, kept.slice(-3)]);
+    });
+  await cut(`${'x'.repeat(65_525)}é€`, `${'x'.repeat(65_525)}é`);
+  await cut(`${'x'.repeat(65_526)}€`, 'x'.repeat(65_526));
   // An error text that never ends (the server keeps the connection open): read up to the bound,
   // then the error, and the connection closed; no wait for the end, no growing buffer.
   await withFake(await answering(reply(4 * MiB), { end: false }), async (f) => {

@@ -122,14 +122,27 @@ export async function readAll(next: () => Promise<Uint8Array | null>, limit: num
   return all;
 }
 
+/**
+ * Where to cut `bytes` to at most `limit` octets without splitting a UTF-8 sequence: a cut inside
+ * one moves back to its lead octet, so the text kept ends with whole characters (no U+FFFD made
+ * by the cut itself).
+ */
+export function utf8Cut(bytes: Uint8Array, limit: number): number {
+  if (bytes.length <= limit) return bytes.length;
+  let i = limit;
+  // Back over at most three continuation octets (10xxxxxx) to the lead octet the cut would split.
+  while (i > 0 && limit - i < 3 && (bytes[i]! & 0xc0) === 0x80) i--;
+  return (bytes[i]! & 0xc0) === 0x80 ? limit : i;
+}
+
 /** Reads a Gopher+ error reply ("-" header, Gopher+ 2.3) and throws it as a GopherError. */
 export async function throwPlusError(conn: Connection, header: PlusHeader, where: string): Promise<never> {
   const next = dataReader(conn, header.length);
   let all: Uint8Array = EMPTY;
   for (let c = await next(); c !== null && all.length < ERROR_TEXT_LIMIT; c = await next()) all = concat(all, c);
-  const t = parseErrorText(text.decode(all.subarray(0, ERROR_TEXT_LIMIT)));
-  for (const line of text.decode(all.subarray(0, ERROR_TEXT_LIMIT)).split(/\r?\n/))
-    if (line !== '') conn.note('receive', line);
+  const kept = text.decode(all.subarray(0, utf8Cut(all, ERROR_TEXT_LIMIT)));
+  const t = parseErrorText(kept);
+  for (const line of kept.split(/\r?\n/)) if (line !== '') conn.note('receive', line);
   throw new GopherError(t.errorNumber, t.contact, t.message, where);
 }
 
