@@ -5,8 +5,8 @@
 // cuts it into blocks of whole lines (at the last LF byte of about BLOCK_BYTES bytes; 0x0A never
 // occurs inside a UTF-8 sequence, so a block decodes alone as it would in the stream), transfers
 // each block to a worker (moved, not copied), and writes the blocks' output bytes in order,
-// again moved from the worker. A worker decodes its block, splits it into lines exactly as
-// inputs() does (LF ends a line, a CR right before it is trimmed, a lone CR stays), runs the
+// again moved from the worker. A worker splits its block into lines exactly as inputs() does
+// (LF ends a line, a CR right before it is trimmed, a lone CR stays), each decoded alone, runs the
 // command's row function on each - the same function the one-process loop runs, so that the
 // output with N workers is the output with one, byte for byte - and encodes the output text.
 // An earlier version posted strings both ways: the main thread then decoded the input, copied

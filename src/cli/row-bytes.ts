@@ -2,7 +2,9 @@
 // buffer kept from write to write, with JSON text written by code that knows each row's shape
 // (parse.ts) byte by byte, not as strings joined into a rope that is then flattened and encoded.
 // A value of printable ASCII but '"' and '\' (nearly every value of nearly every row) is copied
-// a character at a time by the same loop that checks it; any other goes through
+// a character at a time by the same loop that checks it, or copied from the bytes of a value
+// of the same row written before (jsonIn(), jsonCopy(): the href from the input's, its parts from
+// the href's); constants are bytes made once (asciiBytes()); any other value goes through
 // safeJson(JSON.stringify(s)) as jsonString() does (json-text.ts), so the bytes are equal
 // (test/cli/rows.test.ts compares them over the corpora and hostile lines). On the 400,000-line
 // profile of `parse --json` the strings' concatenation, the test of each value, the flattening
@@ -26,8 +28,13 @@ export function asciiBytes(s: string): Uint8Array {
  * character at a time: below it, the loop costs less than a search and a copy.
  */
 const MIN_SEARCH = 12;
+/**
+ * The longest source jsonIn() searches: past it a value is read a character at a time, so that
+ * a hostile line of a megabyte costs the loop's linear time, whatever `indexOf` does with it.
+ */
+const MAX_SEARCH = 1 << 12;
 
-const NULL = asciiBytes('null');
+const NULL = /* @__PURE__ */ asciiBytes('null');
 
 /** UTF-8 bytes of batch rows, written into one growing buffer (see the head of this file). */
 export class RowBytes {
@@ -119,12 +126,13 @@ export class RowBytes {
    * value): when `s` occurs in `src`, its characters are copied from there, the bytes of a string
    * that needed no escape; else (or at `from` -1, or for a short `s`) read as json() reads them.
    * Most of a parsed row's values are parts of its input (href, host, path, the fields that need
-   * no decoding), and a copy costs about a fifth of the loop for a value of 40 characters.
+   * no decoding), and a search and a copy cost about half of the loop for a value of 40 characters
+   * (bench/RESULTS.md, the batch rows, third session).
    * Returns as json() does.
    */
   jsonIn(s: string, src: string, from: number): number {
     const n = s.length;
-    if (n >= MIN_SEARCH && from >= 0) {
+    if (n >= MIN_SEARCH && from >= 0 && src.length <= MAX_SEARCH) {
       const i = src.indexOf(s);
       if (i >= 0) {
         if (this.at + n + 2 > this.buf.length) this.room(n + 2);
