@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadSchemes } from './schemes.js';
 import { escaper } from './safe-text.js';
 import type { LocatorError } from '../core/errors.js';
-import { decodeBlock, runBlock, spareBuffer, type BatchSetup, type BytesRow, type Row } from './batch.js';
+import { runBlock, spareBuffer, type BatchSetup, type BytesRow, type Row } from './batch.js';
 import { parseJsonRow, parseRow, type ParseCommandOptions } from './parse.js';
 import { normalizeRow, type NormalizeCommandOptions } from './normalize.js';
 
@@ -40,9 +40,9 @@ parentPort!.on('message', async (m: { seq: number; block: Uint8Array } | { spare
     // What main.ts's escaping stream would do to each line (batch.ts writes past it). Chosen here,
     // not when the module loads: a module's top level only declares (test/bundle.test.ts).
     const escape = setup.escape === undefined ? null : escaper(setup.escape === 'json');
-    const r = runBlock(decodeBlock(m.block), row, escape, setup.errToOut === true, bytes);
+    const r = runBlock(m.block, row, escape, setup.errToOut === true, bytes);
     // Encoded here, not in the main thread, and moved: the main thread writes the bytes as they
-    // are. The input block, decoded, goes back with them for a later block.
+    // are. The input block, read, goes back with them for a later block.
     const input = m.block.buffer as ArrayBuffer;
     parentPort!.postMessage({ seq: m.seq, ...r, input }, [r.out.buffer as ArrayBuffer, input]);
   } catch (e) {

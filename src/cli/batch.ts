@@ -5,8 +5,8 @@
 // cuts it into blocks of whole lines (at the last LF byte of about BLOCK_BYTES bytes; 0x0A never
 // occurs inside a UTF-8 sequence, so a block decodes alone as it would in the stream), transfers
 // each block to a worker (moved, not copied), and writes the blocks' output bytes in order,
-// again moved from the worker. A worker decodes its block, splits it into lines exactly as
-// inputs() does (LF ends a line, a CR right before it is trimmed, a lone CR stays), runs the
+// again moved from the worker. A worker splits its block into lines exactly as inputs() does
+// (LF ends a line, a CR right before it is trimmed, a lone CR stays), each decoded alone, runs the
 // command's row function on each - the same function the one-process loop runs, so that the
 // output with N workers is the output with one, byte for byte - and encodes the output text.
 // An earlier version posted strings both ways: the main thread then decoded the input, copied
@@ -112,18 +112,28 @@ export function schemeModules(values: Record<string, unknown>, env: NodeJS.Proce
 }
 
 /**
- * The lines of one block (see inputs()): LF ends a line and a CR right before it is trimmed; the
- * block holds whole lines, each ending in LF, except the last block of the input, whose last line
- * may have none.
+ * Calls `each` on the lines of one block of input bytes, as inputs() reads them: LF ends a line
+ * and a CR right before it is trimmed. The block holds whole lines, each ending in LF, except the
+ * last block of the input, whose last line may have none (a CR at its end is kept, as inputs()
+ * keeps it). Each line is a string made from its own bytes, decoded as the stream decodes it (LF
+ * never occurs inside a UTF-8 sequence: malformed sequences become U+FFFD and a byte order mark
+ * is kept, as there), as the one-process loop makes it (io.ts, fdLines). Not the block decoded
+ * whole and split: the lines were then slices of the block's string, which the parser and the
+ * row writer read more slowly than strings of their own (bench/RESULTS.md, the batch, third
+ * session).
  */
-export function blockLines(block: string): string[] {
-  const lines = block.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+export function blockLines(block: Uint8Array, each: (line: string) => void): void {
+  const b = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
+  const n = b.length;
+  for (let from = 0; from < n;) {
+    const lf = b.indexOf(10, from);
+    if (lf < 0) {
+      each(b.toString('utf8', from, n));
+      return;
+    }
+    each(b.toString('utf8', from, lf > from && b[lf - 1] === 13 ? lf - 1 : lf));
+    from = lf + 1;
   }
-  return lines;
 }
 
 /**
@@ -146,7 +156,7 @@ export type BytesRow = (input: string, out: RowBytes) => number;
  * standard error text, the status (0, or 1 when some row had status 1).
  */
 export function runBlock(
-  block: string,
+  block: Uint8Array,
   row: (input: string) => Row,
   escape: ((line: string) => string) | null = null,
   errToOut = false,
@@ -154,12 +164,13 @@ export function runBlock(
 ): { out: Uint8Array; err: string; status: number } {
   let err = '';
   let status = 0;
-  const lines = blockLines(block);
   if (bytes !== undefined) {
-    for (let i = 0; i < lines.length; i++) if (bytes(lines[i], sink) !== 0) status = 1;
+    blockLines(block, (input) => {
+      if (bytes(input, sink) !== 0) status = 1;
+    });
     return { out: sink.take(), err, status };
   }
-  for (const input of lines) {
+  blockLines(block, (input) => {
     const r = row(input);
     for (const l of r.lines) {
       sink.text(escape === null || r.safe === true ? l : escape(l));
@@ -170,16 +181,8 @@ export function runBlock(
       else err += r.err;
     }
     if (r.status !== 0) status = 1;
-  }
+  });
   return { out: sink.take(), err, status };
-}
-
-/**
- * A block of input bytes as the stream's UTF-8 decoding gives it (setEncoding('utf8') in
- * inputs()): malformed sequences become U+FFFD and a byte order mark is kept, as there.
- */
-export function decodeBlock(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** The streams of a command's run (Io), read only when used; `direct`: see Io. */

@@ -5,18 +5,7 @@
 // mode). Anything else - a FIFO, a device - is written in place, never replaced. A symbolic
 // link is followed: the rules apply to what it points to, and the link stays.
 
-import {
-  access,
-  chmod,
-  chown,
-  lstat,
-  open as openFile,
-  readlink,
-  rename,
-  stat,
-  unlink,
-  type FileHandle,
-} from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { constants, fstatSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
@@ -52,6 +41,13 @@ import { readSecret } from './prompt.js';
 import { maskSecrets, redactText, secretForms, secretsOf } from '../operations/redact.js';
 import { safeText, transcriptLine } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
+import { nodeModule } from './node-modules.js';
+
+/**
+ * node:fs/promises, loaded by -o FILE only: imported with this module, it and what it loads
+ * (readline, the watchers: 9 of Node's modules) were compiled by every fetch to standard output.
+ */
+const fsp = (): typeof import('node:fs/promises') => nodeModule<typeof import('node:fs/promises')>('node:fs/promises');
 
 /** A positive whole number (--limit), or a usage error. */
 function positive(name: string, v: unknown): number | undefined {
@@ -317,7 +313,10 @@ class PendingTemp {
     this.path = null;
   }
   async abandon(): Promise<void> {
-    if (this.path !== null) await unlink(this.path).catch(() => {});
+    if (this.path !== null)
+      await fsp()
+        .unlink(this.path)
+        .catch(() => {});
     this.path = null;
   }
 }
@@ -329,7 +328,7 @@ function outputError(code: string, why: string): Error {
 /** lstat, or null when nothing is there. */
 async function lstatOrNull(path: string): Promise<Stats | null> {
   try {
-    return await lstat(path);
+    return await fsp().lstat(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
@@ -345,7 +344,7 @@ async function followLinks(target: string): Promise<{ path: string; st: Stats | 
   let st = await lstatOrNull(path);
   for (let hops = 0; st?.isSymbolicLink(); hops++) {
     if (hops === 40) throw outputError('ELOOP', 'too many symbolic links');
-    path = resolvePath(dirname(path), await readlink(path));
+    path = resolvePath(dirname(path), await fsp().readlink(path));
     st = await lstatOrNull(path);
   }
   return { path, st };
@@ -387,19 +386,21 @@ async function openSink(target: string | undefined, io: Io, pending: PendingTemp
   if (st !== null && st.isSocket()) throw outputError('ENXIO', 'it is a socket');
   if (st !== null && !st.isFile()) return inPlace(path);
   const dir = dirname(path);
-  const d = await stat(dir);
+  const d = await fsp().stat(dir);
   if (!d.isDirectory()) throw outputError('ENOTDIR', `${dir} is not a directory`);
-  await access(dir, constants.W_OK);
-  if (st !== null) await access(path, constants.W_OK); // a read-only file stays as it is
+  await fsp().access(dir, constants.W_OK);
+  if (st !== null) await fsp().access(path, constants.W_OK); // a read-only file stays as it is
   // node:crypto is loaded only here, for -o: a fetch to standard output does without it.
   const { randomBytes } = await import('node:crypto');
   const temp = join(dir, `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
-  const file = await openFile(temp, 'wx', 0o644);
+  const file = await fsp().open(temp, 'wx', 0o644);
   pending.path = temp;
   if (st !== null) {
     // The file that is replaced keeps its mode (not the umask's), and its owner when allowed.
-    await chmod(temp, st.mode & 0o7777);
-    await chown(temp, st.uid, st.gid).catch(() => {});
+    await fsp().chmod(temp, st.mode & 0o7777);
+    await fsp()
+      .chown(temp, st.uid, st.gid)
+      .catch(() => {});
   }
   let closed = false;
   return {
@@ -411,7 +412,7 @@ async function openSink(target: string | undefined, io: Io, pending: PendingTemp
       await file.sync();
       await file.close();
       closed = true;
-      await rename(temp, path);
+      await fsp().rename(temp, path);
       pending.path = null;
     },
     abort: async () => {
@@ -435,7 +436,7 @@ async function inPlace(path: string): Promise<Sink> {
   let file: FileHandle;
   for (;;) {
     try {
-      file = await openFile(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      file = await fsp().open(path, constants.O_WRONLY | constants.O_NONBLOCK);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENXIO') throw e; // ENXIO: a FIFO with no reader yet

@@ -5,7 +5,7 @@ import { failure, shownInput } from './io.js';
 import { runRows, jobsOption, schemeModules, type Row, type RowIo } from './batch.js';
 import { drawRecord, drawDiagnostics } from './draw.js';
 import { jsonDiagnostic } from './json-text.js';
-import { RowBytes } from './row-bytes.js';
+import { RowBytes, asciiBytes } from './row-bytes.js';
 import type { Command } from './command.js';
 import { JOBS, JSON_OUTPUT, TRIM, lineFlags } from './options.js';
 import {
@@ -197,9 +197,10 @@ function parseJson(input: string, trim: boolean, showSecrets: boolean, out: RowB
   let violations: readonly unknown[] = r.violations;
   let shown = input;
   if (!showSecrets) {
-    // With --trim, redactUrl() reads the input as given, which may differ from the trimmed parse.
-    shown = trim ? redactUrl(input) : redactParsed(input, r);
     const spans = urlPasswordSpans(r);
+    // With --trim, redactUrl() reads the input as given, which may differ from the trimmed parse.
+    if (trim) shown = redactUrl(input);
+    else if (spans.length > 0) shown = redactParsed(input, r);
     if (spans.length > 0) {
       const secrets = secretsOf(r);
       href = replaceSpans(href, spans);
@@ -208,42 +209,91 @@ function parseJson(input: string, trim: boolean, showSecrets: boolean, out: RowB
       violations = maskValue(violations, secrets);
     }
   }
-  const port = r.port;
-  out.ascii('{"input":');
-  out.json(shown);
-  out.ascii(valid ? ',"ok":true,"valid":true,"error":null,"href":' : ',"ok":true,"valid":false,"error":null,"href":');
-  out.json(href);
-  out.ascii(',"scheme":');
+  // The values that are parts of the href are copied from its bytes: the host and the path from
+  // the record's offsets into it (core/url.ts: each getter is that slice), others as
+  // RowBytes.jsonIn() finds them; the href itself, nearly always the input, from the input's.
+  out.bytes(K.input);
+  const at = out.json(shown);
+  out.bytes(valid ? K.validHref : K.notValidHref);
+  let from = at;
+  if (href === shown && at >= 0) out.jsonCopy(at, 0, href.length);
+  else from = out.json(href);
+  // A password masked in the href moves the offsets after it: the parts are read from the record.
+  const offsets = from >= 0 && href === r.href;
+  out.bytes(K.scheme);
   out.json(r.scheme);
-  out.ascii(',"user":');
-  out.jsonNullable(r.user);
-  out.ascii(',"password":');
-  out.jsonNullable(password);
-  out.ascii(',"host":');
-  out.jsonNullable(r.host);
-  out.ascii(',"port":');
-  if (port === null) out.ascii('null');
-  else out.value(port);
-  out.ascii(',"portDigits":');
-  out.jsonNullable(r.portDigits);
-  out.ascii(r.explicitPort ? ',"explicitPort":true,"path":' : ',"explicitPort":false,"path":');
-  out.jsonNullable(r.path);
-  out.ascii(',"fragment":');
-  out.jsonNullable(r.fragment);
-  out.ascii(',"fields":');
-  out.value(fields);
-  out.ascii(',"violations":');
-  if (violations.length === 0) out.ascii('[]}\n');
+  const user = r.user;
+  if (user === null && password === null) out.bytes(K.noLogin);
   else {
-    out.ascii('[');
+    out.bytes(K.user);
+    out.jsonNullableIn(user, href, from);
+    out.bytes(K.password);
+    out.jsonNullableIn(password, href, from);
+    out.bytes(K.host);
+  }
+  const hostStart = r.hostStart;
+  if (hostStart < 0) out.bytes(K.null);
+  else if (offsets) out.jsonCopy(from, hostStart, r.hostEnd - hostStart);
+  else out.jsonNullable(r.host);
+  const port = r.port;
+  const digits = r.portDigits;
+  if (port === null && digits === null) out.bytes(r.explicitPort ? K.noPortExplicit : K.noPort);
+  else {
+    out.bytes(K.port);
+    if (port === null) out.bytes(K.null);
+    else out.value(port);
+    out.bytes(K.portDigits);
+    out.jsonNullable(digits);
+    out.bytes(r.explicitPort ? K.explicitPath : K.notExplicitPath);
+  }
+  const pathStart = r.pathStart;
+  if (pathStart < 0) out.bytes(K.null);
+  else if (offsets) out.jsonCopy(from, pathStart, r.bodyEnd - pathStart);
+  else out.jsonNullable(r.path);
+  const fragment = r.fragment;
+  if (fragment === null) out.bytes(K.noFragment);
+  else {
+    out.bytes(K.fragment);
+    out.jsonIn(fragment, href, from);
+    out.bytes(K.fields);
+  }
+  out.value(fields, href, from);
+  if (violations.length === 0) out.bytes(K.noViolations);
+  else {
+    out.bytes(K.violations);
     for (let i = 0; i < violations.length; i++) {
-      if (i > 0) out.ascii(',');
+      if (i > 0) out.byte(44);
       writeDiagnostic(violations[i], out);
     }
-    out.ascii(']}\n');
+    out.bytes(K.end);
   }
   return valid ? 0 : 1;
 }
+
+/** The constant parts of a row of parseJson(), as bytes (RowBytes.bytes()). */
+const K = {
+  input: /* @__PURE__ */ asciiBytes('{"input":'),
+  validHref: /* @__PURE__ */ asciiBytes(',"ok":true,"valid":true,"error":null,"href":'),
+  notValidHref: /* @__PURE__ */ asciiBytes(',"ok":true,"valid":false,"error":null,"href":'),
+  scheme: /* @__PURE__ */ asciiBytes(',"scheme":'),
+  noLogin: /* @__PURE__ */ asciiBytes(',"user":null,"password":null,"host":'),
+  user: /* @__PURE__ */ asciiBytes(',"user":'),
+  password: /* @__PURE__ */ asciiBytes(',"password":'),
+  host: /* @__PURE__ */ asciiBytes(',"host":'),
+  noPort: /* @__PURE__ */ asciiBytes(',"port":null,"portDigits":null,"explicitPort":false,"path":'),
+  noPortExplicit: /* @__PURE__ */ asciiBytes(',"port":null,"portDigits":null,"explicitPort":true,"path":'),
+  port: /* @__PURE__ */ asciiBytes(',"port":'),
+  null: /* @__PURE__ */ asciiBytes('null'),
+  portDigits: /* @__PURE__ */ asciiBytes(',"portDigits":'),
+  explicitPath: /* @__PURE__ */ asciiBytes(',"explicitPort":true,"path":'),
+  notExplicitPath: /* @__PURE__ */ asciiBytes(',"explicitPort":false,"path":'),
+  noFragment: /* @__PURE__ */ asciiBytes(',"fragment":null,"fields":'),
+  fragment: /* @__PURE__ */ asciiBytes(',"fragment":'),
+  fields: /* @__PURE__ */ asciiBytes(',"fields":'),
+  noViolations: /* @__PURE__ */ asciiBytes(',"violations":[]}\n'),
+  violations: /* @__PURE__ */ asciiBytes(',"violations":['),
+  end: /* @__PURE__ */ asciiBytes(']}\n'),
+};
 
 /** The drawn view of one input; `status` 1 when not valid. */
 function parseLines(input: string, opts: ParseCommandOptions): string[] & { status?: number } {

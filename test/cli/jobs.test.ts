@@ -95,9 +95,31 @@ test('--jobs: a whole number from 1 to 64 or "auto"; anything else is a usage er
 });
 
 test('blockLines(): the lines of a block as inputs() reads them (LF ends a line, CR LF trimmed)', () => {
-  assert.deepEqual(blockLines('a\nb\r\n\r\r\n\nc'), ['a', 'b', '\r', '', 'c']);
-  assert.deepEqual(blockLines('a\rb\n'), ['a\rb']);
-  assert.deepEqual(blockLines('\n'), ['']);
+  const lines = (block: string) => {
+    const out: string[] = [];
+    blockLines(Buffer.from(block), (l) => out.push(l));
+    return out;
+  };
+  assert.deepEqual(lines('a\nb\r\n\r\r\n\nc'), ['a', 'b', '\r', '', 'c']);
+  assert.deepEqual(lines('a\rb\n'), ['a\rb']);
+  assert.deepEqual(lines('\n'), ['']);
+  // The input's last line has no LF: a CR at its end is no CR LF, and stays, as in inputs().
+  assert.deepEqual(lines('a\nb\r'), ['a', 'b\r']);
+  assert.deepEqual(lines('\u00e9\n'), ['\u00e9']);
+});
+
+test('--jobs 2: a last line with no LF keeps a CR at its end, as with --jobs 1', () => {
+  // RFC 1738 2.2: the CR is a control character in the URL, reported, not trimmed away.
+  const input = 'http://a.com/x\r\nhttp://b.com/y\r';
+  const one = run(['parse', '--json', '--jobs', '1'], input);
+  const two = run(['parse', '--json', '--jobs', '2'], input);
+  assert.equal(two.out, one.out);
+  assert.equal(two.code, 1);
+  const inputs = two.out
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l).input as string);
+  assert.deepEqual(inputs, ['http://a.com/x', 'http://b.com/y\r']);
 });
 
 test('--jobs 2 reads bytes: malformed UTF-8, a byte order mark and multi-byte characters come out as with --jobs 1', () => {
@@ -139,11 +161,11 @@ test('runBlock(): output as UTF-8 bytes, escaped like main.ts; error text after 
     err: input === 'b' ? 'E\u202e\n' : '',
     status: input === 'b' ? 1 : 0,
   });
-  const apart = runBlock('a\nb\nc\u00e9\n', row, safeJson);
+  const apart = runBlock(Buffer.from('a\nb\nc\u00e9\n'), row, safeJson);
   assert.equal(Buffer.from(apart.out).toString('utf8'), '<a>\n<b>\n<c\u00e9>\n');
   assert.equal(apart.err, 'E\u202e\n'); // standard error is escaped by its own stream in main.ts
   assert.equal(apart.status, 1);
-  const together = runBlock('a\nb\nc\n', row, safeJson, true);
+  const together = runBlock(Buffer.from('a\nb\nc\n'), row, safeJson, true);
   assert.equal(Buffer.from(together.out).toString('utf8'), '<a>\n<b>\nE\\u202e\n<c>\n');
   assert.equal(together.err, '');
 });
