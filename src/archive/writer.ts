@@ -195,17 +195,35 @@ export class WarcWriter {
     try {
       const block = new Digester(this.options.digest);
       const payload = input.payload && input.payload !== 'none' ? new Digester(this.options.digest) : null;
-      const http = input.payload === 'http' && payload ? new HttpPayload((c) => payload.update(c)) : null;
+      // The payload's length: an empty payload is never deduplicated (below).
+      let payloadLength = 0;
+      const http =
+        input.payload === 'http' && payload
+          ? new HttpPayload((c) => {
+              payloadLength += c.byteLength;
+              payload.update(c);
+            })
+          : null;
       for await (const chunk of chunksOf(input.block)) {
         block.update(chunk);
         if (http) http.update(chunk);
-        else payload?.update(chunk);
+        else if (payload) {
+          payloadLength += chunk.byteLength;
+          payload.update(chunk);
+        }
         await spool.write(chunk);
       }
       const payloadDigest = payload ? payload.label() : null;
       const status = http?.headerText ? statusOf(http.headerText) : null;
-      const prior =
-        payloadDigest && this.options.dedup && input.type !== 'revisit' ? this.seen.get(payloadDigest) : undefined;
+      // Two objects with no payload (two empty files, two 204 or 304 answers) share the digest of
+      // the empty string and nothing else: a revisit of one for the other would have a replay
+      // give one object's headers for the other. Only a payload of at least one octet is
+      // deduplicated; an empty one is written as a record of its own.
+      const dedupKey =
+        this.options.dedup && payloadLength > 0 && (input.type === 'response' || input.type === 'resource')
+          ? payloadDigest
+          : null;
+      const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
       const job = this.queue.then(() =>
         prior
           ? this.writeRevisit(input, prior, payloadDigest!, http?.headerText ?? null, status)
@@ -213,8 +231,7 @@ export class WarcWriter {
       );
       this.queue = job.catch(() => {});
       const written = await job;
-      if (payloadDigest && this.options.dedup && !prior && (input.type === 'response' || input.type === 'resource'))
-        this.seen.set(payloadDigest, written);
+      if (dedupKey !== null && !prior) this.seen.set(dedupKey, written);
       return written;
     } finally {
       await spool.dispose();

@@ -240,6 +240,42 @@ test('dedup: a payload seen before becomes a revisit (identical-payload-digest) 
   }
 });
 
+test('dedup: an empty payload is never a revisit (two empty files, two 204 answers share only the empty digest)', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, dedup: true });
+    const a = await w.resource('file:///tmp/empty-a', 'text/plain', Buffer.alloc(0));
+    const b = await w.resource('file:///tmp/empty-b', 'application/octet-stream', '');
+    const noContent = (date: string) => Buffer.from(`HTTP/1.1 204 No Content\r\nDate: ${date}\r\nServer: x\r\n\r\n`);
+    const c = await w.response('http://c.example/ping', noContent('Sun, 29 Nov 2026 10:00:00 GMT'));
+    const d = await w.response('http://c.example/other', noContent('Sun, 29 Nov 2026 10:00:01 GMT'));
+    // A chunked body of no chunk at all is an empty entity too.
+    const e = await w.response(
+      'http://c.example/chunked',
+      Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'),
+    );
+    // A payload of one octet or more still is deduplicated.
+    const f = await w.resource('file:///tmp/x', 'text/plain', 'x');
+    const g = await w.resource('file:///tmp/y', 'text/plain', 'x');
+    const [name] = await w.close();
+    for (const r of [a, b]) assert.equal(r.type, 'resource', r.targetUri ?? '');
+    for (const r of [c, d, e]) assert.equal(r.type, 'response', r.targetUri ?? '');
+    for (const r of [a, b, c, d, e]) assert.equal(r.refersTo, null);
+    assert.equal(a.payloadDigest, 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', 'the digest of the empty string');
+    assert.equal(d.payloadDigest, a.payloadDigest);
+    assert.equal(g.type, 'revisit');
+    assert.equal(g.refersTo, f.recordId);
+    const peer = await assertDigests(join(dir, name));
+    assert.deepEqual(
+      peer.map((r) => r.type),
+      ['warcinfo', 'resource', 'resource', 'response', 'response', 'response', 'resource', 'revisit'],
+    );
+    assert.match(peer[4].block.toString(), /^HTTP\/1\.1 204 No Content\r\n/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a block larger than the spool limit spills to a file, streams through, and leaves nothing behind', async () => {
   const dir = tempDir();
   try {
