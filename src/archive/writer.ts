@@ -223,16 +223,17 @@ export class WarcWriter {
         this.options.dedup && payloadLength > 0 && (input.type === 'response' || input.type === 'resource')
           ? payloadDigest
           : null;
-      const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
-      const job = this.queue.then(() =>
-        prior
-          ? this.writeRevisit(input, prior, payloadDigest!, http?.headerText ?? null, status)
-          : this.emit(input, spool, block.label(), payloadDigest, status, null),
-      );
+      // The payloads written are looked up and noted in the queue's turn: of two records of one
+      // payload whose blocks end at once, the second is the revisit of the first.
+      const job = this.queue.then(async () => {
+        const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
+        if (prior) return this.writeRevisit(input, prior, dedupKey!, http?.headerText ?? null, status);
+        const written = await this.emit(input, spool, block.label(), payloadDigest, status, null);
+        if (dedupKey !== null) this.seen.set(dedupKey, written);
+        return written;
+      });
       this.queue = job.catch(() => {});
-      const written = await job;
-      if (dedupKey !== null && !prior) this.seen.set(dedupKey, written);
-      return written;
+      return await job;
     } finally {
       await spool.dispose();
     }

@@ -240,6 +240,27 @@ test('dedup: a payload seen before becomes a revisit (identical-payload-digest) 
   }
 });
 
+test('dedup: of two records of one payload written at once, the second is the revisit of the first', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, dedup: true });
+    const [a, b, c] = await Promise.all([
+      w.resource('file:///tmp/a', 'text/plain', 'one payload\n'),
+      w.resource('file:///tmp/b', 'text/plain', 'one payload\n'),
+      w.resource('file:///tmp/c', 'text/plain', 'one payload\n'),
+    ]);
+    await w.close();
+    assert.deepEqual(
+      [a, b, c].map((r) => r.type),
+      ['resource', 'revisit', 'revisit'],
+    );
+    assert.equal(b.refersTo, a.recordId);
+    assert.equal(c.refersTo, a.recordId);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('dedup: an empty payload is never a revisit (two empty files, two 204 answers share only the empty digest)', async () => {
   const dir = tempDir();
   try {
