@@ -257,13 +257,16 @@ export async function* archiveCrawl(
    * run; one an earlier run wrote (`--state`) is not written again. One cut at the parser's limit
    * (its exchange not read to its end) is not kept: a record holds a whole reply.
    */
+  const robotsKept = new Set<string>();
   const keepRobots = (url: string): RobotsTap => {
     const exchanges: HttpExchange[] = [];
     return {
       options: { transcript: true, httpCapture: (e) => exchanges.push(e) },
       done: async (got) => {
         if (exchanges.length > 0) {
-          await writeExchanges(exchanges.filter((ex) => !archived.has(ex.url)));
+          const unseen = exchanges.filter((ex) => !archived.has(ex.url));
+          await writeExchanges(unseen);
+          for (const ex of unseen) if (archived.has(ex.url)) robotsKept.add(ex.url);
           return;
         }
         if (got === null || !got.whole) return;
@@ -281,6 +284,8 @@ export async function* archiveCrawl(
           });
           await recordFetch(writer, url, { ...got.resource, body });
           records += 2;
+          robotsKept.add(target);
+          robotsKept.add(url);
         } catch (e) {
           archived.delete(target);
           archived.delete(url);
@@ -364,12 +369,14 @@ export async function* archiveCrawl(
         : isPage
           ? await pageLinksFrom(target, r.body)
           : (await r.body.cancel().catch(() => {}), null);
+      // A robots.txt this run kept when it read it, reached as a link too: archived by this run.
+      const robotsTxt = robotsKept.has(target) || robotsKept.has(u.href);
       return {
         verdict: {
-          status: 'earlier',
+          status: robotsTxt ? 'archived' : 'earlier',
           attempts: 1,
           ms: Date.now() - t0,
-          reason: `${target} was archived before; not written again`,
+          reason: robotsTxt ? type : `${target} was archived before; not written again`,
           ...(got?.note ? { notes: [got.note] } : {}),
         },
         links: got?.links ?? null,

@@ -64,19 +64,21 @@ function gopherReply(port: number, selector: string): Promise<Buffer> {
 test("robots.txt is archived: nginx's as its exchange (response and request), gophernicus's as a resource and its metadata, each once", async () => {
   const dir = tempDir();
   const out = join(dir, 'out');
-  const results = await run([`${HTTP}/dir/`, `${HTTP}/site/`, 'gopher://127.0.0.1:7071/'], {
+  const results = await run([`${HTTP}/`, `${HTTP}/site/`, 'gopher://127.0.0.1:7071/'], {
     output: out + '/',
     maxDepth: 1,
     open: { gateway: false, timeout: 15_000 },
   });
   // The rules were read from it: the private page is refused.
   assert.equal(results.find((r) => r.url === `${HTTP}/site/private/secret.html`)?.status, 'refused');
+  // nginx's listing of / links robots.txt: reached as a link too, it is the one kept (once).
+  assert.equal(results.find((r) => r.url === HTTP_ROBOTS)?.status, 'archived');
   const records = await recordsIn(out);
   const robots = records.filter((r) => r.targetUri === HTTP_ROBOTS || r.targetUri === GOPHER_ROBOTS);
   assert.deepEqual(
     robots.map((r) => `${r.type} ${r.targetUri}`).sort(),
     [`metadata ${GOPHER_ROBOTS}`, `request ${HTTP_ROBOTS}`, `resource ${GOPHER_ROBOTS}`, `response ${HTTP_ROBOTS}`],
-    'one exchange for each server, though two seeds of nginx asked it',
+    'one exchange for each server, though two seeds of nginx asked it and a listing links it',
   );
   const response = robots.find((r) => r.type === 'response')!;
   const request = robots.find((r) => r.type === 'request')!;
