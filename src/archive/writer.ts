@@ -152,6 +152,8 @@ export class WarcWriter {
   private finalName = '';
   private size = 0;
   private recordsInFile = 0;
+  /** The WARC-Record-ID of the current file's warcinfo record. */
+  private warcinfoId: string | null = null;
   private serial = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -372,6 +374,10 @@ export class WarcWriter {
       ['WARC-Date', date],
     ];
     if (input.targetUri !== undefined) fields.push(['WARC-Target-URI', input.targetUri]);
+    // WARC 1.1 5.13: the warcinfo record of the file, on every other record (as wget writes it),
+    // so that a record copied out of its file (an extract by index, a merged collection) still
+    // names the crawl that made it: software, options, robots policy, operator.
+    if (input.type !== 'warcinfo' && this.warcinfoId !== null) fields.push(['WARC-Warcinfo-ID', this.warcinfoId]);
     fields.push(...(input.fields ?? []));
     if (spool.length > 0 && input.contentType) fields.push(['Content-Type', input.contentType]);
     fields.push(['WARC-Block-Digest', blockDigest]);
@@ -437,6 +443,7 @@ export class WarcWriter {
     this.file = await open(this.tempPath, 'wx', 0o644);
     this.size = 0;
     this.recordsInFile = 0;
+    this.warcinfoId = null;
     const info: Array<[string, string]> = [
       ['software', o.software],
       ['format', 'WARC File Format 1.1'],
@@ -449,7 +456,7 @@ export class WarcWriter {
     await spool.write(block);
     const digest = new Digester(o.digest);
     digest.update(block);
-    await this.put(
+    const warcinfo = await this.put(
       {
         type: 'warcinfo',
         contentType: 'application/warc-fields',
@@ -463,6 +470,7 @@ export class WarcWriter {
       null,
     );
     await spool.dispose();
+    this.warcinfoId = warcinfo.recordId;
   }
 
   /** Ends the current file: fsync, close, then its final name (never over an existing file). */

@@ -167,7 +167,7 @@ test('the reader finds a wrong block or payload digest', async () => {
   }
 });
 
-test('files roll at maxSize, each opening with its warcinfo; a file is written under a temporary name', async () => {
+test('files roll at maxSize, each opening with its warcinfo, which each record names; a file is written under a temporary name', async () => {
   const dir = tempDir();
   try {
     const w = new WarcWriter({ dir, maxSize: 4096, prefix: 'roll' });
@@ -193,7 +193,16 @@ test('files roll at maxSize, each opening with its warcinfo; a file is written u
       const records = await assertDigests(join(dir, f));
       assert.equal(records[0].type, 'warcinfo');
       assert.equal(records[0].fields.get('warc-filename'), f);
-      for (const r of records.slice(1)) assert.deepEqual(r.block, bodies[seen++]);
+      // Every other record names its own file's warcinfo record (WARC 1.1 5.13), as wget writes.
+      assert.equal(records[0].fields.get('warc-warcinfo-id'), undefined);
+      for (const r of records.slice(1)) {
+        assert.equal(
+          r.fields.get('warc-warcinfo-id'),
+          records[0].fields.get('warc-record-id'),
+          `${f}: WARC-Warcinfo-ID`,
+        );
+        assert.deepEqual(r.block, bodies[seen++]);
+      }
       // A file goes past maxSize only by its last record.
       assert.ok(statSync(join(dir, f)).size <= 4096 + 1500, `${f}: ${statSync(join(dir, f)).size}`);
     }
