@@ -65,7 +65,10 @@ export interface IndexEntry {
   type: string;
   targetUri: string | null;
   date: string;
-  /** The media type of the object: the HTTP response's Content-Type, else the record's. */
+  /**
+   * The media type: for a response or request record the Content-Type of its HTTP message (null
+   * when it has none), for any other record the record's Content-Type.
+   */
   mime: string | null;
   status: number | null;
   payloadDigest: string | null;
@@ -76,15 +79,33 @@ export interface IndexEntry {
 }
 
 /**
+ * The `mime` of a line: `warc/revisit` for a revisit, the media type of the HTTP message without
+ * its parameters for a response or request (none when the message has no Content-Type), the
+ * record's Content-Type as written for any other record.
+ * DEVIATION (between the reference indexers): for a resource or metadata record warcio's
+ * `cdx-index` gives the record's Content-Type whole, parameters and all, where pywb's
+ * `cdx-indexer` and webrecorder's Python `cdxj-indexer` cut it at the first `;` or space; locator
+ * writes what warcio's does, the indexer the tests run against (test/archive/cdxj-peer.test.ts).
+ */
+function mimeOf(e: IndexEntry): string | null {
+  if (e.type === 'revisit') return 'warc/revisit';
+  if (e.type === 'response' || e.type === 'request') return e.mime?.split(';', 1)[0].trim() || null;
+  return e.mime || null;
+}
+
+/**
  * pywb's CDXJ line (pywb docs, "CDXJ Format"): `urlkey timestamp {json}`, the JSON with `url`,
  * `mime`, `status`, `digest` (the payload digest without its algorithm, as pywb writes it),
- * `length`, `offset`, `filename`; revisits have mime `warc/revisit`. Records without a target
- * (warcinfo) have none: null.
+ * `length`, `offset`, `filename`, and locator's `type` for the records other than responses and
+ * revisits (pywb reads the fields it knows). The fields are those warcio's `cdx-index --all`
+ * writes for the same record, field for field (test/archive/cdxj-peer.test.ts): `status` only of
+ * a response or revisit with an HTTP message, `digest` only of a record with a
+ * WARC-Payload-Digest field. Records without a target (warcinfo) have no line: null.
  */
 export function cdxjLine(e: IndexEntry): string | null {
   if (e.targetUri === null) return null;
   const json: Record<string, string> = { url: e.targetUri };
-  const mime = e.type === 'revisit' ? 'warc/revisit' : e.mime?.split(';')[0].trim();
+  const mime = mimeOf(e);
   if (mime) json.mime = mime;
   if (e.status !== null) json.status = String(e.status);
   if (e.payloadDigest) json.digest = e.payloadDigest.slice(e.payloadDigest.indexOf(':') + 1);
@@ -124,35 +145,49 @@ export function cdxj(entries: Iterable<IndexEntry>): string {
 }
 
 /**
- * The index entries of a WARC file, read back (any writer's: wget's too): one per record with a
- * target, the HTTP status and Content-Type taken from a response's header section.
+ * The index entries of a WARC file, read back (any writer's: wget's too): one per record, the
+ * HTTP status of a response's (or an HTTP revisit's) status line, the Content-Type of a response's
+ * or request's HTTP header section.
+ * The payload digest is the record's WARC-Payload-Digest field, as warcio's `cdx-index` and
+ * pywb's `cdx-indexer` take it: a request record has none (DEVIATION between the reference
+ * indexers: webrecorder's Python `cdxj-indexer`, with `--records all`, computes one, the digest
+ * of the request's empty body for a GET; locator follows the other two). A response or resource
+ * without the field (a writer that wrote none; locator's writer always writes it) gets the digest
+ * computed here, as pywb's and the Python indexer do (warcio's gives none).
  */
 export async function indexWarc(path: string, filename = path.replace(/^.*\//, '')): Promise<IndexEntry[]> {
   const out: IndexEntry[] = [];
   for await (const r of readWarc(path)) {
     let mime = r.get('Content-Type');
     let status: number | null = null;
-    if ((r.type === 'response' || r.type === 'revisit') && /^application\/http/i.test(mime ?? '')) {
+    const http = /^application\/http/i.test(mime ?? '');
+    if ((r.type === 'response' || r.type === 'revisit' || r.type === 'request') && http) {
       // The header section of the HTTP message: the first octets of the block.
       let head = '';
       for await (const c of r.block) {
         head += c.toString('latin1');
         if (/\r?\n\r?\n/.test(head) || head.length > 65536) break;
       }
-      const m = /^HTTP\/\d+\.\d+\s+(\d{3})/.exec(head);
-      status = m ? Number(m[1]) : null;
+      if (r.type !== 'request') {
+        const m = /^HTTP\/\d+\.\d+\s+(\d{3})/.exec(head);
+        status = m ? Number(m[1]) : null;
+      }
       const end = head.search(/\r?\n\r?\n/);
       const ct = /^content-type:[ \t]*([^\r\n]*)/im.exec(end >= 0 ? head.slice(0, end) : head);
       mime = ct ? ct[1] : null;
+    } else if (r.type === 'response' || r.type === 'request') {
+      // Not an HTTP message (a WARC of another protocol's exchange): no HTTP Content-Type.
+      mime = null;
     }
     const end = await r.end();
+    const field = r.get('WARC-Payload-Digest');
     out.push({
       type: r.type,
       targetUri: r.targetUri,
       date: r.get('WARC-Date') ?? '',
       mime,
       status,
-      payloadDigest: r.get('WARC-Payload-Digest') ?? end.payloadLabel,
+      payloadDigest: field ?? (r.type === 'response' || r.type === 'resource' ? end.payloadLabel : null),
       offset: r.offset,
       length: end.length,
       filename,

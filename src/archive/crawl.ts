@@ -23,7 +23,7 @@ import {
 import { crawl, type CrawlResult, type CrawlSummary, type Visit } from '../crawl/engine.js';
 import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
 import { RobotsCache, type RobotsReport } from '../crawl/robots-cache.js';
-import { robotsFetcher, robotsPlaceOf } from '../crawl/robots-fetch.js';
+import { robotsFetcher, robotsPlaceOf, type RobotsTap } from '../crawl/robots-fetch.js';
 import { serverKey, type ScopeKind } from '../crawl/scope.js';
 import { WarcWriter } from './writer.js';
 import { chunksOf } from './spool.js';
@@ -226,7 +226,11 @@ export async function* archiveCrawl(
   const openOptions: OpenOptions = { ...(options.open ?? {}), ...ARCHIVE_OPEN_OPTIONS };
   const robots = options.ignoreRobots
     ? null
-    : new RobotsCache(ROBOTS_TOKEN, robotsFetcher(politeness, openOptions), politeness);
+    : new RobotsCache(
+        ROBOTS_TOKEN,
+        robotsFetcher(politeness, openOptions, (url) => keepRobots(url)),
+        politeness,
+      );
   const info: Record<string, string> = { robots: options.ignoreRobots ? 'ignore' : 'obey' };
   if (options.operator !== undefined) info.operator = options.operator;
   if (options.contact !== undefined) info.contact = options.contact;
@@ -243,6 +247,52 @@ export async function* archiveCrawl(
         records += 2;
       }
     }
+  };
+
+  /**
+   * Each robots.txt fetched is kept, as wget, Heritrix and grab-site keep it (the evidence of the
+   * policy the crawl obeyed): over http and https its exchanges (a redirect, a 404 too) as
+   * response and request records, as the crawl's other exchanges; over Gopher the reply as a
+   * resource and the exchange as a metadata record. RobotsCache fetches it once per server in a
+   * run; one an earlier run wrote (`--state`) is not written again. One cut at the parser's limit
+   * (its exchange not read to its end) is not kept: a record holds a whole reply.
+   */
+  const robotsKept = new Set<string>();
+  const keepRobots = (url: string): RobotsTap => {
+    const exchanges: HttpExchange[] = [];
+    return {
+      options: { transcript: true, httpCapture: (e) => exchanges.push(e) },
+      done: async (got) => {
+        if (exchanges.length > 0) {
+          const unseen = exchanges.filter((ex) => !archived.has(ex.url));
+          await writeExchanges(unseen);
+          for (const ex of unseen) if (archived.has(ex.url)) robotsKept.add(ex.url);
+          return;
+        }
+        if (got === null || !got.whole) return;
+        const target = got.resource.meta.url || url;
+        if (archived.has(target) || archived.has(url)) return;
+        archived.add(target);
+        archived.add(url);
+        try {
+          const { octets } = got;
+          const body = new ReadableStream<Uint8Array>({
+            start(c) {
+              c.enqueue(octets);
+              c.close();
+            },
+          });
+          await recordFetch(writer, url, { ...got.resource, body });
+          records += 2;
+          robotsKept.add(target);
+          robotsKept.add(url);
+        } catch (e) {
+          archived.delete(target);
+          archived.delete(url);
+          throw e;
+        }
+      },
+    };
   };
 
   /**
@@ -319,12 +369,14 @@ export async function* archiveCrawl(
         : isPage
           ? await pageLinksFrom(target, r.body)
           : (await r.body.cancel().catch(() => {}), null);
+      // A robots.txt this run kept when it read it, reached as a link too: archived by this run.
+      const robotsTxt = robotsKept.has(target) || robotsKept.has(u.href);
       return {
         verdict: {
-          status: 'earlier',
+          status: robotsTxt ? 'archived' : 'earlier',
           attempts: 1,
           ms: Date.now() - t0,
-          reason: `${target} was archived before; not written again`,
+          reason: robotsTxt ? type : `${target} was archived before; not written again`,
           ...(got?.note ? { notes: [got.note] } : {}),
         },
         links: got?.links ?? null,

@@ -152,6 +152,8 @@ export class WarcWriter {
   private finalName = '';
   private size = 0;
   private recordsInFile = 0;
+  /** The WARC-Record-ID of the current file's warcinfo record. */
+  private warcinfoId: string | null = null;
   private serial = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -195,27 +197,45 @@ export class WarcWriter {
     try {
       const block = new Digester(this.options.digest);
       const payload = input.payload && input.payload !== 'none' ? new Digester(this.options.digest) : null;
-      const http = input.payload === 'http' && payload ? new HttpPayload((c) => payload.update(c)) : null;
+      // The payload's length: an empty payload is never deduplicated (below).
+      let payloadLength = 0;
+      const http =
+        input.payload === 'http' && payload
+          ? new HttpPayload((c) => {
+              payloadLength += c.byteLength;
+              payload.update(c);
+            })
+          : null;
       for await (const chunk of chunksOf(input.block)) {
         block.update(chunk);
         if (http) http.update(chunk);
-        else payload?.update(chunk);
+        else if (payload) {
+          payloadLength += chunk.byteLength;
+          payload.update(chunk);
+        }
         await spool.write(chunk);
       }
       const payloadDigest = payload ? payload.label() : null;
       const status = http?.headerText ? statusOf(http.headerText) : null;
-      const prior =
-        payloadDigest && this.options.dedup && input.type !== 'revisit' ? this.seen.get(payloadDigest) : undefined;
-      const job = this.queue.then(() =>
-        prior
-          ? this.writeRevisit(input, prior, payloadDigest!, http?.headerText ?? null, status)
-          : this.emit(input, spool, block.label(), payloadDigest, status, null),
-      );
+      // Two objects with no payload (two empty files, two 204 or 304 answers) share the digest of
+      // the empty string and nothing else: a revisit of one for the other would have a replay
+      // give one object's headers for the other. Only a payload of at least one octet is
+      // deduplicated; an empty one is written as a record of its own.
+      const dedupKey =
+        this.options.dedup && payloadLength > 0 && (input.type === 'response' || input.type === 'resource')
+          ? payloadDigest
+          : null;
+      // The payloads written are looked up and noted in the queue's turn: of two records of one
+      // payload whose blocks end at once, the second is the revisit of the first.
+      const job = this.queue.then(async () => {
+        const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
+        if (prior) return this.writeRevisit(input, prior, dedupKey!, http?.headerText ?? null, status);
+        const written = await this.emit(input, spool, block.label(), payloadDigest, status, null);
+        if (dedupKey !== null) this.seen.set(dedupKey, written);
+        return written;
+      });
       this.queue = job.catch(() => {});
-      const written = await job;
-      if (payloadDigest && this.options.dedup && !prior && (input.type === 'response' || input.type === 'resource'))
-        this.seen.set(payloadDigest, written);
-      return written;
+      return await job;
     } finally {
       await spool.dispose();
     }
@@ -354,6 +374,10 @@ export class WarcWriter {
       ['WARC-Date', date],
     ];
     if (input.targetUri !== undefined) fields.push(['WARC-Target-URI', input.targetUri]);
+    // WARC 1.1 5.13: the warcinfo record of the file, on every other record (as wget writes it),
+    // so that a record copied out of its file (an extract by index, a merged collection) still
+    // names the crawl that made it: software, options, robots policy, operator.
+    if (input.type !== 'warcinfo' && this.warcinfoId !== null) fields.push(['WARC-Warcinfo-ID', this.warcinfoId]);
     fields.push(...(input.fields ?? []));
     if (spool.length > 0 && input.contentType) fields.push(['Content-Type', input.contentType]);
     fields.push(['WARC-Block-Digest', blockDigest]);
@@ -419,6 +443,7 @@ export class WarcWriter {
     this.file = await open(this.tempPath, 'wx', 0o644);
     this.size = 0;
     this.recordsInFile = 0;
+    this.warcinfoId = null;
     const info: Array<[string, string]> = [
       ['software', o.software],
       ['format', 'WARC File Format 1.1'],
@@ -431,7 +456,7 @@ export class WarcWriter {
     await spool.write(block);
     const digest = new Digester(o.digest);
     digest.update(block);
-    await this.put(
+    const warcinfo = await this.put(
       {
         type: 'warcinfo',
         contentType: 'application/warc-fields',
@@ -445,6 +470,7 @@ export class WarcWriter {
       null,
     );
     await spool.dispose();
+    this.warcinfoId = warcinfo.recordId;
   }
 
   /** Ends the current file: fsync, close, then its final name (never over an existing file). */

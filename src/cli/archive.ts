@@ -33,7 +33,7 @@ export const archiveCommand: Command = {
   name: 'archive',
   synopsis: ['archive [options] -o DIR|PREFIX URL...'],
   about: [
-    'Crawls from each URL (the links of Gopher menus, FTP listings and HTML pages followed) and writes every object reached to WARC 1.1 files, one gzip member per record: for http and https a response and a request record of the octets exchanged on the connection (redirects and error statuses too), for every other scheme a resource record of the object and a metadata record of the protocol exchange, with block and payload digests (docs/archive.md). Prints a line per URL: archived, earlier (written by an earlier run of the same --state), skipped (a search that needs a query), failed, refused (robots.txt) or invalid, the URL and the media type or the reason; with --json one object per URL.',
+    'Crawls from each URL (the links of Gopher menus, FTP listings and HTML pages followed) and writes every object reached to WARC 1.1 files, one gzip member per record: for http and https a response and a request record of the octets exchanged on the connection (redirects and error statuses too), for every other scheme a resource record of the object and a metadata record of the protocol exchange, with block and payload digests (docs/archive.md). Each robots.txt read is kept too, once per server (a 404 as exchanged). Prints a line per URL: archived, earlier (written by an earlier run of the same --state), skipped (a search that needs a query), failed, refused (robots.txt) or invalid, the URL and the media type or the reason; with --json one object per URL.',
     'With --state DIR a run that was stopped, or killed, resumes where it stopped: the WARC files it left open are repaired (a torn last record cut off) and named, and no object is written twice.',
   ],
   exits: [
@@ -118,7 +118,7 @@ export const archiveCommand: Command = {
     'ignore-robots': {
       type: 'boolean',
       group: 'Crawl',
-      description: 'Do not read robots.txt (http, https and Gopher servers).',
+      description: 'Do not read robots.txt (http, https and Gopher servers); none is then archived.',
     },
     delay: {
       type: 'string',

@@ -209,8 +209,9 @@ test('archiveCrawl of the crawl test site: HTML links followed, a 404 kept as ex
     const pages = ['/site/', '/site/missing.html', '/site/page1.html', '/site/page2.md', '/site/sub/deep.html'].map(
       (p) => HTTP + p,
     );
-    // /site/index.html is linked from page1.html ("index.html"): another URL, kept too.
-    assert.deepEqual(of('response'), [...pages, `${HTTP}/site/index.html`].sort());
+    // /site/index.html is linked from page1.html ("index.html"): another URL, kept too; and the
+    // robots.txt the crawl read.
+    assert.deepEqual(of('response'), [...pages, `${HTTP}/site/index.html`, `${HTTP}/robots.txt`].sort());
     assert.deepEqual(of('request'), of('response'));
     const missing = records.find((r) => r.type === 'response' && r.targetUri === `${HTTP}/site/missing.html`)!;
     assert.match(missing.block.toString('latin1'), /^HTTP\/1\.1 404 Not Found\r\n/);
@@ -368,6 +369,33 @@ test('locator archive over https: the exchanges inside TLS, a gzip-coded body ke
     assert.equal(field(coded, 'warc-payload-digest'), digestOf('sha1:', gz));
     const listing = records.find((r) => r.type === 'response' && r.targetUri === `${base}/list/`)!;
     assert.match(listing.block.toString('latin1'), /^transfer-encoding: chunked\r$/im);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('locator archive of a server with no robots.txt: its 404 kept as exchanged, once', async () => {
+  const { dir: server, port } = tls!;
+  const out = tempDir();
+  try {
+    const base = `https://127.0.0.1:${port}`;
+    const run = spawnSync(process.execPath, [BIN, 'archive', '-o', out + '/', `${base}/`, `${base}/list/`], {
+      env: { PATH: process.env.PATH, NODE_EXTRA_CA_CERTS: join(server, 'cert.pem') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    const records = await recordsIn(out);
+    const robots = records.filter((r) => r.targetUri === `${base}/robots.txt`);
+    assert.deepEqual(
+      robots.map((r) => r.type),
+      ['response', 'request'],
+    );
+    assert.match(robots[0].block.toString('latin1'), /^HTTP\/1\.1 404 Not Found\r\n/);
+    assert.match(robots[1].block.toString('latin1'), /^GET \/robots\.txt HTTP\/1\.1\r\n/);
+    assert.equal(field(robots[1], 'warc-concurrent-to'), field(robots[0], 'warc-record-id'));
+    // Everything was allowed (RFC 9309 2.3.1.3), and archived.
+    assert.ok(records.some((r) => r.type === 'response' && r.targetUri === `${base}/list/one.txt`));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -167,7 +167,7 @@ test('the reader finds a wrong block or payload digest', async () => {
   }
 });
 
-test('files roll at maxSize, each opening with its warcinfo; a file is written under a temporary name', async () => {
+test('files roll at maxSize, each opening with its warcinfo, which each record names; a file is written under a temporary name', async () => {
   const dir = tempDir();
   try {
     const w = new WarcWriter({ dir, maxSize: 4096, prefix: 'roll' });
@@ -193,7 +193,16 @@ test('files roll at maxSize, each opening with its warcinfo; a file is written u
       const records = await assertDigests(join(dir, f));
       assert.equal(records[0].type, 'warcinfo');
       assert.equal(records[0].fields.get('warc-filename'), f);
-      for (const r of records.slice(1)) assert.deepEqual(r.block, bodies[seen++]);
+      // Every other record names its own file's warcinfo record (WARC 1.1 5.13), as wget writes.
+      assert.equal(records[0].fields.get('warc-warcinfo-id'), undefined);
+      for (const r of records.slice(1)) {
+        assert.equal(
+          r.fields.get('warc-warcinfo-id'),
+          records[0].fields.get('warc-record-id'),
+          `${f}: WARC-Warcinfo-ID`,
+        );
+        assert.deepEqual(r.block, bodies[seen++]);
+      }
       // A file goes past maxSize only by its last record.
       assert.ok(statSync(join(dir, f)).size <= 4096 + 1500, `${f}: ${statSync(join(dir, f)).size}`);
     }
@@ -235,6 +244,63 @@ test('dedup: a payload seen before becomes a revisit (identical-payload-digest) 
     // The HTTP revisit keeps the header section of its response (WARC 1.1 6.7.2).
     assert.equal(peer[3].block.toString(), 'HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n');
     assert.equal(third.status, 200);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('dedup: of two records of one payload written at once, the second is the revisit of the first', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, dedup: true });
+    const [a, b, c] = await Promise.all([
+      w.resource('file:///tmp/a', 'text/plain', 'one payload\n'),
+      w.resource('file:///tmp/b', 'text/plain', 'one payload\n'),
+      w.resource('file:///tmp/c', 'text/plain', 'one payload\n'),
+    ]);
+    await w.close();
+    assert.deepEqual(
+      [a, b, c].map((r) => r.type),
+      ['resource', 'revisit', 'revisit'],
+    );
+    assert.equal(b.refersTo, a.recordId);
+    assert.equal(c.refersTo, a.recordId);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('dedup: an empty payload is never a revisit (two empty files, two 204 answers share only the empty digest)', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, dedup: true });
+    const a = await w.resource('file:///tmp/empty-a', 'text/plain', Buffer.alloc(0));
+    const b = await w.resource('file:///tmp/empty-b', 'application/octet-stream', '');
+    const noContent = (date: string) => Buffer.from(`HTTP/1.1 204 No Content\r\nDate: ${date}\r\nServer: x\r\n\r\n`);
+    const c = await w.response('http://c.example/ping', noContent('Sun, 29 Nov 2026 10:00:00 GMT'));
+    const d = await w.response('http://c.example/other', noContent('Sun, 29 Nov 2026 10:00:01 GMT'));
+    // A chunked body of no chunk at all is an empty entity too.
+    const e = await w.response(
+      'http://c.example/chunked',
+      Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'),
+    );
+    // A payload of one octet or more still is deduplicated.
+    const f = await w.resource('file:///tmp/x', 'text/plain', 'x');
+    const g = await w.resource('file:///tmp/y', 'text/plain', 'x');
+    const [name] = await w.close();
+    for (const r of [a, b]) assert.equal(r.type, 'resource', r.targetUri ?? '');
+    for (const r of [c, d, e]) assert.equal(r.type, 'response', r.targetUri ?? '');
+    for (const r of [a, b, c, d, e]) assert.equal(r.refersTo, null);
+    assert.equal(a.payloadDigest, 'sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ', 'the digest of the empty string');
+    assert.equal(d.payloadDigest, a.payloadDigest);
+    assert.equal(g.type, 'revisit');
+    assert.equal(g.refersTo, f.recordId);
+    const peer = await assertDigests(join(dir, name));
+    assert.deepEqual(
+      peer.map((r) => r.type),
+      ['warcinfo', 'resource', 'resource', 'response', 'response', 'response', 'resource', 'revisit'],
+    );
+    assert.match(peer[4].block.toString(), /^HTTP\/1\.1 204 No Content\r\n/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
