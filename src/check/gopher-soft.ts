@@ -13,8 +13,7 @@
 // An answer of error items (type 3) is found by the client itself (src/clients/gopher/reply.ts).
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
-import { fieldsOf } from '../schemes/fields.js';
-import type { ProbeOptions, ProbeResult } from '../clients/index.js';
+import type { ProbeOptions, ProbeResult, SoftErrorSample } from '../clients/index.js';
 import type { Politeness } from '../crawl/politeness.js';
 import type { RobotsCache } from '../crawl/robots-cache.js';
 import { robotsPlaceOf } from '../crawl/robots-fetch.js';
@@ -32,9 +31,6 @@ export const SOFT_ERROR = 'gopher-soft-error';
 /** The words an error page's first line holds (English, as the Gopher servers in use write them). */
 const ERROR_WORDS =
   /\b(error|not found|no such|does ?n[o']t exist|not exist|cannot|can't|could ?n[o']t|unable|invalid|unknown|bad (selector|request)|denied|forbidden|missing|404)\b/i;
-
-/** Gopher item types whose answer is a menu or a session, not a document (RFC 1436 3.8): never compared. */
-const NOT_DOCUMENTS = new Set(['1', '7', '2', '8', 'T', '+']);
 
 /** `n` random octets as hex (Web Crypto, a global of Node: node:crypto is for the clients and the CLI). */
 function randomHex(n: number): string {
@@ -98,14 +94,14 @@ export class GopherSoftErrors {
    */
   async judge(u: Url, r: ProbeResult): Promise<ProbeResult> {
     const { sample, ...rest } = r;
-    if (sample === undefined || u.scheme !== 'gopher' || r.status !== 'ok') return rest;
-    const f = fieldsOf(u, 'gopher');
-    if (NOT_DOCUMENTS.has(f.gophertype) || f.gopherPlus !== null) return rest;
+    // Only a probe of a scheme whose servers may answer so gives a sample (the gopher probe, for
+    // a document of a plain Gopher URL).
+    if (sample === undefined || r.status !== 'ok') return rest;
     // A long answer cannot equal a baseline of at most BASELINE_MAX octets (and what it echoes).
-    if (sample.length > 2 * BASELINE_MAX + Buffer.byteLength(f.selector)) return rest;
-    const b = await this.#baseline(u, f.selector);
+    if (sample.bytes.length > 2 * BASELINE_MAX + Buffer.byteLength(sample.echo)) return rest;
+    const b = await this.#baseline(u, sample);
     if (!b.usable) return rest;
-    if (normalise(sample, f.selector) !== b.text) return rest;
+    if (normalise(sample.bytes, sample.echo) !== b.text) return rest;
     const first = b.text.split('\n', 1)[0].slice(0, 120);
     return {
       ...rest,
@@ -116,19 +112,20 @@ export class GopherSoftErrors {
   }
 
   /** The baseline of `u`'s server: asked once, in a turn of the server, robots.txt obeyed when read. */
-  #baseline(u: Url, selector: string): Promise<Baseline> {
+  #baseline(u: Url, sample: SoftErrorSample): Promise<Baseline> {
     const server = serverKey(u);
     let p = this.#baselines.get(server);
     if (p === undefined) {
-      p = this.#ask(u, selector);
+      p = this.#ask(u, sample);
       this.#baselines.set(server, p);
     }
     return p;
   }
 
-  async #ask(u: Url, like: string): Promise<Baseline> {
-    const selector = `${like.startsWith('/') ? '/' : ''}${NO_SUCH_SELECTOR}${randomHex(8)}`;
-    const b = tryParse(`gopher://${u.host ?? ''}:${u.portDigits ?? u.port ?? 70}/0${selector}`);
+  async #ask(u: Url, sample: SoftErrorSample): Promise<Baseline> {
+    const name = `${NO_SUCH_SELECTOR}${randomHex(8)}`;
+    const selector = `${sample.echo.startsWith('/') ? '/' : ''}${name}`;
+    const b = tryParse(sample.missing(name));
     if (!(b instanceof Url)) return { usable: false, selector, why: 'no URL for it' };
     const place = this.#host.robots === null ? null : robotsPlaceOf(b);
     if (place !== null && !(await this.#host.robots!.allows(place)))
@@ -141,7 +138,7 @@ export class GopherSoftErrors {
     });
     if (r.status !== 'ok' || r.sample === undefined)
       return { usable: false, selector, why: `its answer: ${r.status} (${r.reason})` };
-    const text = normalise(r.sample, selector);
+    const text = normalise(r.sample.bytes, selector);
     if (!looksLikeError(text)) return { usable: false, selector, why: 'its answer does not look like an error' };
     return { usable: true, selector, text };
   }

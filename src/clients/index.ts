@@ -43,7 +43,7 @@ export { Url } from '../core/url.js';
 export { escapeScanner, type EscapeResult } from './rlogin/protocol.js';
 export type { Tn3270Session } from './tn3270/session.js';
 export { probe, explainProbe, statusOf } from './probe-url.js';
-export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule } from './probe/types.js';
+export type { CheckStatus, ProbeOptions, ProbeResult, ProbeModule, SoftErrorSample } from './probe/types.js';
 export { followChain, type Chain } from './open.js';
 export { faceOf, kindOfUrl, classify, retrievableSchemes, gatewaySchemes, warcProtocolsOf } from './face-of.js';
 export { copyBody, type BodyOutput } from './body.js';

@@ -20,6 +20,9 @@ import { parse } from '../../schemes/registry.js';
 import { result } from '../probe/result.js';
 import type { ProbeOptions, ProbeResult } from '../probe/types.js';
 
+/** Item types that are no document of their own: menus, searches, CSO, sessions, a redundant server. */
+const NOT_DOCUMENTS = new Set(['1', '7', '2', '8', 'T', '+']);
+
 /** The most of a document's answer read to keep it whole (ProbeResult.sample). */
 export const SAMPLE_LIMIT = 4096;
 /** How long after a document's first octets its end is waited for (a server that holds the connection open). */
@@ -111,7 +114,12 @@ export async function probe(url: Url, options: ProbeOptions): Promise<ProbeResul
         { code: GOPHER_ERROR, reply: '3' },
       );
     const r = result('ok', `the answer starts (type ${type})`);
-    return whole ? { ...r, sample: buf } : r;
+    const f = fieldsOf(url, 'gopher');
+    if (!whole || NOT_DOCUMENTS.has(type) || f.gopherPlus !== null) return r;
+    // A selector that cannot exist asked of the same server as a text (type 0), with a leading "/"
+    // when this one has one (gophernicus's selectors are paths).
+    const origin = `gopher://${url.host ?? ''}:${url.portDigits ?? url.port ?? 70}/0${f.selector.startsWith('/') ? '/' : ''}`;
+    return { ...r, sample: { bytes: buf, echo: f.selector, missing: (name: string) => origin + name } };
   }
   // The client has tested the start already (menuStart(), the same test); asked again here for
   // what it found, and for a Gopher+ answer, whose data the client does not read ahead.

@@ -56,10 +56,21 @@ export interface ProbeResult {
   /** With `busy`: the wait the server asked for, in ms (HTTP Retry-After, RFC 9110 10.2.3), when it named one. */
   retryAfter?: number;
   /**
-   * gopher, a document (not a menu): its whole answer when it is short (src/clients/gopher/probe.ts),
-   * which the checker compares with the server's answer to a selector that cannot exist.
+   * A document's whole answer when it is short, for a scheme whose servers may answer a missing
+   * object with an ordinary document (gopher: src/clients/gopher/probe.ts), which the checker
+   * compares with the server's answer to an object that cannot exist (src/check/gopher-soft.ts).
    */
-  sample?: Uint8Array;
+  sample?: SoftErrorSample;
+}
+
+/** What a probe gives for the soft-error test of its URL's answer (ProbeResult.sample). */
+export interface SoftErrorSample {
+  /** The whole answer. */
+  readonly bytes: Uint8Array;
+  /** What the server may echo of the request in an error page (a Gopher selector), removed before comparing. */
+  readonly echo: string;
+  /** The URL of the same server and kind for `name`, an object that cannot exist (`name` made by the checker). */
+  missing(name: string): string;
 }
 
 /** One scheme's probe: what `probe()` calls for a URL of that scheme. */
