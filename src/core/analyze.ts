@@ -161,23 +161,30 @@ export function bodyRun(except: string): string {
   return run(bodySet(except));
 }
 
-// A login of lower-case letters, digits, "." and "-" alone, then a url-path, then no fragment or
-// a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
-const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(`[a-z0-9.-]*/[${charSet(isBody)}]*(?:#[${charSet(isXchar)}]+)?`, 'y');
+// A login (a user info of characters that may stand as they are, no "%"; a host of lower-case
+// letters, digits, "." and "-" alone; a port of digits), then a url-path or none, then no fragment
+// or a non-empty one, each of characters that may stand as they are: what normalAtOnce() accepts.
+const NORMAL_USER = `[${charSet((c) => isBody(c) && c !== 58 && c !== 64 && c !== 47)}]*`;
+const NORMAL_REST = `[a-z0-9.-]*(?::[0-9]+)?(?:/[${charSet(isBody)}]*)?(?:#[${charSet(isXchar)}]+)?`;
+const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(NORMAL_REST, 'y');
+const NORMAL_USER_LOGIN = /* @__PURE__ */ new RegExp(`${NORMAL_USER}(?::${NORMAL_USER})?@${NORMAL_REST}`, 'y');
 
 /**
- * True when the URL from its host on is a host of lower-case letters, digits, "." and "-" (or
- * none) with no user and no port, then "/" and a url-path, then no fragment or a non-empty one,
- * of characters that need no encoding and no escape (RFC 1738 2.2, 3.1, 5): then no character
- * needs work, and the host, port and fragment are in normal form as written. False when the
- * search stops short (the URL may still be normal).
+ * True when the URL from its login on is a user info (or none) and a host of lower-case letters,
+ * digits, "." and "-" (or none), a port of digits (or none), then "/" and a url-path (or none),
+ * then no fragment or a non-empty one, of characters that need no encoding and no escape (RFC
+ * 1738 2.2, 3.1, 5): then no character needs work, and the user info, host and fragment are in
+ * normal form as written (the port may be the scheme's default, or have leading zeros). False
+ * when the search stops short (the URL may still be normal).
  */
 export function normalAtOnce(url: Url): boolean {
   const hs = url.hostStart;
-  if (hs < 0 || url.userStart >= 0) return false;
+  if (hs < 0) return false;
+  const us = url.userStart;
   const h = url.href;
-  NORMAL_LOGIN.lastIndex = hs;
-  return NORMAL_LOGIN.test(h) && NORMAL_LOGIN.lastIndex === h.length;
+  const re = us >= 0 ? NORMAL_USER_LOGIN : NORMAL_LOGIN;
+  re.lastIndex = us >= 0 ? us : hs;
+  return re.test(h) && re.lastIndex === h.length;
 }
 
 function missingSlashes(list: Findings, p: number, scheme: string): void {

@@ -66,6 +66,47 @@ export function encodeCodePoint(out: string, s: string, i: number, end: number):
 }
 
 /**
+ * A sticky expression that matches, from where it starts, what normalizeEscapes() with
+ * `decodable` leaves as it is (RFC 1738 2.2): characters that may stand raw (unreserved and
+ * reserved, not "%") and escapes whose octet is not decoded, written with upper-case hex digits.
+ */
+function normalRun(decodable: Uint8Array): RegExp {
+  let raw = '';
+  for (let c = 0; c < 128; c++) if (RAW_OK[c] === 1) raw += '\\u' + c.toString(16).padStart(4, '0');
+  let escape = '';
+  for (let hi = 0; hi < 16; hi++) {
+    let lo = '';
+    for (let l = 0; l < 16; l++) {
+      const v = hi * 16 + l;
+      if (v >= 128 || decodable[v] !== 1) lo += HEX_UPPER[l];
+    }
+    if (lo !== '') escape += (escape === '' ? '' : '|') + HEX_UPPER[hi] + '[' + lo + ']';
+  }
+  return new RegExp(`[${raw}]*(?:%(?:${escape})[${raw}]*)*`, 'y');
+}
+
+// The expressions of normalRun() for the tables the normal forms use, made on first use.
+const RUNS: Array<[Uint8Array, RegExp]> = [];
+
+function normalRunOf(decodable: Uint8Array): RegExp {
+  for (let i = 0; i < RUNS.length; i++) if (RUNS[i][0] === decodable) return RUNS[i][1];
+  const re = normalRun(decodable);
+  if (RUNS.length < 8) RUNS.push([decodable, re]);
+  return re;
+}
+
+/**
+ * True when normalizeEscapes(s, decodable) returns `s` itself: every character may stand raw and
+ * every escape is in normal form (RFC 1738 2.2).
+ */
+export function escapesNormal(s: string, decodable: Uint8Array = DECODE_UNRESERVED): boolean {
+  const re = normalRunOf(decodable);
+  re.lastIndex = 0;
+  re.test(s);
+  return re.lastIndex === s.length;
+}
+
+/**
  * The escapes of s[start, end) in normal form (RFC 1738 2.2): an escape whose character is
  * marked in `decodable` is decoded, every other keeps its octet with upper-case hex digits; a
  * "%" that starts no escape becomes "%25"; a raw character that is neither unreserved nor
@@ -78,12 +119,25 @@ export function normalizeEscapes(
   start = 0,
   end = s.length,
 ): string {
+  // Speed: one native search finds how far the slice is in normal form already (the usual
+  // case: all of it); the loop below starts where it stopped. An escape the search passed may
+  // run past `end` only when a "%" stands at end - 1 or end - 2: then the loop checks it all.
+  const re = normalRunOf(decodable);
+  re.lastIndex = start;
+  re.test(s);
+  let from = re.lastIndex;
+  if (from >= end) {
+    if (s.charCodeAt(end - 1) !== 37 && (end - 2 < start || s.charCodeAt(end - 2) !== 37))
+      return start === 0 && end === s.length ? s : s.slice(start, end);
+    from = start;
+  }
   let out = '';
   // Long outputs are built in flat parts (FLAT_EVERY, src/core/percent.ts): memory linear in the output.
   let done: string[] | null = null;
   let pieces = 0;
   let run = start;
-  for (let i = start; i < end; i++) {
+  let skip = re.lastIndex < end; // false when the loop checks it all (see above)
+  for (let i = from; i < end; i++) {
     const c = s.charCodeAt(i);
     if (RAW_OK[c] === 1) continue;
     if (++pieces === FLAT_EVERY) {
@@ -104,17 +158,25 @@ export function normalizeEscapes(
         continue; // already in normal form
       }
       i += 2;
-      run = i + 1;
-      continue;
-    }
-    out += s.slice(run, i);
-    if (c === 37) out += '%25';
-    else {
-      const [o, used] = encodeCodePoint(out, s, i, end);
-      out = o;
-      i += used - 1;
+    } else {
+      out += s.slice(run, i);
+      if (c === 37) out += '%25';
+      else {
+        const [o, used] = encodeCodePoint(out, s, i, end);
+        out = o;
+        i += used - 1;
+      }
     }
     run = i + 1;
+    // Speed: the native search passes the next run in normal form (as at the start).
+    if (skip) {
+      re.lastIndex = run;
+      re.test(s);
+      const k = re.lastIndex;
+      if (k < end) i = k - 1;
+      else if (s.charCodeAt(end - 1) !== 37 && (end - 2 < run || s.charCodeAt(end - 2) !== 37)) i = end;
+      else skip = false;
+    }
   }
   if (run === start) return start === 0 && end === s.length ? s : s.slice(start, end);
   return (done === null ? out : done.join('') + out) + s.slice(run, end);

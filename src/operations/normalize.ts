@@ -26,7 +26,7 @@
 // RFC 1738 gives them no meaning in an absolute URL (an FTP "CWD .." is not the same as no CWD),
 // only partial forms do (see resolve.ts).
 
-import { normalizeEscapes, DECODE_UNRESERVED } from '../core/escapes.js';
+import { normalizeEscapes, escapesNormal, DECODE_UNRESERVED } from '../core/escapes.js';
 import { parse, entryOf, type NormalForm, type ParseOptions } from '../schemes/registry.js';
 export { toSafe, toDisplay } from './display.js';
 import { Url, expectUrl } from '../core/url.js';
@@ -111,21 +111,79 @@ export function normalize(url: string | Url, options?: ParseOptions): string {
 export function normalForm(u: Url, shortcut: boolean): string {
   const rule = entryOf(u)?.normal;
   const h = u.href;
-  // Speed: the usual URL (a lower-case host, no port, a path and fragment of characters that
-  // need no work), found in one search, is its own normal form when the scheme's rules keep its
-  // host and path as they are.
+  // Speed: the usual URL (a user info, a lower-case host, a port, a path and fragment of
+  // characters that need no work, found in one search) is its own normal form, or one cut or
+  // insertion away from it: the scheme's default port dropped, the "/" and path the scheme's
+  // rule writes where there is none.
   if (shortcut && normalAtOnce(u) && lowerScheme(h, u.schemePartStart - 1)) {
-    const host = rule?.host === undefined ? null : u.host!;
-    const path = rule?.path === undefined ? null : u.path;
-    if ((host === null || rule!.host!(host) === host) && (path === null || rule!.path!(path, true) === path)) return h;
+    const fast = usualForm(u, rule, h);
+    if (fast !== null) return fast;
   }
-  const clean = isClean(u);
-  // Speed: each component's normal form is made first and compared with the same
-  // component as written; when none changed (the usual URL: clean, lower case, no default port),
-  // the normal form is `href` itself, and no new string is built. `same` follows that.
-  let same = shortcut && clean && lowerScheme(h, u.schemePartStart - 1);
+  // Every component goes through normalizeEscapes() (or its scheme's rule), which first finds in
+  // one native search how much of it is in normal form already (the usual case: all of it, and
+  // then it is returned as it is): no list of violations is needed to know that nothing changes.
+  const out = formOf(u, rule, shortcut, false);
+  // A URL without "%" whose components changed: a character that must be encoded (RFC 1738 2.2)
+  // was encoded. The components are taken as they stand instead when the list of violations
+  // reports no such character (it lists the first 100 only): the normal form has always been
+  // made so, and stays so.
+  if (!rawChanged || h.indexOf('%') >= 0 || !cleanAsListed(u)) return out;
+  return formOf(u, rule, shortcut, true);
+}
+
+/**
+ * The normal form of a URL that normalAtOnce() accepts (RFC 1738 2.2, 3.1): href itself, or href
+ * without its default port, or with the path the scheme's rule writes; null when the port has
+ * leading zeros or the rule changes the host or a path that is there (the long way does it).
+ */
+function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | null {
+  if (rule?.host !== undefined) {
+    const host = u.host!;
+    if (rule.host(host) !== host) return null;
+  }
+  const rawPath = u.path;
+  let path = rawPath;
+  if (rule?.path !== undefined) {
+    path = rule.path(rawPath, true);
+    if (path !== rawPath && rawPath !== null) return null;
+  }
+  let cut = -1;
+  const ps = u.portStart;
+  if (ps >= 0) {
+    const le = u.loginEnd;
+    if (h.charCodeAt(ps) === 48 && le - ps > 1) return null; // leading zeros
+    // The written port is the scheme's default (no leading zero: compared as a number).
+    const d = u.spec?.defaultPort;
+    if (typeof d === 'number' && u.port === d) cut = ps - 1;
+  }
+  if (cut < 0 && path === rawPath) return h;
+  const le = u.loginEnd;
+  let out = h.slice(0, cut < 0 ? le : cut);
+  if (path !== null) out += '/' + path;
+  return out + h.slice(rawPath === null ? le : u.bodyEnd);
+}
+
+// Whether the last formOf() changed a component through normalizeEscapes() or its scheme's rule
+// (set as it returns, after every rule it called has run).
+let rawChanged = false;
+
+/**
+ * The normal form of a record (RFC 1738 2.1, 2.2, 3.1) with the components' escapes put in normal
+ * form, or, when `clean`, taken as they stand (a scheme's rules still apply).
+ */
+function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: boolean): string {
+  const h = u.href;
+  // Speed: each component's normal form is made first and compared with the same component as
+  // written; when none changed (the usual URL: lower case, no default port, escapes in normal
+  // form), the normal form is `href` itself, and no new string is built. `same` follows that.
+  let same = shortcut && lowerScheme(h, u.schemePartStart - 1);
+  let changed = false;
   const fragment = u.fragment;
-  if (fragment === '') same = false; // a void fragment id is dropped
+  let frag: string | null = null;
+  if (fragment !== null && fragment !== '') {
+    frag = esc(fragment, clean);
+    if (frag !== fragment) changed = true;
+  } else if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
     const rawHost = u.host ?? '';
     // A host of lower-case letters, digits, "." and "-" only (as the scanner noted) is its own
@@ -138,22 +196,37 @@ export function normalForm(u: Url, shortcut: boolean): string {
     const defaultPort = u.spec?.defaultPort ?? null;
     const keepPort = digits !== null && (defaultPort === null || digits !== String(defaultPort));
     if (u.portStart >= 0 && (!keepPort || digits.length !== u.loginEnd - u.portStart)) same = false;
+    const rawUser = u.rawUser;
+    let user: string | null = null;
+    let password: string | null = null;
+    if (rawUser !== null) {
+      user = esc(rawUser, clean);
+      if (user !== rawUser) changed = true;
+      const rawPassword = u.rawPassword;
+      if (rawPassword !== null) {
+        password = esc(rawPassword, clean);
+        if (password !== rawPassword) changed = true;
+      }
+    }
     const rawPath = u.path;
     const path = rule?.path ? rule.path(rawPath, clean) : plainPath(rawPath, clean);
-    if (path !== rawPath) same = false;
-    if (same) return h;
+    if (path !== rawPath) {
+      same = false;
+      // Changed by its escapes, or only by the scheme's rule (e.g. ftp's type in lower case)?
+      if (rawPath !== null && !clean && !escapesNormal(rawPath)) changed = true;
+    }
+    rawChanged = changed;
+    if (same && !changed) return h;
     let out = u.scheme + '://';
-    const user = u.rawUser;
     if (user !== null) {
-      const password = u.rawPassword;
-      out += esc(user, clean);
-      if (password !== null) out += ':' + esc(password, clean);
+      out += user;
+      if (password !== null) out += ':' + password;
       out += '@';
     }
     out += host;
     if (keepPort) out += ':' + digits;
     if (path !== null) out += '/' + path;
-    if (fragment !== null && fragment !== '') out += '#' + esc(fragment, clean);
+    if (frag !== null) out += '#' + frag;
     return out;
   }
   const rawPart = u.schemePart;
@@ -162,12 +235,15 @@ export function normalForm(u: Url, shortcut: boolean): string {
     : clean
       ? rawPart
       : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
-  const frag = fragment === null || fragment === '' ? null : esc(fragment, clean);
-  // Speed: an opaque URL whose scheme part and fragment are their own normal forms (the rules
-  // and normalizeEscapes() return the string they were given when nothing changes) is `href`
-  // itself, clean or not (an escape already in normal form, e.g. mailto's "%25", changes nothing).
-  if (shortcut && part === rawPart && frag === fragment && fragment !== '' && lowerScheme(h, u.schemePartStart - 1))
-    return h;
+  if (part !== rawPart) {
+    same = false;
+    // Changed by its escapes, or only by the scheme's rule (e.g. mailto's domain in lower case)?
+    if (rule?.part === undefined || (!clean && !escapesNormal(rawPart))) changed = true;
+  }
+  rawChanged = changed;
+  // An opaque URL whose scheme part and fragment are their own normal forms (the rules and
+  // normalizeEscapes() return the string they were given when nothing changes) is `href` itself.
+  if (same && !changed) return h;
   let out = u.scheme + ':' + part;
   if (frag !== null) out += '#' + frag;
   return out;
@@ -186,18 +262,17 @@ function lowerScheme(h: string, n: number): boolean {
 const CHARACTER_CODES: ReadonlySet<string> = new Set(['unsafe-char', 'control-char', 'non-ascii', 'invalid-escape']);
 
 /**
- * True when the URL holds no "%" and the scanner reported no character that must be encoded
- * (RFC 1738 2.2): then no escape needs work, and the components are taken as they stand.
+ * For a URL without "%": true when its list of violations (RFC 1738 2.2, 5) reports no character
+ * that must be encoded.
  */
-function isClean(u: Url): boolean {
+function cleanAsListed(u: Url): boolean {
   const h = u.href;
-  if (h.indexOf('%') >= 0) return false;
-  if (u.charsClean()) return true; // nothing to report about a character: no need of the list
   // The scheme's usual form up to a character of the url-path or fragment that must be encoded:
   // the list reports that character, and no more than a few violations before it (its cap of
   // 100 keeps it), so the answer is known without the list.
   const k = u.hostStart >= 0 ? u.usualEnd() : -1;
   if (k > u.loginEnd && k < h.length && mustEncode(h.charCodeAt(k))) return false;
+  if (u.charsClean()) return true; // nothing to report about a character: no need of the list
   const v = u.violations;
   for (let i = 0; i < v.length; i++) if (CHARACTER_CODES.has(v[i].code)) return false;
   return true;
