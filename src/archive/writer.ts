@@ -196,7 +196,10 @@ export class WarcWriter {
     const spool = new Spool(this.options.dir, this.options.spoolLimit);
     try {
       const block = new Digester(this.options.digest);
-      const payload = input.payload && input.payload !== 'none' ? new Digester(this.options.digest) : null;
+      // A payload that is the block (WARC 1.1 5.9: a resource's) takes the block's digest: one
+      // hash over the octets, not two (a 50 MB FTP file was hashed twice).
+      const sameAsBlock = input.payload === 'block';
+      const payload = input.payload === 'http' ? new Digester(this.options.digest) : null;
       // The payload's length: an empty payload is never deduplicated (below).
       let payloadLength = 0;
       const http =
@@ -209,13 +212,11 @@ export class WarcWriter {
       for await (const chunk of chunksOf(input.block)) {
         block.update(chunk);
         if (http) http.update(chunk);
-        else if (payload) {
-          payloadLength += chunk.byteLength;
-          payload.update(chunk);
-        }
+        else if (sameAsBlock) payloadLength += chunk.byteLength;
         await spool.write(chunk);
       }
-      const payloadDigest = payload ? payload.label() : null;
+      const blockDigest = block.label();
+      const payloadDigest = sameAsBlock ? blockDigest : payload ? payload.label() : null;
       const status = http?.headerText ? statusOf(http.headerText) : null;
       // Two objects with no payload (two empty files, two 204 or 304 answers) share the digest of
       // the empty string and nothing else: a revisit of one for the other would have a replay
@@ -230,7 +231,7 @@ export class WarcWriter {
       const job = this.queue.then(async () => {
         const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
         if (prior) return this.writeRevisit(input, prior, dedupKey!, http?.headerText ?? null, status);
-        const written = await this.emit(input, spool, block.label(), payloadDigest, status, null);
+        const written = await this.emit(input, spool, blockDigest, payloadDigest, status, null);
         if (dedupKey !== null) this.seen.set(dedupKey, written);
         return written;
       });
