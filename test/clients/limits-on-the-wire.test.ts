@@ -17,7 +17,7 @@ import { accessMethods } from '../../src/clients/prospero/client.js';
 import type { OpenOptions } from '../../src/clients/types.js';
 import { parse, readAll, rejects } from '../helpers.js';
 import { nntpFake } from './nntp/fakes.js';
-import { answering, fakeServer, type FakeServer } from './gopher/fakes.js';
+import { answering, fakeServer, withFake } from './gopher/fakes.js';
 import { startProsperoServer } from '../servers/prospero-server.js';
 import { startWaisServer } from '../../src/clients/wais/server.js';
 import { initRequest, message, retrievalRequest, seedSearchRequest } from '../../src/clients/wais/request.js';
@@ -102,15 +102,6 @@ test('nntp HEADER_LIMIT (RFC 3977 6.2.2): the headers of an article of 1,048,576
 // --- Gopher+ (Gopher+ 2.3, 2.7) ---------------------------------------------------------------------
 
 const GOPHER = { gateway: false as const, timeout: 3000 };
-
-async function withFake(fake: FakeServer, body: (f: FakeServer) => Promise<void>): Promise<void> {
-  try {
-    await body(fake);
-    await fake.allClosed();
-  } finally {
-    await fake.close();
-  }
-}
 
 test('gopher ERROR_TEXT_LIMIT (Gopher+ 2.3): an error text of 65,536 octets is kept whole; of 65,537, cut to 65,536', async () => {
   // the first line "1 <a@b>" CR LF (9 octets), then the message

@@ -60,3 +60,13 @@ export function answering(data: string | Buffer, options: { end?: boolean } = {}
     return true;
   });
 }
+
+/** Runs `body` against `fake`, then waits until the client has closed every connection, and closes the fake. */
+export async function withFake(fake: FakeServer, body: (f: FakeServer) => Promise<void>): Promise<void> {
+  try {
+    await body(fake);
+    await fake.allClosed();
+  } finally {
+    await fake.close();
+  }
+}

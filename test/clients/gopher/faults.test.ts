@@ -10,19 +10,10 @@ import { explain } from '../../../src/operations/build.js';
 import { LocatorError } from '../../../src/core/errors.js';
 import { GopherError, type AskQuestion, type GopherOpenOptions } from '../../../src/clients/gopher/client.js';
 import type { TranscriptLine } from '../../../src/clients/types.js';
-import { answering, fakeServer, type FakeServer } from './fakes.js';
+import { answering, fakeServer, withFake, type FakeServer } from './fakes.js';
 import { rejects } from '../../helpers.js';
 
 const FAST = { gateway: false as const, timeout: 300 };
-
-async function withFake(fake: FakeServer, body: (f: FakeServer) => Promise<void>): Promise<void> {
-  try {
-    await body(fake);
-    await fake.allClosed();
-  } finally {
-    await fake.close();
-  }
-}
 
 const readAll = async (body: ReadableStream<Uint8Array>) => Buffer.from(await new Response(body).arrayBuffer());
 
