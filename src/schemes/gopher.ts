@@ -391,14 +391,7 @@ function explain(url: Url): Explanation {
     notes.push('no host to connect to: a gopher URL is gopher://<host>:<port>/<gopher-path> (RFC 1738 3.4.1)');
     return { protocol: 'gopher', host, port: url.port, steps, notes };
   }
-  const f = url.fields as {
-    gophertype: string;
-    selector: string;
-    search: string | null;
-    gopherPlus: string | null;
-    request: string;
-    plus: GopherPlus | null;
-  };
+  const f = url.fields as unknown as GopherFields; // the fields this module makes (fields() above)
   const type = f.gophertype;
   if (url.path === null || url.path === '') {
     notes.push(
