@@ -38,6 +38,16 @@ function randomHex(n: number): string {
   return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * `line` without the spaces and tabs at its end: a loop, not `/[ \t]+$/`, which tries a run of
+ * blanks again from each of its characters when something else follows it (quadratic).
+ */
+function trimSpaceTab(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
 /** What a server answered to the selector that cannot exist. */
 type Baseline = { usable: true; selector: string; text: string } | { usable: false; selector: string; why: string };
 
@@ -51,11 +61,7 @@ export function normalise(answer: Uint8Array, selector: string): string {
   const sel = Buffer.from(selector, 'utf8').toString('latin1');
   for (const s of [sel, sel.replace(/^\/+/, '')].filter((x) => x.length >= 2)) t = t.split(s).join('');
   t = t.replace(/\r\n?/g, '\n');
-  t = t
-    .split('\n')
-    .map((l) => l.replace(/[ \t]+$/, ''))
-    .join('\n')
-    .trim();
+  t = t.split('\n').map(trimSpaceTab).join('\n').trim();
   if (t === '.') return '';
   if (t.endsWith('\n.')) t = t.slice(0, -2).trimEnd();
   return t;

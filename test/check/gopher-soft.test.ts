@@ -180,6 +180,11 @@ test('normalise() and looksLikeError(): line ends, the "." line, an echoed selec
   assert.equal(normalise(b('Error: /x/y not found \r\n.\r\n'), '/x/y'), 'Error:  not found');
   assert.equal(normalise(b("'x/y' missing\n"), '/x/y'), "'' missing");
   assert.equal(normalise(b('.\r\n'), '/a'), '');
+  // Blanks at the ends of lines go, blanks inside a line stay; a long run of them followed by
+  // text is kept whole (and read in one pass).
+  assert.equal(normalise(b('a \t\r\nb  c\t \nd'), '/zz'), 'a\nb  c\nd');
+  assert.equal(normalise(b(`${' '.repeat(3000)}x\n`), '/zz'), 'x');
+  assert.equal(normalise(b(`x${' \t'.repeat(1500)}y \n`), '/zz'), `x${' \t'.repeat(1500)}y`);
   assert.equal(looksLikeError('Error: File or directory not found! (null)\n____'), true);
   assert.equal(looksLikeError("'' does not exist (no handler found)"), true);
   assert.equal(looksLikeError('Welcome to my hole'), false);
