@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { connect } from 'node:net';
 import { WARCParser } from 'warcio';
 
 export interface PeerRecord {
@@ -101,4 +102,14 @@ export async function assertDigests(path: string): Promise<PeerRecord[]> {
     }
   }
   return records;
+}
+
+/** One HTTP/1.1 exchange with nginx on a socket: the request sent, the response as it arrives. */
+export function exchange(path: string): { request: Buffer; response: AsyncIterable<Buffer> } {
+  const request = Buffer.from(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: locator\r\nConnection: close\r\n\r\n`,
+  );
+  const socket = connect(8080, '127.0.0.1');
+  socket.write(request);
+  return { request, response: socket };
 }

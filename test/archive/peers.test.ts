@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -23,7 +22,7 @@ import {
   entryOf,
   surt,
 } from '../../src/archive/index.js';
-import { assertDigests, digestOf, entityOf, warcioRecords } from './peer.js';
+import { assertDigests, digestOf, entityOf, exchange, warcioRecords } from './peer.js';
 
 const TS = process.env.LOCATOR_TEST_SERVERS;
 if (!TS) throw new Error('LOCATOR_TEST_SERVERS is not set: run the tests with node scripts/test.mjs');
@@ -118,16 +117,6 @@ async function assertDigestsOfWget(path: string) {
     assert.equal(digestOf(block, r.block), block, `${r.type} ${r.targetUri}: block digest`);
   }
   return records;
-}
-
-/** One HTTP/1.1 exchange with nginx on a socket: the request sent, the response as it arrives. */
-function exchange(path: string): { request: Buffer; response: AsyncIterable<Buffer> } {
-  const request = Buffer.from(
-    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: locator\r\nConnection: close\r\n\r\n`,
-  );
-  const socket = connect(8080, '127.0.0.1');
-  socket.write(request);
-  return { request, response: socket };
 }
 
 test('a raw HTTP exchange with nginx, written as it arrives: request and response records, payload the entity', async () => {

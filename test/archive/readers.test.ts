@@ -28,7 +28,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -39,7 +38,7 @@ import { startWaisServer, type WaisServer } from '../../src/clients/wais/server.
 import { startProsperoServer, type ProsperoServer } from '../servers/prospero-server.js';
 import { TREE_OBJECTS, tree } from '../clients/prospero/tree.js';
 import { ROOT, SHARED } from '../helpers.js';
-import { digestOf, entityOf, warcioRecords, type PeerRecord } from './peer.js';
+import { digestOf, entityOf, exchange, warcioRecords, type PeerRecord } from './peer.js';
 
 const require = createRequire(import.meta.url);
 const HTTP = 'http://127.0.0.1:8080';
@@ -60,16 +59,6 @@ function folder(root: string): string {
   writeFileSync(join(t, 'a-copy.txt'), 'a text file\nof two lines\n');
   writeFileSync(join(t, 'octets.bin'), Buffer.from(Array.from({ length: 1024 }, (_, i) => (i * 37 + 11) & 0xff)));
   return t;
-}
-
-/** One HTTP/1.1 exchange with nginx on a socket: the request sent, the response as it arrives. */
-function exchange(path: string): { request: Buffer; response: AsyncIterable<Buffer> } {
-  const request = Buffer.from(
-    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: locator\r\nConnection: close\r\n\r\n`,
-  );
-  const socket = connect(8080, '127.0.0.1');
-  socket.write(request);
-  return { request, response: socket };
 }
 
 before(async () => {

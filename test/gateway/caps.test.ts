@@ -7,23 +7,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CAPS, startGateway, type Gateway, type GatewayOptions } from '../../src/gateway/server.js';
+import { CAPS } from '../../src/gateway/server.js';
 import { CAPS_MAX_BYTES, CapsCache, breadcrumbs, parseCaps, type CapsPath } from '../../src/gateway/caps.js';
 import { parse } from '../../src/index.js';
 import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
-import { request } from './request.js';
+import { request, withGateway } from './request.js';
 
 const at = (url: string) => `/?url=${encodeURIComponent(url)}`;
 const link = (url: string) => `href="/?url=${encodeURIComponent(url).replace(/&/g, '&amp;')}"`;
-
-async function withGateway(options: GatewayOptions, fn: (g: Gateway) => Promise<void>): Promise<void> {
-  const g = await startGateway({ port: 0, ...options });
-  try {
-    await fn(g);
-  } finally {
-    await g.close();
-  }
-}
 
 const POSIX: CapsPath = { delimiter: '/', identity: '.', parent: '..', parentDouble: false, escape: null };
 

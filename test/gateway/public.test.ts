@@ -10,6 +10,7 @@ import http from 'node:http';
 import { startGateway, type Gateway, type GatewayOptions } from '../../src/gateway/server.js';
 import { TrustedProxies, forwardedFor, forwardedProto, xForwardedFor } from '../../src/gateway/clients.js';
 import { OwnNames } from '../../src/gateway/config.js';
+import { withGateway } from './request.js';
 
 const PY = 'gopher://127.0.0.1:7070';
 
@@ -47,15 +48,6 @@ function get(
     req.on('error', reject);
     req.end();
   });
-}
-
-async function withGateway(options: GatewayOptions, fn: (g: Gateway) => Promise<void>): Promise<void> {
-  const g = await startGateway({ port: 0, ...options });
-  try {
-    await fn(g);
-  } finally {
-    await g.close();
-  }
 }
 
 const page = (url: string) => `/?url=${encodeURIComponent(url)}`;

@@ -3,6 +3,7 @@
 // And what the cross-site tests share: a recording Gopher port and a browser's User-Agent.
 
 import http from 'node:http';
+import { startGateway, type Gateway, type GatewayOptions } from '../../src/gateway/server.js';
 import { fakeServer, type FakeServer } from '../clients/gopher/fakes.js';
 
 export interface Got {
@@ -68,4 +69,14 @@ export function recordingTarget(): Promise<FakeServer> {
     socket.end('iok\t\t\t0\r\n.\r\n');
     return true;
   });
+}
+
+/** Runs `fn` against a gateway started with `options` on a free port, and closes it. */
+export async function withGateway(options: GatewayOptions, fn: (g: Gateway) => Promise<void>): Promise<void> {
+  const g = await startGateway({ port: 0, ...options });
+  try {
+    await fn(g);
+  } finally {
+    await g.close();
+  }
 }
