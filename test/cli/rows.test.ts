@@ -254,6 +254,15 @@ function hostile(): string[] {
   // Dense lines, and one of a megabyte.
   out.push('http://h.com/' + '{'.repeat(5000), 'ftp://u:' + '\u202e'.repeat(300) + '@h.com/' + '%'.repeat(300));
   out.push('http://h.com/' + 'a\x1b'.repeat(1 << 19));
+  // Hrefs of 4,095, 4,096 and 4,097 characters (RowBytes searches a source of at most 4,096 for
+  // the parts it copies, and reads longer ones a character at a time): the same row either side.
+  for (const n of [4095, 4096, 4097]) {
+    const head = 'ftp://user-name-long:secret-word-long@host.example.com/dir-one/dir-two;type=d#';
+    out.push(
+      head + 'f'.repeat(n - head.length),
+      'http://host.example.com/' + 'p'.repeat(n - 42) + '?q=query-part#frag',
+    );
+  }
   out.push('', ' ', '\r', 'URL:', '<>', '//u:p@h', 'http://u:@h.com/', 'http://:p@h.com/', 'ftp://[::1]:99999/');
   return out;
 }
