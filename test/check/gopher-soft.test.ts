@@ -201,3 +201,25 @@ test('the CLI: --no-gopher-soft-errors, in --help', async () => {
   const off = await runCli(['check', '--no-gopher-soft-errors', 'gopher://127.0.0.1:7071/0/no-such.txt']);
   assert.equal(off.code, 0, off.out + off.err);
 });
+
+test('the bounds held exactly: a document of 4,096 octets is sampled whole, of 4,097 not; a baseline of 1,024 octets can be an error page, of 1,025 not', async () => {
+  const { probe } = await import('../../src/clients/index.js');
+  const { answering } = await import('../clients/gopher/fakes.js');
+  for (const [octets, sampled] of [
+    [4096, true],
+    [4097, false],
+  ] as const) {
+    const f = await answering(Buffer.alloc(octets, 0x61));
+    try {
+      const r = await probe(`gopher://127.0.0.1:${f.port}/0/doc`, { gateway: false, timeout: 3000 });
+      assert.ok(!('redirect' in r) && r.status === 'ok', JSON.stringify(r));
+      assert.equal(r.sample !== undefined, sampled, `${octets} octets`);
+      if (sampled) assert.equal(r.sample!.bytes.length, octets);
+    } finally {
+      await f.close();
+    }
+  }
+  const page = (n: number) => `Error: ${'x'.repeat(n - 7)}`;
+  assert.equal(looksLikeError(page(1024)), true);
+  assert.equal(looksLikeError(page(1025)), false);
+});
