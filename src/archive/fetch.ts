@@ -112,10 +112,6 @@ export function exchangeProtocol(ex: HttpExchange): string | null {
   return m ? `http/${m[1]}.${m[2]}` : null;
 }
 
-async function* chunks(list: readonly Uint8Array[]): AsyncIterable<Uint8Array> {
-  yield* list;
-}
-
 /**
  * Writes one HTTP exchange (the `httpCapture` option of open()) once it has ended: a `response`
  * record (WARC 1.1 6.3) of the octets read from the connection, status line, header section and
@@ -136,7 +132,7 @@ export async function recordExchange(writer: WarcWriter, ex: HttpExchange): Prom
     type: 'response',
     targetUri: ex.url,
     contentType: 'application/http;msgtype=response',
-    block: chunks(ex.received),
+    block: ex.received,
     payload: 'http',
     fields,
     date: ex.date,
@@ -145,7 +141,7 @@ export async function recordExchange(writer: WarcWriter, ex: HttpExchange): Prom
     type: 'request',
     targetUri: ex.url,
     contentType: 'application/http;msgtype=request',
-    block: chunks(ex.sent),
+    block: ex.sent,
     fields: [['WARC-Concurrent-To', response.recordId], ...fields],
     date: ex.date,
   });

@@ -7,12 +7,14 @@ import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
-export type BlockSource = Uint8Array | string | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+export type BlockSource =
+  Uint8Array | string | readonly Uint8Array[] | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
 
 /** The chunks of a block source, whatever its form. */
 export async function* chunksOf(source: BlockSource): AsyncIterable<Uint8Array> {
   if (typeof source === 'string') yield Buffer.from(source, 'utf8');
   else if (source instanceof Uint8Array) yield source;
+  else if (Array.isArray(source)) yield* source as readonly Uint8Array[];
   else if (typeof (source as ReadableStream<Uint8Array>).getReader === 'function') {
     const reader = (source as ReadableStream<Uint8Array>).getReader();
     try {

@@ -16,6 +16,7 @@
 // closed, so no reader ever sees a half-written file under a WARC name (resume.ts finishes the
 // ones a killed process left).
 
+import { writeSync } from 'node:fs';
 import { open, link, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -183,7 +184,8 @@ export class WarcWriter {
    */
   async write(input: RecordInput): Promise<WrittenRecord> {
     if (this.closed) throw new LocatorError(WARC_WRITER_CLOSED, -1);
-    const p = this.writeNow(input);
+    const whole = wholeOf(input.block);
+    const p = whole !== null ? this.writeWhole(input, whole) : this.writeNow(input);
     this.inflight.add(p);
     try {
       return await p;
@@ -192,46 +194,101 @@ export class WarcWriter {
     }
   }
 
-  private async writeNow(input: RecordInput): Promise<WrittenRecord> {
-    const spool = new Spool(this.options.dir, this.options.spoolLimit);
-    try {
-      const block = new Digester(this.options.digest);
-      // A payload that is the block (WARC 1.1 5.9: a resource's) takes the block's digest: one
-      // hash over the octets, not two (a 50 MB FTP file was hashed twice).
-      const sameAsBlock = input.payload === 'block';
-      const payload = input.payload === 'http' ? new Digester(this.options.digest) : null;
-      // The payload's length: an empty payload is never deduplicated (below).
-      let payloadLength = 0;
-      const http =
-        input.payload === 'http' && payload
-          ? new HttpPayload((c) => {
-              payloadLength += c.byteLength;
-              payload.update(c);
-            })
-          : null;
-      for await (const chunk of chunksOf(input.block)) {
+  /**
+   * A block given whole (octets, a string, a list of chunks: an HTTP exchange as captured): its
+   * digests taken at once, without a spool, and a record of at most SYNC_GZIP octets compressed
+   * and written in the queue's turn without leaving this thread (bench/RESULTS.md, "The
+   * archive": the spool, the async steps and a file write on libuv's threads were most of a small
+   * record's cost). The same record as writeNow() makes of the same block.
+   */
+  private writeWhole(input: RecordInput, chunks: readonly Uint8Array[]): Promise<WrittenRecord> {
+    const d = this.digestsOf(input);
+    let length = 0;
+    for (const c of chunks) {
+      d.update(c);
+      length += c.byteLength;
+    }
+    const { blockDigest, payloadDigest, dedupKey, status, headerText } = d.end();
+    // The octets as they are now (a caller may reuse its buffer once write() has returned).
+    const body = { length, memory: [Buffer.concat(chunks as Uint8Array[], length)] };
+    const job = this.queue.then(() => {
+      const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
+      if (prior) return this.writeRevisit(input, prior, dedupKey!, headerText, status);
+      const written =
+        this.file !== null && !this.mustRoll(length) && length <= SYNC_GZIP
+          ? this.putNow(input, body, blockDigest, payloadDigest, status, null)
+          : this.emit(input, body, blockDigest, payloadDigest, status, null);
+      if (dedupKey === null) return written;
+      return Promise.resolve(written).then((w) => {
+        this.seen.set(dedupKey, w);
+        return w;
+      });
+    });
+    this.queue = job.catch(() => {});
+    return job;
+  }
+
+  /**
+   * The digests of a record as its block passes (WARC 1.1 5.8, 5.9): the block's, the payload's
+   * (an HTTP entity-body, or the block itself for a resource), and what dedup and the index need.
+   */
+  private digestsOf(input: RecordInput) {
+    const block = new Digester(this.options.digest);
+    // A payload that is the block (WARC 1.1 5.9: a resource's) takes the block's digest: one
+    // hash over the octets, not two (a 50 MB FTP file was hashed twice).
+    const sameAsBlock = input.payload === 'block';
+    const payload = input.payload === 'http' ? new Digester(this.options.digest) : null;
+    // The payload's length: an empty payload is never deduplicated (below).
+    let payloadLength = 0;
+    const http =
+      input.payload === 'http' && payload
+        ? new HttpPayload((c) => {
+            payloadLength += c.byteLength;
+            payload.update(c);
+          })
+        : null;
+    const dedup = this.options.dedup && (input.type === 'response' || input.type === 'resource');
+    return {
+      update(chunk: Uint8Array): void {
         block.update(chunk);
         if (http) http.update(chunk);
         else if (sameAsBlock) payloadLength += chunk.byteLength;
+      },
+      end() {
+        const blockDigest = block.label();
+        const payloadDigest = sameAsBlock ? blockDigest : payload ? payload.label() : null;
+        const headerText = http?.headerText ?? null;
+        // Two objects with no payload (two empty files, two 204 or 304 answers) share the digest
+        // of the empty string and nothing else: a revisit of one for the other would have a
+        // replay give one object's headers for the other. Only a payload of at least one octet
+        // is deduplicated; an empty one is written as a record of its own.
+        const dedupKey = dedup && payloadLength > 0 ? payloadDigest : null;
+        return {
+          blockDigest,
+          payloadDigest,
+          dedupKey,
+          headerText,
+          status: headerText ? statusOf(headerText) : null,
+        };
+      },
+    };
+  }
+
+  private async writeNow(input: RecordInput): Promise<WrittenRecord> {
+    const spool = new Spool(this.options.dir, this.options.spoolLimit);
+    try {
+      const d = this.digestsOf(input);
+      for await (const chunk of chunksOf(input.block)) {
+        d.update(chunk);
         await spool.write(chunk);
       }
-      const blockDigest = block.label();
-      const payloadDigest = sameAsBlock ? blockDigest : payload ? payload.label() : null;
-      const status = http?.headerText ? statusOf(http.headerText) : null;
-      // Two objects with no payload (two empty files, two 204 or 304 answers) share the digest of
-      // the empty string and nothing else: a revisit of one for the other would have a replay
-      // give one object's headers for the other. Only a payload of at least one octet is
-      // deduplicated; an empty one is written as a record of its own.
-      const dedupKey =
-        this.options.dedup && payloadLength > 0 && (input.type === 'response' || input.type === 'resource')
-          ? payloadDigest
-          : null;
+      const { blockDigest, payloadDigest, dedupKey, status, headerText } = d.end();
       // The payloads written are looked up and noted in the queue's turn: of two records of one
       // payload whose blocks end at once, the second is the revisit of the first.
       const job = this.queue.then(async () => {
         const prior = dedupKey !== null ? this.seen.get(dedupKey) : undefined;
-        if (prior) return this.writeRevisit(input, prior, dedupKey!, http?.headerText ?? null, status);
-        const written = await this.emit(input, spool, blockDigest, payloadDigest, status, null);
+        if (prior) return this.writeRevisit(input, prior, dedupKey!, headerText, status);
+        const written = await this.emit(input, spoolBody(spool), blockDigest, payloadDigest, status, null);
         if (dedupKey !== null) this.seen.set(dedupKey, written);
         return written;
       });
@@ -315,8 +372,6 @@ export class WarcWriter {
     // WARC 1.1 6.7.2: the block may hold the header section of the HTTP response; for a resource
     // there is nothing but the payload, so the block is empty.
     const block = headerText !== null ? Buffer.concat([Buffer.from(headerText, 'latin1'), CRLF2]) : Buffer.alloc(0);
-    const spool = new Spool(this.options.dir, this.options.spoolLimit);
-    await spool.write(block);
     const digest = new Digester(this.options.digest);
     digest.update(block);
     const fields: Array<[string, string]> = [
@@ -326,47 +381,75 @@ export class WarcWriter {
       ['WARC-Refers-To-Date', prior.date],
       ...(input.fields ?? []),
     ];
-    try {
-      return await this.emit(
-        {
-          ...input,
-          type: 'revisit',
-          contentType: headerText !== null ? input.contentType : undefined,
-          fields,
-        },
-        spool,
-        digest.label(),
-        payloadDigest,
-        status,
-        prior.recordId,
-      );
-    } finally {
-      await spool.dispose();
-    }
+    return this.emit(
+      {
+        ...input,
+        type: 'revisit',
+        contentType: headerText !== null ? input.contentType : undefined,
+        fields,
+      },
+      { length: block.length, memory: [block] },
+      digest.label(),
+      payloadDigest,
+      status,
+      prior.recordId,
+    );
+  }
+
+  /** Whether a record of `length` octets must go to the next file (`maxSize`). */
+  private mustRoll(length: number): boolean {
+    return this.file !== null && this.recordsInFile > 1 && this.size + length + 1024 > this.options.maxSize;
   }
 
   private async emit(
     input: RecordInput,
-    spool: Spool,
+    body: Body,
     blockDigest: string,
     payloadDigest: string | null,
     status: number | null,
     refersTo: string | null,
   ): Promise<WrittenRecord> {
-    if (this.file !== null && this.recordsInFile > 1 && this.size + spool.length + 1024 > this.options.maxSize)
-      await this.finish();
+    if (this.mustRoll(body.length)) await this.finish();
     if (this.file === null) await this.start();
-    return this.put(input, spool, blockDigest, payloadDigest, status, refersTo);
+    const memory = body.memory;
+    if (memory !== null && (!this.options.gzip || body.length <= SYNC_GZIP))
+      return this.putNow(input, body, blockDigest, payloadDigest, status, refersTo);
+    const head = this.head(input, body, blockDigest, payloadDigest);
+    const offset = this.size;
+    const file = this.file!;
+    if (memory !== null) {
+      // A larger block held in memory: one gzip member made on zlib's thread, one write.
+      const out = await gzipAsync(Buffer.concat([head.bytes, ...memory, CRLF2]));
+      await file.write(out, 0, out.length, this.size);
+      this.size += out.length;
+    } else await this.stream(head.bytes, body.spool!, file);
+    return this.written(input, body, offset, head, blockDigest, payloadDigest, status, refersTo);
   }
 
-  private async put(
+  /**
+   * A record of at most SYNC_GZIP octets held in memory, written now: one gzip member made on this
+   * thread (less than the round trip to zlib's thread costs) and one write to the open file
+   * (a page-cache copy of a few KiB; a write on libuv's threads cost more than it).
+   */
+  private putNow(
     input: RecordInput,
-    spool: Spool,
+    body: Body,
     blockDigest: string,
     payloadDigest: string | null,
     status: number | null,
     refersTo: string | null,
-  ): Promise<WrittenRecord> {
+  ): WrittenRecord {
+    const head = this.head(input, body, blockDigest, payloadDigest);
+    const offset = this.size;
+    const plain = Buffer.concat([head.bytes, ...body.memory!, CRLF2]);
+    const out = this.options.gzip ? gzipSync(plain) : plain;
+    for (let at = 0; at < out.length;) at += writeSync(this.file!.fd, out, at, out.length - at, this.size + at);
+    this.size += out.length;
+    return this.written(input, body, offset, head, blockDigest, payloadDigest, status, refersTo);
+  }
+
+  /** The record's header (WARC 1.1 4): version line, fields, the empty line. */
+  private head(input: RecordInput, body: Body, blockDigest: string, payloadDigest: string | null): Head {
     const recordId = newRecordId();
     const date = warcDate(input.date ?? this.options.now());
     const fields: Array<[string, string]> = [
@@ -380,33 +463,34 @@ export class WarcWriter {
     // names the crawl that made it: software, options, robots policy, operator.
     if (input.type !== 'warcinfo' && this.warcinfoId !== null) fields.push(['WARC-Warcinfo-ID', this.warcinfoId]);
     fields.push(...(input.fields ?? []));
-    if (spool.length > 0 && input.contentType) fields.push(['Content-Type', input.contentType]);
+    if (body.length > 0 && input.contentType) fields.push(['Content-Type', input.contentType]);
     fields.push(['WARC-Block-Digest', blockDigest]);
     if (payloadDigest !== null) fields.push(['WARC-Payload-Digest', payloadDigest]);
-    fields.push(['Content-Length', String(spool.length)]);
-    const head = Buffer.from(`WARC/1.1\r\n${warcFields(fields)}\r\n`, 'utf8');
-    const offset = this.size;
-    const file = this.file!;
-    const memory = spool.inMemory;
-    if (memory !== null) {
-      // A block held in memory goes out as one gzip member made at once and one write: under
-      // SYNC_GZIP octets on this thread (less than the round trip to zlib's thread costs), else
-      // on zlib's thread.
-      const plain = Buffer.concat([head, ...memory, CRLF2]);
-      const out = !this.options.gzip ? plain : plain.length <= SYNC_GZIP ? gzipSync(plain) : await gzipAsync(plain);
-      await file.write(out, 0, out.length, this.size);
-      this.size += out.length;
-    } else await this.stream(head, spool, file);
+    fields.push(['Content-Length', String(body.length)]);
+    return { bytes: Buffer.from(`WARC/1.1\r\n${warcFields(fields)}\r\n`, 'utf8'), recordId, date };
+  }
+
+  /** What a record written at `offset` (up to this.size) holds, for the index and a revisit. */
+  private written(
+    input: RecordInput,
+    body: Body,
+    offset: number,
+    head: Head,
+    blockDigest: string,
+    payloadDigest: string | null,
+    status: number | null,
+    refersTo: string | null,
+  ): WrittenRecord {
     this.recordsInFile++;
     return {
       type: input.type,
-      recordId,
+      recordId: head.recordId,
       filename: this.finalName,
       offset,
       length: this.size - offset,
-      date,
+      date: head.date,
       targetUri: input.targetUri ?? null,
-      contentType: spool.length > 0 ? (input.contentType ?? null) : null,
+      contentType: body.length > 0 ? (input.contentType ?? null) : null,
       blockDigest,
       payloadDigest,
       status,
@@ -453,24 +537,21 @@ export class WarcWriter {
       ...Object.entries(o.info),
     ];
     const block = Buffer.from(warcFields(info), 'utf8');
-    const spool = new Spool(o.dir, o.spoolLimit);
-    await spool.write(block);
     const digest = new Digester(o.digest);
     digest.update(block);
-    const warcinfo = await this.put(
+    const warcinfo = this.putNow(
       {
         type: 'warcinfo',
         contentType: 'application/warc-fields',
         block,
         fields: [['WARC-Filename', this.finalName]],
       },
-      spool,
+      { length: block.length, memory: [block] },
       digest.label(),
       null,
       null,
       null,
     );
-    await spool.dispose();
     this.warcinfoId = warcinfo.recordId;
   }
 
@@ -502,4 +583,30 @@ export class WarcWriter {
 function statusOf(head: string): number | null {
   const m = /^HTTP\/\d+\.\d+\s+(\d{3})/.exec(head);
   return m ? Number(m[1]) : null;
+}
+
+/** A record's block: its length, and its chunks when held in memory, else the spool it spilled to. */
+interface Body {
+  length: number;
+  memory: readonly Uint8Array[] | null;
+  spool?: Spool;
+}
+
+/** A record's header as written, with the id and date it gave the record. */
+interface Head {
+  bytes: Buffer;
+  recordId: string;
+  date: string;
+}
+
+function spoolBody(spool: Spool): Body {
+  return { length: spool.length, memory: spool.inMemory, spool };
+}
+
+/** The chunks of a block given whole (octets, a string, a list of chunks); null for a stream. */
+function wholeOf(block: BlockSource): readonly Uint8Array[] | null {
+  if (typeof block === 'string') return [Buffer.from(block, 'utf8')];
+  if (block instanceof Uint8Array) return [block];
+  if (Array.isArray(block)) return block as readonly Uint8Array[];
+  return null;
 }

@@ -481,3 +481,55 @@ test('a block whose stream fails writes nothing: the error reaches the caller, t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a block given whole (octets, a string, a list of chunks) and the same block as a stream make the same records', async () => {
+  const masked = (file: Buffer) =>
+    gunzipSync(file)
+      .toString('latin1')
+      .replace(/<urn:uuid:[0-9a-f-]+>/g, '<id>');
+  const clock = () => new Date(Date.UTC(2026, 10, 29, 12, 0, 0));
+  const menu = Buffer.from('0About\t/about\texample.org\t70\r\n.\r\n');
+  const run = async (whole: boolean) => {
+    const dir = tempDir();
+    try {
+      const w = new WarcWriter({ dir, dedup: true, now: clock });
+      const pieces = (b: Buffer) => (whole ? [b.subarray(0, 7), b.subarray(7)] : slowly(b, 5));
+      await w.request('http://example.org/page', whole ? REQUEST : slowly(REQUEST, 9));
+      await w.response('http://example.org/page', pieces(CHUNKED), [['WARC-Protocol', 'http/1.1']]);
+      await w.response('http://example.org/again', pieces(CHUNKED)); // a revisit of the first
+      await w.resource('gopher://example.org/1/', 'application/gopher-menu', whole ? menu : slowly(menu, 4));
+      await w.resource('file:///tmp/empty', 'text/plain', whole ? '' : slowly(Buffer.alloc(0), 1));
+      await w.metadata(
+        'gopher://example.org/1/',
+        '<urn:uuid:x>',
+        'text/plain',
+        whole ? '> \r\n' : slowly(Buffer.from('> \r\n'), 2),
+      );
+      const [name] = await w.close();
+      return masked(readFileSync(join(dir, name)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const [a, b] = [await run(true), await run(false)];
+  assert.match(a, /WARC-Type: revisit\r\n/);
+  assert.equal(a, b);
+});
+
+test("a caller's buffer changed once write() has returned does not change the record", async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir });
+    const first = w.resource('file:///tmp/x', 'text/plain', Buffer.from('not yet written\n'));
+    const buf = Buffer.from('the octets given\n');
+    // Queued behind the first record: its octets are read when its turn comes.
+    const second = w.resource('file:///tmp/y', 'text/plain', buf);
+    buf.fill(0x78);
+    await Promise.all([first, second]);
+    const [name] = await w.close();
+    const peer = await assertDigests(join(dir, name));
+    assert.equal(peer[2].block.toString(), 'the octets given\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
