@@ -73,6 +73,21 @@ export class Spool {
     }
   }
 
+  /** Up to `n` octets of the block from `start` (clamped to the block). */
+  async slice(start: number, n: number): Promise<Uint8Array> {
+    const from = Math.min(Math.max(start, 0), this.length);
+    const size = Math.min(n, this.length - from);
+    if (this.file === null) return Buffer.concat(this.memory).subarray(from, from + size);
+    const buf = Buffer.alloc(size);
+    let got = 0;
+    while (got < size) {
+      const { bytesRead } = await this.file.read(buf, got, size - got, from + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buf.subarray(0, got);
+  }
+
   /** Removes the spill file, if any. */
   async dispose(): Promise<void> {
     this.memory = [];

@@ -21,7 +21,7 @@ import { open, link, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { createGzip, gzip, gzipSync } from 'node:zlib';
+import { constants, createGzip, deflateRawSync, gzip, gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { Digester, HttpPayload, type DigestAlgorithm } from './digest.js';
@@ -110,6 +110,11 @@ export interface WrittenRecord {
   refersTo: string | null;
 }
 
+/** What writes records: WarcWriter, or ThreadWarcWriter (writer-thread.ts) on a worker thread. */
+export interface RecordWriter {
+  write(input: RecordInput): Promise<WrittenRecord>;
+}
+
 /** WARC 1.1 5.4: `<urn:uuid:...>`, a globally unique record id. */
 export function newRecordId(): string {
   return `<urn:uuid:${randomUUID()}>`;
@@ -133,11 +138,48 @@ export function warcFields(fields: Array<[string, string]>): string {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 /** gzip() as a promise (a function, not promisify() at load: the module declares only). */
-function gzipAsync(plain: Uint8Array): Promise<Buffer> {
-  return new Promise((resolve, reject) => gzip(plain, (e, out) => (e === null ? resolve(out) : reject(e))));
+function gzipAsync(plain: Uint8Array, level: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => gzip(plain, { level }, (e, out) => (e === null ? resolve(out) : reject(e))));
 }
 /** Records up to this many octets are compressed on the calling thread (a millisecond at most). */
 const SYNC_GZIP = 64 * 1024;
+
+/** Octets of a larger block that are tried with deflate before the whole is compressed. */
+const SAMPLE = 16 * 1024;
+
+/**
+ * The deflate level of a record whose block is larger than SYNC_GZIP, from a sample of its octets
+ * (RFC 1951): none (stored blocks, 3.2.4) when the fastest level makes the sample less than 3%
+ * smaller, the default (6) otherwise. Octets compressed already (images, archives, video, most of
+ * a web archive's volume) or random gain nothing from deflate at any level, and deflate spends
+ * 20-25 ms a megabyte finding that out, where storing them costs a copy and a CRC; the member is
+ * a valid gzip member either way, and no larger (256 KiB of random octets: 262,197 octets stored,
+ * 262,244 deflated; bench/RESULTS.md, "The archive"). A record of at most SYNC_GZIP octets takes the
+ * default: there the fixed cost of a member is most of the work.
+ */
+function levelOf(sample: Uint8Array): number {
+  if (sample.byteLength === 0) return constants.Z_DEFAULT_COMPRESSION;
+  const out = deflateRawSync(sample, { level: 1 });
+  return out.length > sample.byteLength * 0.97 ? constants.Z_NO_COMPRESSION : constants.Z_DEFAULT_COMPRESSION;
+}
+
+/** Up to `n` octets of `chunks` from the middle of their `length` (past an HTTP header section). */
+function middleOf(chunks: readonly Uint8Array[], length: number, n: number): Uint8Array {
+  const start = Math.max(0, Math.floor((length - n) / 2));
+  const out = Buffer.alloc(Math.min(n, length));
+  let at = 0;
+  let pos = 0;
+  for (const c of chunks) {
+    const from = Math.max(start - pos, 0);
+    if (from < c.byteLength && at < out.length) {
+      const part = c.subarray(from, from + out.length - at);
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    pos += c.byteLength;
+  }
+  return out;
+}
 
 function stamp(d: Date): string {
   return d.toISOString().replace(/[-:TZ.]/g, '');
@@ -419,7 +461,8 @@ export class WarcWriter {
     const file = this.file!;
     if (memory !== null) {
       // A larger block held in memory: one gzip member made on zlib's thread, one write.
-      const out = await gzipAsync(Buffer.concat([head.bytes, ...memory, CRLF2]));
+      const level = levelOf(middleOf(memory, body.length, SAMPLE));
+      const out = await gzipAsync(Buffer.concat([head.bytes, ...memory, CRLF2]), level);
       await file.write(out, 0, out.length, this.size);
       this.size += out.length;
     } else await this.stream(head.bytes, body.spool!, file);
@@ -508,7 +551,7 @@ export class WarcWriter {
     const source = Readable.from(record());
     let out: Readable = source;
     if (this.options.gzip) {
-      const gzip = createGzip();
+      const gzip = createGzip({ level: levelOf(await spool.slice(Math.floor((spool.length - SAMPLE) / 2), SAMPLE)) });
       source.on('error', (e) => gzip.destroy(e));
       out = source.pipe(gzip);
     }

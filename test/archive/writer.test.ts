@@ -533,3 +533,35 @@ test("a caller's buffer changed once write() has returned does not change the re
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a larger block that deflate cannot shrink is stored (RFC 1951 3.2.4), one it can is deflated; both read back whole', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir, spoolLimit: 100_000 });
+    const random = Buffer.concat(Array.from({ length: 7000 }, (_, k) => createHash('sha256').update(`r${k}`).digest()));
+    const text = Buffer.from('<a href="/p/1.html">one</a>\n'.repeat(8000));
+    const rows = [
+      await w.resource('gopher://example.org/9/whole', 'application/octet-stream', random),
+      await w.resource('gopher://example.org/0/whole', 'text/plain', text),
+      await w.resource('ftp://example.org/spilled.bin', 'application/octet-stream', slowly(random, 4096)),
+      await w.resource('ftp://example.org/spilled.txt', 'text/plain', slowly(text, 4096)),
+    ];
+    const [name] = await w.close();
+    const file = readFileSync(join(dir, name));
+    // The first deflate block of each member, after gzip's 10-octet header: BTYPE 00 is stored.
+    const btype = (r: { offset: number }) => (file[r.offset + 10] >> 1) & 3;
+    assert.deepEqual(
+      rows.map((r) => btype(r) === 0),
+      [true, false, true, false],
+    );
+    assert.ok(rows[0].length < random.length + 1024, 'stored: no larger than the octets and a header');
+    assert.ok(rows[1].length < text.length / 20, 'deflated');
+    const peer = await assertDigests(join(dir, name));
+    assert.deepEqual(
+      peer.slice(1).map((r) => r.block),
+      [random, text, random, text],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
