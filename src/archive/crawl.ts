@@ -25,7 +25,7 @@ import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
 import { RobotsCache, type RobotsReport } from '../crawl/robots-cache.js';
 import { robotsFetcher, robotsPlaceOf, type RobotsTap } from '../crawl/robots-fetch.js';
 import { serverKey, type ScopeKind } from '../crawl/scope.js';
-import { WarcWriter } from './writer.js';
+import { ThreadWarcWriter } from './writer-thread.js';
 import { chunksOf } from './spool.js';
 import { readWarc } from './reader.js';
 import { finishOpenFiles, type Finished } from './resume.js';
@@ -235,7 +235,7 @@ export async function* archiveCrawl(
   if (options.operator !== undefined) info.operator = options.operator;
   if (options.contact !== undefined) info.contact = options.contact;
   if (options.commandLine !== undefined) info.options = options.commandLine;
-  const writer = new WarcWriter({ dir, prefix, maxSize: options.maxSize, dedup: options.dedup === true, info });
+  const writer = new ThreadWarcWriter({ dir, prefix, maxSize: options.maxSize, dedup: options.dedup === true, info });
   let records = 0;
 
   /** Writes the exchanges that ended whole (each response and request once); the records written. */

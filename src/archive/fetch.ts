@@ -10,7 +10,7 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../clients/index.js';
-import type { WarcWriter, WrittenRecord } from './writer.js';
+import type { RecordWriter, WrittenRecord } from './writer.js';
 import { chunksOf } from './spool.js';
 
 /**
@@ -62,21 +62,28 @@ export interface FetchRecords {
  * it would not be what was exchanged. With the capture, recordExchange() writes those records
  * (archiveFetch() and the archive crawl do).
  */
-export async function recordFetch(writer: WarcWriter, url: string, resource: Resource): Promise<FetchRecords> {
+export async function recordFetch(writer: RecordWriter, url: string, resource: Resource): Promise<FetchRecords> {
   const { meta } = resource;
   const protocols = warcProtocols(meta.scheme);
   const fields: Array<[string, string]> = protocols.map((p) => ['WARC-Protocol', p]);
   const target = meta.url || url;
-  const record = await writer.resource(target, mediaTypeOf(meta), resource.body, fields);
+  const record = await writer.write({
+    type: 'resource',
+    targetUri: target,
+    contentType: mediaTypeOf(meta),
+    block: resource.body,
+    payload: 'block',
+    fields,
+  });
   const lines: TranscriptLine[] = [...meta.transcript];
   for (const from of meta.redirects ?? []) lines.unshift({ direction: 'info', text: `redirected from ${from}` });
-  const metadata = await writer.metadata(
-    target,
-    record.recordId,
-    'text/plain; charset=utf-8',
-    transcriptText(lines),
-    fields,
-  );
+  const metadata = await writer.write({
+    type: 'metadata',
+    targetUri: target,
+    contentType: 'text/plain; charset=utf-8',
+    block: transcriptText(lines),
+    fields: [['WARC-Concurrent-To', record.recordId], ...fields],
+  });
   return { resource: record, metadata };
 }
 
@@ -88,7 +95,11 @@ export async function recordFetch(writer: WarcWriter, url: string, resource: Res
 export const ARCHIVE_OPEN_OPTIONS = { transcript: true, ftpLineEnds: 'wire' } as const satisfies OpenOptions;
 
 /** Opens `url` with ARCHIVE_OPEN_OPTIONS and writes its records with recordFetch(). */
-export async function archiveFetch(writer: WarcWriter, url: string, options: OpenOptions = {}): Promise<FetchRecords> {
+export async function archiveFetch(
+  writer: RecordWriter,
+  url: string,
+  options: OpenOptions = {},
+): Promise<FetchRecords> {
   return recordFetch(writer, url, await open(url, { ...options, ...ARCHIVE_OPEN_OPTIONS }));
 }
 
@@ -122,7 +133,7 @@ export function exchangeProtocol(ex: HttpExchange): string | null {
  * end (the connection closed or the caller cancelled before the response's last octet) writes
  * nothing: null.
  */
-export async function recordExchange(writer: WarcWriter, ex: HttpExchange): Promise<ExchangeRecords | null> {
+export async function recordExchange(writer: RecordWriter, ex: HttpExchange): Promise<ExchangeRecords | null> {
   if (!(await ex.ended)) return null;
   const fields: Array<[string, string]> = [];
   if (ex.ip !== null) fields.push(['WARC-IP-Address', ex.ip]);
@@ -155,7 +166,7 @@ export async function recordExchange(writer: WarcWriter, ex: HttpExchange): Prom
  * a redirect from http to one) as recordFetch() writes it.
  */
 export async function archiveHttpFetch(
-  writer: WarcWriter,
+  writer: RecordWriter,
   url: string,
   options: OpenOptions = {},
 ): Promise<{ exchanges: ExchangeRecords[]; fetched: FetchRecords | null }> {

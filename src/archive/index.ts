@@ -11,10 +11,12 @@ export {
   WARC_NAME_TAKEN,
   WARC_WRITER_CLOSED,
   type RecordInput,
+  type RecordWriter,
   type RecordType,
   type WriterOptions,
   type WrittenRecord,
 } from './writer.js';
+export { ThreadWarcWriter, WARC_WRITER_FAILED } from './writer-thread.js';
 export {
   readWarc,
   parseHead,

@@ -1,0 +1,239 @@
+// ThreadWarcWriter (src/archive/writer-thread.ts): the WARC writer on a worker thread writes what
+// WarcWriter writes, fails as it fails, and survives its thread's end with a typed error.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ThreadWarcWriter,
+  WarcWriter,
+  WARC_WRITER_CLOSED,
+  WARC_WRITER_FAILED,
+  type RecordInput,
+  type WrittenRecord,
+} from '../../src/archive/index.js';
+import { LocatorError } from '../../src/core/errors.js';
+import { assertDigests } from './peer.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'locator-warc-thread-'));
+
+async function* slowly(data: Buffer, size: number): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < data.length; i += size) yield data.subarray(i, i + size);
+}
+
+const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 12\r\n\r\n<p>hello</p>');
+const HTTP = 'application/http;msgtype=response';
+const DATE = new Date(Date.UTC(2026, 10, 29, 12, 0, 0));
+/** 300 KB that deflate shrinks, and 300 KB it cannot (random): the larger records' two paths. */
+const TEXT = Buffer.from('<a href="/p/1.html">one</a>\n'.repeat(11_000));
+const RANDOM = randomBytes(300_000);
+
+/** The same records, each built anew (a stream is read once): whole blocks, streams, a revisit, spills. */
+function inputs(): RecordInput[] {
+  const rows: RecordInput[] = [
+    {
+      type: 'request',
+      targetUri: 'http://example.org/',
+      contentType: 'application/http;msgtype=request',
+      block: Buffer.from('GET / HTTP/1.1\r\n\r\n'),
+    },
+    {
+      type: 'response',
+      targetUri: 'http://example.org/',
+      contentType: HTTP,
+      block: [RESPONSE.subarray(0, 9), RESPONSE.subarray(9)],
+    },
+    { type: 'response', targetUri: 'http://example.org/again', contentType: HTTP, block: slowly(RESPONSE, 7) }, // a revisit
+    { type: 'resource', targetUri: 'gopher://example.org/0/t', contentType: 'text/plain', block: TEXT },
+    { type: 'resource', targetUri: 'gopher://example.org/9/r', contentType: 'application/octet-stream', block: RANDOM },
+    { type: 'resource', targetUri: 'ftp://example.org/t', contentType: 'text/plain', block: slowly(TEXT, 65_536) },
+    {
+      type: 'resource',
+      targetUri: 'ftp://example.org/r',
+      contentType: 'application/octet-stream',
+      block: slowly(RANDOM, 4096),
+    },
+    { type: 'metadata', targetUri: 'ftp://example.org/r', contentType: 'text/plain', block: '> RETR r\r\n' },
+    { type: 'resource', targetUri: 'file:///empty', contentType: 'text/plain', block: '' },
+  ];
+  return rows.map((r) => ({
+    ...r,
+    payload: r.type === 'response' ? 'http' : r.type === 'resource' ? 'block' : 'none',
+    date: DATE,
+  }));
+}
+
+/** A file's records with what differs from run to run (ids, the file's name and date) masked. */
+function masked(path: string): string {
+  return gunzipSync(readFileSync(path))
+    .toString('latin1')
+    .replace(/<urn:uuid:[0-9a-f-]+>/g, '<id>')
+    .replace(/locator-\d{17}-/g, 'locator-STAMP-')
+    .replace(/^WARC-Date: .*$/gm, (d) => (d.includes('2026-11-29T12:00:00.000Z') ? d : 'WARC-Date: NOW'));
+}
+
+test('the records are the ones WarcWriter writes, whole blocks and streams, revisits, spilled blocks, in the order given', async () => {
+  const files: string[] = [];
+  const dirs = [tempDir(), tempDir()];
+  try {
+    for (const [i, w] of [
+      new WarcWriter({ dir: dirs[0], dedup: true, spoolLimit: 100_000 }),
+      new ThreadWarcWriter({ dir: dirs[1], dedup: true, spoolLimit: 100_000 }),
+    ].entries()) {
+      const written: WrittenRecord[] = [];
+      for (const input of inputs()) written.push(await w.write(input));
+      const [name] = await w.close();
+      assert.deepEqual(readdirSync(dirs[i]), [name], 'one file, no spill or temporary file left');
+      assert.deepEqual(
+        written.map((r) => r.type),
+        ['request', 'response', 'revisit', 'resource', 'resource', 'revisit', 'revisit', 'metadata', 'resource'],
+      );
+      const peer = await assertDigests(join(dirs[i], name));
+      assert.deepEqual(
+        peer.slice(1).map((r) => [r.offset, r.length]),
+        written.map((r) => [r.offset, r.length]),
+      );
+      files.push(masked(join(dirs[i], name)));
+    }
+    assert.equal(files[1], files[0]);
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('records written at once: each whole and once; close() waits for them and is the same promise twice', async () => {
+  const dir = tempDir();
+  try {
+    const w = new ThreadWarcWriter({ dir, maxSize: 40_000 });
+    // Octets deflate cannot shrink, so that the files roll.
+    const bodies = Array.from({ length: 30 }, (_, i) =>
+      Buffer.concat(
+        Array.from({ length: 1 + (i % 7) * 30 }, (_, k) => createHash('sha256').update(`${i}.${k}`).digest()),
+      ).toString('latin1'),
+    );
+    const writes = bodies.map((b, i) =>
+      w.write({
+        type: 'resource',
+        targetUri: `gopher://example.org/0/${i}`,
+        contentType: 'text/plain',
+        block: i % 2 ? Buffer.from(b, 'latin1') : slowly(Buffer.from(b, 'latin1'), 100),
+        payload: 'block',
+      }),
+    );
+    const files = await w.close();
+    assert.equal(await w.close(), files);
+    const written = await Promise.all(writes);
+    assert.ok(files.length > 1, 'rolled at maxSize');
+    assert.deepEqual(w.files, files);
+    const read = new Map<string, string>();
+    for (const f of files)
+      for (const r of await assertDigests(join(dir, f)))
+        if (r.type === 'resource') read.set(r.targetUri!, r.block.toString('latin1'));
+    assert.deepEqual(read, new Map(bodies.map((b, i) => [`gopher://example.org/0/${i}`, b])));
+    assert.deepEqual(new Set(written.map((r) => r.filename)), new Set(files));
+    await assert.rejects(
+      w.write({ type: 'metadata', block: 'late' }),
+      (e: unknown) => e instanceof LocatorError && e.code === WARC_WRITER_CLOSED,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a block stream that fails writes nothing: its own error reaches the caller, the records around it are written', async () => {
+  const dir = tempDir();
+  try {
+    const w = new ThreadWarcWriter({ dir });
+    const before = w.write({
+      type: 'resource',
+      targetUri: 'ftp://example.org/a',
+      contentType: 'text/plain',
+      block: 'a\n',
+      payload: 'block',
+    });
+    const failing = (async function* () {
+      yield randomBytes(600_000); // past a batch: the worker has part of it
+      throw new Error('connection reset');
+    })();
+    await assert.rejects(
+      w.write({
+        type: 'resource',
+        targetUri: 'ftp://example.org/b',
+        contentType: 'text/plain',
+        block: failing,
+        payload: 'block',
+      }),
+      /connection reset/,
+    );
+    await w.write({
+      type: 'resource',
+      targetUri: 'ftp://example.org/c',
+      contentType: 'text/plain',
+      block: 'c\n',
+      payload: 'block',
+    });
+    await before;
+    const [name] = await w.close();
+    const uris = (await assertDigests(join(dir, name))).map((r) => r.targetUri);
+    assert.deepEqual(
+      uris,
+      [undefined, 'ftp://example.org/a', 'ftp://example.org/c'].map((u) => u ?? null),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a stream larger than the octets allowed on their way at once goes through whole (the worker acknowledges what it took)', async () => {
+  const dir = tempDir();
+  try {
+    const w = new ThreadWarcWriter({ dir, spoolLimit: 1 << 20 });
+    const big = randomBytes(40 * 1024 * 1024);
+    const r = await w.write({
+      type: 'resource',
+      targetUri: 'ftp://example.org/big',
+      contentType: 'application/octet-stream',
+      block: slowly(big, 1 << 20),
+      payload: 'block',
+    });
+    await w.close();
+    const peer = await assertDigests(join(dir, r.filename));
+    assert.equal(peer[1].block.length, big.length);
+    assert.ok(peer[1].block.equals(big));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("the worker's end is a typed error for the records on their way and every later one", async () => {
+  const dir = tempDir();
+  try {
+    const w = new ThreadWarcWriter({ dir });
+    await w.write({ type: 'metadata', targetUri: 'gopher://example.org/', block: 'first' });
+    let more: () => void = () => {};
+    const later = new Promise<void>((resolve) => (more = resolve));
+    const source = (async function* () {
+      yield Buffer.from('a part, held until the next one');
+      await later;
+      yield Buffer.from('the rest');
+    })();
+    const pending = w.write({
+      type: 'resource',
+      targetUri: 'gopher://example.org/9/x',
+      block: source,
+      payload: 'block',
+    });
+    await (w as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    more();
+    const typed = (e: unknown) => e instanceof LocatorError && e.code === WARC_WRITER_FAILED;
+    await assert.rejects(pending, typed);
+    await assert.rejects(w.write({ type: 'metadata', block: 'after' }), typed);
+    await assert.rejects(w.close(), typed);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
