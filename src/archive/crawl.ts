@@ -15,6 +15,7 @@ import { tryParse } from '../schemes/registry.js';
 import {
   CONNECTION_CLOSED,
   faceOf,
+  gatewayFromEnv,
   open,
   type HttpExchange,
   type OpenOptions,
@@ -224,6 +225,11 @@ export async function* archiveCrawl(
     delay: options.delay ?? 0,
   });
   const openOptions: OpenOptions = { ...(options.open ?? {}), ...ARCHIVE_OPEN_OPTIONS };
+  // The gateways (`*_proxy`, `no_proxy`: RFC 1738 4) of the environment as the run starts, read
+  // once for the run instead of at every open() (listing the environment's names cost 2% of a
+  // crawl's main thread).
+  if (openOptions.gateway === undefined)
+    openOptions.gateway = gatewayFromEnv(openOptions.env ?? (process.env as Record<string, string | undefined>));
   const robots = options.ignoreRobots
     ? null
     : new RobotsCache(

@@ -400,3 +400,45 @@ test('locator archive of a server with no robots.txt: its 404 kept as exchanged,
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('RFC 1738 4: the archive crawl goes through the http_proxy of the environment it is given, read once for the run', async () => {
+  const dir = tempDir();
+  const lines: string[] = [];
+  // A gateway that answers every request with a page of no links, and records its request lines.
+  const gateway = createServer((s) => {
+    let got = '';
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+      for (let end; (end = got.indexOf('\r\n\r\n')) >= 0; got = got.slice(end + 4)) {
+        lines.push(got.slice(0, got.indexOf('\r\n')));
+        const body = '<html><body>kept by the gateway</body></html>\n';
+        s.write(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      }
+    });
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+  try {
+    const port = (gateway.address() as { port: number }).port;
+    const env = { http_proxy: `http://127.0.0.1:${port}/` };
+    const results = [];
+    for await (const r of archiveCrawl(['http://far.example.invalid/'], {
+      output: dir + '/',
+      ignoreRobots: true,
+      open: { env, timeout: 10_000 },
+    }))
+      results.push(r);
+    assert.deepEqual(
+      results.map((r) => [r.url, r.status]),
+      [['http://far.example.invalid/', 'archived']],
+    );
+    assert.deepEqual(lines, ['GET http://far.example.invalid/ HTTP/1.1']);
+    const records = await recordsIn(dir);
+    const response = records.find((r) => r.type === 'response')!;
+    assert.equal(response.targetUri, 'http://far.example.invalid/');
+    assert.match(entityOf(response.block).toString(), /kept by the gateway/);
+  } finally {
+    gateway.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
