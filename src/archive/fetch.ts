@@ -10,7 +10,7 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../clients/index.js';
-import type { RecordWriter, WrittenRecord } from './writer.js';
+import { newRecordId, type RecordWriter, type WrittenRecord } from './writer.js';
 import { chunksOf } from './spool.js';
 
 /**
@@ -139,23 +139,29 @@ export async function recordExchange(writer: RecordWriter, ex: HttpExchange): Pr
   if (ex.ip !== null) fields.push(['WARC-IP-Address', ex.ip]);
   const protocol = exchangeProtocol(ex);
   if (protocol !== null) fields.push(['WARC-Protocol', protocol]);
-  const response = await writer.write({
-    type: 'response',
-    targetUri: ex.url,
-    contentType: 'application/http;msgtype=response',
-    block: ex.received,
-    payload: 'http',
-    fields,
-    date: ex.date,
-  });
-  const request = await writer.write({
-    type: 'request',
-    targetUri: ex.url,
-    contentType: 'application/http;msgtype=request',
-    block: ex.sent,
-    fields: [['WARC-Concurrent-To', response.recordId], ...fields],
-    date: ex.date,
-  });
+  // Both given at once (the request names the response by an id made here): one message to the
+  // writer's thread for the two, not two in turn.
+  const responseId = newRecordId();
+  const [response, request] = await Promise.all([
+    writer.write({
+      type: 'response',
+      targetUri: ex.url,
+      contentType: 'application/http;msgtype=response',
+      block: ex.received,
+      payload: 'http',
+      fields,
+      date: ex.date,
+      recordId: responseId,
+    }),
+    writer.write({
+      type: 'request',
+      targetUri: ex.url,
+      contentType: 'application/http;msgtype=request',
+      block: ex.sent,
+      fields: [['WARC-Concurrent-To', responseId], ...fields],
+      date: ex.date,
+    }),
+  ]);
   return { response, request };
 }
 

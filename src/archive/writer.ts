@@ -87,6 +87,8 @@ export interface RecordInput {
   payload?: 'http' | 'block' | 'none';
   /** Further header fields, in order (WARC-Protocol, WARC-Concurrent-To ...). */
   fields?: Array<[string, string]>;
+  /** The WARC-Record-ID (WARC 1.1 5.4) when the caller names it first (newRecordId()), for a record that refers to this one. */
+  recordId?: string;
   date?: Date;
 }
 
@@ -493,7 +495,7 @@ export class WarcWriter {
 
   /** The record's header (WARC 1.1 4): version line, fields, the empty line. */
   private head(input: RecordInput, body: Body, blockDigest: string, payloadDigest: string | null): Head {
-    const recordId = newRecordId();
+    const recordId = input.recordId ?? newRecordId();
     const date = warcDate(input.date ?? this.options.now());
     const fields: Array<[string, string]> = [
       ['WARC-Type', input.type],
