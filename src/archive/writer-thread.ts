@@ -71,9 +71,9 @@ export function fromWire(w: WireError): Error {
 }
 
 /** Octets sent to the worker and not yet taken by it, at most (one batch may pass it). */
-const MAX_INFLIGHT = 32 * 1024 * 1024;
+export const MAX_INFLIGHT = 32 * 1024 * 1024;
 /** A stream goes over in batches of about this many octets. */
-const BATCH = 256 * 1024;
+export const BATCH = 256 * 1024;
 
 interface Pending {
   resolve: (r: WrittenRecord) => void;
