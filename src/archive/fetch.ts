@@ -66,6 +66,8 @@ export async function recordFetch(writer: RecordWriter, url: string, resource: R
   const { meta } = resource;
   const protocols = warcProtocols(meta.scheme);
   const fields: Array<[string, string]> = protocols.map((p) => ['WARC-Protocol', p]);
+  // WARC 1.1 5.12: the address the object was retrieved from, as the http records carry it.
+  if (meta.ip !== undefined) fields.unshift(['WARC-IP-Address', meta.ip]);
   const target = meta.url || url;
   const record = await writer.write({
     type: 'resource',

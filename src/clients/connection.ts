@@ -164,6 +164,12 @@ export class Connection {
     return Connection.wrap(socket, { ...this.#options, secrets: [...this.#secrets] });
   }
 
+  /** The numeric address of the peer (brackets of an IPv6 one removed), or null once the socket is gone. */
+  get peerAddress(): string | null {
+    const a = this.socket.remoteAddress;
+    return a === undefined || a === '' ? null : a.replace(/^\[|\]$/g, '');
+  }
+
   /** Queues a chunk; false when the queue is full and the socket should pause. */
   #push(chunk: Buffer): boolean {
     this.received += chunk.length;
@@ -439,4 +445,10 @@ export class Connection {
     this.#signal?.removeEventListener('abort', this.#onAbort);
     if (!this.socket.destroyed) this.socket.end();
   }
+}
+
+/** `{ ip }` for a Resource's meta (WARC 1.1 5.12: the address contacted), when the connection knows its peer. */
+export function ipOf(conn: Connection): { ip?: string } {
+  const ip = conn.peerAddress;
+  return ip === null ? {} : { ip };
 }

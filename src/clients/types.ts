@@ -177,6 +177,12 @@ export interface Meta {
   kind?: ObjectKind;
   /** How the gateway shows it: a view name ('gopher-menu', 'ftp-listing', 'article' ...), or null for text or a download. */
   view?: string | null;
+  /**
+   * The numeric address of the server the object came from (the peer of the client's connection:
+   * Gopher, FTP, NNTP, WAIS), what a WARC record's WARC-IP-Address names (WARC 1.1 5.12). Absent
+   * where the client does not say (http and https keep theirs in the exchange, `httpCapture`).
+   */
+  ip?: string;
 }
 
 export interface Resource {

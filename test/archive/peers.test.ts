@@ -183,6 +183,13 @@ test('recordFetch: gopher menus (with and without the "." line), text, ftp file 
       assert.equal(metadata.fields.get('warc-concurrent-to'), results[i].resource.recordId);
       assert.equal(metadata.fields.get('content-type'), 'text/plain; charset=utf-8');
     }
+    // WARC 1.1 5.12: the address each object came from (the client's peer), on both records; an
+    // http object opened without the capture has no exchange to say it.
+    const ip = (i: number) => [1, 2].map((k) => peer[k + 2 * i].fields.get('warc-ip-address') ?? null);
+    assert.deepEqual(
+      urls.map((_, i) => ip(i)),
+      urls.map((u) => (u.startsWith('http') ? [null, null] : ['127.0.0.1', '127.0.0.1'])),
+    );
     const protocol = (i: number) => peer[1 + 2 * i].fields.get('warc-protocol');
     assert.deepEqual([0, 3, 5].map(protocol), ['gopher', 'ftp', 'http/1.1']);
     assert.equal(peer[1].fields.get('content-type'), 'application/gopher-menu');

@@ -6,7 +6,7 @@
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import { DEFAULT_POLICY } from '../../operations/policy.js';
-import { checkTimeout, Connection, pullStream, type ConnectOptions } from '../connection.js';
+import { checkTimeout, Connection, ipOf, pullStream, type ConnectOptions } from '../connection.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import {
   ABORTED,
@@ -300,6 +300,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
         size,
         contentType: text ? 'text/plain' : null,
         transcript: [],
+        ...ipOf(control.conn),
       },
       body: bodyStream(control, data, first, options, ascii),
     };

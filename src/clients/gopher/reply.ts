@@ -3,7 +3,7 @@
 import type { Url } from '../../core/url.js';
 import { LocatorError } from '../../core/errors.js';
 import type { GopherFields, GopherPlus } from '../../schemes/fields.js';
-import { Connection, pullStream } from '../connection.js';
+import { Connection, ipOf, pullStream } from '../connection.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import { CONNECTION_CLOSED, PROTOCOL_ERROR, TOO_LARGE, typedError, type Resource } from '../types.js';
 import { firstLineOf, menuStart, parseErrorText, parseMenu, parsePlusHeader, type PlusHeader } from './parser.js';
@@ -259,6 +259,7 @@ export async function retrieve(url: Url, f: GopherFields, ex: Exchange, options:
         contentType: contentTypeOf(f.gophertype, f.plus),
         gopherType: f.gophertype,
         transcript: [],
+        ...ipOf(conn),
       },
       body,
     };

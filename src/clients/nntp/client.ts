@@ -23,7 +23,7 @@ import { INVALID_FIELD } from '../../schemes/codes.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { newsServer, news as newsScheme, checkGroup } from '../../schemes/news.js';
 import { redactUrl } from '../../operations/redact.js';
-import { checkTimeout, pullStream } from '../connection.js';
+import { checkTimeout, ipOf, pullStream } from '../connection.js';
 import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, typedError, type OpenOptions, type Resource } from '../types.js';
 import { NNTP_NO_SERVER } from './errors.js';
 import {
@@ -177,8 +177,8 @@ function groupUrl(group: string): string {
   return /^[A-Za-z][A-Za-z0-9.+_-]*$/.test(group) && checkGroup(group, 0, group.length) === null ? 'news:' + group : '';
 }
 
-function meta(url: Url, contentType: string) {
-  return { scheme: url.scheme, url: redactUrl(url), size: null, contentType, transcript: [] };
+function meta(s: NntpSession, url: Url, contentType: string) {
+  return { scheme: url.scheme, url: redactUrl(url), size: null, contentType, transcript: [], ...ipOf(s.conn) };
 }
 
 /** The body stream of a session: chunks from `next`, QUIT at the end, the socket closed on any failure. */
@@ -218,7 +218,7 @@ async function article(s: NntpSession, url: Url, arg: string, options: OpenOptio
     );
   }
   if (r.code !== 220) throw s.error(r, cmd);
-  return { meta: meta(url, ARTICLE_TYPE), body: streamOf(s, s.blockReader(), options) };
+  return { meta: meta(s, url, ARTICLE_TYPE), body: streamOf(s, s.blockReader(), options) };
 }
 
 /** GROUP (RFC 3977 6.1.1): 211 count low high group; 411 is `not-found`. */
@@ -265,7 +265,7 @@ async function listing(
 ): Promise<Resource> {
   const limit = checkLimit(options.limit);
   const { count, low, high } = await selectGroup(s, group);
-  const m = meta(url, OVERVIEW_TYPE);
+  const m = meta(s, url, OVERVIEW_TYPE);
   if (count === 0n || high < low) return { meta: m, body: streamOf(s, async () => null, options) };
   const lo = limit !== null && high - limit + 1n > low ? high - limit + 1n : low;
   const caps = s.capabilities;
@@ -337,7 +337,7 @@ async function allGroups(s: NntpSession, url: Url, options: OpenOptions): Promis
     const e = parseActiveLine(line);
     return e === null ? '' : activeListingLine(e, groupUrl(e.group));
   });
-  return { meta: meta(url, GROUPS_TYPE), body: streamOf(s, next, options) };
+  return { meta: meta(s, url, GROUPS_TYPE), body: streamOf(s, next, options) };
 }
 
 /**

@@ -14,7 +14,7 @@ import { LocatorError } from '../../core/errors.js';
 import { decode } from '../../core/percent.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
-import { checkTimeout, pullStream } from '../connection.js';
+import { checkTimeout, ipOf, pullStream } from '../connection.js';
 import { NOT_FOUND, PROTOCOL_ERROR, TOO_LARGE, typedError, type OpenOptions, type Resource } from '../types.js';
 import { bytesToString, encodeVarint, stringToBytes, type DocumentHeader, type SearchResponse } from './apdu.js';
 import { CHUNK, retrievalRequest, seedSearchRequest } from './request.js';
@@ -240,7 +240,7 @@ export async function open(url: Url, options: OpenOptions): Promise<Resource> {
   const { where, t, s } = await start(url, options);
   try {
     await s.init();
-    const meta = { scheme: 'wais', url: where, transcript: [] };
+    const meta = { scheme: 'wais', url: where, transcript: [], ...ipOf(s.conn) };
     if (t.kind === 'index') {
       const r = await s.search(seedSearchRequest(t.database, t.search), `search ${t.database} ${t.search}`);
       throwDiagnostics(r, where);

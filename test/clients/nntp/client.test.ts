@@ -49,6 +49,7 @@ test('RFC 1738 3.6: news:<message-id> is the article, dot-stuffing undone, CR LF
   const r = await fetchText('news:first.1@example.test');
   assert.equal(r.meta.contentType, 'message/rfc822');
   assert.equal(r.meta.scheme, 'news');
+  assert.equal(r.meta.ip, '127.0.0.1', 'the peer of the connection (WARC-IP-Address)');
   const split = r.text.indexOf('\r\n\r\n');
   assert.ok(split > 0, 'a header, an empty line, a body');
   assert.match(r.text.slice(0, split), /^Message-ID: <first\.1@example\.test>$/m);

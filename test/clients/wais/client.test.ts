@@ -44,6 +44,7 @@ const base = () => `wais://127.0.0.1:${demo.port}/demo`;
 async function search(url: string): Promise<string[][]> {
   const r = await open(url, OPTS);
   assert.equal(r.meta.contentType, 'text/x-locator-wais-headlines; charset=utf-8');
+  assert.equal(r.meta.ip, '127.0.0.1', 'the peer of the connection (WARC-IP-Address)');
   const text = (await readAll(r.body)).toString('utf8');
   assert.equal(r.meta.size, Buffer.byteLength(text));
   assert.ok(text === '' || text.endsWith('\n'));
