@@ -141,10 +141,14 @@ function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | nu
     const host = u.host!;
     if (rule.host(host) !== host) return null;
   }
-  const rawPath = u.path;
-  let path = rawPath;
-  if (rule?.path !== undefined) {
-    path = rule.path(rawPath, true);
+  // The path is read (a slice) only for a scheme whose rule may write one: without a rule it
+  // stays as written.
+  const pathRule = rule?.path;
+  let rawPath: string | null = null;
+  let path: string | null = null;
+  if (pathRule !== undefined) {
+    rawPath = u.path;
+    path = pathRule(rawPath, true);
     if (path !== rawPath && rawPath !== null) return null;
   }
   let cut = -1;
@@ -158,6 +162,7 @@ function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | nu
   }
   if (cut < 0 && path === rawPath) return h;
   const le = u.loginEnd;
+  if (path === rawPath) return h.slice(0, cut) + h.slice(le); // only the default port cut
   let out = h.slice(0, cut < 0 ? le : cut);
   if (path !== null) out += '/' + path;
   return out + h.slice(rawPath === null ? le : u.bodyEnd);
