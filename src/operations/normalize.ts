@@ -115,20 +115,21 @@ export function normalForm(u: Url, shortcut: boolean): string {
   // characters that need no work, found in one search) is its own normal form, or one cut or
   // insertion away from it: the scheme's default port dropped, the "/" and path the scheme's
   // rule writes where there is none.
-  if (shortcut && normalAtOnce(u) && lowerScheme(h, u.schemePartStart - 1)) {
+  const stop = shortcut ? normalAtOnce(u) : -1;
+  if (stop === h.length && lowerScheme(h, u.schemePartStart - 1)) {
     const fast = usualForm(u, rule, h);
     if (fast !== null) return fast;
   }
   // Every component goes through normalizeEscapes() (or its scheme's rule), which first finds in
   // one native search how much of it is in normal form already (the usual case: all of it, and
   // then it is returned as it is): no list of violations is needed to know that nothing changes.
-  const out = formOf(u, rule, shortcut, false);
+  const out = formOf(u, rule, shortcut, false, stop);
   // A URL without "%" whose components changed: a character that must be encoded (RFC 1738 2.2)
   // was encoded. The components are taken as they stand instead when the list of violations
   // reports no such character (it lists the first 100 only): the normal form has always been
   // made so, and stays so.
   if (!rawChanged || h.indexOf('%') >= 0 || !cleanAsListed(u)) return out;
-  return formOf(u, rule, shortcut, true);
+  return formOf(u, rule, shortcut, true, stop);
 }
 
 /**
@@ -174,9 +175,10 @@ let rawChanged = false;
 
 /**
  * The normal form of a record (RFC 1738 2.1, 2.2, 3.1) with the components' escapes put in normal
- * form, or, when `clean`, taken as they stand (a scheme's rules still apply).
+ * form, or, when `clean`, taken as they stand (a scheme's rules still apply). `stop` is where
+ * normalAtOnce() stopped (-1 when not asked).
  */
-function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: boolean): string {
+function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: boolean, stop: number): string {
   const h = u.href;
   // Speed: each component's normal form is made first and compared with the same component as
   // written; when none changed (the usual URL: lower case, no default port, escapes in normal
@@ -191,9 +193,9 @@ function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: 
   } else if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
     const rawHost = u.host ?? '';
-    // A host of lower-case letters, digits, "." and "-" only (as the scanner noted) is its own
-    // normal form; any other goes through normalizeHost().
-    let host = shortcut && u.hostIsPlain() ? rawHost : normalizeHost(rawHost);
+    // A host of lower-case letters, digits, "." and "-" only (as normalAtOnce()'s search passed,
+    // or as the scanner noted) is its own normal form; any other goes through normalizeHost().
+    let host = shortcut && (stop >= u.hostEnd || u.hostIsPlain()) ? rawHost : normalizeHost(rawHost);
     if (rule?.host) host = rule.host(host);
     if (host !== rawHost) same = false;
     // The port as digits, never through a number: 3.1 port = digits, of any length.
