@@ -236,22 +236,25 @@ function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: 
     if (frag !== null) out += '#' + frag;
     return out;
   }
-  const rawPart = u.schemePart;
-  const part = rule?.part
-    ? rule.part(rawPart, clean)
-    : clean
-      ? rawPart
-      : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
-  if (part !== rawPart) {
-    same = false;
-    // Changed by its escapes, or only by the scheme's rule (e.g. mailto's domain in lower case)?
-    if (rule?.part === undefined || (!clean && !escapesNormal(rawPart))) changed = true;
+  // Speed: a scheme part without a rule that one search finds in normal form (or that is taken
+  // as it stands) is not sliced, nor compared: `part` stays null.
+  let part: string | null = null;
+  const sps = u.schemePartStart;
+  const be = u.bodyEnd;
+  if (rule?.part !== undefined || !(clean || escapesNormal(h, DECODE_UNRESERVED, sps, be))) {
+    const rawPart = u.schemePart;
+    part = rule?.part ? rule.part(rawPart, clean) : clean ? rawPart : normalizeEscapes(h, DECODE_UNRESERVED, sps, be);
+    if (part !== rawPart) {
+      same = false;
+      // Changed by its escapes, or only by the scheme's rule (e.g. mailto's domain in lower case)?
+      if (rule?.part === undefined || (!clean && !escapesNormal(rawPart))) changed = true;
+    }
   }
   rawChanged = changed;
   // An opaque URL whose scheme part and fragment are their own normal forms (the rules and
   // normalizeEscapes() return the string they were given when nothing changes) is `href` itself.
   if (same && !changed) return h;
-  let out = u.scheme + ':' + part;
+  let out = u.scheme + ':' + (part ?? u.schemePart);
   if (frag !== null) out += '#' + frag;
   return out;
 }
