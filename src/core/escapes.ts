@@ -111,8 +111,11 @@ export function escapesNormal(
   re.test(s);
   const k = re.lastIndex;
   if (k === end) return true;
-  // Past `end`: an escape the search passed runs past it only when a "%" stands at end - 1 or end - 2.
-  return k > end && s.charCodeAt(end - 1) !== 37 && (end - 2 < start || s.charCodeAt(end - 2) !== 37);
+  // Past `end`: an escape the search passed runs past it only when a "%" of the slice stands at
+  // end - 1 or end - 2.
+  return (
+    k > end && (end - 1 < start || s.charCodeAt(end - 1) !== 37) && (end - 2 < start || s.charCodeAt(end - 2) !== 37)
+  );
 }
 
 /**
