@@ -432,6 +432,21 @@ test('the shortcut (issue 16): href itself when no component changes, the same s
   );
 });
 
+// A scheme rule that says it keeps a clean path (`keepsCleanPath`) is not asked about one by the
+// shortcut: the claim must hold for every path that is there, whatever it holds.
+test('normalize: a rule with keepsCleanPath returns every clean path that is there as it is', () => {
+  const paths = ['', '1', 'a', 'a/b/', 'x;type=I', 'x;TYPE=a', 'A%41%2f', '%09', '0x%09', 'a?b+c', '~u', ';', '//'];
+  let flagged = 0;
+  for (const spec of listSchemes()) {
+    const rule = spec.normal;
+    if (rule?.keepsCleanPath !== true) continue;
+    flagged++;
+    assert.ok(rule.path !== undefined, spec.name);
+    for (const raw of paths) assert.equal(rule.path!(raw, true), raw, `${spec.name} ${JSON.stringify(raw)}`);
+  }
+  assert.ok(flagged >= 4, `${flagged} rules`); // http, https, file, telnet
+});
+
 // The shortcuts of normalForm() (href itself for an opaque URL already normal, clean or not; the
 // usual form's look before the generic search when a path holds a character to encode) give
 // what the reference normal form gives, at and one step from each.

@@ -142,12 +142,12 @@ function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | nu
     const host = u.host!;
     if (rule.host(host) !== host) return null;
   }
-  // The path is read (a slice) only for a scheme whose rule may write one: without a rule it
-  // stays as written.
+  // The path is read (a slice) only for a scheme whose rule may change it: without a rule, or
+  // with one that keeps a clean path that is there, it stays as written.
   const pathRule = rule?.path;
   let rawPath: string | null = null;
   let path: string | null = null;
-  if (pathRule !== undefined) {
+  if (pathRule !== undefined && (rule!.keepsCleanPath !== true || u.pathStart < 0)) {
     rawPath = u.path;
     path = pathRule(rawPath, true);
     if (path !== rawPath && rawPath !== null) return null;

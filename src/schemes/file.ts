@@ -226,6 +226,7 @@ export const file: SchemeSpec<FileFields> = {
     // machine from which the URL is being interpreted'": both are written as the empty host.
     host: (h) => (h === 'localhost' ? '' : h),
     path: (raw, clean) => (raw === null ? null : clean ? raw : normalizeEscapes(raw)),
+    keepsCleanPath: true,
   },
   // A file URL naming this machine is read from its file system, not fetched from a server.
   readsThisMachine: (url) => isLocalHost(url.host),

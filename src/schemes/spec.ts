@@ -29,6 +29,11 @@ export interface NormalForm {
    * none), so that its escapes need no work.
    */
   path?(raw: string | null, clean: boolean): string | null;
+  /**
+   * True when `path(raw, true)` is `raw` itself for every path that is there (not null): a clean
+   * URL's path is then its own normal form, and normalize() need not slice it to ask.
+   */
+  readonly keepsCleanPath?: boolean;
   /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
   host?(host: string): string;
   /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
