@@ -447,6 +447,30 @@ test('normalize: a rule with keepsCleanPath returns every clean path that is the
   assert.ok(flagged >= 4, `${flagged} rules`); // http, https, file, telnet
 });
 
+// hostKeptAt() answers what host() would, on the host's offsets (normalize()'s shortcut asks it).
+test('normalize: a rule with hostKeptAt tells exactly the hosts that host() keeps', () => {
+  const hosts = ['', 'localhost', 'localhos', 'localhostx', 'xlocalhost', 'ocalhost', 'a', 'host.dom', '127.0.0.1'];
+  let flagged = 0;
+  for (const spec of listSchemes()) {
+    const rule = spec.normal;
+    if (rule?.hostKeptAt === undefined) continue;
+    flagged++;
+    assert.ok(rule.host !== undefined, spec.name);
+    for (const host of hosts) {
+      const href = `${spec.name}://${host}/x`;
+      const start = spec.name.length + 3;
+      assert.equal(
+        rule.hostKeptAt(href, start, start + host.length),
+        rule.host!(host) === host,
+        `${spec.name} ${host}`,
+      );
+    }
+  }
+  assert.ok(flagged >= 1, `${flagged} rules`); // file
+  assert.equal(normalize('file://localhost/x'), 'file:///x');
+  assert.equal(normalize('file://localhostx/x'), 'file://localhostx/x');
+});
+
 // The shortcuts of normalForm() (href itself for an opaque URL already normal, clean or not; the
 // usual form's look before the generic search when a path holds a character to encode) give
 // what the reference normal form gives, at and one step from each.

@@ -139,8 +139,13 @@ export function normalForm(u: Url, shortcut: boolean): string {
  */
 function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | null {
   if (rule?.host !== undefined) {
-    const host = u.host!;
-    if (rule.host(host) !== host) return null;
+    const kept = rule.hostKeptAt;
+    if (kept !== undefined) {
+      if (!kept(h, u.hostStart, u.hostEnd)) return null;
+    } else {
+      const host = u.host!;
+      if (rule.host(host) !== host) return null;
+    }
   }
   // The path is read (a slice) only for a scheme whose rule may change it: without a rule, or
   // with one that keeps a clean path that is there, it stays as written.

@@ -36,6 +36,11 @@ export interface NormalForm {
   readonly keepsCleanPath?: boolean;
   /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
   host?(host: string): string;
+  /**
+   * For a host in lower case at href[start, end): true when `host()` returns it as it is, told
+   * without slicing it (normalize()'s shortcut asks this instead of `host()` when it is given).
+   */
+  hostKeptAt?(href: string, start: number, end: number): boolean;
   /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
   part?(raw: string, clean: boolean): string;
 }
