@@ -432,6 +432,45 @@ test('the shortcut (issue 16): href itself when no component changes, the same s
   );
 });
 
+// A scheme rule that says it keeps a clean path (`keepsCleanPath`) is not asked about one by the
+// shortcut: the claim must hold for every path that is there, whatever it holds.
+test('normalize: a rule with keepsCleanPath returns every clean path that is there as it is', () => {
+  const paths = ['', '1', 'a', 'a/b/', 'x;type=I', 'x;TYPE=a', 'A%41%2f', '%09', '0x%09', 'a?b+c', '~u', ';', '//'];
+  let flagged = 0;
+  for (const spec of listSchemes()) {
+    const rule = spec.normal;
+    if (rule?.keepsCleanPath !== true) continue;
+    flagged++;
+    assert.ok(rule.path !== undefined, spec.name);
+    for (const raw of paths) assert.equal(rule.path!(raw, true), raw, `${spec.name} ${JSON.stringify(raw)}`);
+  }
+  assert.ok(flagged >= 4, `${flagged} rules`); // http, https, file, telnet
+});
+
+// hostKeptAt() answers what host() would, on the host's offsets (normalize()'s shortcut asks it).
+test('normalize: a rule with hostKeptAt tells exactly the hosts that host() keeps', () => {
+  const hosts = ['', 'localhost', 'localhos', 'localhostx', 'xlocalhost', 'ocalhost', 'a', 'host.dom', '127.0.0.1'];
+  let flagged = 0;
+  for (const spec of listSchemes()) {
+    const rule = spec.normal;
+    if (rule?.hostKeptAt === undefined) continue;
+    flagged++;
+    assert.ok(rule.host !== undefined, spec.name);
+    for (const host of hosts) {
+      const href = `${spec.name}://${host}/x`;
+      const start = spec.name.length + 3;
+      assert.equal(
+        rule.hostKeptAt(href, start, start + host.length),
+        rule.host!(host) === host,
+        `${spec.name} ${host}`,
+      );
+    }
+  }
+  assert.ok(flagged >= 1, `${flagged} rules`); // file
+  assert.equal(normalize('file://localhost/x'), 'file:///x');
+  assert.equal(normalize('file://localhostx/x'), 'file://localhostx/x');
+});
+
 // The shortcuts of normalForm() (href itself for an opaque URL already normal, clean or not; the
 // usual form's look before the generic search when a path holds a character to encode) give
 // what the reference normal form gives, at and one step from each.

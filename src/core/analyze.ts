@@ -170,21 +170,22 @@ const NORMAL_LOGIN = /* @__PURE__ */ new RegExp(NORMAL_REST, 'y');
 const NORMAL_USER_LOGIN = /* @__PURE__ */ new RegExp(`${NORMAL_USER}(?::${NORMAL_USER})?@${NORMAL_REST}`, 'y');
 
 /**
- * True when the URL from its login on is a user info (or none) and a host of lower-case letters,
+ * How far the URL from its login on is a user info (or none) and a host of lower-case letters,
  * digits, "." and "-" (or none), a port of digits (or none), then "/" and a url-path (or none),
  * then no fragment or a non-empty one, of characters that need no encoding and no escape (RFC
- * 1738 2.2, 3.1, 5): then no character needs work, and the user info, host and fragment are in
- * normal form as written (the port may be the scheme's default, or have leading zeros). False
- * when the search stops short (the URL may still be normal).
+ * 1738 2.2, 3.1, 5): href's length when all of it is (then no character needs work, and the user
+ * info, host and fragment are in normal form as written; the port may be the scheme's default,
+ * or have leading zeros), else where the search stopped (an offset at or past `hostEnd` tells
+ * that the host is of those characters alone), or -1 when there is no login or the user info is
+ * not of that form (the URL may still be normal).
  */
-export function normalAtOnce(url: Url): boolean {
+export function normalAtOnce(url: Url): number {
   const hs = url.hostStart;
-  if (hs < 0) return false;
+  if (hs < 0) return -1;
   const us = url.userStart;
-  const h = url.href;
   const re = us >= 0 ? NORMAL_USER_LOGIN : NORMAL_LOGIN;
   re.lastIndex = us >= 0 ? us : hs;
-  return re.test(h) && re.lastIndex === h.length;
+  return re.test(url.href) ? re.lastIndex : -1;
 }
 
 function missingSlashes(list: Findings, p: number, scheme: string): void {

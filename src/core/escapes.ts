@@ -96,14 +96,26 @@ function normalRunOf(decodable: Uint8Array): RegExp {
 }
 
 /**
- * True when normalizeEscapes(s, decodable) returns `s` itself: every character may stand raw and
- * every escape is in normal form (RFC 1738 2.2).
+ * True when normalizeEscapes(s, decodable, start, end) returns s[start, end) as it is: every
+ * character may stand raw and every escape is in normal form (RFC 1738 2.2). One native search;
+ * false too when it passes `end` inside an escape (then the slice may not be normal).
  */
-export function escapesNormal(s: string, decodable: Uint8Array = DECODE_UNRESERVED): boolean {
+export function escapesNormal(
+  s: string,
+  decodable: Uint8Array = DECODE_UNRESERVED,
+  start = 0,
+  end = s.length,
+): boolean {
   const re = normalRunOf(decodable);
-  re.lastIndex = 0;
+  re.lastIndex = start;
   re.test(s);
-  return re.lastIndex === s.length;
+  const k = re.lastIndex;
+  if (k === end) return true;
+  // Past `end`: an escape the search passed runs past it only when a "%" of the slice stands at
+  // end - 1 or end - 2.
+  return (
+    k > end && (end - 1 < start || s.charCodeAt(end - 1) !== 37) && (end - 2 < start || s.charCodeAt(end - 2) !== 37)
+  );
 }
 
 /**

@@ -115,20 +115,21 @@ export function normalForm(u: Url, shortcut: boolean): string {
   // characters that need no work, found in one search) is its own normal form, or one cut or
   // insertion away from it: the scheme's default port dropped, the "/" and path the scheme's
   // rule writes where there is none.
-  if (shortcut && normalAtOnce(u) && lowerScheme(h, u.schemePartStart - 1)) {
+  const stop = shortcut ? normalAtOnce(u) : -1;
+  if (stop === h.length && lowerScheme(h, u.schemePartStart - 1)) {
     const fast = usualForm(u, rule, h);
     if (fast !== null) return fast;
   }
   // Every component goes through normalizeEscapes() (or its scheme's rule), which first finds in
   // one native search how much of it is in normal form already (the usual case: all of it, and
   // then it is returned as it is): no list of violations is needed to know that nothing changes.
-  const out = formOf(u, rule, shortcut, false);
+  const out = formOf(u, rule, shortcut, false, stop);
   // A URL without "%" whose components changed: a character that must be encoded (RFC 1738 2.2)
   // was encoded. The components are taken as they stand instead when the list of violations
   // reports no such character (it lists the first 100 only): the normal form has always been
   // made so, and stays so.
   if (!rawChanged || h.indexOf('%') >= 0 || !cleanAsListed(u)) return out;
-  return formOf(u, rule, shortcut, true);
+  return formOf(u, rule, shortcut, true, stop);
 }
 
 /**
@@ -138,13 +139,22 @@ export function normalForm(u: Url, shortcut: boolean): string {
  */
 function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | null {
   if (rule?.host !== undefined) {
-    const host = u.host!;
-    if (rule.host(host) !== host) return null;
+    const kept = rule.hostKeptAt;
+    if (kept !== undefined) {
+      if (!kept(h, u.hostStart, u.hostEnd)) return null;
+    } else {
+      const host = u.host!;
+      if (rule.host(host) !== host) return null;
+    }
   }
-  const rawPath = u.path;
-  let path = rawPath;
-  if (rule?.path !== undefined) {
-    path = rule.path(rawPath, true);
+  // The path is read (a slice) only for a scheme whose rule may change it: without a rule, or
+  // with one that keeps a clean path that is there, it stays as written.
+  const pathRule = rule?.path;
+  let rawPath: string | null = null;
+  let path: string | null = null;
+  if (pathRule !== undefined && (rule!.keepsCleanPath !== true || u.pathStart < 0)) {
+    rawPath = u.path;
+    path = pathRule(rawPath, true);
     if (path !== rawPath && rawPath !== null) return null;
   }
   let cut = -1;
@@ -158,6 +168,7 @@ function usualForm(u: Url, rule: NormalForm | undefined, h: string): string | nu
   }
   if (cut < 0 && path === rawPath) return h;
   const le = u.loginEnd;
+  if (path === rawPath) return h.slice(0, cut) + h.slice(le); // only the default port cut
   let out = h.slice(0, cut < 0 ? le : cut);
   if (path !== null) out += '/' + path;
   return out + h.slice(rawPath === null ? le : u.bodyEnd);
@@ -169,9 +180,10 @@ let rawChanged = false;
 
 /**
  * The normal form of a record (RFC 1738 2.1, 2.2, 3.1) with the components' escapes put in normal
- * form, or, when `clean`, taken as they stand (a scheme's rules still apply).
+ * form, or, when `clean`, taken as they stand (a scheme's rules still apply). `stop` is where
+ * normalAtOnce() stopped (-1 when not asked).
  */
-function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: boolean): string {
+function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: boolean, stop: number): string {
   const h = u.href;
   // Speed: each component's normal form is made first and compared with the same component as
   // written; when none changed (the usual URL: lower case, no default port, escapes in normal
@@ -186,9 +198,9 @@ function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: 
   } else if (fragment === '') same = false; // a void fragment id is dropped
   if (u.hasLogin) {
     const rawHost = u.host ?? '';
-    // A host of lower-case letters, digits, "." and "-" only (as the scanner noted) is its own
-    // normal form; any other goes through normalizeHost().
-    let host = shortcut && u.hostIsPlain() ? rawHost : normalizeHost(rawHost);
+    // A host of lower-case letters, digits, "." and "-" only (as normalAtOnce()'s search passed,
+    // or as the scanner noted) is its own normal form; any other goes through normalizeHost().
+    let host = shortcut && (stop >= u.hostEnd || u.hostIsPlain()) ? rawHost : normalizeHost(rawHost);
     if (rule?.host) host = rule.host(host);
     if (host !== rawHost) same = false;
     // The port as digits, never through a number: 3.1 port = digits, of any length.
@@ -229,22 +241,25 @@ function formOf(u: Url, rule: NormalForm | undefined, shortcut: boolean, clean: 
     if (frag !== null) out += '#' + frag;
     return out;
   }
-  const rawPart = u.schemePart;
-  const part = rule?.part
-    ? rule.part(rawPart, clean)
-    : clean
-      ? rawPart
-      : normalizeEscapes(h, DECODE_UNRESERVED, u.schemePartStart, u.bodyEnd);
-  if (part !== rawPart) {
-    same = false;
-    // Changed by its escapes, or only by the scheme's rule (e.g. mailto's domain in lower case)?
-    if (rule?.part === undefined || (!clean && !escapesNormal(rawPart))) changed = true;
+  // Speed: a scheme part without a rule that one search finds in normal form (or that is taken
+  // as it stands) is not sliced, nor compared: `part` stays null.
+  let part: string | null = null;
+  const sps = u.schemePartStart;
+  const be = u.bodyEnd;
+  if (rule?.part !== undefined || !(clean || escapesNormal(h, DECODE_UNRESERVED, sps, be))) {
+    const rawPart = u.schemePart;
+    part = rule?.part ? rule.part(rawPart, clean) : clean ? rawPart : normalizeEscapes(h, DECODE_UNRESERVED, sps, be);
+    if (part !== rawPart) {
+      same = false;
+      // Changed by its escapes, or only by the scheme's rule (e.g. mailto's domain in lower case)?
+      if (rule?.part === undefined || (!clean && !escapesNormal(rawPart))) changed = true;
+    }
   }
   rawChanged = changed;
   // An opaque URL whose scheme part and fragment are their own normal forms (the rules and
   // normalizeEscapes() return the string they were given when nothing changes) is `href` itself.
   if (same && !changed) return h;
-  let out = u.scheme + ':' + part;
+  let out = u.scheme + ':' + (part ?? u.schemePart);
   if (frag !== null) out += '#' + frag;
   return out;
 }

@@ -225,7 +225,9 @@ export const file: SchemeSpec<FileFields> = {
     // "<host> can be the string "localhost" or the empty string; this is interpreted as `the
     // machine from which the URL is being interpreted'": both are written as the empty host.
     host: (h) => (h === 'localhost' ? '' : h),
+    hostKeptAt: (href, start, end) => end - start !== 9 || href.slice(start, end) !== 'localhost',
     path: (raw, clean) => (raw === null ? null : clean ? raw : normalizeEscapes(raw)),
+    keepsCleanPath: true,
   },
   // A file URL naming this machine is read from its file system, not fetched from a server.
   readsThisMachine: (url) => isLocalHost(url.host),

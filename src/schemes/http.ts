@@ -301,6 +301,7 @@ function explain(url: Url, secure: boolean): Explanation {
  */
 const httpNormal: NormalForm = {
   section: 'RFC 1738 3.3',
+  keepsCleanPath: true,
   path(raw, clean) {
     if (raw === null) return '';
     if (clean) return raw;

@@ -392,24 +392,24 @@ function explain(url: Url): Explanation {
   };
 }
 
-/** mailto: an Internet mail address (RFC 1738 3.5). */
-/** True for a domain of letters, digits, "-" and "." only. */
-function isPlainDomain(s: string, start: number): boolean {
-  if (start >= s.length) return false;
-  for (let i = start; i < s.length; i++) {
+/**
+ * The offset of the last "@" in `s` when what follows it is a domain of letters, digits, "-" and
+ * "." only that holds an upper-case letter (RFC 822 3.4.7: it compares without regard to case),
+ * else -1. Speed: one loop back from the end over the domain alone (no lastIndexOf(), a call
+ * into the runtime).
+ */
+function upperDomainAt(s: string): number {
+  let upper = false;
+  for (let i = s.length - 1; i >= 0; i--) {
     const c = s.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return false;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46) continue;
+    if (c >= 65 && c <= 90) {
+      upper = true;
+      continue;
+    }
+    return c === 64 && upper ? i : -1;
   }
-  return true;
-}
-
-/** True when s[start, end of s) holds an ASCII upper-case letter. */
-function hasUpper(s: string, start: number): boolean {
-  for (let i = start; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 90 && c >= 65) return true;
-  }
-  return false;
+  return -1;
 }
 
 /** What the client sends (RFC 1738 3.5, 6; RFC 821 4.1.1): the address, in RCPT TO:<address> CR LF. */
@@ -419,6 +419,7 @@ function wire(url: Url): WirePart[] {
   ];
 }
 
+/** mailto: an Internet mail address (RFC 1738 3.5). */
 export const mailto: SchemeSpec<MailtoFields> = {
   name: 'mailto',
   defaultPort: null,
@@ -432,11 +433,9 @@ export const mailto: SchemeSpec<MailtoFields> = {
     // 822 3.4.7: only the local-part keeps its case): in lower case when it is a plain domain.
     part(raw, clean) {
       const p = clean ? raw : normalizeEscapes(raw, DECODE_ALL_GRAPHIC_SAFE);
-      const at = p.lastIndexOf('@');
       // Speed: a domain already in lower case is returned as it stands (no slices, no copy).
-      return at >= 0 && isPlainDomain(p, at + 1) && hasUpper(p, at + 1)
-        ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase()
-        : p;
+      const at = upperDomainAt(p);
+      return at >= 0 ? p.slice(0, at + 1) + p.slice(at + 1).toLowerCase() : p;
     },
   },
   validate,

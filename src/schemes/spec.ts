@@ -29,8 +29,18 @@ export interface NormalForm {
    * none), so that its escapes need no work.
    */
   path?(raw: string | null, clean: boolean): string | null;
+  /**
+   * True when `path(raw, true)` is `raw` itself for every path that is there (not null): a clean
+   * URL's path is then its own normal form, and normalize() need not slice it to ask.
+   */
+  readonly keepsCleanPath?: boolean;
   /** The host in normal form (already lower case), e.g. "localhost" to "" for file. */
   host?(host: string): string;
+  /**
+   * For a host in lower case at href[start, end): true when `host()` returns it as it is, told
+   * without slicing it (normalize()'s shortcut asks this instead of `host()` when it is given).
+   */
+  hostKeptAt?(href: string, start: number, end: number): boolean;
   /** The scheme-specific part of an opaque URL (no "//"), raw, in normal form; `clean` as for path. */
   part?(raw: string, clean: boolean): string;
 }

@@ -185,6 +185,7 @@ function sessionSpec(name: SessionScheme, defaultPort: number, status: 'rfc1738'
       // telnet://<user>:<password>@<host>:<port>/ — "The final "/" character may be omitted":
       // the normal form writes it.
       path: (raw, clean) => (raw === null ? '' : clean ? raw : normalizeEscapes(raw)),
+      keepsCleanPath: true,
     },
     validate: validateSession,
     fields: sessionFields,

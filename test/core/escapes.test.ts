@@ -1,6 +1,7 @@
 // The normal form of escapes (RFC 1738 2.2): normalizeEscapes() against the loop it replaced
 // (test/reference/core/escapes.ts), on every slice of strings built to put an escape, a lone "%",
-// a character to encode and a surrogate pair on each side of a slice's ends.
+// a character to encode and a surrogate pair on each side of a slice's ends; escapesNormal() of
+// each slice against it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -60,6 +61,12 @@ test('RFC 1738 2.2: normalizeEscapes() gives what the character loop gave, on ev
             got,
             ref.normalizeEscapes(s, refTable, start, end),
             `${JSON.stringify(s)} [${start}, ${end}) ${name}`,
+          );
+          // escapesNormal() of a slice: exactly when the slice's normal form is itself.
+          assert.equal(
+            escapesNormal(s, table, start, end),
+            got === s.slice(start, end),
+            `escapesNormal ${JSON.stringify(s)} [${start}, ${end}) ${name}`,
           );
           n++;
         }
