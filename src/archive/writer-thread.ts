@@ -130,7 +130,12 @@ export class ThreadWarcWriter {
   constructor(options: Omit<WriterOptions, 'now'>) {
     // The worker's module beside this one: dist/archive/, from this module or from the CLI's
     // bundle in dist/cli/.
-    this.worker = new Worker(new URL('../archive/writer-worker.js', import.meta.url), { workerData: options });
+    this.worker = new Worker(new URL('../archive/writer-worker.js', import.meta.url), {
+      workerData: options,
+      // Node's options of this process, but `--input-type` (of a program given with -e), which
+      // a worker started from a file refuses.
+      execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
+    });
     this.worker.on('message', (m: FromWorker) => this.receive(m));
     this.worker.on('error', (e) => this.stop(e));
     this.exited = new Promise((resolve) =>
@@ -139,6 +144,18 @@ export class ThreadWarcWriter {
         resolve();
       }),
     );
+    this.hold();
+  }
+
+  /**
+   * The worker keeps the process alive only while it has work of ours (records on their way, a
+   * close under way): a writer left idle and never closed (a crawl's generator dropped by its
+   * reader) does not hold the process open, and one with a record or a close pending does not let
+   * it end before the file is written.
+   */
+  private hold(): void {
+    if (this.pending.size > 0 || this.batch.length > 0 || this.onClosed !== null) this.worker.ref();
+    else this.worker.unref();
   }
 
   /** The worker is gone: every record on its way fails, and every later one. */
@@ -164,6 +181,7 @@ export class ThreadWarcWriter {
           else p.reject(fromWire(o.error));
         }
         this.wake();
+        this.hold();
         return;
       case 'took': {
         const p = this.pending.get(m.id);
@@ -239,6 +257,7 @@ export class ThreadWarcWriter {
     this.writes.add(p);
     const forget = () => this.writes.delete(p);
     p.then(forget, forget);
+    this.hold();
     return p;
   }
 
@@ -303,6 +322,7 @@ export class ThreadWarcWriter {
     if (this.dead !== null) throw this.dead;
     const files = await new Promise<string[]>((resolve, reject) => {
       this.onClosed = { resolve, reject };
+      this.hold();
       this.worker.postMessage({ t: 'close' } satisfies ToWorker);
     });
     await this.exited;

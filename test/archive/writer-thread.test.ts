@@ -3,6 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -246,6 +247,37 @@ test("the worker's end is a typed error for the records on their way and every l
     await assert.rejects(pending, typed);
     await assert.rejects(w.write({ type: 'metadata', block: 'after' }), typed);
     await assert.rejects(w.close(), typed);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the writer holds the process open while a record or a close is on its way, and not when it is idle and never closed', () => {
+  const dir = tempDir();
+  try {
+    const index = new URL('../../src/archive/index.js', import.meta.url).href;
+    const run = (body: string) =>
+      spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `import { ThreadWarcWriter } from ${JSON.stringify(index)};\n${body}`],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+    // Written and waited for, then left idle and never closed: the process ends by itself.
+    const idle = run(
+      `const w = new ThreadWarcWriter({ dir: ${JSON.stringify(dir)} });\n` +
+        `await w.write({ type: 'metadata', block: 'idle' });\nconsole.log('written');`,
+    );
+    assert.equal(idle.error, undefined, 'the process ended (no timeout)');
+    assert.equal(idle.status, 0, idle.stderr);
+    assert.equal(idle.stdout, 'written\n');
+    // A record given and a close started, nothing awaited: the file is still finished and named.
+    const given = run(
+      `const w = new ThreadWarcWriter({ dir: ${JSON.stringify(dir)}, prefix: 'given' });\n` +
+        `void w.write({ type: 'metadata', block: 'given' });\nvoid w.close().then((f) => console.log(f.join(',')));`,
+    );
+    assert.equal(given.status, 0, given.stderr);
+    assert.match(given.stdout, /^given-\d{17}-00001\.warc\.gz\n$/);
+    assert.ok(readdirSync(dir).includes(given.stdout.trim()));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
