@@ -10,7 +10,7 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../clients/index.js';
-import { newRecordId, type RecordWriter, type WrittenRecord } from './writer.js';
+import type { RecordWriter, WrittenRecord } from './writer.js';
 import { chunksOf } from './spool.js';
 
 /**
@@ -141,29 +141,24 @@ export async function recordExchange(writer: RecordWriter, ex: HttpExchange): Pr
   if (ex.ip !== null) fields.push(['WARC-IP-Address', ex.ip]);
   const protocol = exchangeProtocol(ex);
   if (protocol !== null) fields.push(['WARC-Protocol', protocol]);
-  // Both given at once (the request names the response by an id made here): one message to the
-  // writer's thread for the two, not two in turn.
-  const responseId = newRecordId();
-  const [response, request] = await Promise.all([
-    writer.write({
-      type: 'response',
-      targetUri: ex.url,
-      contentType: 'application/http;msgtype=response',
-      block: ex.received,
-      payload: 'http',
-      fields,
-      date: ex.date,
-      recordId: responseId,
-    }),
-    writer.write({
-      type: 'request',
-      targetUri: ex.url,
-      contentType: 'application/http;msgtype=request',
-      block: ex.sent,
-      fields: [['WARC-Concurrent-To', responseId], ...fields],
-      date: ex.date,
-    }),
-  ]);
+  const response = await writer.write({
+    type: 'response',
+    targetUri: ex.url,
+    contentType: 'application/http;msgtype=response',
+    block: ex.received,
+    payload: 'http',
+    fields,
+    date: ex.date,
+  });
+  // After the response is in the file: a request record never names a response that is not.
+  const request = await writer.write({
+    type: 'request',
+    targetUri: ex.url,
+    contentType: 'application/http;msgtype=request',
+    block: ex.sent,
+    fields: [['WARC-Concurrent-To', response.recordId], ...fields],
+    date: ex.date,
+  });
   return { response, request };
 }
 

@@ -5,8 +5,9 @@
 //
 // The records are WarcWriter's, written in the order write() was called for blocks given whole;
 // what changes is where the work is done. Blocks given whole (octets, a string, a list of chunks:
-// an HTTP exchange as captured) are gathered for the length of one turn of the event loop and go
-// over in one message, their octets moved to the worker, not copied; the worker answers a batch
+// an HTTP exchange as captured) of up to BATCH octets are gathered for the length of one turn of
+// the event loop and go over in one message, each copied once into a buffer of its own that is
+// then moved (transferred) to the worker; a larger one goes as a stream. The worker answers a batch
 // with one message. A message per record and its answer woke the worker and the crawl's thread
 // thousands of times a second, and on two cores that cost more than the writing did. A block
 // given as a stream goes over in batches of about BATCH octets, at most MAX_INFLIGHT octets on
@@ -93,23 +94,40 @@ function own(chunks: readonly Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
-/** The octets of a block given whole, in one buffer of their own; null for a stream. */
-function wholeOf(block: BlockSource): Uint8Array | null {
-  if (typeof block === 'string') return new Uint8Array(Buffer.from(block, 'utf8'));
-  if (block instanceof Uint8Array) return own([block], block.byteLength);
+/** The octets of a block given whole, copied into one buffer of their own; null for a stream or past `most` octets. */
+function wholeOf(block: BlockSource, most: number): Uint8Array | null {
+  if (typeof block === 'string') {
+    const b = Buffer.from(block, 'utf8');
+    return b.byteLength > most ? null : own([b], b.byteLength);
+  }
+  if (block instanceof Uint8Array) return block.byteLength > most ? null : own([block], block.byteLength);
   if (Array.isArray(block)) {
     const list = block as readonly Uint8Array[];
     let size = 0;
     for (const c of list) size += c.byteLength;
-    return own(list, size);
+    return size > most ? null : own(list, size);
   }
   return null;
 }
 
 /**
+ * The writer's worker, with this process's Node options (inherited: a worker takes V8's, such as
+ * --max-old-space-size), but for a program given with `-e` and `--input-type`, which a worker
+ * started from a file refuses: then none.
+ */
+function startWorker(options: Omit<WriterOptions, 'now'>): Worker {
+  const file = new URL('../archive/writer-worker.js', import.meta.url);
+  const plain = process.execArgv.some((a) => a.startsWith('--input-type'));
+  return new Worker(file, { workerData: options, ...(plain ? { execArgv: [] } : {}) });
+}
+
+/**
  * ISO 28500 (WARC 1.1) section 4 and Annex D, as WarcWriter writes them, on a worker thread. The
  * options are WarcWriter's but the clock (`now`): the worker's clock dates the files and the
- * records given no date. `files` is filled when close() has ended.
+ * records given no date. Unlike WarcWriter: `files` is filled when close() has ended (files rolled
+ * before a close that failed are not listed), close() gives the same promise each time (a
+ * failed close fails again), and there are no request()/response()/resource()/metadata() forms:
+ * write() takes every record.
  */
 export class ThreadWarcWriter {
   readonly files: string[] = [];
@@ -130,12 +148,7 @@ export class ThreadWarcWriter {
   constructor(options: Omit<WriterOptions, 'now'>) {
     // The worker's module beside this one: dist/archive/, from this module or from the CLI's
     // bundle in dist/cli/.
-    this.worker = new Worker(new URL('../archive/writer-worker.js', import.meta.url), {
-      workerData: options,
-      // Node's options of this process, but `--input-type` (of a program given with -e), which
-      // a worker started from a file refuses.
-      execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
-    });
+    this.worker = startWorker(options);
     this.worker.on('message', (m: FromWorker) => this.receive(m));
     this.worker.on('error', (e) => this.stop(e));
     this.exited = new Promise((resolve) =>
@@ -167,6 +180,7 @@ export class ThreadWarcWriter {
     this.onClosed?.reject(this.dead);
     this.onClosed = null;
     this.wake();
+    this.hold();
   }
 
   private receive(m: FromWorker): void {
@@ -207,9 +221,9 @@ export class ThreadWarcWriter {
     for (const f of w) f();
   }
 
-  /** Waits until `n` more octets may go to the worker. */
-  private async room(n: number): Promise<void> {
-    while (this.dead === null && this.inflight > 0 && this.inflight + n > MAX_INFLIGHT)
+  /** Waits until `n` more octets may go to the worker (or `over()` says they need not go). */
+  private async room(n: number, over: () => boolean = () => false): Promise<void> {
+    while (this.dead === null && !over() && this.inflight > 0 && this.inflight + n > MAX_INFLIGHT)
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     if (this.dead !== null) throw this.dead;
   }
@@ -236,7 +250,9 @@ export class ThreadWarcWriter {
     if (this.dead !== null) return Promise.reject(this.dead);
     const { block, ...head } = input;
     const id = this.next++;
-    const bytes = wholeOf(block);
+    // A block given whole goes over whole up to BATCH octets; a larger one as a stream does, in
+    // batches bounded by MAX_INFLIGHT (and through the worker's spool past spoolLimit).
+    const bytes = wholeOf(block, BATCH);
     let p: Promise<WrittenRecord>;
     if (bytes !== null) {
       const { entry, done } = this.track(id);
@@ -279,29 +295,37 @@ export class ThreadWarcWriter {
     let sent = false;
     let chunks: Uint8Array[] = [];
     let size = 0;
+    /** Whether the worker has given this record's outcome already (it failed there: a full disk). */
+    const settled = () => this.pending.get(id) !== entry;
     const send = async (end: boolean) => {
       const bytes = own(chunks, size);
       chunks = [];
       size = 0;
-      await this.room(bytes.byteLength);
+      await this.room(bytes.byteLength, settled);
+      // Failed in the worker while its source was still being read: nothing more goes over, and
+      // no octet is counted that no one will acknowledge.
+      if (settled()) return false;
       entry.unacked += bytes.byteLength;
       this.inflight += bytes.byteLength;
       const m: ToWorker = sent ? { t: 'more', id, bytes, end } : { t: 'rec', id, head, bytes, end };
       this.worker.postMessage(m, [bytes.buffer as ArrayBuffer]);
       sent = true;
+      return true;
     };
     try {
       for await (const c of chunksOf(block)) {
         if (c.byteLength === 0) continue;
         chunks.push(c);
         size += c.byteLength;
-        if (size >= BATCH) await send(false);
+        if (size >= BATCH && !(await send(false))) return done;
       }
       await send(true);
     } catch (e) {
       // Nothing of the record is written: the worker drops what it has of it.
-      if (!sent) this.pending.delete(id);
-      else if (this.dead === null) {
+      if (!sent) {
+        this.pending.delete(id);
+        this.hold();
+      } else if (this.dead === null) {
         this.worker.postMessage({ t: 'abort', id } satisfies ToWorker);
         await done.catch(() => {});
       }

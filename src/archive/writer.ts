@@ -87,8 +87,6 @@ export interface RecordInput {
   payload?: 'http' | 'block' | 'none';
   /** Further header fields, in order (WARC-Protocol, WARC-Concurrent-To ...). */
   fields?: Array<[string, string]>;
-  /** The WARC-Record-ID (WARC 1.1 5.4) when the caller names it first (newRecordId()), for a record that refers to this one. */
-  recordId?: string;
   date?: Date;
 }
 
@@ -228,7 +226,9 @@ export class WarcWriter {
    */
   async write(input: RecordInput): Promise<WrittenRecord> {
     if (this.closed) throw new LocatorError(WARC_WRITER_CLOSED, -1);
-    const whole = wholeOf(input.block);
+    // A block given whole is written from memory up to spoolLimit octets; a larger one goes
+    // through the spool as a stream does (no second copy of it in memory).
+    const whole = wholeOf(input.block, this.options.spoolLimit);
     const p = whole !== null ? this.writeWhole(input, whole) : this.writeNow(input);
     this.inflight.add(p);
     try {
@@ -461,13 +461,24 @@ export class WarcWriter {
     const head = this.head(input, body, blockDigest, payloadDigest);
     const offset = this.size;
     const file = this.file!;
-    if (memory !== null) {
-      // A larger block held in memory: one gzip member made on zlib's thread, one write.
-      const level = levelOf(middleOf(memory, body.length, SAMPLE));
-      const out = await gzipAsync(Buffer.concat([head.bytes, ...memory, CRLF2]), level);
-      await file.write(out, 0, out.length, this.size);
-      this.size += out.length;
-    } else await this.stream(head.bytes, body.spool!, file);
+    try {
+      if (memory !== null) {
+        // A larger block held in memory: one gzip member made on zlib's thread, then written.
+        const level = levelOf(middleOf(memory, body.length, SAMPLE));
+        const out = await gzipAsync(Buffer.concat([head.bytes, ...memory, CRLF2]), level);
+        for (let at = 0; at < out.length;) {
+          const { bytesWritten } = await file.write(out, at, out.length - at, this.size + at);
+          if (bytesWritten === 0) throw new Error(`no octet of the record could be written to ${this.tempPath}`);
+          at += bytesWritten;
+        }
+        this.size += out.length;
+      } else await this.stream(head.bytes, body.spool!, file);
+    } catch (e) {
+      // A record not written whole is not in the file: the next one starts where it started, and
+      // whatever of it reached the file is cut off when the file ends (finish()).
+      this.size = offset;
+      throw e;
+    }
     return this.written(input, body, offset, head, blockDigest, payloadDigest, status, refersTo);
   }
 
@@ -488,14 +499,18 @@ export class WarcWriter {
     const offset = this.size;
     const plain = Buffer.concat([head.bytes, ...body.memory!, CRLF2]);
     const out = this.options.gzip ? gzipSync(plain) : plain;
-    for (let at = 0; at < out.length;) at += writeSync(this.file!.fd, out, at, out.length - at, this.size + at);
+    for (let at = 0; at < out.length;) {
+      const n = writeSync(this.file!.fd, out, at, out.length - at, this.size + at);
+      if (n === 0) throw new Error(`no octet of the record could be written to ${this.tempPath}`);
+      at += n;
+    }
     this.size += out.length;
     return this.written(input, body, offset, head, blockDigest, payloadDigest, status, refersTo);
   }
 
   /** The record's header (WARC 1.1 4): version line, fields, the empty line. */
   private head(input: RecordInput, body: Body, blockDigest: string, payloadDigest: string | null): Head {
-    const recordId = input.recordId ?? newRecordId();
+    const recordId = newRecordId();
     const date = warcDate(input.date ?? this.options.now());
     const fields: Array<[string, string]> = [
       ['WARC-Type', input.type],
@@ -605,6 +620,8 @@ export class WarcWriter {
     if (this.file === null) return;
     const file = this.file;
     this.file = null;
+    // Octets past the last whole record (a record whose write failed part of the way) are cut off.
+    await file.truncate(this.size);
     await file.sync();
     await file.close();
     const final = join(this.options.dir, this.finalName);
@@ -648,10 +665,14 @@ function spoolBody(spool: Spool): Body {
   return { length: spool.length, memory: spool.inMemory, spool };
 }
 
-/** The chunks of a block given whole (octets, a string, a list of chunks); null for a stream. */
-function wholeOf(block: BlockSource): readonly Uint8Array[] | null {
-  if (typeof block === 'string') return [Buffer.from(block, 'utf8')];
-  if (block instanceof Uint8Array) return [block];
-  if (Array.isArray(block)) return block as readonly Uint8Array[];
-  return null;
+/** The chunks of a block given whole (octets, a string, a list of chunks); null for a stream or past `most` octets. */
+function wholeOf(block: BlockSource, most: number): readonly Uint8Array[] | null {
+  let list: readonly Uint8Array[];
+  if (typeof block === 'string') list = [Buffer.from(block, 'utf8')];
+  else if (block instanceof Uint8Array) list = [block];
+  else if (Array.isArray(block)) list = block as readonly Uint8Array[];
+  else return null;
+  let size = 0;
+  for (const c of list) size += c.byteLength;
+  return size > most ? null : list;
 }

@@ -50,6 +50,8 @@ export class Connection {
   readonly #onAbort: () => void;
   readonly #signal: AbortSignal | undefined;
   readonly #transcript: ((line: TranscriptLine) => void) | undefined;
+  /** The peer's address as connected (a socket destroyed before it was read no longer says it). */
+  readonly #peer: string | undefined;
   readonly #secrets: string[];
   readonly #options: ConnectOptions;
   /** Bytes received so far. */
@@ -65,6 +67,7 @@ export class Connection {
     this.writeTimeout = checkTimeout(options.timeout);
     this.#signal = options.signal;
     this.#transcript = options.onTranscript;
+    this.#peer = socket.remoteAddress;
     // Longest first: a form that holds a shorter one (a token, the password) is masked whole.
     this.#secrets = (options.secrets ?? []).filter((s) => s !== '').sort((a, b) => b.length - a.length);
     this.#onAbort = () => this.close(new LocatorError(ABORTED, -1, 'the transfer was cancelled'));
@@ -164,9 +167,9 @@ export class Connection {
     return Connection.wrap(socket, { ...this.#options, secrets: [...this.#secrets] });
   }
 
-  /** The numeric address of the peer (brackets of an IPv6 one removed), or null once the socket is gone. */
+  /** The numeric address of the peer as connected (brackets of an IPv6 one removed), or null when the socket never said it. */
   get peerAddress(): string | null {
-    const a = this.socket.remoteAddress;
+    const a = this.#peer ?? this.socket.remoteAddress;
     return a === undefined || a === '' ? null : a.replace(/^\[|\]$/g, '');
   }
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -223,6 +223,31 @@ test('a stream larger than the octets allowed on their way at once goes through 
   }
 });
 
+test(
+  'a streamed record that fails in the worker while its source is read fails once, and nothing waits on it after',
+  { timeout: 60_000 },
+  async () => {
+    const dir = tempDir();
+    const w = new ThreadWarcWriter({ dir, spoolLimit: 1024 });
+    rmSync(dir, { recursive: true, force: true }); // the worker's spill file cannot be made: ENOENT
+    let read = 0;
+    const source = (async function* () {
+      for (let i = 0; i < 40 * 16; i++) {
+        read++;
+        yield Buffer.alloc(65536, i & 255);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await assert.rejects(
+      w.write({ type: 'resource', targetUri: 'ftp://example.org/big', block: source, payload: 'block' }),
+      { code: 'ENOENT' },
+    );
+    assert.ok(read < 40 * 16, `the source was left once the record had failed (${read} chunks read)`);
+    assert.equal((w as unknown as { inflight: number }).inflight, 0, 'no octet counted that no one will acknowledge');
+    await w.close().catch(() => {});
+  },
+);
+
 test("the worker's end is a typed error for the records on their way and every later one", async () => {
   const dir = tempDir();
   try {
@@ -270,6 +295,13 @@ test('the writer holds the process open while a record or a close is on its way,
     assert.equal(idle.error, undefined, 'the process ended (no timeout)');
     assert.equal(idle.status, 0, idle.stderr);
     assert.equal(idle.stdout, 'written\n');
+    // A stream that fails before any of it went over, the writer never closed: the process ends.
+    const failed = run(
+      `const w = new ThreadWarcWriter({ dir: ${JSON.stringify(dir)} });\n` +
+        `await w.write({ type: 'resource', block: (async function* () { throw new Error('gone'); })() }).catch((e) => console.log(e.message));`,
+    );
+    assert.equal(failed.error, undefined, 'the process ended (no timeout)');
+    assert.equal(failed.stdout, 'gone\n', failed.stderr);
     // A record given and a close started, nothing awaited: the file is still finished and named.
     const given = run(
       `const w = new ThreadWarcWriter({ dir: ${JSON.stringify(dir)}, prefix: 'given' });\n` +
@@ -278,6 +310,19 @@ test('the writer holds the process open while a record or a close is on its way,
     assert.equal(given.status, 0, given.stderr);
     assert.match(given.stdout, /^given-\d{17}-00001\.warc\.gz\n$/);
     assert.ok(readdirSync(dir).includes(given.stdout.trim()));
+    // V8's options of the process (a heap limit) reach the worker as Node passes them: it starts.
+    const script = join(dir, 'heap.mjs');
+    writeFileSync(
+      script,
+      `import { ThreadWarcWriter } from ${JSON.stringify(index)};\n` +
+        `const w = new ThreadWarcWriter({ dir: ${JSON.stringify(dir)}, prefix: 'heap' });\n` +
+        `await w.write({ type: 'metadata', block: 'heap' });\nconsole.log((await w.close()).length);`,
+    );
+    const heap = spawnSync(process.execPath, ['--max-old-space-size=300', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.equal(heap.stdout, '1\n', heap.stderr);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -565,3 +565,42 @@ test('a larger block that deflate cannot shrink is stored (RFC 1951 3.2.4), one 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a record whose write fails part of the way leaves nothing: the next record starts where it started, the file ends at the last whole record', async () => {
+  for (const after of [true, false]) {
+    const dir = tempDir();
+    try {
+      const w = new WarcWriter({ dir, spoolLimit: 1024 });
+      const first = await w.resource('ftp://example.org/a', 'text/plain', 'first\n');
+      // The file's third write of the spilled record fails (a full disk), after two went out.
+      const file = (w as unknown as { file: { write: (...a: unknown[]) => Promise<unknown> } }).file;
+      const write = file.write.bind(file);
+      let n = 0;
+      file.write = (...a: unknown[]) =>
+        ++n === 3 ? Promise.reject(Object.assign(new Error('no space left'), { code: 'ENOSPC' })) : write(...a);
+      const big = Buffer.concat(Array.from({ length: 3000 }, (_, k) => createHash('sha256').update(`b${k}`).digest()));
+      await assert.rejects(w.resource('ftp://example.org/big', 'application/octet-stream', slowly(big, 4096)), {
+        code: 'ENOSPC',
+      });
+      file.write = write;
+      if (after) {
+        const next = await w.resource('ftp://example.org/c', 'text/plain', 'after\n');
+        assert.equal(next.offset, first.offset + first.length, 'the next record where the failed one started');
+      }
+      const [name] = await w.close();
+      const read: string[] = [];
+      for await (const r of readWarc(join(dir, name))) {
+        await r.end();
+        read.push(`${r.type} ${r.get('WARC-Target-URI') ?? ''}`);
+      }
+      assert.deepEqual(read, [
+        'warcinfo ',
+        'resource ftp://example.org/a',
+        ...(after ? ['resource ftp://example.org/c'] : []),
+      ]);
+      await assertDigests(join(dir, name));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
