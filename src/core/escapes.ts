@@ -96,6 +96,22 @@ function normalRunOf(decodable: Uint8Array): RegExp {
 }
 
 /**
+ * How far s[start, end) is in normal form (RFC 1738 2.2), by one search of `re` (normalRunOf()):
+ * `end` when all of it is, else where the search stopped short of `end`, or -1 when it passed
+ * `end` inside an escape (a "%" of the slice at end - 1 or end - 2: the slice may then not be
+ * normal, and only a walk of it can tell).
+ */
+function normalUpTo(re: RegExp, s: string, start: number, end: number): number {
+  re.lastIndex = start;
+  re.test(s);
+  const k = re.lastIndex;
+  if (k <= end) return k;
+  return (end - 1 < start || s.charCodeAt(end - 1) !== 37) && (end - 2 < start || s.charCodeAt(end - 2) !== 37)
+    ? end
+    : -1;
+}
+
+/**
  * True when normalizeEscapes(s, decodable, start, end) returns s[start, end) as it is: every
  * character may stand raw and every escape is in normal form (RFC 1738 2.2). One native search;
  * false too when it passes `end` inside an escape (then the slice may not be normal).
@@ -106,16 +122,7 @@ export function escapesNormal(
   start = 0,
   end = s.length,
 ): boolean {
-  const re = normalRunOf(decodable);
-  re.lastIndex = start;
-  re.test(s);
-  const k = re.lastIndex;
-  if (k === end) return true;
-  // Past `end`: an escape the search passed runs past it only when a "%" of the slice stands at
-  // end - 1 or end - 2.
-  return (
-    k > end && (end - 1 < start || s.charCodeAt(end - 1) !== 37) && (end - 2 < start || s.charCodeAt(end - 2) !== 37)
-  );
+  return normalUpTo(normalRunOf(decodable), s, start, end) === end;
 }
 
 /**
@@ -132,23 +139,18 @@ export function normalizeEscapes(
   end = s.length,
 ): string {
   // Speed: one native search finds how far the slice is in normal form already (the usual
-  // case: all of it); the loop below starts where it stopped. An escape the search passed may
-  // run past `end` only when a "%" stands at end - 1 or end - 2: then the loop checks it all.
+  // case: all of it); the loop below starts where it stopped, or checks it all when the search
+  // may have passed `end` inside an escape (normalUpTo() -1).
   const re = normalRunOf(decodable);
-  re.lastIndex = start;
-  re.test(s);
-  let from = re.lastIndex;
-  if (from >= end) {
-    if (s.charCodeAt(end - 1) !== 37 && (end - 2 < start || s.charCodeAt(end - 2) !== 37))
-      return start === 0 && end === s.length ? s : s.slice(start, end);
-    from = start;
-  }
+  const upTo = normalUpTo(re, s, start, end);
+  if (upTo === end) return start === 0 && end === s.length ? s : s.slice(start, end);
+  let skip = upTo >= 0; // false when the loop checks it all
+  const from = skip ? upTo : start;
   let out = '';
   // Long outputs are built in flat parts (FLAT_EVERY, src/core/percent.ts): memory linear in the output.
   let done: string[] | null = null;
   let pieces = 0;
   let run = start;
-  let skip = re.lastIndex < end; // false when the loop checks it all (see above)
   for (let i = from; i < end; i++) {
     const c = s.charCodeAt(i);
     if (RAW_OK[c] === 1) continue;
@@ -182,11 +184,8 @@ export function normalizeEscapes(
     run = i + 1;
     // Speed: the native search passes the next run in normal form (as at the start).
     if (skip) {
-      re.lastIndex = run;
-      re.test(s);
-      const k = re.lastIndex;
-      if (k < end) i = k - 1;
-      else if (s.charCodeAt(end - 1) !== 37 && (end - 2 < run || s.charCodeAt(end - 2) !== 37)) i = end;
+      const k = normalUpTo(re, s, run, end);
+      if (k >= 0) i = k - 1;
       else skip = false;
     }
   }
