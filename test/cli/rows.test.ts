@@ -263,6 +263,11 @@ function hostile(): string[] {
       'http://host.example.com/' + 'p'.repeat(n - 42) + '?q=query-part#frag',
     );
   }
+  // A path of segments whose decoded values are not in the href (each search would fail): the
+  // values past the search budget are read a character at a time, the row the same.
+  let segs = 'ftp://h.example/';
+  while (segs.length + 15 <= 4096) segs += 'aaaaaaaaaaa%62/';
+  out.push(segs);
   out.push('', ' ', '\r', 'URL:', '<>', '//u:p@h', 'http://u:@h.com/', 'http://:p@h.com/', 'ftp://[::1]:99999/');
   return out;
 }
