@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { LocatorError } from '../../core/errors.js';
 import { Url, expectUrl } from '../../core/url.js';
+import { describeValue, expectString } from '../../core/percent.js';
 import { parse } from '../../schemes/registry.js';
 import { fieldsOf } from '../../schemes/fields.js';
 import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
@@ -112,22 +113,15 @@ function dataSummary(octets: number, lines: number): string {
  */
 function expectMessage(message: unknown): asserts message is MailMessage {
   if (typeof message !== 'object' || message === null) {
-    throw new TypeError(
-      `send: the message must be an object with a from field, not ${message === null ? 'null' : typeof message}`,
-    );
+    throw new TypeError(`send: the message must be an object with a from field, not ${describeValue(message)}`);
   }
   const m = message as Record<string, unknown>;
-  if (typeof m.from !== 'string')
-    throw new TypeError(`send: the message's from must be a string, not ${typeof m.from}`);
-  if (m.subject !== undefined && typeof m.subject !== 'string') {
-    throw new TypeError(`send: the message's subject must be a string, not ${typeof m.subject}`);
-  }
+  expectString(m.from, "send: the message's from");
+  if (m.subject !== undefined) expectString(m.subject, "send: the message's subject");
   if (m.body !== undefined && typeof m.body !== 'string' && !(m.body instanceof Uint8Array)) {
-    throw new TypeError(`send: the message's body must be a string or a Uint8Array, not ${typeof m.body}`);
+    throw new TypeError(`send: the message's body must be a string or a Uint8Array, not ${describeValue(m.body)}`);
   }
-  if (m.messageId !== undefined && typeof m.messageId !== 'string') {
-    throw new TypeError(`send: the message's messageId must be a string, not ${typeof m.messageId}`);
-  }
+  if (m.messageId !== undefined) expectString(m.messageId, "send: the message's messageId");
 }
 
 /**
