@@ -5,6 +5,7 @@
 import { UsageError, EXIT, type Command } from './command.js';
 import { JSON_OUTPUT, TIMEOUT, timeoutArg } from './options.js';
 import type { ScopeKind } from '../crawl/scope.js';
+import { lowerHelperThreads } from './helper-threads.js';
 
 const SCOPES = ['server', 'host', 'domain', 'prefix'] as const;
 
@@ -35,6 +36,7 @@ export const archiveCommand: Command = {
   about: [
     'Crawls from each URL (the links of Gopher menus, FTP listings and HTML pages followed) and writes every object reached to WARC 1.1 files, one gzip member per record: for http and https a response and a request record of the octets exchanged on the connection (redirects and error statuses too), for every other scheme a resource record of the object and a metadata record of the protocol exchange, with block and payload digests (docs/archive.md). Each robots.txt read is kept too, once per server (a 404 as exchanged). Prints a line per URL: archived, earlier (written by an earlier run of the same --state), skipped (a search that needs a query), failed, refused (robots.txt) or invalid, the URL and the media type or the reason; with --json one object per URL.',
     'With --state DIR a run that was stopped, or killed, resumes where it stopped: the WARC files it left open are repaired (a torn last record cut off) and named, and no object is written twice.',
+    "On Linux the threads Node starts for V8's background work run at a nice value raised by 10 during the crawl (LOCATOR_HELPER_NICE=N: by N, 0: not at all), so that they yield to the crawl and its writer on a small machine.",
   ],
   exits: [
     [0, 'every URL was archived (or refused by robots.txt)'],
@@ -166,6 +168,8 @@ export const archiveCommand: Command = {
       commandLine: commandLine(values),
     };
     const { archiveCrawl } = await import('../archive/index.js');
+    // Before the crawl starts its writer's thread, which keeps its priority (helper-threads.ts).
+    lowerHelperThreads(io.env);
     const json = values.json === true;
     const summary: Parameters<typeof archiveCrawl>[2] = {};
     let failed = 0;
