@@ -112,12 +112,15 @@ test('robots.txt after a --state resume: asked again, not written again', async 
     perHost: 1,
     open: { gateway: false, timeout: 15_000 },
   };
-  // Stopped after the seed and one link (robots.txt asked for the link); then resumed.
-  const first = await run([`${HTTP}/dir/`], options, 2);
+  // Stopped after the seed and one link (robots.txt asked for the link); then resumed. The seed
+  // is nginx's listing of / (six links and more): the crawl may have finished a visit or two
+  // beyond the two results taken before it stopped, and some links must still be left for the
+  // resumed run (a seed of two links was all done by the first run at times).
+  const first = await run([`${HTTP}/`], options, 2);
   assert.equal(first.length, 2);
   const before = (await recordsIn(out)).filter((r) => r.targetUri === HTTP_ROBOTS);
   assert.deepEqual(before.map((r) => r.type).sort(), ['request', 'response']);
-  const second = await run([`${HTTP}/dir/`], options);
+  const second = await run([`${HTTP}/`], options);
   // A link visited by this run (not one the state had a verdict for): robots.txt was asked.
   assert.ok(
     second.some((r) => r.depth > 0 && r.resumed === false),
