@@ -1,5 +1,6 @@
-// http and https (RFC 1738 3.3): "GET <path>?<search>" over Node's own HTTP stack; the fragment
-// is never sent. Also the gateway form (RFC 1738 4): any URL fetched through an HTTP proxy that
+// http and https (RFC 1738 3.3): "GET <path>?<search>", the fragment never sent: a plain http GET
+// sent directly on the wire client (wire.ts), https and probes over Node's own HTTP stack. Also
+// the gateway form (RFC 1738 4, Node's stack): any URL fetched through an HTTP proxy that
 // receives the full URL in its request line. Redirects are followed within the policy.
 
 import http from 'node:http';
@@ -27,6 +28,7 @@ import {
 } from '../types.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import { parseRetryAfter } from './retry-after.js';
+import { wireGet, type WireResponse } from './wire.js';
 
 export const HTTP_STATUS = defineCode(
   'http-status',
@@ -298,21 +300,153 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
   };
 }
 
+/** A response whose head is in, from Node's client or the wire client: what run() asks of it. */
+interface Reply {
+  status: number;
+  message: string;
+  /** A field's first value (a name given twice: the first, as Node keeps Location and Content-Type). */
+  header(name: string): string | undefined;
+  /** The body is not wanted (a redirect, an error status): read and dropped, or the connection closed. */
+  discard(): void;
+  resource(url: Url, options: OpenOptions): Resource;
+}
+
+function nodeReply(res: http.IncomingMessage): Reply {
+  return {
+    status: res.statusCode ?? 0,
+    message: res.statusMessage ?? '',
+    header: (name) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    },
+    discard: () => {
+      // The body is drained unread; a later abort of the caller's signal (a gateway ending the
+      // request) must not surface as an uncaught 'error' of this message.
+      res.on('error', () => {});
+      res.resume();
+    },
+    resource: (url, options) => toResource(url, res, options),
+  };
+}
+
+/** How much of an unwanted body (a redirect's, an error page) is read to keep its connection. */
+const DISCARD_MAX = 64 * 1024;
+
+function wireReply(w: WireResponse): Reply {
+  const header = (name: string) => w.head.fields.get(name)?.[0];
+  return {
+    status: w.head.status,
+    message: w.head.message,
+    header,
+    discard: () => {
+      // Read to its end when short, so that the kept-alive connection serves the next request
+      // (as Node's client drains it); a longer body closes the connection instead.
+      void (async () => {
+        let n = 0;
+        try {
+          for (let c = await w.next(); c !== null; c = await w.next()) {
+            n += c.length;
+            if (n > DISCARD_MAX) return w.cancel();
+          }
+        } catch {
+          // The body's failure concerns nobody: it was not wanted.
+        }
+      })();
+    },
+    resource: (url, options) => {
+      const size = sizeOf(header('content-length'));
+      const body = pullStream(
+        () => w.next(),
+        () => w.cancel(),
+        {
+          maxBytes: options.maxBytes,
+          tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+        },
+      );
+      return {
+        meta: {
+          scheme: url.scheme,
+          url: redactHref(url),
+          size: Number.isFinite(size) ? size : null,
+          contentType: header('content-type') ?? null,
+          status: w.head.status,
+          transcript: [],
+        },
+        body,
+      };
+    },
+  };
+}
+
+/**
+ * A GET of a plain http URL, sent directly (RFC 1738 3.3), on the wire client (wire.ts): the same
+ * request octets, transcript and capture as Node's client gives.
+ */
+async function wireRequest(t: Target, options: OpenOptions, note: (l: TranscriptLine) => void): Promise<Reply> {
+  const host = (t.via.host ?? '').replace(/^\[|\]$/g, '');
+  const port = t.via.port ?? 80;
+  const hostHeader =
+    t.url.explicitPort && t.url.port !== t.url.spec?.defaultPort ? `${t.url.host}:${t.url.port}` : (t.url.host ?? '');
+  const agent = options.userAgent ?? 'locator';
+  // A header value of printable US-ASCII only (RFC 9110 5.5): no line can be added through it.
+  if (!/^[\x20-\x7e]+$/.test(agent)) throw new TypeError('open: userAgent must be printable US-ASCII text');
+  // The request target as Node's client checks it (its INVALID_PATH_REGEX): nothing that would
+  // end the request line.
+  if (/[^\u0021-\u00ff]/.test(t.path)) throw new TypeError('Request path contains unescaped characters');
+  note({ direction: 'info', text: `connect ${host}:${port}` });
+  note({ direction: 'send', text: `GET ${redactHref(t.path)} HTTP/1.1` });
+  note({ direction: 'send', text: `Host: ${hostHeader}` });
+  const request = Buffer.from(
+    `GET ${t.path} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: ${agent}\r\nAccept: */*\r\nConnection: keep-alive\r\n\r\n`,
+    'latin1',
+  );
+  let exchange: HttpExchange | undefined;
+  let told = false;
+  if (options.httpCapture) {
+    exchange = {
+      url: redactHref(t.url),
+      date: new Date(),
+      ip: null,
+      sent: [],
+      received: [],
+      ended: Promise.resolve(false),
+    };
+  }
+  const w = await wireGet({
+    host,
+    port,
+    request,
+    policy: options.policy ?? DEFAULT_POLICY,
+    timeout: nodeTimeout(options),
+    signal: options.signal,
+    exchange,
+    // The capture is told once, when a connection is had (a GET sent again after a stale
+    // connection is the same exchange, started afresh).
+    onConnect: () => {
+      if (exchange !== undefined && !told) {
+        told = true;
+        options.httpCapture!(exchange);
+      }
+    },
+  });
+  note({ direction: 'receive', text: `HTTP/${w.head.version} ${w.head.status} ${w.head.message}`.trimEnd() });
+  return wireReply(w);
+}
+
 /**
  * One request. A 3xx with a Location is answered as a Redirect (open() follows it, within the
  * policy), unless redirects are not followed or the request went to a gateway, whose answer is
- * passed on as it is.
+ * passed on as it is. A GET of a plain http URL sent directly goes on the wire client; https,
+ * gateways and probes on Node's.
  */
 async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<Resource | Redirect> {
   const note = typeof options.transcript === 'function' ? options.transcript : () => {};
-  const res = await request(t, options, note);
-  const status = res.statusCode ?? 0;
-  const location = res.headers.location;
+  const wire = !gateway && t.via.scheme === 'http' && (t.method ?? 'GET') === 'GET';
+  const res = wire ? await wireRequest(t, options, note) : nodeReply(await request(t, options, note));
+  const status = res.status;
+  const location = res.header('location');
   if (REDIRECTS.has(status) && location !== undefined && options.followRedirects !== false && !gateway) {
-    // The body is drained unread; a later abort of the caller's signal (a gateway ending the
-    // request) must not surface as an uncaught 'error' of this message.
-    res.on('error', () => {});
-    res.resume();
+    res.discard();
     let next: Url;
     try {
       next = parse(new URL(location, t.url.withoutFragment).href);
@@ -326,25 +460,21 @@ async function run(t: Target, options: OpenOptions, gateway: boolean): Promise<R
     return { redirect: next, reason: `HTTP ${status}` };
   }
   if (status >= 400) {
-    // The body is drained unread; a later abort of the caller's signal (a gateway ending the
-    // request) must not surface as an uncaught 'error' of this message.
-    res.on('error', () => {});
-    res.resume();
+    res.discard();
     const e = new LocatorError(
       HTTP_STATUS,
       -1,
-      `the HTTP server answered ${status} ${res.statusMessage ?? ''} for ${redactHref(t.url)}`.trimEnd(),
+      `the HTTP server answered ${status} ${res.message} for ${redactHref(t.url)}`.trimEnd(),
     );
     if (status === 429 || status === 503) {
       // The server is busy (RFC 6585 4, RFC 9110 15.6.4), and may say for how long: probe's
       // statusOf() carries it to the checker, which pauses every request to that server.
-      const header = res.headers['retry-after'];
-      const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header);
+      const retryAfter = parseRetryAfter(res.header('retry-after'));
       Object.assign(e, { busy: true, ...(retryAfter !== null ? { retryAfter } : {}) });
     }
     throw e;
   }
-  return toResource(t.url, res, options);
+  return res.resource(t.url, options);
 }
 
 /** Retrieves an http or https URL (RFC 1738 3.3); a 3xx is answered as a Redirect for open() to follow. */

@@ -1,0 +1,402 @@
+// The wire client (src/clients/http/wire.ts): open()'s GET of a plain http URL on a socket of its
+// own. Its parsers row by row (RFC 9112), then the client against nginx (127.0.0.1:8080,
+// test/servers/http.sh) and, for what nginx does not show (interim responses, a chunked body
+// with extensions and trailers, a kept-alive connection closed by the server, octets past the
+// response), against scripted servers of the test's own.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net, { type AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { open } from '../../../src/clients/index.js';
+import { LocatorError } from '../../../src/core/errors.js';
+import { ChunkedDecoder, framingOf, parseHead, MAX_HEAD } from '../../../src/clients/http/wire.js';
+import type { HttpExchange } from '../../../src/clients/types.js';
+import { serversDir, readAll } from '../../helpers.js';
+
+const NGINX = 'http://127.0.0.1:8080';
+const W = 'test:80';
+
+function head(text: string) {
+  return parseHead(Buffer.from(text, 'latin1'), W);
+}
+function refused(f: () => unknown, pattern: RegExp) {
+  assert.throws(f, (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error' && pattern.test(e.message));
+}
+
+// RFC 9112 4 (status line), 5 (field lines): [head, status, message, fields].
+const HEADS: [string, number, string, Record<string, string[]>][] = [
+  ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n', 200, 'OK', { 'content-length': ['2'] }],
+  ['HTTP/1.0 404 Not Found\r\n\r\n', 404, 'Not Found', {}],
+  ['HTTP/1.1 204 \r\n\r\n', 204, '', {}],
+  ['HTTP/1.1 204\r\n\r\n', 204, '', {}],
+  ['HTTP/1.1 301 Moved\r\nLocation: /a\r\nlocation: /b\r\n\r\n', 301, 'Moved', { location: ['/a', '/b'] }],
+  ['HTTP/1.1 200 OK\r\nX-Pad:   spaced value \t\r\n\r\n', 200, 'OK', { 'x-pad': ['spaced value'] }],
+  ['HTTP/1.1 200 OK\r\nX-Empty:\r\n\r\n', 200, 'OK', { 'x-empty': [''] }],
+];
+for (const [text, status, message, fields] of HEADS) {
+  test(`RFC 9112 4, 5: ${JSON.stringify(text.split('\r\n')[0])} is read`, () => {
+    const h = head(text)!;
+    assert.equal(h.status, status);
+    assert.equal(h.message, message);
+    assert.deepEqual(Object.fromEntries(h.fields), fields);
+    assert.equal(h.length, Buffer.byteLength(text, 'latin1'));
+  });
+}
+
+// Refused as Node's parser (llhttp) refuses them: never a guess.
+const BAD_HEADS: [string, RegExp][] = [
+  ['HTTP/2 200 OK\r\n\r\n', /status line/],
+  ['HTTP/1.1 20 OK\r\n\r\n', /status line/],
+  ['ICY 200 OK\r\n\r\n', /not HTTP/],
+  ['HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n', /header line/],
+  ['HTTP/1.1 200 OK\r\n folded: x\r\n\r\n', /header line/],
+  ['HTTP/1.1 200 OK\r\nX: a\r\n  folded\r\n\r\n', /header line/],
+  ['HTTP/1.1 200 OK\r\nX: a\x00b\r\n\r\n', /control character/],
+  ['HTTP/1.1 200 OK\r\nX: a\rb\r\n\r\n', /control character/],
+  ['HTTP/1.1 200 OK\nX: bare LF\r\n\r\n', /status line/],
+  ['HTTP/1.1 200 OK\r\nNo colon\r\n\r\n', /header line/],
+];
+for (const [text, pattern] of BAD_HEADS) {
+  test(`RFC 9112 2.2, 5: ${JSON.stringify(text)} is a protocol error`, () => refused(() => head(text), pattern));
+}
+
+test('RFC 9112 2.1: a head is waited for until its blank line, within 16 KiB; past that, an error', () => {
+  assert.equal(head('HTTP/1.1 200 OK\r\nX: y\r\n'), null);
+  assert.equal(head('HTTP/1.'), null);
+  refused(() => head('GARBAGE'), /not HTTP/);
+  const long = 'HTTP/1.1 200 OK\r\n' + 'X-Filler: yes\r\n'.repeat(MAX_HEAD / 15);
+  refused(() => head(long), /16 KiB/);
+  refused(() => head(long + '\r\n'), /16 KiB/);
+  // Just within: a head of exactly MAX_HEAD octets is read.
+  const line = 'HTTP/1.1 200 OK\r\n';
+  const pad = MAX_HEAD - line.length - 'X: \r\n\r\n'.length;
+  assert.equal(head(line + 'X: ' + 'a'.repeat(pad) + '\r\n\r\n')?.length, MAX_HEAD);
+});
+
+// RFC 9112 6.3: [head, framing] for the response to a GET.
+const FRAMINGS: [string, object | RegExp][] = [
+  ['HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n', { kind: 'length', length: 10 }],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n', { kind: 'length', length: 0 }],
+  ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n', { kind: 'chunked' }],
+  ['HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n', { kind: 'chunked' }],
+  ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n', { kind: 'close' }],
+  ['HTTP/1.1 200 OK\r\n\r\n', { kind: 'close' }],
+  ['HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n', { kind: 'none' }],
+  ['HTTP/1.1 304 Not Modified\r\n\r\n', { kind: 'none' }],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551615\r\n\r\n', { kind: 'length', length: 2 ** 64 }],
+  ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n', /both Transfer-Encoding/],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n', /Content-Length/],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\n\r\n', /Content-Length/],
+  ['HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n', /Content-Length/],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 0x10\r\n\r\n', /Content-Length/],
+  ['HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551616\r\n\r\n', /Content-Length/],
+];
+for (const [text, want] of FRAMINGS) {
+  test(`RFC 9112 6.3: the body of ${JSON.stringify(text.split('\r\n').slice(0, 3).join(' | '))}`, () => {
+    if (want instanceof RegExp) refused(() => framingOf(head(text)!, W), want);
+    else assert.deepEqual(framingOf(head(text)!, W), want);
+  });
+}
+
+/** Decodes `coded` fed in pieces cut at `cuts`; the body, and what followed the coding. */
+function decode(coded: string, cuts: number[] = []): { body: string; rest: string | null } {
+  const d = new ChunkedDecoder();
+  const bytes = Buffer.from(coded, 'latin1');
+  const out: Buffer[] = [];
+  let at = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    if (d.done) break;
+    out.push(...d.feed(bytes.subarray(at, cut), W));
+    at = cut;
+  }
+  assert.ok(d.done, 'the coding ended');
+  const rest = d.rest === null ? null : d.rest.toString('latin1') + bytes.subarray(at).toString('latin1');
+  return { body: Buffer.concat(out).toString('latin1'), rest };
+}
+
+test('RFC 9112 7.1: chunked, cut at every octet, gives the same body (extensions and trailers passed over)', () => {
+  const coded = '5;name=value\r\nhello\r\n7 ; ext\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
+  assert.deepEqual(decode(coded), { body: 'hello, world', rest: null });
+  for (let i = 1; i < coded.length; i++) assert.equal(decode(coded, [i]).body, 'hello, world', `cut at ${i}`);
+  for (let i = 1; i < coded.length; i += 3)
+    for (let j = i + 1; j < coded.length; j += 5) assert.equal(decode(coded, [i, j]).body, 'hello, world');
+  // Upper-case hex; what follows the last chunk's trailer section is not body.
+  assert.deepEqual(decode('A\r\n0123456789\r\n0\r\n\r\nHTTP/1.1'), { body: '0123456789', rest: 'HTTP/1.1' });
+});
+
+const BAD_CHUNKED: [string, RegExp][] = [
+  ['G\r\nx\r\n0\r\n\r\n', /chunk size/],
+  ['\r\n', /chunk size/],
+  ['-1\r\n', /chunk size/],
+  ['5\r\nhelloXX\r\n', /longer than its size/],
+  ['5\nhello\r\n', /CR LF/],
+  ['1000000000000\r\n', /chunk size/],
+  ['0\r\nbad trailer\r\n\r\n', /trailer line/],
+  ['1;' + 'e'.repeat(5000) + '\r\n', /4 KiB/],
+];
+for (const [coded, pattern] of BAD_CHUNKED) {
+  test(`RFC 9112 7.1: chunked ${JSON.stringify(coded.slice(0, 24))} is a protocol error`, () =>
+    refused(() => new ChunkedDecoder().feed(Buffer.from(coded, 'latin1'), W), pattern));
+}
+
+/** A scripted server: `answer` gets each request's head and the socket, and the count of connections. */
+async function scripted(answer: (request: string, socket: net.Socket, n: number) => void) {
+  const sockets = new Set<net.Socket>();
+  let connections = 0;
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    // A client that closes with octets unread resets the connection: no error of the test's.
+    s.on('error', () => {});
+    const n = ++connections;
+    let got = '';
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+      let end;
+      while ((end = got.indexOf('\r\n\r\n')) >= 0) {
+        const req = got.slice(0, end + 4);
+        got = got.slice(end + 4);
+        answer(req, s, n);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    get connections() {
+      return connections;
+    },
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+async function get(url: string, extra: object = {}) {
+  const exchanges: HttpExchange[] = [];
+  const r = await open(url, {
+    gateway: false,
+    timeout: 2000,
+    env: {},
+    httpCapture: (e) => exchanges.push(e),
+    ...extra,
+  });
+  const body = Buffer.from(await readAll(r.body)).toString('latin1');
+  const whole = await Promise.all(exchanges.map((e) => e.ended));
+  const received = exchanges.map((e) => Buffer.concat(e.received).toString('latin1'));
+  return { r, body, whole, received, exchanges };
+}
+
+test('RFC 9112 9.3: requests in turn to one server share a kept-alive connection (nginx)', async () => {
+  const root = join(serversDir(), 'http', 'root');
+  for (const path of ['/hello.txt', '/dir/inner.txt', '/hello.txt']) {
+    const { body, whole, received, exchanges } = await get(`${NGINX}${path}`);
+    assert.equal(body, readFileSync(join(root, path.slice(1)), 'latin1'));
+    assert.deepEqual(whole, [true]);
+    // The exchange is the octets of the connection: the request as sent, the response as read.
+    assert.match(
+      Buffer.concat(exchanges[0]!.sent).toString(),
+      new RegExp(`^GET ${path} HTTP/1\\.1\\r\\nHost: 127\\.0\\.0\\.1:8080\\r\\n`),
+    );
+    assert.match(received[0]!, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.ok(received[0]!.endsWith('\r\n\r\n' + body));
+    assert.equal(exchanges[0]!.ip, '127.0.0.1');
+  }
+});
+
+test('RFC 9112 9.3: a fake sees one connection for three GETs, and a new one after Connection: close', async () => {
+  const fake = await scripted((req, s) => {
+    const close = req.startsWith('GET /close');
+    s.write(`HTTP/1.1 200 OK\r\nContent-Length: 2\r\n${close ? 'Connection: close\r\n' : ''}\r\nok`);
+    if (close) s.end();
+  });
+  try {
+    for (const p of ['/a', '/b', '/c']) assert.equal((await get(fake.url(p))).body, 'ok');
+    assert.equal(fake.connections, 1);
+    assert.equal((await get(fake.url('/close'))).body, 'ok');
+    assert.equal((await get(fake.url('/d'))).body, 'ok');
+    assert.equal(fake.connections, 2);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9112 9.3.1: a kept-alive connection the server closed is replaced, the GET sent again once', async () => {
+  // The first connection answers once and stays open, then closes at the next request without a
+  // word (its keep-alive time ran out as the request went): the GET goes again on a new one.
+  const seen: number[] = [];
+  const fake = await scripted((_req, s, n) => {
+    seen.push(n);
+    if (n === 1 && seen.length > 1) return void s.destroy();
+    s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  });
+  try {
+    assert.equal((await get(fake.url('/a'))).body, 'ok');
+    const again = await get(fake.url('/b'));
+    assert.equal(again.body, 'ok');
+    assert.deepEqual(seen, [1, 1, 2]);
+    // One exchange for the archive: the request once, as sent on the new connection, and its answer.
+    assert.equal(again.exchanges.length, 1);
+    assert.deepEqual(again.whole, [true]);
+    assert.equal(again.exchanges[0]!.sent.length, 1);
+    assert.match(Buffer.concat(again.exchanges[0]!.sent).toString(), /^GET \/b HTTP\/1\.1\r\n/);
+    assert.deepEqual(again.received, ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok']);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a connection closed before the answer on a new connection is connection-closed, not tried again', async () => {
+  const fake = await scripted((_req, s) => s.destroy());
+  try {
+    await assert.rejects(open(fake.url('/gone'), { gateway: false, timeout: 2000, env: {} }), (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.equal(e.code, 'connection-closed');
+      return true;
+    });
+    assert.equal(fake.connections, 1);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9112 7.1: a chunked body with extensions and a trailer; the exchange keeps it as received', async () => {
+  const reply =
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n' +
+    '5;x=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Checksum: 1\r\n\r\n';
+  const fake = await scripted((_req, s) => {
+    // In pieces, as a slow server sends it.
+    for (let i = 0; i < reply.length; i += 7) s.write(reply.slice(i, i + 7));
+  });
+  try {
+    const { r, body, whole, received } = await get(fake.url('/c'));
+    assert.equal(body, 'hello, world');
+    assert.equal(r.meta.size, null);
+    assert.deepEqual(whole, [true]);
+    assert.deepEqual(received, [reply]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9110 15.2: interim responses (100, 103) before the final one are passed over', async () => {
+  const reply =
+    'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody';
+  const fake = await scripted((_req, s) => s.write(reply));
+  try {
+    const { r, body, received } = await get(fake.url('/i'));
+    assert.equal(r.meta.status, 200);
+    assert.equal(body, 'body');
+    assert.deepEqual(received, [reply]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9112 6.3: octets past the response are not the exchange, and the connection is not used again', async () => {
+  const fake = await scripted((_req, s) =>
+    s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n'),
+  );
+  try {
+    const first = await get(fake.url('/x'));
+    assert.equal(first.body, 'ok');
+    assert.deepEqual(first.received, ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok']);
+    assert.equal((await get(fake.url('/y'))).body, 'ok');
+    assert.equal(fake.connections, 2);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9112 6.3: HTTP/1.0 without keep-alive, no length: the body is what comes before the close', async () => {
+  const fake = await scripted((_req, s) => s.end('HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nto the end'));
+  try {
+    const { r, body, whole } = await get(fake.url('/z'));
+    assert.equal(body, 'to the end');
+    assert.equal(r.meta.contentType, 'text/plain');
+    assert.deepEqual(whole, [true]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9112 6.3: a body cut before its Content-Length is connection-closed, and its exchange not whole', async () => {
+  const fake = await scripted((_req, s) => s.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
+  try {
+    const exchanges: HttpExchange[] = [];
+    const r = await open(fake.url('/cut'), {
+      gateway: false,
+      timeout: 2000,
+      env: {},
+      httpCapture: (e) => exchanges.push(e),
+    });
+    await assert.rejects(readAll(r.body), (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.equal(e.code, 'connection-closed');
+      assert.match(e.message, /announced 10 octets \(Content-Length\) and closed the connection after 3/);
+      return true;
+    });
+    assert.deepEqual(await Promise.all(exchanges.map((e) => e.ended)), [false]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a conflicting head (Transfer-Encoding and Content-Length) is refused, its connection closed', async () => {
+  const fake = await scripted((_req, s) =>
+    s.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n5\r\nhello\r\n0\r\n\r\n'),
+  );
+  try {
+    await assert.rejects(open(fake.url('/smuggle'), { gateway: false, timeout: 2000, env: {} }), (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.equal(e.code, 'protocol-error');
+      return true;
+    });
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a body not read to its end closes its connection: the next GET has a new one', async () => {
+  const fake = await scripted((_req, s) =>
+    s.write('HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n' + 'x'.repeat(100000)),
+  );
+  try {
+    const r = await open(fake.url('/big'), { gateway: false, timeout: 2000, env: {} });
+    const reader = r.body.getReader();
+    await reader.read();
+    await reader.cancel();
+    assert.equal((await get(fake.url('/again'))).body.length, 100000);
+    assert.equal(fake.connections, 2);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 1738 6: a kept-alive connection is not reused by a request whose policy refuses its address', async (t) => {
+  // A name that resolves to loopback: a literal or "localhost" is refused before any lookup, so
+  // the machine's own name is used when it resolves there (it does in /etc/hosts on Debian).
+  const name = hostname();
+  const resolved = await lookup(name).catch(() => null);
+  if (resolved === null || !/^127\./.test(resolved.address)) {
+    t.skip(`the machine's name ${JSON.stringify(name)} does not resolve to a loopback address`);
+    return;
+  }
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  try {
+    const url = fake.url('/a').replace('127.0.0.1', name);
+    assert.equal((await get(url)).body, 'ok');
+    await assert.rejects(
+      open(url, { gateway: false, timeout: 2000, env: {}, policy: { refusePrivateAddresses: true } }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'policy-refused' && /loopback/.test(e.message),
+    );
+    assert.equal(fake.connections, 1);
+  } finally {
+    await fake.close();
+  }
+});
