@@ -105,44 +105,36 @@ test('locator archive lowers the helper threads and not its main or writer threa
         }
       });`,
     );
-    const r = spawnSync(
-      process.execPath,
-      [
-        '--require',
-        join(dir, 'hook.cjs'),
-        BIN,
-        'archive',
-        '-o',
-        join(dir, 'out') + '/',
-        pathToFileURL(join(dir, 'a.txt')).href,
-      ],
-      { encoding: 'utf8', env: { PATH: process.env.PATH } },
-    );
-    assert.equal(r.status, 0, r.stderr);
-    const nices = JSON.parse(/^NICES (.*)$/m.exec(r.stderr)![1]!) as Record<string, number>;
-    const own = nices.main!;
-    const helpers = Object.entries(nices).filter(([t, n]) => t !== 'main' && n === Math.min(19, own + 10));
-    assert.ok(helpers.length >= 4, r.stderr);
-    assert.equal(Number(/^WRITER (\d+)$/m.exec(r.stderr)?.[1]), own, r.stderr);
+    /** `locator archive` of the file with the hook; the nice value of each thread, and the writer's. */
+    const archive = (out: string, env: Record<string, string> = {}) => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          '--require',
+          join(dir, 'hook.cjs'),
+          BIN,
+          'archive',
+          '-o',
+          join(dir, out) + '/',
+          pathToFileURL(join(dir, 'a.txt')).href,
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } },
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const nices = JSON.parse(/^NICES (.*)$/m.exec(r.stderr)![1]!) as Record<string, number>;
+      return { nices, writer: Number(/^WRITER (\d+)$/m.exec(r.stderr)?.[1]), err: r.stderr };
+    };
+    const on = archive('out');
+    const own = on.nices.main!;
+    const helpers = Object.entries(on.nices).filter(([t, n]) => t !== 'main' && n === Math.min(19, own + 10));
+    assert.ok(helpers.length >= 4, on.err);
+    assert.equal(on.writer, own, on.err);
 
-    const off = spawnSync(
-      process.execPath,
-      [
-        '--require',
-        join(dir, 'hook.cjs'),
-        BIN,
-        'archive',
-        '-o',
-        join(dir, 'out2') + '/',
-        pathToFileURL(join(dir, 'a.txt')).href,
-      ],
-      { encoding: 'utf8', env: { PATH: process.env.PATH, LOCATOR_HELPER_NICE: '0' } },
-    );
-    assert.equal(off.status, 0, off.stderr);
-    const offNices = JSON.parse(/^NICES (.*)$/m.exec(off.stderr)![1]!) as Record<string, number>;
+    const off = archive('out2', { LOCATOR_HELPER_NICE: '0' });
+    const offNices = off.nices;
     assert.ok(
       Object.values(offNices).every((n) => n === offNices.main),
-      off.stderr,
+      off.err,
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

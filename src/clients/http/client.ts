@@ -263,7 +263,11 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
         : `the server closed the connection in the middle of the HTTP body, after ${received} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
       cause === undefined ? undefined : { cause },
     );
-  const body = pullStream(
+  return bodyResource(
+    url,
+    res.statusCode ?? 0,
+    size,
+    res.headers['content-type'],
     async () => {
       let r;
       try {
@@ -282,18 +286,31 @@ function toResource(url: Url, res: http.IncomingMessage, options: OpenOptions): 
       return new Uint8Array(r.value as Buffer);
     },
     () => res.destroy(),
-    {
-      maxBytes: options.maxBytes,
-      tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
-    },
+    options,
   );
+}
+
+/** The Resource of a response's body, pulled with `next` (either client's), its size and type from the head. */
+function bodyResource(
+  url: Url,
+  status: number,
+  size: number | null,
+  contentType: string | undefined,
+  next: () => Promise<Uint8Array | null>,
+  cancel: () => void,
+  options: OpenOptions,
+): Resource {
+  const body = pullStream(next, cancel, {
+    maxBytes: options.maxBytes,
+    tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
+  });
   return {
     meta: {
       scheme: url.scheme,
       url: redactHref(url),
       size: Number.isFinite(size) ? size : null,
-      contentType: res.headers['content-type'] ?? null,
-      status: res.statusCode,
+      contentType: contentType ?? null,
+      status,
       transcript: [],
     },
     body,
@@ -353,28 +370,16 @@ function wireReply(w: WireResponse): Reply {
         }
       })();
     },
-    resource: (url, options) => {
-      const size = sizeOf(header('content-length'));
-      const body = pullStream(
+    resource: (url, options) =>
+      bodyResource(
+        url,
+        w.head.status,
+        sizeOf(header('content-length')),
+        header('content-type'),
         () => w.next(),
         () => w.cancel(),
-        {
-          maxBytes: options.maxBytes,
-          tooLarge: () => new LocatorError(TOO_LARGE, -1, `the object is larger than ${options.maxBytes} octets`),
-        },
-      );
-      return {
-        meta: {
-          scheme: url.scheme,
-          url: redactHref(url),
-          size: Number.isFinite(size) ? size : null,
-          contentType: header('content-type') ?? null,
-          status: w.head.status,
-          transcript: [],
-        },
-        body,
-      };
-    },
+        options,
+      ),
   };
 }
 

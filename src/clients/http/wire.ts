@@ -476,32 +476,26 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
         fail(e instanceof LocatorError ? e : notHttp(where, String(e)));
       }
     };
+    /**
+     * The connection ended before the response's head: on a kept-alive connection that had sent
+     * nothing, a stale one (sent again); else the server's doing, as Node's client says it.
+     */
+    const beforeReply = (code: string, cause?: unknown) =>
+      reused && !gotAny
+        ? new StaleConnection()
+        : new LocatorError(
+            CONNECTION_CLOSED,
+            -1,
+            `the server ${where} closed the connection before its HTTP reply (${code})`,
+            cause === undefined ? undefined : { cause },
+          );
     const onEnd = () => {
-      if (head === null) {
-        fail(
-          reused && !gotAny
-            ? new StaleConnection()
-            : new LocatorError(
-                CONNECTION_CLOSED,
-                -1,
-                `the server ${where} closed the connection before its HTTP reply (ECONNRESET)`,
-              ),
-        );
-      } else if (framing.kind === 'close') complete(0);
+      if (head === null) fail(beforeReply('ECONNRESET'));
+      else if (framing.kind === 'close') complete(0);
       else fail(cut());
     };
     const onError = (e: NodeJS.ErrnoException) => {
-      if (head === null)
-        fail(
-          reused && !gotAny
-            ? new StaleConnection()
-            : new LocatorError(
-                CONNECTION_CLOSED,
-                -1,
-                `the server ${where} closed the connection before its HTTP reply (${e.code ?? e.message})`,
-                { cause: e },
-              ),
-        );
+      if (head === null) fail(beforeReply(e.code ?? e.message, e));
       else fail(cut(e));
     };
     const cut = (cause?: unknown) =>
