@@ -5,13 +5,11 @@
 
 import http from 'node:http';
 import https from 'node:https';
-import { lookup as dnsLookup } from 'node:dns';
-import type { LookupFunction, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
 import { LocatorError, defineCode } from '../../core/errors.js';
 import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
-import { beforeConnecting } from '../hop.js';
 import { checkTimeout, MAX_TIMER, pullStream } from '../connection.js';
 import {
   ABORTED,
@@ -28,7 +26,7 @@ import {
 } from '../types.js';
 import { redactUrl as redactHref } from '../../operations/redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import { wireGet, type WireResponse } from './wire.js';
+import { lookupWith, wireGet, type WireResponse } from './wire.js';
 
 export const HTTP_STATUS = defineCode(
   'http-status',
@@ -44,20 +42,6 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export function requestTarget(url: Url): string {
   const path = url.path;
   return '/' + (path ?? '');
-}
-
-function lookupWith(policy: Policy): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: false }, (err, address, family) => {
-      if (err) return (callback as (e: Error | null, a: string, f: number) => void)(err, '', 0);
-      try {
-        beforeConnecting(address as string, family === 6 ? 6 : 4, policy);
-      } catch (e) {
-        return (callback as (e: Error | null, a: string, f: number) => void)(e as Error, '', 0);
-      }
-      (callback as (e: Error | null, a: string, f: number) => void)(null, address as string, family as number);
-    });
-  };
 }
 
 /**
@@ -398,6 +382,9 @@ async function wireRequest(t: Target, options: OpenOptions, note: (l: Transcript
   // The request target as Node's client checks it (its INVALID_PATH_REGEX): nothing that would
   // end the request line.
   if (/[^\u0021-\u00ff]/.test(t.path)) throw new TypeError('Request path contains unescaped characters');
+  // The Host value as Node's client checks a header's (RFC 9110 5.5; a host read with
+  // allowViolations may hold any character): none that would end the line.
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(hostHeader)) throw new TypeError('Invalid character in header content ["Host"]');
   note({ direction: 'info', text: `connect ${host}:${port}` });
   note({ direction: 'send', text: `GET ${redactHref(t.path)} HTTP/1.1` });
   note({ direction: 'send', text: `Host: ${hostHeader}` });
@@ -407,6 +394,7 @@ async function wireRequest(t: Target, options: OpenOptions, note: (l: Transcript
   );
   let exchange: HttpExchange | undefined;
   let told = false;
+  let settle: (whole: boolean) => void = () => {};
   if (options.httpCapture) {
     exchange = {
       url: redactHref(t.url),
@@ -414,26 +402,34 @@ async function wireRequest(t: Target, options: OpenOptions, note: (l: Transcript
       ip: null,
       sent: [],
       received: [],
-      ended: Promise.resolve(false),
+      ended: new Promise<boolean>((resolve) => (settle = resolve)),
     };
   }
-  const w = await wireGet({
-    host,
-    port,
-    request,
-    policy: options.policy ?? DEFAULT_POLICY,
-    timeout: nodeTimeout(options),
-    signal: options.signal,
-    exchange,
-    // The capture is told once, when a connection is had (a GET sent again after a stale
-    // connection is the same exchange, started afresh).
-    onConnect: () => {
-      if (exchange !== undefined && !told) {
-        told = true;
-        options.httpCapture!(exchange);
-      }
-    },
-  });
+  let w: WireResponse;
+  try {
+    w = await wireGet({
+      host,
+      port,
+      request,
+      policy: options.policy ?? DEFAULT_POLICY,
+      timeout: nodeTimeout(options),
+      signal: options.signal,
+      exchange,
+      settle,
+      // The capture is told once, when a connection is had (a GET sent again after a stale
+      // connection is the same exchange, started afresh).
+      onConnect: () => {
+        if (exchange !== undefined && !told) {
+          told = true;
+          options.httpCapture!(exchange);
+        }
+      },
+    });
+  } catch (e) {
+    // Whatever stopped it (a GET sent again that could not connect, too), the exchange is over.
+    settle(false);
+    throw e;
+  }
   note({ direction: 'receive', text: `HTTP/${w.head.version} ${w.head.status} ${w.head.message}`.trimEnd() });
   return wireReply(w);
 }

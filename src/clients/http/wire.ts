@@ -13,8 +13,8 @@
 // control character in a value, Content-Length not 1*DIGIT or given twice, Transfer-Encoding
 // with Content-Length, a chunk size that is not hex: each is a protocol error, never a guess.
 
-import net from 'node:net';
-import { lookup } from 'node:dns/promises';
+import net, { type LookupFunction } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
 import { LocatorError } from '../../core/errors.js';
 import { DEFAULT_POLICY, type Policy } from '../../operations/policy.js';
 import { beforeConnecting } from '../hop.js';
@@ -66,6 +66,9 @@ export function parseHead(buf: Buffer, where: string): ResponseHead | null {
     // Not HTTP at all is said as soon as the first octets show it, without waiting for a blank line.
     const probe = buf.toString('latin1', 0, Math.min(buf.length, 5));
     if (!'HTTP/'.startsWith(probe)) throw notHttp(where, 'no HTTP status line');
+    // A line ended by LF alone is refused at once, as llhttp does (HPE_CR_EXPECTED), not waited on.
+    for (let lf = buf.indexOf(0x0a); lf >= 0; lf = buf.indexOf(0x0a, lf + 1))
+      if (lf === 0 || buf[lf - 1] !== 0x0d) throw notHttp(where, 'a line not ended by CR LF');
     return null;
   }
   const lines = buf.toString('latin1', 0, end).split('\r\n');
@@ -156,8 +159,10 @@ export class ChunkedDecoder {
         if (text !== '') throw notHttp(where, 'a chunk longer than its size');
         this.#state = 'size';
       } else if (this.#state === 'size') {
-        const m = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/.exec(text);
-        if (m === null || /[\x00-\x08\x0a-\x1f\x7f]/.test(text))
+        // 1*HEXDIG, then at once ";" and an extension or nothing: no white space, as llhttp
+        // takes it (white space in a chunk size is a known way to smuggle a response).
+        const m = /^0*([0-9A-Fa-f]{1,13})(?:;.*)?$/.exec(text);
+        if (m === null || /[\x00-\x08\x0a-\x1f\x7f]/.test(text) || parseInt(m[1]!, 16) > Number.MAX_SAFE_INTEGER)
           throw notHttp(where, `a chunk size ${JSON.stringify(text.slice(0, 40))}`);
         this.#left = parseInt(m[1]!, 16);
         this.#state = this.#left === 0 ? 'trailer' : 'data';
@@ -181,48 +186,69 @@ export class ChunkedDecoder {
 interface Idle {
   socket: net.Socket;
   timer: ReturnType<typeof setTimeout>;
+  /** Ends the connection's stay in the pool (a close, an error, an octet, its time): listened for. */
+  forget: () => void;
 }
 
-/** Kept-alive connections by "host:port", the most recently used last. */
+/** Kept-alive connections by pool key (poolKey()), the most recently used last. */
 const IDLE = new Map<string, Idle[]>();
+
+function unlisten(idle: Idle): void {
+  clearTimeout(idle.timer);
+  idle.socket.off('close', idle.forget);
+  idle.socket.off('end', idle.forget);
+  idle.socket.off('error', idle.forget);
+  idle.socket.off('data', idle.forget);
+}
 
 function takeIdle(key: string): net.Socket | null {
   const list = IDLE.get(key);
   while (list !== undefined && list.length > 0) {
     const idle = list.pop()!;
-    clearTimeout(idle.timer);
-    idle.socket.removeAllListeners('close');
-    idle.socket.removeAllListeners('data');
-    if (!idle.socket.destroyed && idle.socket.readyState === 'open') return idle.socket;
+    unlisten(idle);
+    if (list.length === 0) IDLE.delete(key);
+    if (!idle.socket.destroyed && idle.socket.readyState === 'open' && idle.socket.readableLength === 0)
+      return idle.socket;
     idle.socket.destroy();
   }
   return null;
 }
 
+/**
+ * Keeps a connection whose response was read whole for the next request to its server. Only a
+ * connection with nothing unread: an octet that comes while it waits (a server's late answer,
+ * a 408) ends it, as does a close, a reset or IDLE_MS of waiting.
+ */
 function putIdle(key: string, socket: net.Socket): void {
   let list = IDLE.get(key);
-  if (list === undefined) IDLE.set(key, (list = []));
-  if (list.length >= IDLE_PER_SERVER) {
+  if (list !== undefined && list.length >= IDLE_PER_SERVER) {
     socket.destroy();
     return;
   }
+  if (list === undefined) IDLE.set(key, (list = []));
   socket.setTimeout(0);
   socket.unref();
-  const forget = () => {
-    const l = IDLE.get(key);
-    const at = l?.findIndex((e) => e.socket === socket) ?? -1;
-    if (at >= 0) {
-      clearTimeout(l![at]!.timer);
-      l!.splice(at, 1);
-    }
-    socket.destroy();
+  const idle: Idle = {
+    socket,
+    timer: setTimeout(() => idle.forget(), IDLE_MS),
+    forget: () => {
+      unlisten(idle);
+      const l = IDLE.get(key);
+      const at = l?.indexOf(idle) ?? -1;
+      if (at >= 0) l!.splice(at, 1);
+      if (l !== undefined && l.length === 0) IDLE.delete(key);
+      socket.destroy();
+    },
   };
-  // A server that closes an idle connection, or sends anything on it, ends its use.
-  socket.once('close', forget);
-  socket.on('data', forget);
-  const timer = setTimeout(forget, IDLE_MS);
-  timer.unref();
-  list.push({ socket, timer });
+  idle.timer.unref();
+  socket.on('close', idle.forget);
+  socket.on('end', idle.forget);
+  socket.on('error', idle.forget);
+  socket.on('data', idle.forget);
+  list.push(idle);
+  // Reading on while it waits (a socket paused by its body's read-ahead bound would keep what
+  // the server sends for the next request to find).
+  socket.resume();
 }
 
 /**
@@ -239,23 +265,10 @@ async function connect(
   signal: AbortSignal | undefined,
 ): Promise<net.Socket> {
   const where = `${host}:${port}`;
-  let address: string;
-  let family: 4 | 6;
-  try {
-    const r = await lookup(host);
-    address = r.address;
-    family = r.family === 6 ? 6 : 4;
-  } catch (e) {
-    throw new LocatorError(
-      CONNECT_FAILED,
-      -1,
-      `cannot retrieve over HTTP from ${where}: ${(e as NodeJS.ErrnoException).code ?? e}`,
-      { cause: e },
-    );
-  }
-  beforeConnecting(address, family, policy);
   if (signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
-  const socket = net.connect({ host: address, port, family });
+  // The lookup inside the socket's connect, so that the timeout and the signal bound it too; the
+  // address it gives is judged by the policy before the connection is tried.
+  const socket = net.connect({ host, port, lookup: lookupWith(policy), autoSelectFamily: false });
   socket.setNoDelay(true);
   await new Promise<void>((resolve, reject) => {
     const done = (e: LocatorError | null) => {
@@ -270,9 +283,11 @@ async function connect(
     };
     const onError = (e: NodeJS.ErrnoException) =>
       done(
-        new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${where}: ${e.code ?? e.message}`, {
-          cause: e,
-        }),
+        e instanceof LocatorError
+          ? e
+          : new LocatorError(CONNECT_FAILED, -1, `cannot retrieve over HTTP from ${where}: ${e.code ?? e.message}`, {
+              cause: e,
+            }),
       );
     const onConnect = () => done(null);
     const onTimeout = () => done(new LocatorError(TIMEOUT, -1, `no answer from ${where} within ${timeout} ms`));
@@ -286,6 +301,26 @@ async function connect(
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   return socket;
+}
+
+/**
+ * A lookup for net.connect (and Node's http.request) that lets the policy judge the address it
+ * found before any connection is tried (RFC 1738 6): a refused one fails the connect with the
+ * policy's LocatorError.
+ */
+export function lookupWith(policy: Policy): LookupFunction {
+  return (hostname, options, callback) => {
+    const answer = callback as (e: Error | null, a: string, f: number) => void;
+    dnsLookup(hostname, { ...options, all: false }, (err, address, family) => {
+      if (err) return answer(err, '', 0);
+      try {
+        beforeConnecting(address as string, family === 6 ? 6 : 4, policy);
+      } catch (e) {
+        return answer(e as Error, '', 0);
+      }
+      answer(null, address as string, family as number);
+    });
+  };
 }
 
 /** A response whose head has been read; its body is pulled with next(). */
@@ -311,6 +346,8 @@ export interface WireRequest {
   signal?: AbortSignal;
   /** Told of the exchange as it goes (WARC capture): the request once written, each chunk read. */
   exchange?: HttpExchange;
+  /** Settles the exchange's `ended`: true once the response is read whole, false when it stops. */
+  settle?: (whole: boolean) => void;
   onConnect?: (reused: boolean) => void;
 }
 
@@ -320,6 +357,7 @@ export interface WireRequest {
  * before answering), else on a new one. The body is read with the response's next().
  */
 export async function wireGet(req: WireRequest): Promise<WireResponse> {
+  if (req.signal?.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was cancelled');
   const policy = req.policy ?? DEFAULT_POLICY;
   const key = poolKey(req.host, req.port, policy);
   const reused = takeIdle(key);
@@ -357,7 +395,6 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
     ex.sent.length = 0;
     ex.received.length = 0;
   }
-  req.onConnect?.(reused);
   socket.ref();
   return new Promise<WireResponse>((resolveHead, rejectHead) => {
     let head: ResponseHead | null = null;
@@ -374,8 +411,9 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
     let gotAny = false;
     let settled = false;
     let finished = false;
-    let settleEnded: (whole: boolean) => void = () => {};
-    if (ex !== undefined) ex.ended = new Promise<boolean>((r) => (settleEnded = r));
+    /** The body's octets so far (decoded), for the message of a cut body. */
+    let bodyOctets = 0;
+    const settleEnded = (whole: boolean) => req.settle?.(whole);
 
     const wake = () => {
       const w = waiter;
@@ -388,7 +426,8 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
       finished = true;
       cleanup();
       socket.destroy();
-      settleEnded(false);
+      // A stale connection's GET goes again: the exchange is not over.
+      if (!(e instanceof StaleConnection)) settleEnded(false);
       if (!settled) {
         settled = true;
         rejectHead(e);
@@ -414,13 +453,16 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
         !(head.fields.get('connection') ?? []).some((v) => /(^|,)\s*close\s*(,|$)/i.test(v)) &&
         (head.version === '1.1' ||
           (head.fields.get('connection') ?? []).some((v) => /(^|,)\s*keep-alive\s*(,|$)/i.test(v)));
-      if (keep) putIdle(key, socket);
+      if (keep && socket.readableLength === 0) putIdle(key, socket);
       else socket.destroy();
       wake();
     };
     const push = (b: Uint8Array) => {
       if (b.length === 0) return;
-      queue.push(b);
+      bodyOctets += b.length;
+      // The capture keeps the chunk as read: the reader gets a copy of its own, as Node's
+      // client gives one, so that nothing it does to its octets changes the archived ones.
+      queue.push(ex !== undefined ? new Uint8Array(b) : b);
       queued += b.length;
       if (queued >= READ_AHEAD) socket.pause();
       wake();
@@ -504,7 +546,7 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
         -1,
         framing.kind === 'length'
           ? `the server announced ${(framing as { length: number }).length} octets (Content-Length) and closed the connection after ${(framing as { length: number }).length - left}`
-          : `the server closed the connection in the middle of the HTTP body, after ${received - (head?.length ?? 0)} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
+          : `the server closed the connection in the middle of the HTTP body, after ${bodyOctets} octets${cause instanceof Error ? ` (${cause.message})` : ''}`,
         cause === undefined ? undefined : { cause },
       );
     const onTimeout = () =>
@@ -567,6 +609,17 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
     socket.resume();
     if (req.signal?.aborted) return onAbort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      req.onConnect?.(reused);
+    } catch (e) {
+      // A capture callback that throws: the request is not sent, its error is the caller's.
+      finished = true;
+      settled = true;
+      cleanup();
+      socket.destroy();
+      rejectHead(e);
+      return;
+    }
     ex?.sent.push(req.request);
     socket.write(req.request);
   });

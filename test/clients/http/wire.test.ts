@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net, { type AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +59,8 @@ const BAD_HEADS: [string, RegExp][] = [
   ['HTTP/1.1 200 OK\r\nX: a\x00b\r\n\r\n', /control character/],
   ['HTTP/1.1 200 OK\r\nX: a\rb\r\n\r\n', /control character/],
   ['HTTP/1.1 200 OK\nX: bare LF\r\n\r\n', /status line/],
+  ['HTTP/1.1 200 OK\nX: y\n\n', /CR LF/],
+  ['HTTP/1.1 200 OK\r\nX: y\n', /CR LF/],
   ['HTTP/1.1 200 OK\r\nNo colon\r\n\r\n', /header line/],
 ];
 for (const [text, pattern] of BAD_HEADS) {
@@ -118,11 +122,13 @@ function decode(coded: string, cuts: number[] = []): { body: string; rest: strin
 }
 
 test('RFC 9112 7.1: chunked, cut at every octet, gives the same body (extensions and trailers passed over)', () => {
-  const coded = '5;name=value\r\nhello\r\n7 ; ext\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
+  const coded = '5;name=value\r\nhello\r\n7;ext\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n';
   assert.deepEqual(decode(coded), { body: 'hello, world', rest: null });
   for (let i = 1; i < coded.length; i++) assert.equal(decode(coded, [i]).body, 'hello, world', `cut at ${i}`);
   for (let i = 1; i < coded.length; i += 3)
     for (let j = i + 1; j < coded.length; j += 5) assert.equal(decode(coded, [i, j]).body, 'hello, world');
+  // Leading zeros, as llhttp reads them.
+  assert.deepEqual(decode('00000000000002\r\nab\r\n0\r\n\r\n'), { body: 'ab', rest: null });
   // Upper-case hex; what follows the last chunk's trailer section is not body.
   assert.deepEqual(decode('A\r\n0123456789\r\n0\r\n\r\nHTTP/1.1'), { body: '0123456789', rest: 'HTTP/1.1' });
 });
@@ -133,9 +139,13 @@ const BAD_CHUNKED: [string, RegExp][] = [
   ['-1\r\n', /chunk size/],
   ['5\r\nhelloXX\r\n', /longer than its size/],
   ['5\nhello\r\n', /CR LF/],
-  ['1000000000000\r\n', /chunk size/],
   ['0\r\nbad trailer\r\n\r\n', /trailer line/],
   ['1;' + 'e'.repeat(5000) + '\r\n', /4 KiB/],
+  // White space in a chunk size, refused as llhttp refuses it (a known way to smuggle).
+  ['2 \r\nab\r\n0\r\n\r\n', /chunk size/],
+  ['2\t\r\nab\r\n0\r\n\r\n', /chunk size/],
+  ['2 ;a=b\r\nab\r\n0\r\n\r\n', /chunk size/],
+  ['20000000000000\r\n', /chunk size/],
 ];
 for (const [coded, pattern] of BAD_CHUNKED) {
   test(`RFC 9112 7.1: chunked ${JSON.stringify(coded.slice(0, 24))} is a protocol error`, () =>
@@ -169,6 +179,14 @@ async function scripted(answer: (request: string, socket: net.Socket, n: number)
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     get connections() {
       return connections;
+    },
+    /** Resolves once every connection the client made is closed (fails the test after 2 s). */
+    async allClosed() {
+      const deadline = Date.now() + 2000;
+      while (sockets.size > 0) {
+        if (Date.now() > deadline) throw new Error(`${sockets.size} socket(s) still open`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
     },
     close: () => {
       for (const s of sockets) s.destroy();
@@ -399,4 +417,201 @@ test('RFC 1738 6: a kept-alive connection is not reused by a request whose polic
   } finally {
     await fake.close();
   }
+});
+
+test('a kept-alive connection reset while it waits in the pool is dropped, no error escapes', async () => {
+  const fake = await scripted((_req, s, n) => {
+    s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    if (n === 1) setTimeout(() => s.resetAndDestroy(), 30);
+  });
+  try {
+    assert.equal((await get(fake.url('/a'))).body, 'ok');
+    await new Promise((r) => setTimeout(r, 120));
+    assert.equal((await get(fake.url('/b'))).body, 'ok');
+    assert.equal(fake.connections, 2);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a connection paused by a slow reader is not pooled with what the server sends after the response', async () => {
+  const big = 'x'.repeat(300 * 1024);
+  const fake = await scripted((req, s, n) => {
+    if (n === 1) {
+      s.write(`HTTP/1.1 200 OK\r\nContent-Length: ${big.length}\r\n\r\n${big}`);
+      // Sent on the connection while it would wait in the pool: never an answer to the next GET.
+      setTimeout(() => s.write('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'), 150);
+    } else s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    void req;
+  });
+  try {
+    const r = await open(fake.url('/big'), { gateway: false, timeout: 2000, env: {} });
+    // A slow reader: the read-ahead bound pauses the socket before the response's end.
+    await new Promise((res) => setTimeout(res, 100));
+    assert.equal((await readAll(r.body)).length, big.length);
+    await new Promise((res) => setTimeout(res, 200));
+    const next = await get(fake.url('/next'));
+    assert.equal(next.r.meta.status, 200);
+    assert.equal(next.body, 'ok');
+    assert.equal(fake.connections, 2);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('the name lookup is bounded by the timeout and the signal', async () => {
+  const lookup = dns.lookup;
+  const pending: ReturnType<typeof setTimeout>[] = [];
+  // A resolver that takes 3 s for one name (its timers hold the event loop, as a real lookup does).
+  dns.lookup = ((name: string, ...rest: unknown[]) => {
+    const cb = rest.at(-1) as (e: Error | null, a: string, f: number) => void;
+    if (name === 'slow.test') return void pending.push(setTimeout(() => cb(null, '127.0.0.1', 4), 3000));
+    return (lookup as (...a: unknown[]) => void)(name, ...rest);
+  }) as typeof dns.lookup;
+  syncBuiltinESMExports();
+  try {
+    let t0 = Date.now();
+    await assert.rejects(
+      open('http://slow.test:18080/', { gateway: false, timeout: 200, env: {} }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'timeout',
+    );
+    assert.ok(Date.now() - t0 < 2000, `timed out after ${Date.now() - t0} ms`);
+    t0 = Date.now();
+    await assert.rejects(
+      open('http://slow.test:18080/', { gateway: false, timeout: Infinity, env: {}, signal: AbortSignal.timeout(100) }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'aborted',
+    );
+    assert.ok(Date.now() - t0 < 2000, `aborted after ${Date.now() - t0} ms`);
+  } finally {
+    for (const t of pending) clearTimeout(t);
+    dns.lookup = lookup;
+    syncBuiltinESMExports();
+  }
+});
+
+test('the capture is told once a connection is had, its ended settling true when the response is read', async () => {
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  try {
+    const kept: Promise<boolean>[] = [];
+    const r = await open(fake.url('/e'), {
+      gateway: false,
+      timeout: 2000,
+      env: {},
+      httpCapture: (e) => kept.push(e.ended),
+    });
+    assert.equal((await readAll(r.body)).toString(), 'ok');
+    assert.deepEqual(await Promise.all(kept), [true]);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("the reader's chunks are its own: changing them leaves the captured octets as received", async () => {
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody'));
+  try {
+    const exchanges: HttpExchange[] = [];
+    const r = await open(fake.url('/m'), {
+      gateway: false,
+      timeout: 2000,
+      env: {},
+      httpCapture: (e) => exchanges.push(e),
+    });
+    const reader = r.body.getReader();
+    for (let c = await reader.read(); !c.done; c = await reader.read()) c.value.fill(0x21);
+    await exchanges[0]!.ended;
+    assert.equal(
+      Buffer.concat(exchanges[0]!.received).toString('latin1'),
+      'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbody',
+    );
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a capture callback that throws fails the request with its error and leaves no socket open', async () => {
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  try {
+    await assert.rejects(
+      open(fake.url('/t'), {
+        gateway: false,
+        timeout: 2000,
+        env: {},
+        httpCapture: () => {
+          throw new Error('capture failed');
+        },
+      }),
+      /capture failed/,
+    );
+    await fake.allClosed();
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a signal aborted before the request takes no pooled connection and tells no capture', async () => {
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+  try {
+    assert.equal((await get(fake.url('/a'))).body, 'ok');
+    const told: HttpExchange[] = [];
+    const ac = new AbortController();
+    ac.abort();
+    await assert.rejects(
+      open(fake.url('/b'), {
+        gateway: false,
+        timeout: 2000,
+        env: {},
+        signal: ac.signal,
+        httpCapture: (e) => told.push(e),
+      }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'aborted',
+    );
+    assert.equal(told.length, 0);
+    assert.equal((await get(fake.url('/c'))).body, 'ok');
+    assert.equal(fake.connections, 1);
+  } finally {
+    await fake.close();
+  }
+});
+
+test('a head whose lines end in LF alone is a protocol error at once, not a wait for the timeout', async () => {
+  const fake = await scripted((_req, s) => s.write('HTTP/1.1 200 OK\nContent-Length: 2\n\nok'));
+  try {
+    const t0 = Date.now();
+    await assert.rejects(
+      open(fake.url('/lf'), { gateway: false, timeout: 5000, env: {} }),
+      (e: unknown) => e instanceof LocatorError && e.code === 'protocol-error' && /CR LF/.test(e.message),
+    );
+    assert.ok(Date.now() - t0 < 2000);
+  } finally {
+    await fake.close();
+  }
+});
+
+test("a chunked body cut short counts the body's octets in its message", async () => {
+  const fake = await scripted((_req, s) =>
+    s.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n'),
+  );
+  try {
+    const r = await open(fake.url('/cut'), { gateway: false, timeout: 2000, env: {} });
+    await assert.rejects(readAll(r.body), (e: unknown) => {
+      assert.ok(e instanceof LocatorError);
+      assert.equal(e.code, 'connection-closed');
+      assert.match(e.message, /in the middle of the HTTP body, after 5 octets/);
+      return true;
+    });
+  } finally {
+    await fake.close();
+  }
+});
+
+test('RFC 9110 5.5: a host that would end the Host line is refused before anything is sent', async () => {
+  await assert.rejects(
+    open('http://a\u010d\u010ax.example/', {
+      gateway: false,
+      timeout: 2000,
+      env: {},
+      policy: { allowViolations: true },
+    }),
+    (e: unknown) => (e instanceof TypeError && /Host/.test(e.message)) || e instanceof LocatorError,
+  );
 });
