@@ -96,6 +96,11 @@ export interface IndexedFile {
 
 /** Records up to this size are read and inflated in one call; larger ones stream. */
 const WHOLE_LIMIT = 4 * 1024 * 1024;
+/**
+ * The most a record read in one call may inflate to: deflate packs up to 1032 octets in one, so
+ * a member of 4 MiB may hold 4 GiB (a decompression bomb, or only zeros). One past it streams.
+ */
+const INFLATE_LIMIT = 16 * 1024 * 1024;
 /** A metadata record larger than this is no exchange whose redirects are read. */
 const METADATA_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -452,13 +457,17 @@ async function* memberChunks(f: OpenFile, offset: number, length: number): Async
       yield raw;
       return;
     }
+    let whole: Buffer | null = null;
     try {
-      yield gunzipSync(raw);
+      whole = gunzipSync(raw, { maxOutputLength: INFLATE_LIMIT });
     } catch (e) {
-      throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, {
-        cause: e,
-      });
+      if ((e as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE')
+        throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, {
+          cause: e,
+        });
     }
+    if (whole !== null) yield whole;
+    else yield* gunzipped([raw], f, offset);
     return;
   }
   async function* raw(): AsyncGenerator<Buffer> {
@@ -470,12 +479,18 @@ async function* memberChunks(f: OpenFile, offset: number, length: number): Async
       yield b;
     }
   }
-  if (!f.gzip) {
-    yield* raw();
-    return;
-  }
+  if (!f.gzip) yield* raw();
+  else yield* gunzipped(raw(), f, offset);
+}
+
+/** RFC 1952: the member whose octets `chunks` are, inflated as it streams. */
+async function* gunzipped(
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+  f: OpenFile,
+  offset: number,
+): AsyncGenerator<Buffer> {
   const gunzip = createGunzip();
-  const source = Readable.from(raw());
+  const source = Readable.from(chunks);
   source.on('error', (e) => gunzip.destroy(e));
   try {
     for await (const c of source.pipe(gunzip) as AsyncIterable<Buffer>) yield c;
