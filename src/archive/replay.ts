@@ -237,13 +237,13 @@ export class ReplayArchive {
       const payload = async (): Promise<AsyncGenerator<Buffer>> => {
         if (original === null || head !== own) return head.block;
         const r = await this.record(original);
-        return isHttp(r) ? (await httpReply(r.block)).body : r.block;
+        return isHttp(r) ? (await httpReply(r.block, original)).body : r.block;
       };
       if (!isHttp(head)) {
         const meta = resourceMeta(asked, cap.target, head.get('Content-Type'), head.contentLength, redirects);
         return { resource: { meta, body: streamOf(await payload()) }, date, file: basename(cap.file), captures: count };
       }
-      const reply = await httpReply(head.block);
+      const reply = await httpReply(head.block, head === own ? cap : original!);
       const location = reply.header('location');
       if (reply.status >= 300 && reply.status < 400 && location !== null && hop < MAX_REDIRECTS) {
         await reply.cancel();
@@ -598,10 +598,10 @@ interface HttpReply {
 }
 
 /** RFC 9112 4-7: the status, header section and entity-body of an archived HTTP response. */
-async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
+async function httpReply(block: AsyncGenerator<Buffer>, cap: Capture): Promise<HttpReply> {
   const out: Buffer[] = [];
   const parser = new HttpPayload((c) => out.push(Buffer.from(c)));
-  while (parser.headerText === null) {
+  while (parser.headerText === null && !parser.broken) {
     const r = await block.next();
     if (r.done) break;
     parser.update(r.value);
@@ -609,8 +609,17 @@ async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
   const head = parser.headerText ?? '';
   const lines = head.split(/\r?\n/);
   const statusLine = lines[0] ?? '';
-  const m = /^HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(statusLine);
-  const status = m ? Number(m[1]) : 0;
+  const m = /^HTTP\/\d(?:\.\d)?\s+([1-9]\d\d)/.exec(statusLine);
+  // RFC 9112 4: a message with no status line (or no end to its header section) is no response.
+  if (parser.headerText === null || m === null) {
+    await block.return(undefined);
+    throw new LocatorError(
+      WARC_BAD_RECORD,
+      cap.offset,
+      `the archived HTTP response of ${cap.target} (offset ${cap.offset} in ${cap.file}) has ${parser.headerText === null ? 'no end to its header section' : 'no status line'}`,
+    );
+  }
+  const status = Number(m[1]);
   const header = (name: string): string | null => {
     const n = name.toLowerCase();
     for (const l of lines.slice(1)) {
@@ -623,6 +632,12 @@ async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
     try {
       for (;;) {
         while (out.length > 0) yield out.shift()!;
+        if (parser.broken)
+          throw new LocatorError(
+            WARC_BAD_RECORD,
+            cap.offset,
+            `the archived HTTP response of ${cap.target} (offset ${cap.offset} in ${cap.file}) has a chunk-size line past 64 KiB`,
+          );
         const r = await block.next();
         if (r.done) return;
         parser.update(r.value);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ReplayArchive } from '../../src/archive/index.js';
+import { HttpPayload, ReplayArchive, WARC_BAD_RECORD } from '../../src/archive/index.js';
 
 /** A WARC/1.1 record: the fields given (Content-Length counted unless given), the block, CR LF CR LF. */
 function record(fields: Record<string, string>, block: Buffer | string): Buffer {
@@ -35,6 +35,17 @@ function warcFile(records: Buffer[]): { dir: string; file: string } {
   return { dir, file };
 }
 
+/** The chunks of a body, as they come. */
+async function chunksOf(body: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) return out;
+    out.push(r.value);
+  }
+}
+
 test('replay: a small gzip member that inflates to much more (a decompression bomb) streams, never inflated whole in memory', async () => {
   // 128 MiB of zeros deflate to about 128 KiB: under the size read in one call, far over what
   // may be inflated in one. The CDXJ beside the file spares the test the scan.
@@ -54,17 +65,80 @@ test('replay: a small gzip member that inflates to much more (a decompression bo
   try {
     assert.match(a.indexed[0].from, /hostile\.cdxj$/);
     const r = (await a.open('gopher://h.example/9/zeros'))!;
-    const reader = r.resource.body.getReader();
-    let total = 0;
-    let largest = 0;
-    for (;;) {
-      const c = await reader.read();
-      if (c.done) break;
-      total += c.value.length;
-      largest = Math.max(largest, c.value.length);
-    }
+    const chunks = await chunksOf(r.resource.body);
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    const largest = Math.max(...chunks.map((c) => c.length));
     assert.equal(total, size);
     assert.ok(largest <= 1024 * 1024, `a chunk of ${largest} octets: the member was inflated whole`);
+  } finally {
+    await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('HttpPayload: a header section past 1 MiB, or a chunk-size line past 64 KiB, ends the reading: nothing kept, nothing sunk, never ended', () => {
+  const feed = (p: HttpPayload, text: string) => {
+    const b = Buffer.from(text, 'latin1');
+    for (let i = 0; i < b.length; i += 16384) p.update(b.subarray(i, i + 16384));
+  };
+  const got: Buffer[] = [];
+  const long = new HttpPayload((c) => got.push(Buffer.from(c)));
+  feed(long, `HTTP/1.1 200 OK\r\nX-Pad: ${'a'.repeat(1 << 20)}\r\n\r\nthe body`);
+  assert.equal(long.headerText, null);
+  assert.equal(long.broken, true);
+  assert.equal(long.ended, false);
+  assert.equal(got.length, 0);
+
+  const chunked = new HttpPayload((c) => got.push(Buffer.from(c)));
+  feed(
+    chunked,
+    `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${'x'.repeat(65 * 1024)}\r\n5\r\nhello\r\n0\r\n\r\n`,
+  );
+  assert.equal(chunked.headerText, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked');
+  assert.equal(chunked.broken, true);
+  assert.equal(chunked.ended, false);
+  assert.equal(got.length, 0);
+});
+
+test('replay: an archived HTTP response with no status line, no end to its header section or a chunk-size line past 64 KiB is warc-bad-record at its offset, never an object', async () => {
+  const response = (uri: string, block: string) =>
+    record(
+      { 'WARC-Type': 'response', 'WARC-Target-URI': uri, 'Content-Type': 'application/http; msgtype=response' },
+      block,
+    );
+  const rows: Array<[string, string, RegExp]> = [
+    ['http://h.example/no-status', 'garbage\r\nContent-Type: text/html\r\n\r\n<b>x</b>', /no status line/],
+    ['http://h.example/status-000', 'HTTP/1.1 000 Zero\r\nContent-Type: text/plain\r\n\r\nzero', /no status line/],
+    [
+      'http://h.example/no-end',
+      `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n${'X: y\r\n'.repeat(200_000)}`,
+      /no end to its header section/,
+    ],
+    [
+      'http://h.example/chunk-line',
+      `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n${'f'.repeat(65 * 1024)}\r\nhello\r\n0\r\n\r\n`,
+      /chunk-size line past 64 KiB/,
+    ],
+  ];
+  const records = rows.map(([uri, block]) => response(uri, block));
+  const { dir, file } = warcFile(records);
+  const a = await ReplayArchive.open([file]);
+  try {
+    let offset = 0;
+    for (const [i, [uri, , message]] of rows.entries()) {
+      const at = offset;
+      offset += gzipSync(records[i]).length;
+      await assert.rejects(
+        (async () => {
+          const r = await a.open(uri);
+          assert.ok(r !== null, uri);
+          await chunksOf(r.resource.body);
+        })(),
+        (e: { code?: string; offset?: number; message?: string }) =>
+          e.code === WARC_BAD_RECORD && e.offset === at && message.test(e.message ?? ''),
+        uri,
+      );
+    }
   } finally {
     await a.close();
     rmSync(dir, { recursive: true, force: true });
