@@ -29,6 +29,7 @@ import { defineCode, LocatorError } from '../core/errors.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { objectKey } from '../operations/normalize.js';
+import { TOO_MANY_REDIRECTS } from '../operations/policy.js';
 import { classify, NOT_FOUND, type Meta, type Resource } from '../clients/index.js';
 import { parseHead, readWarc, WARC_BAD_RECORD } from './reader.js';
 import { HttpPayload } from './digest.js';
@@ -245,8 +246,14 @@ export class ReplayArchive {
       }
       const reply = await httpReply(head.block, head === own ? cap : original!);
       const location = reply.header('location');
-      if (reply.status >= 300 && reply.status < 400 && location !== null && hop < MAX_REDIRECTS) {
+      if (reply.status >= 300 && reply.status < 400 && location !== null) {
         await reply.cancel();
+        if (hop >= MAX_REDIRECTS)
+          throw new LocatorError(
+            TOO_MANY_REDIRECTS,
+            -1,
+            `the archived response of ${cap.target} redirects once more after ${MAX_REDIRECTS} redirects; redirections this many times usually indicate an infinite loop (RFC 1945 9.3)`,
+          );
         let next: Url | LocatorError | null = null;
         try {
           next = tryParse(new URL(location, cap.target).href);

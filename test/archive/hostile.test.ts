@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { HttpPayload, ReplayArchive, WARC_BAD_RECORD } from '../../src/archive/index.js';
+import { TOO_MANY_REDIRECTS } from '../../src/operations/policy.js';
 
 /** A WARC/1.1 record: the fields given (Content-Length counted unless given), the block, CR LF CR LF. */
 function record(fields: Record<string, string>, block: Buffer | string): Buffer {
@@ -139,6 +140,27 @@ test('replay: an archived HTTP response with no status line, no end to its heade
         uri,
       );
     }
+  } finally {
+    await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('replay: archived redirects that loop (to themselves, between two URLs) are too-many-redirects after 5, never the 3xx served as an object', async () => {
+  const redirect = (uri: string, to: string) =>
+    record(
+      { 'WARC-Type': 'response', 'WARC-Target-URI': uri, 'Content-Type': 'application/http; msgtype=response' },
+      `HTTP/1.1 302 Found\r\nLocation: ${to}\r\nContent-Length: 0\r\n\r\n`,
+    );
+  const { dir, file } = warcFile([
+    redirect('http://h.example/self', '/self'),
+    redirect('http://h.example/a', '/b'),
+    redirect('http://h.example/b', 'http://h.example/a'),
+  ]);
+  const a = await ReplayArchive.open([file]);
+  try {
+    for (const uri of ['http://h.example/self', 'http://h.example/a'])
+      await assert.rejects(a.open(uri), (e: { code?: string }) => e.code === TOO_MANY_REDIRECTS, uri);
   } finally {
     await a.close();
     rmSync(dir, { recursive: true, force: true });
