@@ -312,12 +312,16 @@ export class ReplayArchive {
     const f = this.files.get(cap.file)!;
     const r = await recordOf(memberChunks(f, cap.offset, cap.length), cap);
     const target = r.get('WARC-Target-URI')?.replace(/^<(.*)>$/, '$1') ?? null;
-    if (target !== cap.target) {
+    // The record must be the capture: of its URL, and a capture (a request or metadata record of
+    // the same URL is not one). A CDXJ line without locator's `type` calls a resource a response.
+    const type = r.get('WARC-Type');
+    const served = type === 'response' || type === 'resource' || type === 'revisit';
+    if (target !== cap.target || !served || (type === 'revisit') !== (cap.type === 'revisit')) {
       await r.block.return(undefined);
       throw new LocatorError(
         WARC_STALE_INDEX,
         cap.offset,
-        `${cap.file} holds no record of ${cap.target} at offset ${cap.offset}`,
+        `${cap.file} holds no ${cap.type} record of ${cap.target} at offset ${cap.offset}`,
       );
     }
     return r;
@@ -348,11 +352,14 @@ export class ReplayArchive {
     for (const line of lines) {
       const sp = line.indexOf(' ');
       const stamp = line.slice(sp + 1, line.indexOf(' ', sp + 1));
-      const j = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string | undefined>;
+      const j = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
       const url = j.url;
       const offset = Number(j.offset);
       const length = Number(j.length);
-      if (url === undefined || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) continue;
+      // A line of another shape (a value that is no string, an offset or length that is no
+      // whole number from 0) names no record.
+      if (typeof url !== 'string' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) continue;
+      if (offset < 0 || length < 0) continue;
       const type = j.type ?? (j.mime === 'warc/revisit' ? 'revisit' : 'response');
       n++;
       if (type === 'metadata') {
@@ -360,7 +367,7 @@ export class ReplayArchive {
         continue;
       }
       if (type !== 'response' && type !== 'resource' && type !== 'revisit') continue;
-      const digest = j.digest === undefined ? null : j.digest.includes(':') ? j.digest : `sha1:${j.digest}`;
+      const digest = typeof j.digest !== 'string' ? null : j.digest.includes(':') ? j.digest : `sha1:${j.digest}`;
       this.add({ file: path, offset, length, date: dateOfStamp(stamp), type, target: url, digest });
     }
     return n;

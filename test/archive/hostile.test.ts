@@ -5,11 +5,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { HttpPayload, ReplayArchive, WARC_BAD_RECORD } from '../../src/archive/index.js';
+import { HttpPayload, ReplayArchive, WARC_BAD_RECORD, WARC_STALE_INDEX } from '../../src/archive/index.js';
 import { TOO_MANY_REDIRECTS } from '../../src/operations/policy.js';
 
 /** A WARC/1.1 record: the fields given (Content-Length counted unless given), the block, CR LF CR LF. */
@@ -163,6 +163,97 @@ test('replay: archived redirects that loop (to themselves, between two URLs) are
       await assert.rejects(a.open(uri), (e: { code?: string }) => e.code === TOO_MANY_REDIRECTS, uri);
   } finally {
     await a.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A .warc.gz of the records and a CDXJ beside it (as new as the file) of the lines `lines(offsets)` gives. */
+function withCdxj(records: Buffer[], lines: (at: Array<{ offset: number; length: number }>) => unknown[]) {
+  const { dir, file } = warcFile(records);
+  const at: Array<{ offset: number; length: number }> = [];
+  let offset = 0;
+  for (const r of records) {
+    const length = gzipSync(r).length;
+    at.push({ offset, length });
+    offset += length;
+  }
+  const text = lines(at)
+    .map((j) => `gopher://(example,h)/0/x 20260102030405 ${typeof j === 'string' ? j : JSON.stringify(j)}\n`)
+    .join('');
+  writeFileSync(join(dir, 'hostile.cdxj'), text);
+  const later = new Date(statSync(file).mtimeMs + 1000);
+  utimesSync(join(dir, 'hostile.cdxj'), later, later);
+  return { dir, file };
+}
+
+test('replay: CDXJ lines of another shape (a url or digest that is no string, a negative offset or length) name no record, and break neither the opening nor a request', async () => {
+  const a = record({ 'WARC-Target-URI': 'gopher://h.example/0/a', 'Content-Type': 'text/plain' }, 'hello\n');
+  const meta = record(
+    { 'WARC-Type': 'metadata', 'WARC-Target-URI': 'gopher://h.example/0/a', 'Content-Type': 'text/plain' },
+    '* redirected from gopher://h.example/0/alias\n',
+  );
+  const file = 'hostile.warc.gz';
+  const { dir, file: path } = withCdxj([a, meta], (at) => [
+    { url: 5, offset: String(at[0].offset), length: String(at[0].length), filename: file, type: 'resource' },
+    { url: { a: 1 }, offset: String(at[0].offset), length: String(at[0].length), filename: file, type: 'resource' },
+    {
+      url: 'gopher://h.example/0/a',
+      digest: 5,
+      offset: String(at[0].offset),
+      length: String(at[0].length),
+      filename: file,
+      type: 'resource',
+    },
+    { url: 'gopher://h.example/0/neg', offset: String(at[0].offset), length: '-5', filename: file, type: 'resource' },
+    {
+      url: 'gopher://h.example/0/before',
+      offset: '-5',
+      length: String(at[0].length),
+      filename: file,
+      type: 'resource',
+    },
+    { url: 'gopher://h.example/0/a', offset: String(at[1].offset), length: '-1', filename: file, type: 'metadata' },
+  ]);
+  const archive = await ReplayArchive.open([path]);
+  try {
+    assert.match(archive.indexed[0].from, /hostile\.cdxj$/);
+    const r = (await archive.open('gopher://h.example/0/a'))!;
+    assert.equal(Buffer.concat(await chunksOf(r.resource.body)).toString(), 'hello\n');
+    assert.equal(await archive.open('gopher://h.example/0/neg'), null);
+    assert.equal(await archive.open('gopher://h.example/0/before'), null);
+    assert.deepEqual([...archive.urls()], ['gopher://h.example/0/a']);
+  } finally {
+    await archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('replay: a CDXJ line that names another record of the same URL (its metadata record) is warc-stale-index, never that record served', async () => {
+  const m = record({ 'WARC-Target-URI': 'gopher://h.example/0/m', 'Content-Type': 'text/plain' }, 'the object\n');
+  const meta = record(
+    { 'WARC-Type': 'metadata', 'WARC-Target-URI': 'gopher://h.example/0/m', 'Content-Type': 'text/plain' },
+    'the metadata of the retrieval\n',
+  );
+  const { dir, file } = withCdxj([m, meta], (at) => [
+    {
+      url: 'gopher://h.example/0/m',
+      offset: String(at[1].offset),
+      length: String(at[1].length),
+      filename: 'hostile.warc.gz',
+      type: 'resource',
+    },
+  ]);
+  const archive = await ReplayArchive.open([file]);
+  try {
+    await assert.rejects(
+      (async () => {
+        const r = await archive.open('gopher://h.example/0/m');
+        return Buffer.concat(await chunksOf(r!.resource.body)).toString();
+      })(),
+      (e: { code?: string; offset?: number }) => e.code === WARC_STALE_INDEX && e.offset !== undefined && e.offset > 0,
+    );
+  } finally {
+    await archive.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
