@@ -9,7 +9,14 @@ import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { HttpPayload, ReplayArchive, WARC_BAD_RECORD, WARC_STALE_INDEX } from '../../src/archive/index.js';
+import {
+  HttpPayload,
+  readWarc,
+  ReplayArchive,
+  WARC_BAD_GZIP,
+  WARC_BAD_RECORD,
+  WARC_STALE_INDEX,
+} from '../../src/archive/index.js';
 import { TOO_MANY_REDIRECTS } from '../../src/operations/policy.js';
 
 /** A WARC/1.1 record: the fields given (Content-Length counted unless given), the block, CR LF CR LF. */
@@ -254,6 +261,39 @@ test('replay: a CDXJ line that names another record of the same URL (its metadat
     );
   } finally {
     await archive.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('readWarc: octets that are no gzip member between two members are warc-bad-gzip at their offset, never the end of the file; zeros at the end are padding', async () => {
+  const one = gzipSync(
+    record({ 'WARC-Target-URI': 'gopher://h.example/0/one', 'Content-Type': 'text/plain' }, 'one\n'),
+  );
+  const two = gzipSync(
+    record({ 'WARC-Target-URI': 'gopher://h.example/0/two', 'Content-Type': 'text/plain' }, 'two\n'),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'locator-hostile-'));
+  try {
+    const damaged = join(dir, 'damaged.warc.gz');
+    writeFileSync(damaged, Buffer.concat([one, Buffer.from('not a gzip member'), two]));
+    const seen: string[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const r of readWarc(damaged)) {
+          seen.push(r.targetUri!);
+          await r.end();
+        }
+      })(),
+      (e: { code?: string; offset?: number }) => e.code === WARC_BAD_GZIP && e.offset === one.length,
+    );
+    assert.deepEqual(seen, ['gopher://h.example/0/one']);
+
+    const padded = join(dir, 'padded.warc.gz');
+    writeFileSync(padded, Buffer.concat([one, two, Buffer.alloc(100_000)]));
+    const all: string[] = [];
+    for await (const r of readWarc(padded)) all.push(r.targetUri!);
+    assert.deepEqual(all, ['gopher://h.example/0/one', 'gopher://h.example/0/two']);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
