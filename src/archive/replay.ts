@@ -331,11 +331,11 @@ export class ReplayArchive {
   private async readCdxj(path: string, into: Map<string, string[]>): Promise<void> {
     const text = await readFile(path, 'utf8');
     for (const line of text.split('\n')) {
-      const brace = line.indexOf('{');
-      if (brace < 0) continue;
+      const parts = cdxjParts(line);
+      if (parts === null) continue;
       let name: unknown;
       try {
-        name = (JSON.parse(line.slice(brace)) as { filename?: unknown }).filename;
+        name = (JSON.parse(parts.json) as { filename?: unknown }).filename;
       } catch {
         continue;
       }
@@ -350,9 +350,8 @@ export class ReplayArchive {
   private async fromCdxj(path: string, lines: string[]): Promise<number> {
     let n = 0;
     for (const line of lines) {
-      const sp = line.indexOf(' ');
-      const stamp = line.slice(sp + 1, line.indexOf(' ', sp + 1));
-      const j = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
+      const { stamp, json } = cdxjParts(line)!;
+      const j = JSON.parse(json) as Record<string, unknown>;
       const url = j.url;
       const offset = Number(j.offset);
       const length = Number(j.length);
@@ -428,6 +427,19 @@ export class ReplayArchive {
     else this.index.set(key, [c]);
     if (c.type !== 'revisit' && c.digest !== null && !this.byDigest.has(c.digest)) this.byDigest.set(c.digest, c);
   }
+}
+
+/**
+ * pywb's CDXJ line, `urlkey timestamp {json}`: the timestamp and the JSON. The key is a SURT,
+ * which keeps the spaces and braces of a URL as written: the JSON starts after the first
+ * ` timestamp {`, not at the first brace, and the timestamp is not the second word. A line
+ * with no timestamp is taken from its first brace on.
+ */
+function cdxjParts(line: string): { stamp: string; json: string } | null {
+  const m = / (\d{1,14}) \{/.exec(line);
+  if (m !== null) return { stamp: m[1], json: line.slice(m.index + m[0].length - 1) };
+  const brace = line.indexOf('{');
+  return brace < 0 ? null : { stamp: '', json: line.slice(brace) };
 }
 
 /** A CDXJ timestamp (14 digits, or fewer) as a W3C date (WARC 1.1 5.5). */

@@ -13,6 +13,7 @@ import {
   HttpPayload,
   readWarc,
   ReplayArchive,
+  surt,
   WARC_BAD_GZIP,
   WARC_BAD_RECORD,
   WARC_STALE_INDEX,
@@ -294,6 +295,48 @@ test('readWarc: octets that are no gzip member between two members are warc-bad-
     for await (const r of readWarc(padded)) all.push(r.targetUri!);
     assert.deepEqual(all, ['gopher://h.example/0/one', 'gopher://h.example/0/two']);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('replay: a CDXJ key with the spaces or braces of a URL as written does not move the timestamp or the JSON: the latest capture is served', async () => {
+  const capture = (uri: string, date: string, body: string) =>
+    record({ 'WARC-Target-URI': uri, 'WARC-Date': date, 'Content-Type': 'text/plain' }, body);
+  const spaced = 'gopher://h.example/0/x y';
+  const braced = 'gopher://h.example/0/{x}';
+  const records = [
+    capture(spaced, '2020-01-01T00:00:00Z', 'old'),
+    capture(spaced, '2026-01-01T00:00:00Z', 'new'),
+    capture(braced, '2026-01-01T00:00:00Z', 'braced'),
+  ];
+  const { dir, file } = withCdxj(records, () => []);
+  let offset = 0;
+  const line = (r: Buffer, uri: string, stamp: string) => {
+    const length = gzipSync(r).length;
+    const l = `${surt(uri)} ${stamp} ${JSON.stringify({ url: uri, length: String(length), offset: String(offset), filename: 'hostile.warc.gz', type: 'resource' })}\n`;
+    offset += length;
+    return l;
+  };
+  const lines = [
+    line(records[0], spaced, '20200101000000'),
+    line(records[1], spaced, '20260101000000'),
+    line(records[2], braced, '20260101000000'),
+  ];
+  // The newer capture first: the order of the lines must not matter, only their timestamps.
+  writeFileSync(join(dir, 'hostile.cdxj'), lines[1] + lines[0] + lines[2]);
+  const later = new Date(statSync(file).mtimeMs + 1000);
+  utimesSync(join(dir, 'hostile.cdxj'), later, later);
+  const a = await ReplayArchive.open([file]);
+  try {
+    assert.match(a.indexed[0].from, /hostile\.cdxj$/);
+    assert.equal(a.captures(spaced)[1].date, '2026-01-01T00:00:00Z');
+    const r = (await a.open(spaced))!;
+    assert.equal(Buffer.concat(await chunksOf(r.resource.body)).toString(), 'new');
+    const b = await a.open(braced);
+    assert.ok(b !== null, 'the line of a key with braces is read');
+    assert.equal(Buffer.concat(await chunksOf(b.resource.body)).toString(), 'braced');
+  } finally {
+    await a.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
