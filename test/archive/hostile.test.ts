@@ -340,3 +340,30 @@ test('replay: a CDXJ key with the spaces or braces of a URL as written does not 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('readWarc: a gzip member whose deflate data is damaged (a reserved block type) is warc-bad-gzip at its offset, never a read that waits forever', async () => {
+  const one = gzipSync(
+    record({ 'WARC-Target-URI': 'gopher://h.example/0/one', 'Content-Type': 'text/plain' }, 'one\n'),
+  );
+  // RFC 1951 3.2.3: BFINAL 1, BTYPE 11 ("reserved (error)") as the first block of the member.
+  const damaged = Buffer.concat([Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 0x07]), Buffer.alloc(40, 0x55)]);
+  const dir = mkdtempSync(join(tmpdir(), 'locator-hostile-'));
+  try {
+    const path = join(dir, 'damaged.warc.gz');
+    writeFileSync(path, Buffer.concat([one, damaged]));
+    const seen: string[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const r of readWarc(path)) {
+          seen.push(r.targetUri!);
+          await r.end();
+        }
+      })(),
+      (e: { code?: string; offset?: number }) => e.code === WARC_BAD_GZIP && e.offset === one.length,
+    );
+    assert.deepEqual(seen, ['gopher://h.example/0/one']);
+    await assert.rejects(ReplayArchive.open([path]), (e: { code?: string }) => e.code === WARC_BAD_GZIP);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
