@@ -377,9 +377,14 @@ export class ReplayArchive {
     const f = this.files.get(path)!;
     const r = await recordOf(memberChunks(f, offset, length), { file: path, offset });
     const target = r.get('WARC-Target-URI')?.replace(/^<(.*)>$/, '$1') ?? null;
+    // The bound of scan(): the block's own length, not its member's (which may inflate a thousandfold).
+    if (target === null || r.contentLength > METADATA_LIMIT) {
+      await r.block.return(undefined);
+      return;
+    }
     const parts: Buffer[] = [];
     for await (const c of r.block) parts.push(c);
-    if (target !== null) this.aliasesIn(Buffer.concat(parts), target);
+    this.aliasesIn(Buffer.concat(parts), target);
   }
 
   private aliasesIn(block: Buffer, target: string): void {

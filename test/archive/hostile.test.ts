@@ -367,3 +367,44 @@ test('readWarc: a gzip member whose deflate data is damaged (a reserved block ty
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('replay: a metadata record whose block is past 64 KiB names no redirect, from the CDXJ as from the scan, however small its gzip member', async () => {
+  const m = record({ 'WARC-Target-URI': 'gopher://h.example/0/m', 'Content-Type': 'text/plain' }, 'the object\n');
+  // 4 MiB of spaces deflate to a few KiB: the member is small, the block is not.
+  const meta = record(
+    { 'WARC-Type': 'metadata', 'WARC-Target-URI': 'gopher://h.example/0/m', 'Content-Type': 'text/plain' },
+    `${' '.repeat(4 * 1024 * 1024)}\n* redirected from gopher://h.example/0/alias\n`,
+  );
+  const { dir, file } = withCdxj([m, meta], (at) => [
+    {
+      url: 'gopher://h.example/0/m',
+      offset: String(at[0].offset),
+      length: String(at[0].length),
+      filename: 'hostile.warc.gz',
+      type: 'resource',
+    },
+    {
+      url: 'gopher://h.example/0/m',
+      offset: String(at[1].offset),
+      length: String(at[1].length),
+      filename: 'hostile.warc.gz',
+      type: 'metadata',
+    },
+  ]);
+  try {
+    const fromCdxj = await ReplayArchive.open([file]);
+    const fromScan = await ReplayArchive.open([file], { cdxj: [] });
+    try {
+      assert.match(fromCdxj.indexed[0].from, /hostile\.cdxj$/);
+      assert.equal(fromScan.indexed[0].from, 'scan');
+      assert.equal(fromScan.has('gopher://h.example/0/alias'), false);
+      assert.equal(fromCdxj.has('gopher://h.example/0/alias'), false);
+      assert.equal(fromCdxj.has('gopher://h.example/0/m'), true);
+    } finally {
+      await fromCdxj.close();
+      await fromScan.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
