@@ -103,13 +103,19 @@ export function digestMatches(field: string, hashed: Uint8Array): boolean {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
+/** The longest header section read (as the WARC reader's own): one longer is no HTTP message read here. */
+const MAX_HTTP_HEAD = 1 << 20;
+/** The longest chunk-size line (RFC 9112 7.1: the size, its extensions): a longer one breaks the body. */
+const MAX_CHUNK_LINE = 64 * 1024;
 
 /**
  * The entity-body of an HTTP message (RFC 2616 4.3), pulled out of its bytes as they stream:
  * the header section is skipped (to CR LF CR LF; a bare LF LF is taken too, as readers of the
  * field do), then the body goes to `sink` as received, or de-chunked when the header section
  * names `Transfer-Encoding: chunked` (RFC 2616 3.6.1; chunk extensions and trailers skipped).
- * `ended` is false when the message stopped inside the header section or a chunk.
+ * `ended` is false when the message stopped inside the header section or a chunk, and stays
+ * false once the header section runs past 1 MiB or a chunk-size line past 64 KiB (`broken`):
+ * the rest of the message is not parsed, so a hostile block takes neither memory nor time.
  */
 export class HttpPayload {
   private head: Buffer[] = [];
@@ -121,6 +127,8 @@ export class HttpPayload {
   private line = '';
   private afterChunk = 0; // CR LF after chunk data still to skip
   private done = false;
+  /** True once the header section or a chunk-size line ran past its limit: nothing more is read. */
+  broken = false;
   /** The header section, once read. */
   headerText: string | null = null;
 
@@ -135,20 +143,27 @@ export class HttpPayload {
 
   /** Feeds the next octets of the message. */
   update(chunk: Uint8Array): void {
+    if (this.broken) return;
     let buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (!this.inBody) {
+      // The end is looked for in the new octets only (and the three before them).
+      const from = Math.max(0, this.headSize - 3);
       this.head.push(buf);
       this.headSize += buf.length;
       const all = Buffer.concat(this.head, this.headSize);
-      let end = all.indexOf(CRLF2);
+      let end = all.indexOf(CRLF2, from);
       let skip = 4;
-      const lf = all.indexOf('\n\n');
+      const lf = all.indexOf('\n\n', from);
       if (lf >= 0 && (end < 0 || lf < end)) {
         end = lf;
         skip = 2;
       }
-      if (end < 0) {
+      if (end < 0 || end > MAX_HTTP_HEAD) {
         this.head = [all];
+        if (this.headSize > MAX_HTTP_HEAD) {
+          this.broken = true;
+          this.head = [];
+        }
         return;
       }
       this.inBody = true;
@@ -187,11 +202,13 @@ export class HttpPayload {
       }
       // A size line (hex size, optional extensions), up to LF.
       const lf = buf.indexOf(10, i);
-      if (lf < 0) {
-        this.line += buf.subarray(i).toString('latin1');
+      this.line += buf.subarray(i, lf < 0 ? buf.length : lf).toString('latin1');
+      if (this.line.length > MAX_CHUNK_LINE) {
+        this.broken = true;
+        this.line = '';
         return;
       }
-      this.line += buf.subarray(i, lf).toString('latin1');
+      if (lf < 0) return;
       i = lf + 1;
       const size = parseInt(this.line.split(';')[0].trim(), 16);
       this.line = '';

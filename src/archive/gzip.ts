@@ -123,7 +123,16 @@ export async function* inflateMember(fh: FileHandle, pos: number, fileSize: numb
         await settle();
       } else {
         const chunk = await readAt(fh, start + fed, n);
-        await new Promise<void>((resolve) => inflate.write(chunk, () => resolve()));
+        // zlib calls a write's callback only when it took the octets: damaged deflate data
+        // fails instead, and only the 'error' event says so.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            inflate.off('error', done);
+            resolve();
+          };
+          inflate.on('error', done);
+          inflate.write(chunk, done);
+        });
         fed += chunk.length;
         if (inflate.bytesWritten < fed) await settle();
       }

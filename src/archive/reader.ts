@@ -3,11 +3,11 @@
 // (a gzip member's, for a compressed file: WARC 1.1 Annex D.2) and the check of its block and
 // payload digests once the block has been read.
 
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createHash, type Hash } from 'node:crypto';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { base32, HttpPayload, parseDigest } from './digest.js';
-import { inflateMember, isGzip, readAt } from './gzip.js';
+import { inflateMember, isGzip, readAt, WARC_BAD_GZIP } from './gzip.js';
 
 export const WARC_BAD_RECORD = defineCode(
   'warc-bad-record',
@@ -207,10 +207,15 @@ export async function* readWarc(path: string, options: ReadOptions = {}): AsyncG
           await record.end();
         }
         pos = end;
-        // Some writers pad the file after the last member (zeros): nothing more to read.
+        // Some writers pad the file after the last member (zeros): nothing more to read. Other
+        // octets where a member should start are damage, which would hide the members after it.
         if (pos < size) {
           const peek = await readAt(fh, pos, 2);
-          if (peek[0] !== 0x1f || peek[1] !== 0x8b) break;
+          if (peek[0] !== 0x1f || peek[1] !== 0x8b) {
+            if (!(await zerosFrom(fh, pos, size)))
+              throw new LocatorError(WARC_BAD_GZIP, pos, `no gzip member at offset ${pos}, and the file goes on`);
+            break;
+          }
         }
       }
     } else {
@@ -241,6 +246,17 @@ export async function* readWarc(path: string, options: ReadOptions = {}): AsyncG
   } finally {
     await fh.close();
   }
+}
+
+/** True when the octets of the file from `pos` to its end are all zeros (the padding of some writers). */
+async function zerosFrom(fh: FileHandle, pos: number, size: number): Promise<boolean> {
+  for (let at = pos; at < size;) {
+    const b = await readAt(fh, at, Math.min(1 << 16, size - at));
+    if (b.length === 0) return true;
+    for (const o of b) if (o !== 0) return false;
+    at += b.length;
+  }
+  return true;
 }
 
 async function recordAt(

@@ -29,6 +29,7 @@ import { defineCode, LocatorError } from '../core/errors.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import { objectKey } from '../operations/normalize.js';
+import { TOO_MANY_REDIRECTS } from '../operations/policy.js';
 import { classify, NOT_FOUND, type Meta, type Resource } from '../clients/index.js';
 import { parseHead, readWarc, WARC_BAD_RECORD } from './reader.js';
 import { HttpPayload } from './digest.js';
@@ -96,6 +97,11 @@ export interface IndexedFile {
 
 /** Records up to this size are read and inflated in one call; larger ones stream. */
 const WHOLE_LIMIT = 4 * 1024 * 1024;
+/**
+ * The most a record read in one call may inflate to: deflate packs up to 1032 octets in one, so
+ * a member of 4 MiB may hold 4 GiB (a decompression bomb, or only zeros). One past it streams.
+ */
+const INFLATE_LIMIT = 16 * 1024 * 1024;
 /** A metadata record larger than this is no exchange whose redirects are read. */
 const METADATA_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -232,16 +238,22 @@ export class ReplayArchive {
       const payload = async (): Promise<AsyncGenerator<Buffer>> => {
         if (original === null || head !== own) return head.block;
         const r = await this.record(original);
-        return isHttp(r) ? (await httpReply(r.block)).body : r.block;
+        return isHttp(r) ? (await httpReply(r.block, original)).body : r.block;
       };
       if (!isHttp(head)) {
         const meta = resourceMeta(asked, cap.target, head.get('Content-Type'), head.contentLength, redirects);
         return { resource: { meta, body: streamOf(await payload()) }, date, file: basename(cap.file), captures: count };
       }
-      const reply = await httpReply(head.block);
+      const reply = await httpReply(head.block, head === own ? cap : original!);
       const location = reply.header('location');
-      if (reply.status >= 300 && reply.status < 400 && location !== null && hop < MAX_REDIRECTS) {
+      if (reply.status >= 300 && reply.status < 400 && location !== null) {
         await reply.cancel();
+        if (hop >= MAX_REDIRECTS)
+          throw new LocatorError(
+            TOO_MANY_REDIRECTS,
+            -1,
+            `the archived response of ${cap.target} redirects once more after ${MAX_REDIRECTS} redirects; redirections this many times usually indicate an infinite loop (RFC 1945 9.3)`,
+          );
         let next: Url | LocatorError | null = null;
         try {
           next = tryParse(new URL(location, cap.target).href);
@@ -300,12 +312,16 @@ export class ReplayArchive {
     const f = this.files.get(cap.file)!;
     const r = await recordOf(memberChunks(f, cap.offset, cap.length), cap);
     const target = r.get('WARC-Target-URI')?.replace(/^<(.*)>$/, '$1') ?? null;
-    if (target !== cap.target) {
+    // The record must be the capture: of its URL, and a capture (a request or metadata record of
+    // the same URL is not one). A CDXJ line without locator's `type` calls a resource a response.
+    const type = r.get('WARC-Type');
+    const served = type === 'response' || type === 'resource' || type === 'revisit';
+    if (target !== cap.target || !served || (type === 'revisit') !== (cap.type === 'revisit')) {
       await r.block.return(undefined);
       throw new LocatorError(
         WARC_STALE_INDEX,
         cap.offset,
-        `${cap.file} holds no record of ${cap.target} at offset ${cap.offset}`,
+        `${cap.file} holds no ${cap.type} record of ${cap.target} at offset ${cap.offset}`,
       );
     }
     return r;
@@ -315,11 +331,11 @@ export class ReplayArchive {
   private async readCdxj(path: string, into: Map<string, string[]>): Promise<void> {
     const text = await readFile(path, 'utf8');
     for (const line of text.split('\n')) {
-      const brace = line.indexOf('{');
-      if (brace < 0) continue;
+      const parts = cdxjParts(line);
+      if (parts === null) continue;
       let name: unknown;
       try {
-        name = (JSON.parse(line.slice(brace)) as { filename?: unknown }).filename;
+        name = (JSON.parse(parts.json) as { filename?: unknown }).filename;
       } catch {
         continue;
       }
@@ -334,13 +350,15 @@ export class ReplayArchive {
   private async fromCdxj(path: string, lines: string[]): Promise<number> {
     let n = 0;
     for (const line of lines) {
-      const sp = line.indexOf(' ');
-      const stamp = line.slice(sp + 1, line.indexOf(' ', sp + 1));
-      const j = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string | undefined>;
+      const { stamp, json } = cdxjParts(line)!;
+      const j = JSON.parse(json) as Record<string, unknown>;
       const url = j.url;
       const offset = Number(j.offset);
       const length = Number(j.length);
-      if (url === undefined || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) continue;
+      // A line of another shape (a value that is no string, an offset or length that is no
+      // whole number from 0) names no record.
+      if (typeof url !== 'string' || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) continue;
+      if (offset < 0 || length < 0) continue;
       const type = j.type ?? (j.mime === 'warc/revisit' ? 'revisit' : 'response');
       n++;
       if (type === 'metadata') {
@@ -348,7 +366,7 @@ export class ReplayArchive {
         continue;
       }
       if (type !== 'response' && type !== 'resource' && type !== 'revisit') continue;
-      const digest = j.digest === undefined ? null : j.digest.includes(':') ? j.digest : `sha1:${j.digest}`;
+      const digest = typeof j.digest !== 'string' ? null : j.digest.includes(':') ? j.digest : `sha1:${j.digest}`;
       this.add({ file: path, offset, length, date: dateOfStamp(stamp), type, target: url, digest });
     }
     return n;
@@ -359,9 +377,14 @@ export class ReplayArchive {
     const f = this.files.get(path)!;
     const r = await recordOf(memberChunks(f, offset, length), { file: path, offset });
     const target = r.get('WARC-Target-URI')?.replace(/^<(.*)>$/, '$1') ?? null;
+    // The bound of scan(): the block's own length, not its member's (which may inflate a thousandfold).
+    if (target === null || r.contentLength > METADATA_LIMIT) {
+      await r.block.return(undefined);
+      return;
+    }
     const parts: Buffer[] = [];
     for await (const c of r.block) parts.push(c);
-    if (target !== null) this.aliasesIn(Buffer.concat(parts), target);
+    this.aliasesIn(Buffer.concat(parts), target);
   }
 
   private aliasesIn(block: Buffer, target: string): void {
@@ -411,6 +434,19 @@ export class ReplayArchive {
   }
 }
 
+/**
+ * pywb's CDXJ line, `urlkey timestamp {json}`: the timestamp and the JSON. The key is a SURT,
+ * which keeps the spaces and braces of a URL as written: the JSON starts after the first
+ * ` timestamp {`, not at the first brace, and the timestamp is not the second word. A line
+ * with no timestamp is taken from its first brace on.
+ */
+function cdxjParts(line: string): { stamp: string; json: string } | null {
+  const m = / (\d{1,14}) \{/.exec(line);
+  if (m !== null) return { stamp: m[1], json: line.slice(m.index + m[0].length - 1) };
+  const brace = line.indexOf('{');
+  return brace < 0 ? null : { stamp: '', json: line.slice(brace) };
+}
+
 /** A CDXJ timestamp (14 digits, or fewer) as a W3C date (WARC 1.1 5.5). */
 function dateOfStamp(s: string): string {
   const d = s.padEnd(14, '0');
@@ -452,13 +488,17 @@ async function* memberChunks(f: OpenFile, offset: number, length: number): Async
       yield raw;
       return;
     }
+    let whole: Buffer | null = null;
     try {
-      yield gunzipSync(raw);
+      whole = gunzipSync(raw, { maxOutputLength: INFLATE_LIMIT });
     } catch (e) {
-      throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, {
-        cause: e,
-      });
+      if ((e as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE')
+        throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, {
+          cause: e,
+        });
     }
+    if (whole !== null) yield whole;
+    else yield* gunzipped([raw], f, offset);
     return;
   }
   async function* raw(): AsyncGenerator<Buffer> {
@@ -470,12 +510,18 @@ async function* memberChunks(f: OpenFile, offset: number, length: number): Async
       yield b;
     }
   }
-  if (!f.gzip) {
-    yield* raw();
-    return;
-  }
+  if (!f.gzip) yield* raw();
+  else yield* gunzipped(raw(), f, offset);
+}
+
+/** RFC 1952: the member whose octets `chunks` are, inflated as it streams. */
+async function* gunzipped(
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+  f: OpenFile,
+  offset: number,
+): AsyncGenerator<Buffer> {
   const gunzip = createGunzip();
-  const source = Readable.from(raw());
+  const source = Readable.from(chunks);
   source.on('error', (e) => gunzip.destroy(e));
   try {
     for await (const c of source.pipe(gunzip) as AsyncIterable<Buffer>) yield c;
@@ -583,10 +629,10 @@ interface HttpReply {
 }
 
 /** RFC 9112 4-7: the status, header section and entity-body of an archived HTTP response. */
-async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
+async function httpReply(block: AsyncGenerator<Buffer>, cap: Capture): Promise<HttpReply> {
   const out: Buffer[] = [];
   const parser = new HttpPayload((c) => out.push(Buffer.from(c)));
-  while (parser.headerText === null) {
+  while (parser.headerText === null && !parser.broken) {
     const r = await block.next();
     if (r.done) break;
     parser.update(r.value);
@@ -594,8 +640,17 @@ async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
   const head = parser.headerText ?? '';
   const lines = head.split(/\r?\n/);
   const statusLine = lines[0] ?? '';
-  const m = /^HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(statusLine);
-  const status = m ? Number(m[1]) : 0;
+  const m = /^HTTP\/\d(?:\.\d)?\s+([1-9]\d\d)/.exec(statusLine);
+  // RFC 9112 4: a message with no status line (or no end to its header section) is no response.
+  if (parser.headerText === null || m === null) {
+    await block.return(undefined);
+    throw new LocatorError(
+      WARC_BAD_RECORD,
+      cap.offset,
+      `the archived HTTP response of ${cap.target} (offset ${cap.offset} in ${cap.file}) has ${parser.headerText === null ? 'no end to its header section' : 'no status line'}`,
+    );
+  }
+  const status = Number(m[1]);
   const header = (name: string): string | null => {
     const n = name.toLowerCase();
     for (const l of lines.slice(1)) {
@@ -608,6 +663,12 @@ async function httpReply(block: AsyncGenerator<Buffer>): Promise<HttpReply> {
     try {
       for (;;) {
         while (out.length > 0) yield out.shift()!;
+        if (parser.broken)
+          throw new LocatorError(
+            WARC_BAD_RECORD,
+            cap.offset,
+            `the archived HTTP response of ${cap.target} (offset ${cap.offset} in ${cap.file}) has a chunk-size line past 64 KiB`,
+          );
         const r = await block.next();
         if (r.done) return;
         parser.update(r.value);
