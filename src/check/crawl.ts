@@ -150,15 +150,24 @@ async function* sitemapLinks(host: CrawlHost, robots: RobotsCache, place: Robots
     if (!(u instanceof Url)) continue;
     const entries: { kind: 'url' | 'sitemap'; loc: string }[] = [];
     const notes: string[] = [];
+    // Within the deadline, as a menu is read: a server that trickles its sitemap holds no turn forever.
+    const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, false);
+    const options = d.signal === undefined ? host.probeOptions : { ...host.probeOptions, signal: d.signal };
     try {
       await host.limiter.run(serverKey(u), async () => {
-        const res = await open(u, host.probeOptions);
+        d.start();
+        const res = await open(u, options);
         const gzip = /\.gz$/i.test(res.meta.url) || /gzip/i.test(res.meta.contentType ?? '');
         for await (const e of readSitemap(res.body, gzip, notes)) entries.push(e);
       });
     } catch (e) {
-      if (!(e instanceof LocatorError)) throw e;
-      continue; // a sitemap that cannot be read costs only its seeds
+      // Cut at the deadline: the pages listed before are taken, as a menu's links are.
+      if (!d.expired()) {
+        if (!(e instanceof LocatorError)) throw e;
+        continue; // a sitemap that cannot be read costs only its seeds
+      }
+    } finally {
+      d.stop();
     }
     for (const e of entries) {
       if (e.kind === 'url') yield e.loc;

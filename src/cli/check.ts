@@ -263,7 +263,7 @@ export const checkCommand: Command = {
       unit: 'milliseconds',
       default: '4 times --timeout (none with --timeout none)',
       description:
-        'The time a probe, or the reading of a menu, a listing or a linked document (for its #fragments), may take in all, however slowly the server trickles (--timeout bounds each silence only); past it, the URL is unreachable. A positive whole number, or "none".',
+        'The time a probe, or the reading of a menu, a listing, a page, a robots.txt, a sitemap or a linked document (for its #fragments), may take in all, however slowly the server trickles (--timeout bounds each silence only); past it, the URL is unreachable (a robots.txt not read whole: its server\'s URLs refused). A positive whole number, or "none".',
     },
     retries: {
       type: 'string',
