@@ -6,6 +6,7 @@ import { UsageError, EXIT, type Command } from './command.js';
 import { JSON_OUTPUT, TIMEOUT, timeoutArg } from './options.js';
 import type { ScopeKind } from '../crawl/scope.js';
 import { lowerHelperThreads } from './helper-threads.js';
+import { redactText, redactUrl } from '../operations/redact.js';
 
 const SCOPES = ['server', 'host', 'domain', 'prefix'] as const;
 
@@ -174,7 +175,9 @@ export const archiveCommand: Command = {
     const summary: Parameters<typeof archiveCrawl>[2] = {};
     let failed = 0;
     let invalid = 0;
-    for await (const r of archiveCrawl(args, options, summary)) {
+    const showSecrets = values['show-secrets'] === true;
+    for await (const got of archiveCrawl(args, options, summary)) {
+      const r = showSecrets ? got : hidden(got);
       if (r.status === 'failed') failed++;
       if (r.status === 'invalid') invalid++;
       if (json) io.stdout.write(JSON.stringify(r) + '\n');
@@ -191,6 +194,23 @@ export const archiveCommand: Command = {
     return invalid > 0 ? EXIT.invalid : failed > 0 ? EXIT.network : EXIT.ok;
   },
 };
+
+/** A row with the passwords in its URLs and its reason shown as "****" (RFC 1738 6), as every command shows them. */
+function hidden<R extends { url: string; reason: string; parent?: string | null }>(r: R): R {
+  const url = (u: string) => {
+    try {
+      return redactUrl(u);
+    } catch {
+      return redactText(u);
+    }
+  };
+  return {
+    ...r,
+    url: url(r.url),
+    reason: redactText(r.reason),
+    ...(typeof r.parent === 'string' ? { parent: url(r.parent) } : {}),
+  };
+}
 
 /** The options of the run as they would be written, for the warcinfo record (no URL, no secret). */
 function commandLine(values: Record<string, unknown>): string {
