@@ -13,6 +13,7 @@ import { MarkdownSummary } from '../check/report-markdown.js';
 import { acceptRules, accepted, type Accept } from '../check/accept.js';
 import { VerdictCache, duration } from '../check/cache.js';
 import { withConfig } from '../check/config.js';
+import { folderArg } from './folder.js';
 import type { CheckStatus } from '../clients/index.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
@@ -531,7 +532,12 @@ export const checkCommand: Command = {
       maxDepth: whole('max-depth', values['max-depth'], 0),
       maxUrls: whole('max-urls', values['max-urls'], 1),
       scope: scopeArg(values.scope),
-      state: typeof values.state === 'string' ? values.state : undefined,
+      state:
+        typeof values.state !== 'string'
+          ? undefined
+          : values.recursive === true
+            ? folderArg('--state', values.state)
+            : values.state,
       ignoreRobots: values['ignore-robots'] === true ? true : undefined,
       rate: rateArg(values.rate),
       maxWait: whole('max-wait', values['max-wait'], 0),

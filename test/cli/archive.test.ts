@@ -262,3 +262,25 @@ test('archive: a password in a URL given is "****" in every row (text and --json
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('archive: -o or --state naming a file, or a folder that cannot be made, is a usage error (exit 2) before any fetch', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-archive-out-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    for (const [args, says] of [
+      [['-o', file + '/'], /--output .*a-file\/: not a folder/],
+      [['-o', file + '/prefix'], /--output .*a-file: not a folder/],
+      [['-o', dir + '/', '--state', file], /--state .*a-file: not a folder/],
+      [['-o', '/proc/self/status/x/'], /--output \/proc\/self\/status\/x\/: not a folder/],
+    ] as const) {
+      const run = await start(['archive', ...args, 'gopher://127.0.0.1:7070/0/hello.txt']).done;
+      assert.equal(run.code, 2, run.err);
+      assert.match(run.err, says);
+      assert.equal(run.out, '');
+    }
+    assert.deepEqual(readdirSync(dir), ['a-file']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

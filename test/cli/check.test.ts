@@ -452,3 +452,23 @@ test('check --recursive without --state, interrupted (SIGINT) or killed mid-craw
     server.close();
   }
 });
+
+test('check: --state naming a file, and --html or --junit naming a folder, are usage errors (exit 2) before any URL is checked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-check-out-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    for (const [args, says] of [
+      [['--recursive', '--state', file], /--state .*a-file: not a folder/],
+      [['--html', dir], /--html .*: the report cannot be written there: it is a folder/],
+      [['--junit', dir], /--junit .*: the report cannot be written there: it is a folder/],
+    ] as const) {
+      const r = await run(['check', ...args, 'gopher://127.0.0.1:7070/']);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, says);
+      assert.equal(r.out, '');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
