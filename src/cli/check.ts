@@ -270,7 +270,8 @@ export const checkCommand: Command = {
       type: 'string',
       value: 'N',
       default: '1',
-      description: 'Tries again after a temporary failure (a 4xx reply, a timeout), waiting 1 s, doubled each time.',
+      description:
+        'Tries again after a temporary failure (a 4yz FTP or SMTP reply, NNTP 400, HTTP 503, a timeout, a reset; never a permanent answer such as HTTP 404), waiting 1 s, doubled each time.',
     },
     'allow-port': ALLOW_PORT,
     'refuse-private': REFUSE_PRIVATE,
@@ -322,7 +323,7 @@ export const checkCommand: Command = {
       default: 'server',
       group: 'Recursion',
       description:
-        'With --recursive: the links followed (the others are checked only): server (the host and port of a URL given), host (any port), domain (the host and the names below it), prefix (under the folder of a URL given).',
+        'With --recursive: the links followed (the others are checked only): server (the host and port of a URL given), host (any port or scheme), domain (the host and the names below it), prefix (under the folder of a URL given).',
     },
     state: {
       type: 'string',
