@@ -338,6 +338,37 @@ test(
   },
 );
 
+test(
+  'check --recursive: a page read to the close of its connection and cut by --deadline has a note saying its links were not all read',
+  { timeout: 60_000 },
+  async () => {
+    // No Content-Length, not chunked: the page ends when the server closes, which it never does.
+    const timers = new Set<NodeJS.Timeout>();
+    const server = createServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      if (req.method === 'HEAD' || req.url !== '/')
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end();
+      res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n<a href="/b">b</a>');
+      timers.add(setInterval(() => res.socket?.write(' '), 100));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const rs = await all([`${base}/`], { recursive: true, timeout: 2000, deadline: 500, retries: 0 });
+      const seed = rs.find((r) => r.url === `${base}/`);
+      assert.ok(
+        seed?.notes.some((n) => /reading the page stopped at the deadline of 500 ms/.test(n)),
+        JSON.stringify(seed),
+      );
+      assert.ok(rs.some((r) => r.url === `${base}/b`));
+    } finally {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      server.close();
+    }
+  },
+);
+
 test('--state: a resumed crawl reports the URLs robots.txt disallowed in the run before, as that run did', async () => {
   const s = await recording((path) => {
     if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nDisallow: /no\n' };
