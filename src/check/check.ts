@@ -175,7 +175,11 @@ class Engine {
     this.ignoreRobots = ignoreRobots === true;
     this.robots =
       this.o.recursive && !this.ignoreRobots
-        ? new RobotsCache(ROBOTS_TOKEN, robotsFetcher(this.limiter, this.probeOptions), this.limiter)
+        ? new RobotsCache(
+            ROBOTS_TOKEN,
+            robotsFetcher(this.limiter, this.probeOptions, undefined, this.o.deadline),
+            this.limiter,
+          )
         : null;
     this.crawlOptions = { scope, state };
     if (onPoliteness !== undefined && typeof onPoliteness !== 'function')

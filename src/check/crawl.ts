@@ -43,6 +43,8 @@ interface Page {
   format: 'html' | 'markdown';
   location: string;
   cut: boolean;
+  /** The deadline (ms) that stopped the reading, or null when the page was read to its end. */
+  late: number | null;
 }
 
 /** What the visitor needs of check()'s engine. */
@@ -92,7 +94,8 @@ async function readPage(host: CrawlHost, u: Url): Promise<{ r: ProbeResult; atte
       if (format === null) await res.body.cancel().catch(() => {});
       else {
         const { text, cut } = await readText(res.body, MAX_PAGE);
-        page = { text, format, location: res.meta.url, cut };
+        // A body read to the close of its connection ends without an error when the deadline closes it.
+        page = { text, format, location: res.meta.url, cut, late: d.expired() ? host.o.deadline : null };
       }
       return { ...r, ms: Date.now() - started };
     } catch (e) {
@@ -113,6 +116,10 @@ async function* pageLinks(page: Page, verbatim: boolean): AsyncGenerator<string>
   const { markupLinks } = await import('./markup/index.js');
   for await (const l of markupLinks(page.text, { format: page.format, location: page.location, verbatim })) yield l.url;
   if (page.cut) throw new CrawlNote(`the page is longer than ${MAX_PAGE} octets: the links after that were not read`);
+  if (page.late !== null)
+    throw new CrawlNote(
+      `reading the page stopped at the deadline of ${page.late} ms: the links after that were not read`,
+    );
 }
 
 /** The links of a menu or listing read in a turn of its server, within the deadline, bounds as notes. */
@@ -150,15 +157,24 @@ async function* sitemapLinks(host: CrawlHost, robots: RobotsCache, place: Robots
     if (!(u instanceof Url)) continue;
     const entries: { kind: 'url' | 'sitemap'; loc: string }[] = [];
     const notes: string[] = [];
+    // Within the deadline, as a menu is read: a server that trickles its sitemap holds no turn forever.
+    const d = deadlineSignal(host.o.deadline, host.probeOptions.signal, false);
+    const options = d.signal === undefined ? host.probeOptions : { ...host.probeOptions, signal: d.signal };
     try {
       await host.limiter.run(serverKey(u), async () => {
-        const res = await open(u, host.probeOptions);
+        d.start();
+        const res = await open(u, options);
         const gzip = /\.gz$/i.test(res.meta.url) || /gzip/i.test(res.meta.contentType ?? '');
         for await (const e of readSitemap(res.body, gzip, notes)) entries.push(e);
       });
     } catch (e) {
-      if (!(e instanceof LocatorError)) throw e;
-      continue; // a sitemap that cannot be read costs only its seeds
+      // Cut at the deadline: the pages listed before are taken, as a menu's links are.
+      if (!d.expired()) {
+        if (!(e instanceof LocatorError)) throw e;
+        continue; // a sitemap that cannot be read costs only its seeds
+      }
+    } finally {
+      d.stop();
     }
     for (const e of entries) {
       if (e.kind === 'url') yield e.loc;

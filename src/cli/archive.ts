@@ -6,6 +6,10 @@ import { UsageError, EXIT, type Command } from './command.js';
 import { JSON_OUTPUT, TIMEOUT, timeoutArg } from './options.js';
 import type { ScopeKind } from '../crawl/scope.js';
 import { lowerHelperThreads } from './helper-threads.js';
+import { folderArg } from './folder.js';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { redactText, redactUrl } from '../operations/redact.js';
 
 const SCOPES = ['server', 'host', 'domain', 'prefix'] as const;
 
@@ -149,6 +153,9 @@ export const archiveCommand: Command = {
     const scope = (values.scope ?? 'server') as string;
     if (!(SCOPES as readonly string[]).includes(scope))
       throw new UsageError(`--scope takes ${SCOPES.join(', ')}, not ${JSON.stringify(scope)}`);
+    // The folder of the files (as outputOf() reads -o) and the state's: checked before any fetch.
+    folderArg('--output', output.endsWith('/') || isFolder(output) ? output : dirname(output));
+    const state = typeof values.state === 'string' ? folderArg('--state', values.state) : null;
     const options = {
       output,
       maxSize: sizeArg(values['max-size']),
@@ -159,7 +166,7 @@ export const archiveCommand: Command = {
       scope: scope as ScopeKind,
       maxDepth: whole('max-depth', values['max-depth'], 0),
       maxUrls: whole('max-urls', values['max-urls'], 1),
-      state: (values.state as string | undefined) ?? null,
+      state,
       ignoreRobots: values['ignore-robots'] === true,
       delay: whole('delay', values.delay, 0),
       perHost: whole('per-host', values['per-host'], 1),
@@ -174,7 +181,9 @@ export const archiveCommand: Command = {
     const summary: Parameters<typeof archiveCrawl>[2] = {};
     let failed = 0;
     let invalid = 0;
-    for await (const r of archiveCrawl(args, options, summary)) {
+    const showSecrets = values['show-secrets'] === true;
+    for await (const got of archiveCrawl(args, options, summary)) {
+      const r = showSecrets ? got : hidden(got);
       if (r.status === 'failed') failed++;
       if (r.status === 'invalid') invalid++;
       if (json) io.stdout.write(JSON.stringify(r) + '\n');
@@ -191,6 +200,31 @@ export const archiveCommand: Command = {
     return invalid > 0 ? EXIT.invalid : failed > 0 ? EXIT.network : EXIT.ok;
   },
 };
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A row with the passwords in its URLs and its reason shown as "****" (RFC 1738 6), as every command shows them. */
+function hidden<R extends { url: string; reason: string; parent?: string | null }>(r: R): R {
+  const url = (u: string) => {
+    try {
+      return redactUrl(u);
+    } catch {
+      return redactText(u);
+    }
+  };
+  return {
+    ...r,
+    url: url(r.url),
+    reason: redactText(r.reason),
+    ...(typeof r.parent === 'string' ? { parent: url(r.parent) } : {}),
+  };
+}
 
 /** The options of the run as they would be written, for the warcinfo record (no URL, no secret). */
 function commandLine(values: Record<string, unknown>): string {

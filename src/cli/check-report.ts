@@ -1,6 +1,6 @@
 // The reports of `locator check` (docs/check.md): text lines, NDJSON records, the HTML page and JUnit XML (written as the results come).
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
@@ -218,6 +218,8 @@ export class StreamedReport {
    */
   static async open(path: string, option: string): Promise<StreamedReport> {
     try {
+      if ((await stat(path).catch(() => null))?.isDirectory() === true)
+        throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
       await access(path, constants.W_OK);
     } catch (e) {
       const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';

@@ -13,6 +13,7 @@ import { MarkdownSummary } from '../check/report-markdown.js';
 import { acceptRules, accepted, type Accept } from '../check/accept.js';
 import { VerdictCache, duration } from '../check/cache.js';
 import { withConfig } from '../check/config.js';
+import { folderArg } from './folder.js';
 import type { CheckStatus } from '../clients/index.js';
 import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
@@ -263,13 +264,14 @@ export const checkCommand: Command = {
       unit: 'milliseconds',
       default: '4 times --timeout (none with --timeout none)',
       description:
-        'The time a probe, or the reading of a menu, a listing or a linked document (for its #fragments), may take in all, however slowly the server trickles (--timeout bounds each silence only); past it, the URL is unreachable. A positive whole number, or "none".',
+        'The time a probe, or the reading of a menu, a listing, a page, a robots.txt, a sitemap or a linked document (for its #fragments), may take in all, however slowly the server trickles (--timeout bounds each silence only); past it, the URL is unreachable (a robots.txt not read whole: its server\'s URLs refused). A positive whole number, or "none".',
     },
     retries: {
       type: 'string',
       value: 'N',
       default: '1',
-      description: 'Tries again after a temporary failure (a 4xx reply, a timeout), waiting 1 s, doubled each time.',
+      description:
+        'Tries again after a temporary failure (a 4yz FTP or SMTP reply, NNTP 400, HTTP 503, a timeout, a reset; never a permanent answer such as HTTP 404), waiting 1 s, doubled each time.',
     },
     'allow-port': ALLOW_PORT,
     'refuse-private': REFUSE_PRIVATE,
@@ -321,7 +323,7 @@ export const checkCommand: Command = {
       default: 'server',
       group: 'Recursion',
       description:
-        'With --recursive: the links followed (the others are checked only): server (the host and port of a URL given), host (any port), domain (the host and the names below it), prefix (under the folder of a URL given).',
+        'With --recursive: the links followed (the others are checked only): server (the host and port of a URL given), host (any port or scheme), domain (the host and the names below it), prefix (under the folder of a URL given).',
     },
     state: {
       type: 'string',
@@ -531,7 +533,12 @@ export const checkCommand: Command = {
       maxDepth: whole('max-depth', values['max-depth'], 0),
       maxUrls: whole('max-urls', values['max-urls'], 1),
       scope: scopeArg(values.scope),
-      state: typeof values.state === 'string' ? values.state : undefined,
+      state:
+        typeof values.state !== 'string'
+          ? undefined
+          : values.recursive === true
+            ? folderArg('--state', values.state)
+            : values.state,
       ignoreRobots: values['ignore-robots'] === true ? true : undefined,
       rate: rateArg(values.rate),
       maxWait: whole('max-wait', values['max-wait'], 0),

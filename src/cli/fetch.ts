@@ -13,6 +13,7 @@ import type { Writable } from 'node:stream';
 import { entryOf, tryParse } from '../schemes/registry.js';
 import { LocatorError } from '../core/errors.js';
 import {
+  ABORTED,
   open,
   copyBody,
   faceOf,
@@ -263,6 +264,9 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   }
   try {
     await writeObject(await open(url, options), url, values, io, sink, secrets);
+    // A body read to the end of a connection (HTTP with no length) may just end when the signal
+    // closes it: the transfer was cut, not complete, and FILE must not appear.
+    if (ac.signal.aborted) throw new LocatorError(ABORTED, -1, 'the transfer was interrupted');
     await sink.commit();
     return EXIT.ok;
   } catch (e) {

@@ -23,7 +23,9 @@ import {
   mkdtempSync,
   openSync,
   readSync,
+  rmdirSync,
   rmSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,8 +187,8 @@ export class CrawlState {
   readonly opened: StateOpened;
 
   /**
-   * Opens the state in `dir` (made if missing), or in a temporary folder removed by close() when
-   * `dir` is null. A folder that already holds the logs is resumed: torn last lines are cut off.
+   * Opens the state in `dir` (made if missing), or, when `dir` is null, in files of a temporary
+   * folder whose names are removed as soon as they are open (nothing of it outlives the process). A folder that already holds the logs is resumed: torn last lines are cut off.
    */
   constructor(dir: string | null) {
     this.#temporary = dir === null;
@@ -197,6 +199,14 @@ export class CrawlState {
     const resumed = existsSync(urlsPath);
     this.#urls = openSync(urlsPath, 'a+');
     this.#done = openSync(donePath, 'a+');
+    // A temporary state is read and written through its two descriptors only: its names are
+    // removed at once, so that nothing is left behind however the process ends (Ctrl-C, SIGTERM
+    // and SIGKILL included, which run no close()); the kernel frees the files with the descriptors.
+    if (this.#temporary) {
+      unlinkSync(urlsPath);
+      unlinkSync(donePath);
+      rmdirSync(this.dir);
+    }
     this.#urlsEnd = fstatSync(this.#urls).size;
     this.#doneEnd = fstatSync(this.#done).size;
     const torn = { urls: 0, done: 0 };

@@ -286,6 +286,89 @@ test('sitemaps: the Sitemap lines of robots.txt (an index, gzip) give the crawl 
   }
 });
 
+test(
+  'check --recursive: a robots.txt or a sitemap trickled forever is read only until --deadline, and the crawl ends',
+  { timeout: 60_000 },
+  async () => {
+    // Two servers answering one octet every 100 ms, never silent for the timeout (2 s), never done:
+    // one for its robots.txt, the other for the sitemap its robots.txt names (after one <url>).
+    const timers = new Set<NodeJS.Timeout>();
+    const trickle = (res: import('node:http').ServerResponse, type: string, head: string) => {
+      res.writeHead(200, { 'content-type': type });
+      res.write(head);
+      timers.add(setInterval(() => res.write(' '), 100));
+    };
+    let base2 = '';
+    const servers = [
+      createServer((req, res) => {
+        if (req.url === '/robots.txt') trickle(res, 'text/plain', '# ');
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(page(['/a']));
+      }),
+      createServer((req, res) => {
+        if (req.url === '/robots.txt') res.end(`User-agent: *\nSitemap: ${base2}/sitemap.xml\n`);
+        else if (req.url === '/sitemap.xml')
+          trickle(res, 'application/xml', `<urlset><url><loc>${base2}/listed</loc></url>`);
+        else res.end(page([]));
+      }),
+    ];
+    const bases: string[] = [];
+    for (const server of servers) {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      bases.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
+    base2 = bases[1];
+    try {
+      const rs = await all([`${bases[0]}/`, `${bases[1]}/`], {
+        recursive: true,
+        timeout: 2000,
+        deadline: 500,
+        retries: 0,
+      });
+      const got = rs.map((r) => `${r.depth} ${r.status} ${r.url.replace(bases[0], 'A').replace(bases[1], 'B')}`).sort();
+      // A robots.txt not read whole is unreachable: everything on its server disallowed (RFC 9309 2.3.1.4).
+      assert.deepEqual(got, ['0 ok A/', '0 ok B/', '1 ok B/listed', '1 refused A/a']);
+      assert.match(rs.find((r) => r.url === `${bases[0]}/a`)?.reason ?? '', /deadline of 500 ms/);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      for (const server of servers) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+  },
+);
+
+test(
+  'check --recursive: a page read to the close of its connection and cut by --deadline has a note saying its links were not all read',
+  { timeout: 60_000 },
+  async () => {
+    // No Content-Length, not chunked: the page ends when the server closes, which it never does.
+    const timers = new Set<NodeJS.Timeout>();
+    const server = createServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      if (req.method === 'HEAD' || req.url !== '/')
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end();
+      res.socket?.write('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n<a href="/b">b</a>');
+      timers.add(setInterval(() => res.socket?.write(' '), 100));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const rs = await all([`${base}/`], { recursive: true, timeout: 2000, deadline: 500, retries: 0 });
+      const seed = rs.find((r) => r.url === `${base}/`);
+      assert.ok(
+        seed?.notes.some((n) => /reading the page stopped at the deadline of 500 ms/.test(n)),
+        JSON.stringify(seed),
+      );
+      assert.ok(rs.some((r) => r.url === `${base}/b`));
+    } finally {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      server.close();
+    }
+  },
+);
+
 test('--state: a resumed crawl reports the URLs robots.txt disallowed in the run before, as that run did', async () => {
   const s = await recording((path) => {
     if (path === '/robots.txt') return { status: 200, body: 'User-agent: *\nDisallow: /no\n' };

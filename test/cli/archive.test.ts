@@ -232,3 +232,55 @@ test('archive: objects written whose verdicts never reached the state (a kill be
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('archive: a password in a URL given is "****" in every row (text and --json: url, parent, reason) unless --show-secrets', async () => {
+  const seeds = [
+    'ftp://anonymous:s3cret-pw@127.0.0.1:2121/pub/nested/deeper/',
+    'ftp://anonymous:s3cret-pw@127.0.0.1:2121/pub/missing.txt',
+  ];
+  for (const json of [false, true]) {
+    const dir = mkdtempSync(join(tmpdir(), 'locator-archive-secret-'));
+    try {
+      const run = await start(['archive', '-o', dir + '/', ...(json ? ['--json'] : []), ...seeds]).done;
+      assert.equal(run.code, 3, run.err);
+      assert.doesNotMatch(run.out + run.err, /s3cret-pw/);
+      assert.match(run.out, /ftp:\/\/anonymous:\*\*\*\*@127\.0\.0\.1:2121\/pub\/nested\/deeper\//);
+      if (json)
+        assert.ok(
+          run.out.split('\n').some((l) => l.includes('"parent":"ftp://anonymous:****@')),
+          run.out,
+        );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'locator-archive-secret-'));
+  try {
+    const run = await start(['archive', '-o', dir + '/', '--show-secrets', seeds[0]]).done;
+    assert.match(run.out, /^archived {2}ftp:\/\/anonymous:s3cret-pw@127\.0\.0\.1:2121\/pub\/nested\/deeper\/ /m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('archive: -o or --state naming a file, or a folder that cannot be made, is a usage error (exit 2) before any fetch', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-archive-out-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    for (const [args, says] of [
+      [['-o', file + '/'], /--output .*a-file\/: not a folder/],
+      [['-o', file + '/prefix'], /--output .*a-file: not a folder/],
+      [['-o', dir + '/', '--state', file], /--state .*a-file: not a folder/],
+      [['-o', '/proc/self/status/x/'], /--output \/proc\/self\/status\/x\/: not a folder/],
+    ] as const) {
+      const run = await start(['archive', ...args, 'gopher://127.0.0.1:7070/0/hello.txt']).done;
+      assert.equal(run.code, 2, run.err);
+      assert.match(run.err, says);
+      assert.equal(run.out, '');
+    }
+    assert.deepEqual(readdirSync(dir), ['a-file']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

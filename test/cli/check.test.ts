@@ -418,3 +418,57 @@ test('check FILE reports the document as written: the run-on URL and the IPv6 li
     `${doc}:3:5: ok http://127.0.0.1:8080/hello.txt (200 OK (HEAD)); white space in the wrapper ignored (RFC 1738 appendix): written "http://127.0.0.1:8080/hel lo.txt"`,
   );
 });
+
+test('check --recursive without --state, interrupted (SIGINT) or killed mid-crawl, leaves no temporary folder behind', async () => {
+  // A Gopher menu of many documents served one at a time, 200 ms apart: the crawl is under way when signalled.
+  const menu = Array.from({ length: 50 }, (_, i) => `0doc ${i}\t/d${i}\t127.0.0.1\tPORT\r\n`).join('') + '.\r\n';
+  const server = net.createServer((s) =>
+    s.once('data', (d) => {
+      const port = (server.address() as net.AddressInfo).port;
+      s.end(String(d).trim() === '' ? menu.replaceAll('PORT', String(port)) : 'a document\r\n');
+    }),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  try {
+    for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+      const tmp = mkdtempSync(join(tmpdir(), 'locator-check-tmp-'));
+      try {
+        const args = ['check', '--recursive', '--delay', '200', '--per-host', '1', `gopher://127.0.0.1:${port}/1`];
+        const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, TMPDIR: tmp } });
+        let out = '';
+        p.stdout.on('data', (d) => (out += d));
+        // Signalled once the crawl has reported a document of the menu.
+        await new Promise<void>((resolve) => p.stdout.on('data', () => out.includes('/d') && resolve()));
+        const ended = new Promise((r) => p.on('close', r));
+        p.kill(signal);
+        await ended;
+        assert.deepEqual(readdirSync(tmp), [], `${signal}: ${out}`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    server.close();
+  }
+});
+
+test('check: --state naming a file, and --html or --junit naming a folder, are usage errors (exit 2) before any URL is checked', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-check-out-'));
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder\n');
+    for (const [args, says] of [
+      [['--recursive', '--state', file], /--state .*a-file: not a folder/],
+      [['--html', dir], /--html .*: the report cannot be written there: it is a folder/],
+      [['--junit', dir], /--junit .*: the report cannot be written there: it is a folder/],
+    ] as const) {
+      const r = await run(['check', ...args, 'gopher://127.0.0.1:7070/']);
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, says);
+      assert.equal(r.out, '');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -362,6 +362,37 @@ test('fetch -o FILE interrupted twice (SIGINT, SIGINT): no temporary file left, 
   }
 });
 
+test('fetch -o FILE interrupted once (SIGINT) while an HTTP body of no length is read to the close: exit 130, nothing under FILE', async () => {
+  // No Content-Length, not chunked: the body ends when the connection closes (RFC 9112 6.3), so a
+  // connection closed by the interrupt must not pass for the end of the object.
+  const srv = await counting((c) => c.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n' + 'x'.repeat(1000)));
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'locator-fetch-'));
+    const p = spawn(process.execPath, [BIN, 'fetch', ...allow(srv.url), '-o', join(dir, 'out.txt'), srv.url], {
+      env: { PATH: process.env.PATH },
+    });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)));
+    for (
+      let i = 0;
+      i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0);
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(
+      readdirSync(dir).some((n) => n.endsWith('.part')),
+      'the transfer started',
+    );
+    p.kill('SIGINT');
+    assert.equal(await exited, 130, err);
+    assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    srv.close();
+  }
+});
+
 test('fetch -o FIFO with no reader waits for one (as a shell would); a signal then ends it at once, no connection', async () => {
   const srv = await counting();
   try {

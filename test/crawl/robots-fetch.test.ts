@@ -93,3 +93,33 @@ test('archive asks robots.txt the same way: a 429 for robots.txt disallows the s
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test(
+  'robotsFetcher: a robots.txt trickled forever is unreachable at the deadline, not waited for',
+  { timeout: 30_000 },
+  async () => {
+    // One octet every 100 ms: never silent for the timeout (2 s), never finished.
+    const timers = new Set<NodeJS.Timeout>();
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      timers.add(setInterval(() => res.write('#'), 100));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const fetch = robotsFetcher(
+        new Politeness({ concurrency: 1, perServer: 1, delay: 0 }),
+        { timeout: 2000 },
+        undefined,
+        500,
+      );
+      const got = await fetch(`http://127.0.0.1:${port}/robots.txt`, `127.0.0.1:${port}`);
+      assert.equal(got.kind, 'unreachable', JSON.stringify(got));
+      assert.match(got.kind === 'unreachable' ? got.why : '', /deadline of 500 ms/);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      server.closeAllConnections();
+      server.close();
+    }
+  },
+);

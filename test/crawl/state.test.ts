@@ -86,13 +86,19 @@ test('a torn last line (no LF) of either log is cut off on reopening, and says h
   }
 });
 
-test('a temporary state (no folder given) is removed by close()', () => {
+test('a temporary state (no folder given) leaves nothing on disk from the start: a killed crawl leaves no folder', () => {
   const s = new CrawlState(null);
-  s.add([{ depth: 0, parent: -1, follow: false, url: 'http://h/' }]);
-  const dir = s.dir;
-  assert.ok(statSync(dir).isDirectory());
+  // Its files are open and their names already gone: no close() is needed to remove them.
+  assert.throws(() => statSync(s.dir), { code: 'ENOENT' });
+  const ids = s.add([
+    { depth: 0, parent: -1, follow: false, url: 'http://h/' },
+    { depth: 0, parent: -1, follow: true, url: 'http://h/b' },
+  ]);
+  assert.deepEqual([s.next()?.url, s.next()?.url, s.next()], ['http://h/', 'http://h/b', null]);
+  s.done(ids[1], { status: 'ok', attempts: 1, ms: 1, reason: '200 OK' });
+  assert.equal(s.entry(ids[1]).url, 'http://h/b');
   s.close();
-  assert.throws(() => statSync(dir), { code: 'ENOENT' });
+  assert.throws(() => statSync(s.dir), { code: 'ENOENT' });
 });
 
 test('a line longer than the read-ahead chunk comes back whole', () => {
