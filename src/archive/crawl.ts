@@ -358,8 +358,12 @@ export async function* archiveCrawl(
       };
     }
     const target = r.meta.url || u.href;
-    const at = tryParse(target);
+    // The links are read against the URL asked for when nothing redirected it: the client's
+    // meta.url hides its password (****), which its children would then carry to the server.
+    const redirected = (r.meta.redirects?.length ?? 0) > 0;
+    const at = redirected ? tryParse(target) : u;
     const listed = at instanceof Url ? at : u;
+    const base = redirected ? target : u.href;
     const hasLinks =
       follow && (r.meta.kind === 'menu' || r.meta.kind === 'listing') && faceOf(listed).links !== undefined;
     // A page (the face's `pages`) given as HTML: its links are read from its markup.
@@ -373,7 +377,7 @@ export async function* archiveCrawl(
       const got = hasLinks
         ? await linksFrom(listed, r.body)
         : isPage
-          ? await pageLinksFrom(target, r.body)
+          ? await pageLinksFrom(base, r.body)
           : (await r.body.cancel().catch(() => {}), null);
       // A robots.txt this run kept when it read it, reached as a link too: archived by this run.
       const robotsTxt = robotsKept.has(target) || robotsKept.has(u.href);
@@ -395,7 +399,7 @@ export async function* archiveCrawl(
       if (overHttp) {
         // The object is the last exchange's response: the octets go to the records as they
         // crossed the connection; the decoded body is read here for its links, or drained.
-        got = isPage ? await pageLinksFrom(target, r.body) : (await drain(r.body), null);
+        got = isPage ? await pageLinksFrom(base, r.body) : (await drain(r.body), null);
         const whole = await Promise.all(exchanges.map((ex) => ex.ended));
         if (!whole.every(Boolean)) throw new LocatorError(CONNECTION_CLOSED, -1, 'the HTTP exchange did not end');
         later(writeExchanges(exchanges), [target, u.href]);
