@@ -14,6 +14,7 @@ import { Url } from '../core/url.js';
 import { tryParse } from '../schemes/registry.js';
 import {
   CONNECTION_CLOSED,
+  DEFAULT_TIMEOUT,
   faceOf,
   gatewayFromEnv,
   open,
@@ -230,11 +231,20 @@ export async function* archiveCrawl(
   // crawl's main thread).
   if (openOptions.gateway === undefined)
     openOptions.gateway = gatewayFromEnv(openOptions.env ?? (process.env as Record<string, string | undefined>));
+  // A robots.txt is read within 4 times the timeout, as `check --recursive` reads it by default
+  // (its --deadline): one sent an octet at a time would otherwise hold its server's crawl for
+  // ever; one not read whole by then is unreachable (RFC 9309 2.3.1.4: the server's URLs refused).
+  const timeout = openOptions.timeout ?? DEFAULT_TIMEOUT;
   const robots = options.ignoreRobots
     ? null
     : new RobotsCache(
         ROBOTS_TOKEN,
-        robotsFetcher(politeness, openOptions, (url) => keepRobots(url)),
+        robotsFetcher(
+          politeness,
+          openOptions,
+          (url) => keepRobots(url),
+          Number.isFinite(timeout) && timeout > 0 ? timeout * 4 : Infinity,
+        ),
         politeness,
       );
   const info: Record<string, string> = { robots: options.ignoreRobots ? 'ignore' : 'obey' };

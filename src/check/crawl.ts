@@ -61,10 +61,23 @@ export function hasLinks(u: Url, r: ProbeResult): boolean {
   return followable(u) || r.directory === true || faceOf(u).pages === true;
 }
 
-async function readText(body: ReadableStream<Uint8Array>, max: number): Promise<{ text: string; cut: boolean }> {
+/**
+ * The text of a page's body, at most `max` octets (`cut` when there was more). With `late`, a
+ * read that fails once `late()` is true (the deadline's signal closed the connection) gives the
+ * text read until then instead of the error.
+ */
+async function readText(
+  body: ReadableStream<Uint8Array>,
+  max: number,
+  late: () => boolean = () => false,
+): Promise<{ text: string; cut: boolean }> {
   const bounded = boundedBody(body, max);
   const chunks: Uint8Array[] = [];
-  for await (const c of bounded.body as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
+  try {
+    for await (const c of bounded.body as unknown as AsyncIterable<Uint8Array>) chunks.push(c);
+  } catch (e) {
+    if (!late()) throw e;
+  }
   return { text: new TextDecoder('utf-8').decode(Buffer.concat(chunks)), cut: bounded.cut() };
 }
 
@@ -93,8 +106,10 @@ async function readPage(host: CrawlHost, u: Url): Promise<{ r: ProbeResult; atte
       };
       if (format === null) await res.body.cancel().catch(() => {});
       else {
-        const { text, cut } = await readText(res.body, MAX_PAGE);
-        // A body read to the close of its connection ends without an error when the deadline closes it.
+        // A body cut by the deadline (its read fails with `aborted` once the signal closed the
+        // connection, or, read to the close of its connection on Node's client, ends then) gives
+        // the links read until then, with a note that the rest were not.
+        const { text, cut } = await readText(res.body, MAX_PAGE, () => d.expired());
         page = { text, format, location: res.meta.url, cut, late: d.expired() ? host.o.deadline : null };
       }
       return { ...r, ms: Date.now() - started };

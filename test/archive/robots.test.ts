@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { archiveCrawl, type ArchiveOptions } from '../../src/archive/index.js';
@@ -129,3 +129,46 @@ test('robots.txt after a --state resume: asked again, not written again', async 
   const after = (await recordsIn(out)).filter((r) => r.targetUri === HTTP_ROBOTS);
   assert.deepEqual(after.map((r) => r.type).sort(), ['request', 'response'], 'robots.txt written once');
 });
+
+test(
+  'RFC 9309 2.3.1.4: a robots.txt sent an octet at a time is given up at 4 times the timeout, its server refused',
+  { timeout: 20_000 },
+  async () => {
+    // A server whose pages answer at once and whose robots.txt never ends (an octet every 100 ms).
+    const trickles = new Set<ReturnType<typeof setInterval>>();
+    const server = createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', (d) => {
+        const path = /^GET (\S+)/.exec(d.toString('latin1'))?.[1];
+        if (path === '/robots.txt') {
+          s.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n');
+          const t = setInterval(() => s.write('#'), 100);
+          trickles.add(t);
+          s.on('close', () => clearInterval(t));
+          return;
+        }
+        const body = path === '/' ? '<!DOCTYPE html><a href="/a.html">a</a>' : '<!DOCTYPE html>a';
+        s.end(
+          `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const dir = tempDir();
+    try {
+      const t0 = Date.now();
+      const rows = await run([`http://127.0.0.1:${port}/`], {
+        output: join(dir, 'out') + '/',
+        maxDepth: 1,
+        open: { gateway: false, timeout: 300, policy: { allowPorts: [port] } },
+      });
+      const link = rows.find((r) => r.url === `http://127.0.0.1:${port}/a.html`);
+      assert.equal(link?.status, 'refused', JSON.stringify(rows));
+      assert.ok(Date.now() - t0 < 8000, `the crawl took ${Date.now() - t0} ms`);
+    } finally {
+      for (const t of trickles) clearInterval(t);
+      server.close();
+    }
+  },
+);

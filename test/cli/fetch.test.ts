@@ -41,6 +41,21 @@ function run(
   });
 }
 
+/** Waits (up to 5 s) until `dir` holds a temporary file with octets in it: the transfer has started. */
+async function transferStarted(dir: string): Promise<void> {
+  for (
+    let i = 0;
+    i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0);
+    i++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(
+    readdirSync(dir).some((n) => n.endsWith('.part')),
+    'the transfer started',
+  );
+}
+
 test('fetch writes the object to standard output, exit 0', async () => {
   const r = await run(['fetch', 'http://127.0.0.1:8080/hello.txt']);
   assert.equal(r.code, 0, r.err);
@@ -339,17 +354,7 @@ test('fetch -o FILE interrupted twice (SIGINT, SIGINT): no temporary file left, 
         p.on('close', (code, sig) => resolve([code, sig])),
       );
       // Wait until the temporary file exists and holds the first bytes.
-      for (
-        let i = 0;
-        i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0);
-        i++
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      assert.ok(
-        readdirSync(dir).some((n) => n.endsWith('.part')),
-        'the transfer started',
-      );
+      await transferStarted(dir);
       p.kill('SIGINT');
       p.kill('SIGINT');
       const [code, sig] = await exited;
@@ -374,17 +379,7 @@ test('fetch -o FILE interrupted once (SIGINT) while an HTTP body of no length is
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     const exited = new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)));
-    for (
-      let i = 0;
-      i < 500 && !readdirSync(dir).some((n) => n.endsWith('.part') && statSync(join(dir, n)).size > 0);
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.ok(
-      readdirSync(dir).some((n) => n.endsWith('.part')),
-      'the transfer started',
-    );
+    await transferStarted(dir);
     p.kill('SIGINT');
     assert.equal(await exited, 130, err);
     assert.deepEqual(readdirSync(dir), []);
