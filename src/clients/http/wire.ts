@@ -53,9 +53,11 @@ function notHttp(where: string, why: string): LocatorError {
 /**
  * Reads a response head from `buf` (RFC 9112 2.1, 4, 5): null when its blank line has not come yet
  * (and `buf` is within MAX_HEAD); a LocatorError for anything that is not an HTTP/1.x head.
+ * `from`: how many octets of `buf` an earlier call already searched (a head read chunk by chunk
+ * is searched once, not again from its start at each chunk).
  */
-export function parseHead(buf: Buffer, where: string): ResponseHead | null {
-  const end = buf.indexOf('\r\n\r\n');
+export function parseHead(buf: Buffer, where: string, from = 0): ResponseHead | null {
+  const end = buf.indexOf('\r\n\r\n', Math.max(0, from - 3));
   if (end < 0 || end + 4 > MAX_HEAD) {
     if (end >= 0 || buf.length > MAX_HEAD)
       throw new LocatorError(
@@ -67,7 +69,7 @@ export function parseHead(buf: Buffer, where: string): ResponseHead | null {
     const probe = buf.toString('latin1', 0, Math.min(buf.length, 5));
     if (!'HTTP/'.startsWith(probe)) throw notHttp(where, 'no HTTP status line');
     // A line ended by LF alone is refused at once, as llhttp does (HPE_CR_EXPECTED), not waited on.
-    for (let lf = buf.indexOf(0x0a); lf >= 0; lf = buf.indexOf(0x0a, lf + 1))
+    for (let lf = buf.indexOf(0x0a, from); lf >= 0; lf = buf.indexOf(0x0a, lf + 1))
       if (lf === 0 || buf[lf - 1] !== 0x0d) throw notHttp(where, 'a line not ended by CR LF');
     return null;
   }
@@ -483,8 +485,9 @@ function exchange(socket: net.Socket, req: WireRequest, key: string, reused: boo
       received += chunk.length;
       try {
         if (head === null) {
+          const searched = headBuf.length;
           headBuf = headBuf.length === 0 ? chunk : Buffer.concat([headBuf, chunk]);
-          let h = parseHead(headBuf, where);
+          let h = parseHead(headBuf, where, searched);
           // Interim responses (1xx but 101) come before the final one and are passed over.
           while (h !== null && h.status >= 100 && h.status < 200) {
             if (h.status === 101) throw notHttp(where, 'a 101 Switching Protocols to a GET');

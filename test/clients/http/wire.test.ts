@@ -80,6 +80,20 @@ test('RFC 9112 2.1: a head is waited for until its blank line, within 16 KiB; pa
   assert.equal(head(line + 'X: ' + 'a'.repeat(pad) + '\r\n\r\n')?.length, MAX_HEAD);
 });
 
+test('RFC 9112 2.1: a head read in two pieces, cut at every octet, is the head read whole', () => {
+  const text = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-A: b\r\n\r\nok';
+  const whole = head(text)!;
+  const buf = Buffer.from(text, 'latin1');
+  for (let i = 1; i < buf.length; i++) {
+    const first = parseHead(buf.subarray(0, i), W);
+    if (first !== null) continue;
+    assert.deepEqual(parseHead(buf, W, i), whole, `cut at ${i}`);
+  }
+  // A bare LF just after the cut is still found; one just before it was refused with the first piece.
+  const lf = Buffer.from('HTTP/1.1 200 OK\r\nX: y\n', 'latin1');
+  refused(() => parseHead(lf, W, lf.length - 1), /CR LF/);
+});
+
 // RFC 9112 6.3: [head, framing] for the response to a GET.
 const FRAMINGS: [string, object | RegExp][] = [
   ['HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n', { kind: 'length', length: 10 }],
@@ -127,6 +141,13 @@ test('RFC 9112 7.1: chunked, cut at every octet, gives the same body (extensions
   for (let i = 1; i < coded.length; i++) assert.equal(decode(coded, [i]).body, 'hello, world', `cut at ${i}`);
   for (let i = 1; i < coded.length; i += 3)
     for (let j = i + 1; j < coded.length; j += 5) assert.equal(decode(coded, [i, j]).body, 'hello, world');
+  // A chunk-size line of exactly 4 KiB (CR LF included) is read; one octet more is refused (below).
+  assert.deepEqual(decode('1;' + 'e'.repeat(4092) + '\r\nx\r\n0\r\n\r\n'), { body: 'x', rest: null });
+  // A trailer section of exactly 16 KiB of field lines (CR LF not counted) is read; a field line
+  // more is refused. Each line within the 4 KiB bound: four of 4,094 octets and one of 8.
+  const trailer = ['T0', 'T1', 'T2', 'T3'].map((n) => `${n}: ${'v'.repeat(4090)}\r\n`).join('') + 'T4: vvvv\r\n';
+  assert.deepEqual(decode(`0\r\n${trailer}\r\n`), { body: '', rest: null });
+  refused(() => new ChunkedDecoder().feed(Buffer.from(`0\r\n${trailer}T:\r\n\r\n`, 'latin1'), W), /16 KiB/);
   // Leading zeros, as llhttp reads them.
   assert.deepEqual(decode('00000000000002\r\nab\r\n0\r\n\r\n'), { body: 'ab', rest: null });
   // Upper-case hex; what follows the last chunk's trailer section is not body.
@@ -140,7 +161,7 @@ const BAD_CHUNKED: [string, RegExp][] = [
   ['5\r\nhelloXX\r\n', /longer than its size/],
   ['5\nhello\r\n', /CR LF/],
   ['0\r\nbad trailer\r\n\r\n', /trailer line/],
-  ['1;' + 'e'.repeat(5000) + '\r\n', /4 KiB/],
+  ['1;' + 'e'.repeat(4093) + '\r\n', /4 KiB/],
   // White space in a chunk size, refused as llhttp refuses it (a known way to smuggle).
   ['2 \r\nab\r\n0\r\n\r\n', /chunk size/],
   ['2\t\r\nab\r\n0\r\n\r\n', /chunk size/],
