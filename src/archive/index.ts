@@ -16,7 +16,14 @@ export {
   type WriterOptions,
   type WrittenRecord,
 } from './writer.js';
-export { ThreadWarcWriter, WARC_WRITER_FAILED, MAX_INFLIGHT, BATCH } from './writer-thread.js';
+export {
+  ThreadWarcWriter,
+  WARC_WRITER_FAILED,
+  MAX_INFLIGHT,
+  BATCH,
+  BATCH_RECORDS,
+  type ThreadWriterOptions,
+} from './writer-thread.js';
 export {
   readWarc,
   parseHead,

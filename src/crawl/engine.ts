@@ -20,9 +20,15 @@ import type { RobotsCache, RobotsPlace } from './robots-cache.js';
  */
 export class CrawlNote extends Error {}
 
-/** What a visitor found for one URL: its verdict, and the links to follow when it was asked to read them. */
+/**
+ * What a visitor found for one URL: its verdict, and the links to follow when it was asked to read
+ * them. The verdict may be a promise that settles after the links are taken (a keeper whose
+ * records are still being written): the crawl goes on with the links at once, and the verdict is
+ * kept in the state once it is known, so that a verdict in the state still means its work is
+ * done (a run killed before it visits the URL again when resumed).
+ */
 export interface Visit {
-  verdict: StoredVerdict;
+  verdict: StoredVerdict | Promise<StoredVerdict>;
   /** The links found (when `follow` was true and the object has links), read as they come. */
   links?: AsyncIterable<string> | Iterable<string> | null;
 }
@@ -49,7 +55,11 @@ export interface CrawlOptions {
   robotsPlace?: (u: Url) => RobotsPlace | null;
   /** The state folder (--state DIR): kept, and resumed when it holds a crawl; null: a temporary one. */
   state?: string | null;
-  /** Visits under way at once (default 16); the politeness engine limits requests below that. */
+  /**
+   * Visits under way at once (default 16); the politeness engine limits requests below that. A
+   * visit whose verdict is a promise leaves its place once its links are taken; up to 4 times
+   * this many verdicts (64 at least) may be awaited so.
+   */
   parallel?: number;
 }
 
@@ -84,6 +94,10 @@ const BATCH = 256;
 
 /** The URLs of this many pages whose links were taken last are kept, so that their links' results name them without reading urls.log. */
 const PARENTS_KEPT = 1024;
+
+/** The visits whose verdicts are awaited (their links taken) may be this many times `parallel`, or 64 if more. */
+const SETTLING_PER_SLOT = 4;
+const SETTLING_LEAST = 64;
 
 /**
  * Crawls from `seeds` (RFC 1738 URLs, or ignored when a state is resumed: its seeds are those of
@@ -170,7 +184,14 @@ export async function* crawl(
       return parents.get(id) ?? state.entry(id).url;
     };
 
-    const run = async (e: CrawlEntry): Promise<void> => {
+    /**
+     * `running` counts the visits under way (at most `parallel`); `settling` those whose links are
+     * taken and whose verdict is still to come (a keeper's writes), at most `settlingMost`: a
+     * visit leaves its place to the next URL as soon as its links are taken.
+     */
+    let settling = 0;
+    const settlingMost = Math.max(parallel * SETTLING_PER_SLOT, SETTLING_LEAST);
+    const run = async (e: CrawlEntry, release: () => void): Promise<void> => {
       const parsed = tryParse(e.url);
       let verdict: StoredVerdict;
       let followed = false;
@@ -186,12 +207,16 @@ export async function* crawl(
           verdict = { status: 'refused', attempts: 0, ms: 0, reason: answer.reason, code: 'robots-disallowed' };
         } else {
           const v = await visit(parsed, e, e.follow);
-          verdict = v.verdict;
+          let notes: string[] = [];
           if (e.follow && v.links) {
             followed = true;
-            const notes = await take(e, v.links);
-            if (notes.length > 0) verdict = { ...verdict, notes: [...(verdict.notes ?? []), ...notes] };
+            notes = await take(e, v.links);
           }
+          if (v.verdict instanceof Promise) {
+            release();
+            verdict = await v.verdict;
+          } else verdict = v.verdict;
+          if (notes.length > 0) verdict = { ...verdict, notes: [...(verdict.notes ?? []), ...notes] };
         }
       }
       if (followed) verdict = { ...verdict, followed: true };
@@ -262,29 +287,38 @@ export async function* crawl(
         if (!stopped) state.add(batch);
         await it?.return?.();
       }
+      // New URLs may start now, while this one's verdict is still to come (a visitor whose
+      // verdict waits on its writes).
+      fire();
       return notes;
     };
 
     for (;;) {
       let exhausted = false;
-      while (running < parallel) {
+      while (running < parallel && settling < settlingMost) {
         const e = state.next();
         if (e === null) {
           exhausted = true;
           break;
         }
         running++;
-        run(e).then(
-          () => {
-            running--;
-            fire();
-          },
-          (err: unknown) => {
-            running--;
-            failure ??= { e: err };
-            fire();
-          },
-        );
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          running--;
+          settling++;
+          fire();
+        };
+        const end = () => {
+          if (released) settling--;
+          else running--;
+          fire();
+        };
+        run(e, release).then(end, (err: unknown) => {
+          failure ??= { e: err };
+          end();
+        });
       }
       if (results.length > 0) {
         const out = results.splice(0, results.length);
@@ -292,7 +326,7 @@ export async function* crawl(
         continue;
       }
       if (failure !== null) throw (failure as { e: unknown }).e;
-      if (running === 0 && exhausted) break;
+      if (running === 0 && settling === 0 && exhausted) break;
       await new Promise<void>((r) => (wake = r));
     }
   } finally {

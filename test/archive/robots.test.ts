@@ -110,12 +110,14 @@ test('robots.txt after a --state resume: asked again, not written again', async 
     maxDepth: 1,
     concurrency: 1,
     perHost: 1,
+    delay: 150,
     open: { gateway: false, timeout: 15_000 },
   };
   // Stopped after the seed and one link (robots.txt asked for the link); then resumed. The seed
   // is nginx's listing of / (six links and more): the crawl may have finished a visit or two
-  // beyond the two results taken before it stopped, and some links must still be left for the
-  // resumed run (a seed of two links was all done by the first run at times).
+  // beyond the two results taken before it stopped (it goes on with a page's links while the
+  // page's records are written, and so while its verdict is still to come), and some links must
+  // still be left for the resumed run: 150 ms between two requests keep the first run to a few.
   const first = await run([`${HTTP}/`], options, 2);
   assert.equal(first.length, 2);
   const before = (await recordsIn(out)).filter((r) => r.targetUri === HTTP_ROBOTS);

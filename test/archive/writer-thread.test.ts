@@ -16,6 +16,7 @@ import {
   WARC_WRITER_FAILED,
   MAX_INFLIGHT,
   BATCH,
+  BATCH_RECORDS,
   type RecordInput,
   type WrittenRecord,
 } from '../../src/archive/index.js';
@@ -142,6 +143,40 @@ test('records written at once: each whole and once; close() waits for them and i
       w.write({ type: 'metadata', block: 'late' }),
       (e: unknown) => e instanceof LocatorError && e.code === WARC_WRITER_CLOSED,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('gather: records given within its ms go in one message: one waits its time (or the close), BATCH_RECORDS of them go at once', async () => {
+  const dir = tempDir();
+  try {
+    assert.throws(() => new ThreadWarcWriter({ dir, gather: -1 }), RangeError);
+    const sleep = (ms: number) => new Promise<string>((r) => setTimeout(() => r('waiting'), ms));
+    const w = new ThreadWarcWriter({ dir, gather: 60_000 });
+    const one = w.write({ type: 'resource', targetUri: 'gopher://example.org/0/one', block: 'one', payload: 'block' });
+    // Alone, it waits for more (a minute here): not written after 300 ms.
+    assert.equal(await Promise.race([one.then(() => 'written'), sleep(300)]), 'waiting');
+    // BATCH_RECORDS records given: the batch goes at once, the first one with it.
+    const more = Array.from({ length: BATCH_RECORDS - 1 }, (_, i) =>
+      w.write({ type: 'resource', targetUri: `gopher://example.org/0/${i}`, block: `${i}`, payload: 'block' }),
+    );
+    assert.equal(await Promise.race([Promise.all([one, ...more]).then(() => 'written'), sleep(10_000)]), 'written');
+    // One more waits again, until the close sends it.
+    const last = w.write({
+      type: 'resource',
+      targetUri: 'gopher://example.org/0/last',
+      block: 'last',
+      payload: 'block',
+    });
+    assert.equal(await Promise.race([last.then(() => 'written'), sleep(300)]), 'waiting');
+    const files = await w.close();
+    await last;
+    const targets = (await assertDigests(join(dir, files[0]!)))
+      .filter((r) => r.type === 'resource')
+      .map((r) => r.targetUri);
+    assert.equal(targets.length, BATCH_RECORDS + 1);
+    assert.equal(targets.at(-1), 'gopher://example.org/0/last');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawl, type CrawlResult, type CrawlSummary } from '../../src/crawl/engine.js';
+import type { StoredVerdict } from '../../src/crawl/state.js';
 import { RobotsCache } from '../../src/crawl/robots-cache.js';
 import { serverKey } from '../../src/crawl/scope.js';
 import { parse } from '../../src/schemes/registry.js';
@@ -196,4 +197,44 @@ test('a crawl killed with SIGKILL at random points and started again re-visits n
       rmSync(dir, { recursive: true, force: true });
     }
   }
+});
+
+test('a verdict given as a promise: the links are taken at once and the next URLs visited while it waits, up to max(4 x parallel, 64) verdicts awaited; the crawl ends when each has come', async () => {
+  const n = 300;
+  const pages = siteVisitor(n);
+  const held: Array<() => void> = [];
+  let visits = 0;
+  const visitor = async (u: Parameters<typeof pages>[0], e: unknown, follow: boolean) => {
+    visits++;
+    const v = await pages(u, e, follow);
+    const verdict = new Promise<StoredVerdict>((resolve) =>
+      held.push(() => resolve({ ...(v.verdict as StoredVerdict), reason: 'settled' })),
+    );
+    return { ...v, verdict };
+  };
+  const rs: CrawlResult[] = [];
+  const done = (async () => {
+    for await (const r of crawl([`${SITE}/p/0.html`], visitor, { maxDepth: 1000, parallel: 2 })) rs.push(r);
+  })();
+  // No verdict has come: the crawl went on with the links (2 visits at a time, each leaving its
+  // place once its links were taken) until 64 verdicts were awaited, and stopped there.
+  for (let i = 0; i < 200 && visits < 64; i++) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.ok(visits >= 64 && visits <= 66, `${visits} visits before any verdict`);
+  assert.equal(rs.length, 0);
+  // The verdicts come one by one; the crawl ends when the last has come, with each URL's.
+  while (true) {
+    const next = held.shift();
+    if (next !== undefined) next();
+    await new Promise((r) => setImmediate(r));
+    if (held.length === 0) {
+      const end = await Promise.race([done.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+      if (end) break;
+    }
+  }
+  await done;
+  const whole = await all(crawl([`${SITE}/p/0.html`], siteVisitor(n), { maxDepth: 1000 }));
+  assert.deepEqual(finalSet(rs), finalSet(whole));
+  assert.equal(rs.length, visits);
+  for (const r of rs) assert.equal(r.reason, 'settled');
 });
