@@ -17,8 +17,11 @@
 // finds ./batch-worker.js and ../../package.json as main.js does.
 // Measured in bench/RESULTS.md (Start-up): this is what brings `locator --version` near `node -e ''`.
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -84,6 +87,57 @@ function cache(out, runs) {
   }
 }
 
+/**
+ * Adds to `out`'s code cache an archive of a small site served here (robots.txt, pages of links
+ * given whole and chunked, a file): the crawl, the HTTP client, the HTML reader and the writer's
+ * side, which the archive's start would otherwise compile as it reaches them (measured in
+ * bench/RESULTS.md, the archive). The run is asynchronous: the server answers meanwhile.
+ */
+async function archiveCacheRun(out) {
+  const page = (links) =>
+    `<!DOCTYPE html>\n<html><body>${links.map((l) => `<a href="${l}">${l}</a>`).join('\n')}</body></html>\n`;
+  const site = {
+    '/robots.txt': ['text/plain', 'User-agent: *\nDisallow: /private/\n'],
+    '/': ['text/html', page(['/a.html', '/b.html', '/f.bin', '/private/x', '/missing'])],
+    '/a.html': ['text/html', page(['/', '/b.html'])],
+    '/b.html': ['text/html', page(['/a.html'])],
+    '/f.bin': ['application/octet-stream', Buffer.alloc(70_000, 7)],
+  };
+  const server = createHttpServer((req, res) => {
+    const entry = site[req.url ?? ''];
+    if (entry === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not here\n');
+      return;
+    }
+    res.setHeader('content-type', entry[0]);
+    // /b.html chunked, the others with a Content-Length: both framings of the HTTP client.
+    if (req.url === '/b.html') {
+      res.write(entry[1].slice(0, 10));
+      res.end(entry[1].slice(10));
+    } else res.setHeader('content-length', Buffer.byteLength(entry[1])).end(entry[1]);
+  });
+  await new Promise((res) => server.listen(0, '127.0.0.1', res));
+  const dir = mkdtempSync(join(tmpdir(), 'locator-build-'));
+  try {
+    const args = ['archive', '-o', `${dir}/`, '--per-host', '1', `http://127.0.0.1:${server.address().port}/`];
+    const child = spawn(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const status = await new Promise((res) => child.on('close', res));
+    // Exit 3 for the 404 (a URL that failed, as meant); each of the others written.
+    const records = Number(/([0-9]+) records written/.exec(err)?.[1] ?? 0);
+    if ((status !== 0 && status !== 3) || records < 10) {
+      console.error(`build-cli: the code cache run of ${args.join(' ')} failed (${status}):\n${err}`);
+      process.exit(1);
+    }
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 await bundle(`${cli}locator.bundle.cjs`, null);
 await bundle(`${cli}locator.text.cjs`, Object.keys(TEXT));
 // The batch commands and the start-up the benchmarks time; each text command's --help once, which
@@ -100,6 +154,7 @@ cache(`${cli}locator.bundle.cjs`, [
   [['explain', 'gopher://h.com/1x'], ''],
   [['help', 'check'], ''],
 ]);
+await archiveCacheRun(`${cli}locator.bundle.cjs`);
 
 // fetch: its --help, a file: URL (the command's whole path, no network) and an FTP URL of a port
 // that refuses the connection (the FTP client's module and its dial, no server needed).
