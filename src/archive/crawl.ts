@@ -518,6 +518,8 @@ export async function* archiveCrawl(
         robots,
         robotsPlace: robotsPlaceOf,
         parallel: Math.max(options.concurrency ?? 8, 1) * 2,
+        // The last records are not held for the rest of the gathering time.
+        settle: () => writer.flush(),
       },
       crawlSummary,
     );

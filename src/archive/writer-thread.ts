@@ -301,8 +301,8 @@ export class ThreadWarcWriter {
     return p;
   }
 
-  /** Sends the records gathered since the last batch. */
-  private flush(): void {
+  /** Sends the records gathered since the last batch now (without waiting out `gather`). */
+  flush(): void {
     if (this.timer !== null) {
       if (this.gather > 0) clearTimeout(this.timer as ReturnType<typeof setTimeout>);
       else clearImmediate(this.timer as ReturnType<typeof setImmediate>);

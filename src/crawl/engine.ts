@@ -61,6 +61,12 @@ export interface CrawlOptions {
    * this many verdicts (64 at least) may be awaited so.
    */
   parallel?: number;
+  /**
+   * Called when no visit is under way and the crawl only waits for verdicts given as promises: at
+   * its end, or when the most verdicts allowed are awaited (a keeper that gathers its writes
+   * sends them now).
+   */
+  settle?: () => void;
 }
 
 /** One URL's verdict, as the crawl reports it. */
@@ -327,6 +333,9 @@ export async function* crawl(
       }
       if (failure !== null) throw (failure as { e: unknown }).e;
       if (running === 0 && settling === 0 && exhausted) break;
+      // No visit under way (none left, or the most verdicts allowed are awaited): only verdicts
+      // to wait for, which the visitor may hasten.
+      if (running === 0 && settling > 0) options.settle?.();
       await new Promise<void>((r) => (wake = r));
     }
   } finally {

@@ -238,3 +238,32 @@ test('a verdict given as a promise: the links are taken at once and the next URL
   assert.equal(rs.length, visits);
   for (const r of rs) assert.equal(r.reason, 'settled');
 });
+
+test(
+  'settle is called when only verdicts are left to wait for, and not while URLs are left to visit',
+  { timeout: 30_000 },
+  async () => {
+    const n = 120;
+    const pages = siteVisitor(n);
+    const held: Array<() => void> = [];
+    let visits = 0;
+    let visitsAtSettle = -1;
+    const visitor = async (u: Parameters<typeof pages>[0], e: unknown, follow: boolean) => {
+      visits++;
+      const v = await pages(u, e, follow);
+      const verdict = new Promise<StoredVerdict>((resolve) => held.push(() => resolve(v.verdict as StoredVerdict)));
+      return { ...v, verdict };
+    };
+    // The verdicts come only when the crawl says it waits for nothing else (as a keeper's gathered
+    // writes are sent then): without the call the crawl would never end.
+    const settle = () => {
+      if (visitsAtSettle < 0) visitsAtSettle = visits;
+      for (const f of held.splice(0)) f();
+    };
+    const rs = await all(crawl([`${SITE}/p/0.html`], visitor, { maxDepth: 1000, parallel: 4, settle }));
+    const whole = await all(crawl([`${SITE}/p/0.html`], siteVisitor(n), { maxDepth: 1000 }));
+    assert.deepEqual(finalSet(rs), finalSet(whole));
+    // Called first when the 64 verdicts awaited at most had stopped the crawl, or at its end.
+    assert.ok(visitsAtSettle >= Math.min(64, rs.length), `settle called after ${visitsAtSettle} visits`);
+  },
+);
