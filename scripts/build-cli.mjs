@@ -9,6 +9,10 @@
 // - dist/cli/locator.fetch.cjs: the same with only `fetch` (its clients are loaded when used), for
 //   a one-shot fetch: the full bundle's 1.7 MB and its cache, made from other commands' runs, were
 //   most of what a cold `locator fetch` did before its first byte (bench/RESULTS.md, cold fetch).
+// - dist/cli/locator.archive.cjs: the same with only `archive` (1.2 MB against 1.8: no checker,
+//   gateway or markdown-it), its cache made from an archive of a small site, so that the crawl,
+//   the HTTP client, the HTML reader and the writer's side start compiled without the full
+//   bundle's cache growing for every other command (bench/RESULTS.md, the archive).
 // - beside each, NAME.cache: V8's code cache of that file after the runs listed with it (made
 //   by scripts/cli-cache.cjs), so that the command starts without compiling what they ran.
 // - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs with the text bundle's command names
@@ -154,7 +158,11 @@ cache(`${cli}locator.bundle.cjs`, [
   [['explain', 'gopher://h.com/1x'], ''],
   [['help', 'check'], ''],
 ]);
-await archiveCacheRun(`${cli}locator.bundle.cjs`);
+
+// archive: its --help and a run over a small site served here (archiveCacheRun).
+await bundle(`${cli}locator.archive.cjs`, ['archive']);
+cache(`${cli}locator.archive.cjs`, [[['archive', '--help'], '']]);
+await archiveCacheRun(`${cli}locator.archive.cjs`);
 
 // fetch: its --help, a file: URL (the command's whole path, no network) and an FTP URL of a port
 // that refuses the connection (the FTP client's module and its dial, no server needed).

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `locator` command as installed (package.json "bin"; written to dist/cli/locator.cjs by
 // scripts/build-cli.mjs, which fills in TEXT). `--version` is answered here, from package.json,
-// without loading the CLI. Any other command line runs one of two bundles of the CLI
+// without loading the CLI. Any other command line runs one of the bundles of the CLI
 // (dist/cli/main.js and what it imports): locator.text.cjs for the commands in TEXT (and for
 // --help and usage errors), which holds no network client, gateway or checker;
+// locator.fetch.cjs and locator.archive.cjs for fetch and archive, each with that command only;
 // locator.bundle.cjs, all of it, for the others. Each is compiled from the V8 code cache the
 // build made beside it (.cache): the command then starts without reading, parsing and compiling
 // a hundred modules. A cache that this Node does not accept (another V8 version or flags) is
@@ -29,10 +30,10 @@ if (first === '--version' || first === '-V') {
 } else {
   const text = first === undefined || first.startsWith('-') || TEXT.includes(first);
   const help = first === 'help' && (second === undefined || TEXT.includes(second));
-  // fetch alone in a bundle of its own (a one-shot fetch starts without the other commands' code).
-  run(
-    join(__dirname, text || help ? 'locator.text.cjs' : first === 'fetch' ? 'locator.fetch.cjs' : 'locator.bundle.cjs'),
-  );
+  // fetch and archive each in a bundle of its own (a one-shot fetch, and an archive, start
+  // without the other commands' code).
+  const own = first === 'fetch' || first === 'archive' ? `locator.${first}.cjs` : 'locator.bundle.cjs';
+  run(join(__dirname, text || help ? 'locator.text.cjs' : own));
 }
 
 function run(file) {

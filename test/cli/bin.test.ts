@@ -16,7 +16,7 @@ import Module from 'node:module';
 import { CLI, ROOT } from '../helpers.js';
 
 const BIN = join(ROOT, 'dist', 'cli', 'locator.cjs');
-const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs', 'locator.fetch.cjs'].map((f) =>
+const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs', 'locator.fetch.cjs', 'locator.archive.cjs'].map((f) =>
   join(ROOT, 'dist', 'cli', f),
 );
 const SCHEME = join(ROOT, 'examples', 'x-finger.mjs');
@@ -65,6 +65,9 @@ const CASES: Array<[string[], string]> = [
   [['fetch', `file://${ROOT}/package.json`], ''],
   [['fetch', 'ftp://127.0.0.1:2121/pub/unix.txt'], ''],
   [['fetch', 'ftp://127.0.0.1:2121/pub/missing.bin'], ''],
+  [['archive', '--help'], ''],
+  [['archive', '--bogus'], ''],
+  [['help', 'archive'], ''],
 ];
 
 for (const [args, input] of CASES) {
@@ -119,7 +122,15 @@ test('the fetch bundle holds the fetch command and no other; the bin sends fetch
   assert.ok(fetch.includes('dist/cli/fetch.js'));
   for (const m of ['dist/cli/check.js', 'dist/cli/serve.js', 'dist/gateway/', 'markdown-it', 'parse5'])
     assert.ok(!fetch.includes(m), `${m} in the fetch bundle`);
-  assert.match(readFileSync(BIN, 'utf8'), /first === 'fetch' \? 'locator\.fetch\.cjs'/);
+  assert.match(readFileSync(BIN, 'utf8'), /first === 'fetch' \|\| first === 'archive' \? `locator\.\$\{first\}\.cjs`/);
+});
+
+test('the archive bundle holds the archive command and no other; the bin sends archive to it', () => {
+  const archive = readFileSync(BUNDLES[3], 'utf8');
+  for (const m of ['dist/cli/archive.js', 'dist/archive/crawl.js', 'dist/crawl/engine.js', 'parse5'])
+    assert.ok(archive.includes(m), `${m} not in the archive bundle`);
+  for (const m of ['dist/cli/check.js', 'dist/cli/serve.js', 'dist/cli/fetch.js', 'dist/gateway/', 'markdown-it'])
+    assert.ok(!archive.includes(m), `${m} in the archive bundle`);
 });
 
 test('the text bundle holds no client, gateway or checker; the bin sends only the text commands to it', () => {

@@ -3,8 +3,9 @@
 // the gateway form (RFC 1738 4, Node's stack): any URL fetched through an HTTP proxy that
 // receives the full URL in its request line. Redirects are followed within the policy.
 
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { parse } from '../../schemes/registry.js';
 import type { Url } from '../../core/url.js';
@@ -65,6 +66,14 @@ interface Target {
   method?: 'GET' | 'HEAD';
 }
 
+// Node's HTTP stack, loaded on first use: a crawl of plain http URLs goes on the wire client
+// and never needs it, and node:https with its TLS stack was a few ms of every command's start.
+const builtin = createRequire(import.meta.url);
+let httpModule: typeof http | null = null;
+let httpsModule: typeof https | null = null;
+const httpOf = (): typeof http => (httpModule ??= builtin('node:http') as typeof http);
+const httpsOf = (): typeof https => (httpsModule ??= builtin('node:https') as typeof https);
+
 /** Sockets given their quiet 'error' listener (once each: a kept-alive socket serves many requests). */
 const QUIET = new WeakSet<object>();
 
@@ -72,7 +81,7 @@ function request(t: Target, options: OpenOptions, note: (l: TranscriptLine) => v
   const policy = options.policy ?? DEFAULT_POLICY;
   const timeout = nodeTimeout(options);
   const secure = t.via.scheme === 'https';
-  const mod = secure ? https : http;
+  const mod = secure ? httpsOf() : httpOf();
   const host = (t.via.host ?? '').replace(/^\[|\]$/g, '');
   const port = t.via.port ?? (secure ? 443 : 80);
   const hostHeader =
