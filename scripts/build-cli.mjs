@@ -122,23 +122,35 @@ async function archiveCacheRun(out) {
   });
   await new Promise((res) => server.listen(0, '127.0.0.1', res));
   const dir = mkdtempSync(join(tmpdir(), 'locator-build-'));
+  let failure = null;
   try {
     const args = ['archive', '-o', `${dir}/`, '--per-host', '1', `http://127.0.0.1:${server.address().port}/`];
+    // The site is on loopback: no gateway of the environment (`*_proxy`) is asked for it.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/_proxy$/i.test(k)));
     const child = spawn(process.execPath, [`${root}scripts/cli-cache.cjs`, out, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env,
     });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
-    const status = await new Promise((res) => child.on('close', res));
+    // A run that hangs fails the build after a minute (it takes well under a second).
+    const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const status = await new Promise((res) => {
+      child.on('error', (e) => res(`not started: ${e.message}`));
+      child.on('close', (code, signal) => res(code ?? signal));
+    });
+    clearTimeout(limit);
     // Exit 3 for the 404 (a URL that failed, as meant); each of the others written.
     const records = Number(/([0-9]+) records written/.exec(err)?.[1] ?? 0);
-    if ((status !== 0 && status !== 3) || records < 10) {
-      console.error(`build-cli: the code cache run of ${args.join(' ')} failed (${status}):\n${err}`);
-      process.exit(1);
-    }
+    if ((status !== 0 && status !== 3) || records < 10)
+      failure = `build-cli: the code cache run of ${args.join(' ')} failed (${status}):\n${err}`;
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+  if (failure !== null) {
+    console.error(failure);
+    process.exit(1);
   }
 }
 

@@ -23,6 +23,7 @@ import {
   type Resource,
 } from '../clients/index.js';
 import { crawl, type CrawlResult, type CrawlSummary, type Visit } from '../crawl/engine.js';
+import type { StoredVerdict } from '../crawl/state.js';
 import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
 import { RobotsCache, type RobotsReport } from '../crawl/robots-cache.js';
 import { robotsFetcher, robotsPlaceOf, type RobotsTap } from '../crawl/robots-fetch.js';
@@ -49,6 +50,9 @@ function failedVerdict(e: unknown, t0: number) {
 
 /** How long the records given to the writer's thread are gathered into one message (ThreadWriterOptions.gather). */
 export const ARCHIVE_GATHER_MS = 20;
+
+/** Past this many octets given to the writer and not yet in the file, a visit waits for its own records. */
+export const ARCHIVE_BACKLOG = 64 * 1024 * 1024;
 
 /** The most links kept from one menu or listing (info lines included): the rest is not followed. */
 export const ARCHIVE_MAX_LINKS = 10000;
@@ -268,15 +272,22 @@ export async function* archiveCrawl(
   });
   let records = 0;
 
-  /** Writes the exchanges that ended whole (each response and request once); the records written. */
+  /**
+   * Writes the exchanges that ended whole (each response and request once), given to the writer
+   * at once (a redirect's records and its target's go in one message, so that a kill does not
+   * find a redirect written without what it led to); fails with the first failure.
+   */
   const writeExchanges = async (exchanges: readonly HttpExchange[]): Promise<void> => {
-    for (const ex of exchanges) {
-      const w = await recordExchange(writer, ex);
-      if (w !== null) {
-        archived.add(ex.url);
-        records += 2;
-      }
-    }
+    const all = await Promise.allSettled(
+      exchanges.map(async (ex) => {
+        const w = await recordExchange(writer, ex);
+        if (w !== null) {
+          archived.add(ex.url);
+          records += 2;
+        }
+      }),
+    );
+    for (const r of all) if (r.status === 'rejected') throw r.reason;
   };
 
   /**
@@ -288,8 +299,17 @@ export async function* archiveCrawl(
    * (its exchange not read to its end) is not kept: a record holds a whole reply.
    */
   const robotsKept = new Set<string>();
-  /** The writes of the robots.txt kept, under way: the crawl does not wait for them; the close does. */
-  const robotsWrites = new Set<Promise<void>>();
+  /** The writes under way (pages' records, robots.txt's): the crawl does not wait for them; the close does. */
+  const writes = new Set<Promise<unknown>>();
+  const pending = (p: Promise<unknown>) => {
+    const settled: Promise<unknown> = p.then(
+      (): boolean => writes.delete(settled),
+      (): boolean => writes.delete(settled),
+    );
+    writes.add(settled);
+  };
+  /** robots.txt kept by this run, by URL: whether its records were written (a link to it waits for them). */
+  const robotsWritten = new Map<string, Promise<boolean>>();
   const keepRobots = (url: string): RobotsTap => {
     const exchanges: HttpExchange[] = [];
     const keep = async (got: { resource: Resource; octets: Uint8Array; whole: boolean } | null): Promise<void> => {
@@ -298,11 +318,7 @@ export async function* archiveCrawl(
         // Taken as this run's at once (before the records are written), so that a link to the
         // robots.txt visited meanwhile does not write it again; given back if its write fails.
         const mine = exchanges.filter((ex, i) => ended[i] && !archived.has(ex.url));
-        for (const ex of mine) {
-          archived.add(ex.url);
-          robotsKept.add(ex.url);
-        }
-        for (const ex of mine) {
+        const all = mine.map(async (ex) => {
           let written = false;
           try {
             written = (await recordExchange(writer, ex)) !== null;
@@ -313,7 +329,17 @@ export async function* archiveCrawl(
               robotsKept.delete(ex.url);
             }
           }
-        }
+          return written;
+        });
+        mine.forEach((ex, i) => {
+          archived.add(ex.url);
+          robotsKept.add(ex.url);
+          robotsWritten.set(
+            ex.url,
+            all[i]!.catch(() => false),
+          );
+        });
+        await Promise.all(all);
         return;
       }
       if (got === null || !got.whole) return;
@@ -323,23 +349,29 @@ export async function* archiveCrawl(
       archived.add(url);
       robotsKept.add(target);
       robotsKept.add(url);
-      try {
-        const { octets } = got;
-        const body = new ReadableStream<Uint8Array>({
-          start(c) {
-            c.enqueue(octets);
-            c.close();
-          },
-        });
-        await recordFetch(writer, url, { ...got.resource, body });
-        records += 2;
-      } catch (e) {
-        archived.delete(target);
-        archived.delete(url);
-        robotsKept.delete(target);
-        robotsKept.delete(url);
-        throw e;
-      }
+      const { octets } = got;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(octets);
+          c.close();
+        },
+      });
+      const written = recordFetch(writer, url, { ...got.resource, body }).then(
+        () => {
+          records += 2;
+          return true;
+        },
+        () => {
+          archived.delete(target);
+          archived.delete(url);
+          robotsKept.delete(target);
+          robotsKept.delete(url);
+          return false;
+        },
+      );
+      robotsWritten.set(target, written);
+      robotsWritten.set(url, written);
+      await written;
     };
     return {
       options: { transcript: true, httpCapture: (e) => exchanges.push(e) },
@@ -347,9 +379,7 @@ export async function* archiveCrawl(
       // (the first ones would otherwise wait for the writer's thread to start), and the archive
       // is closed only once they are.
       done: (got) => {
-        const p = keep(got).catch(() => {});
-        robotsWrites.add(p);
-        void p.then(() => robotsWrites.delete(p));
+        pending(keep(got).catch(() => {}));
         return Promise.resolve();
       },
     };
@@ -367,24 +397,34 @@ export async function* archiveCrawl(
   const visit = async (u: Url, _entry: unknown, follow: boolean): Promise<Visit> => {
     let writing: { done: Promise<void>; urls: string[] } | null = null;
     const t0 = Date.now();
-    // A writer that has stopped fails every record: the server is not asked for objects that
-    // cannot be kept (and their links, which the crawl would follow, are not read).
-    if (writer.failure !== null) return { verdict: failedVerdict(writer.failure, t0) };
-    const v = await politeness.run(serverKey(u), () =>
-      fetchOne(u, follow, t0, (done, urls) => (writing = { done, urls })),
-    );
+    // A writer whose thread has stopped can keep nothing more: the crawl ends with its error
+    // (thrown, no verdict kept: a resumed run visits the URL again), and no server is asked for
+    // what could not be kept.
+    const stopped = () => {
+      if (writer.failure !== null) throw writer.failure;
+    };
+    stopped();
+    const v = await politeness.run(serverKey(u), () => {
+      stopped();
+      return fetchOne(u, follow, t0, (done, urls) => {
+        writing = { done, urls };
+        pending(done);
+      });
+    });
     const w = writing as { done: Promise<void>; urls: string[] } | null;
     if (w === null) return v;
-    return {
-      ...v,
-      verdict: w.done.then(
-        () => v.verdict,
-        (e: unknown) => {
-          for (const url of w.urls) archived.delete(url);
-          return failedVerdict(e, t0);
-        },
-      ),
-    };
+    const verdict = w.done.then(
+      () => v.verdict,
+      (e: unknown) => {
+        for (const url of w.urls) archived.delete(url);
+        if (writer.failure !== null) throw writer.failure;
+        return failedVerdict(e, t0);
+      },
+    );
+    // Past ARCHIVE_BACKLOG octets on their way to the file, the visit waits for its records
+    // before it leaves its place: the crawl's memory is bounded by octets, not only by visits.
+    if (writer.backlog > ARCHIVE_BACKLOG) return { ...v, verdict: await verdict };
+    return { ...v, verdict };
   };
 
   const fetchOne = async (
@@ -440,16 +480,26 @@ export async function* archiveCrawl(
         : isPage
           ? await pageLinksFrom(base, r.body)
           : (await r.body.cancel().catch(() => {}), null);
-      // A robots.txt this run kept when it read it, reached as a link too: archived by this run.
+      // A robots.txt this run kept when it read it, reached as a link too: archived by this run,
+      // once its records are written (its verdict waits for them).
       const robotsTxt = robotsKept.has(target) || robotsKept.has(u.href);
+      const verdict: StoredVerdict = {
+        status: robotsTxt ? 'archived' : 'earlier',
+        attempts: 1,
+        ms: Date.now() - t0,
+        reason: robotsTxt ? type : `${target} was archived before; not written again`,
+        ...(got?.note ? { notes: [got.note] } : {}),
+      };
+      const robotsWrite = robotsTxt ? (robotsWritten.get(target) ?? robotsWritten.get(u.href)) : undefined;
       return {
-        verdict: {
-          status: robotsTxt ? 'archived' : 'earlier',
-          attempts: 1,
-          ms: Date.now() - t0,
-          reason: robotsTxt ? type : `${target} was archived before; not written again`,
-          ...(got?.note ? { notes: [got.note] } : {}),
-        },
+        verdict:
+          robotsWrite === undefined
+            ? verdict
+            : robotsWrite.then((ok) => {
+                if (ok) return verdict;
+                if (writer.failure !== null) throw writer.failure;
+                return failedVerdict(new Error(`the records of ${target} could not be written`), t0);
+              }),
         links: got?.links ?? null,
       };
     }
@@ -524,7 +574,9 @@ export async function* archiveCrawl(
       crawlSummary,
     );
   } finally {
-    while (robotsWrites.size > 0) await Promise.all(robotsWrites);
+    // Every record given is written before the files are closed: a crawl stopped by its reader,
+    // or by an error, still leaves each exchange whole (its request with its response).
+    while (writes.size > 0) await Promise.all(writes);
     files = await writer.close();
   }
   let index: string | null = null;

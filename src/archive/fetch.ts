@@ -10,7 +10,7 @@ import {
   type Resource,
   type TranscriptLine,
 } from '../clients/index.js';
-import type { RecordWriter, WrittenRecord } from './writer.js';
+import { newRecordId, type RecordWriter, type WrittenRecord } from './writer.js';
 import { chunksOf } from './spool.js';
 
 /**
@@ -141,7 +141,8 @@ export async function recordExchange(writer: RecordWriter, ex: HttpExchange): Pr
   if (ex.ip !== null) fields.push(['WARC-IP-Address', ex.ip]);
   const protocol = exchangeProtocol(ex);
   if (protocol !== null) fields.push(['WARC-Protocol', protocol]);
-  const response = await writer.write({
+  const responseId = newRecordId();
+  const response = writer.write({
     type: 'response',
     targetUri: ex.url,
     contentType: 'application/http;msgtype=response',
@@ -149,17 +150,22 @@ export async function recordExchange(writer: RecordWriter, ex: HttpExchange): Pr
     payload: 'http',
     fields,
     date: ex.date,
+    recordId: responseId,
   });
-  // After the response is in the file: a request record never names a response that is not.
-  const request = await writer.write({
+  // Given at once (one message to the writer's thread), written only once the response is in
+  // the file: a request record never names a response that is not.
+  const request = writer.write({
     type: 'request',
     targetUri: ex.url,
     contentType: 'application/http;msgtype=request',
     block: ex.sent,
-    fields: [['WARC-Concurrent-To', response.recordId], ...fields],
+    fields: [['WARC-Concurrent-To', responseId], ...fields],
     date: ex.date,
+    requires: responseId,
   });
-  return { response, request };
+  // The response's failure is the one to report (the request's only says it followed).
+  request.catch(() => {});
+  return { response: await response, request: await request };
 }
 
 /**

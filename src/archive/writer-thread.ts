@@ -16,7 +16,13 @@
 import { Worker } from 'node:worker_threads';
 import { defineCode, LocatorError } from '../core/errors.js';
 import { chunksOf, type BlockSource } from './spool.js';
-import { WARC_WRITER_CLOSED, type RecordInput, type WriterOptions, type WrittenRecord } from './writer.js';
+import {
+  WARC_RECORD_REQUIRES,
+  WARC_WRITER_CLOSED,
+  type RecordInput,
+  type WriterOptions,
+  type WrittenRecord,
+} from './writer.js';
 
 export const WARC_WRITER_FAILED = defineCode(
   'warc-writer-failed',
@@ -153,6 +159,8 @@ export class ThreadWarcWriter {
   private batch: Array<{ id: number; head: RecordHead; bytes: Uint8Array }> = [];
   private batchBytes = 0;
   private timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
+  /** Records given with their `recordId` that go over as streams, until written. */
+  private readonly streams = new Map<string, Promise<WrittenRecord>>();
   private inflight = 0;
   private waiters: Array<() => void> = [];
   private dead: Error | null = null;
@@ -179,6 +187,11 @@ export class ThreadWarcWriter {
       }),
     );
     this.hold();
+  }
+
+  /** Octets of the records given whole and not yet written, and of streams sent and not yet taken by the worker. */
+  get backlog(): number {
+    return this.inflight;
   }
 
   /** Why the writer stopped (its thread failed or ended), or null while it works: every later write fails with it. */
@@ -274,6 +287,27 @@ export class ThreadWarcWriter {
   write(input: RecordInput): Promise<WrittenRecord> {
     if (this.closing !== null) return Promise.reject(new LocatorError(WARC_WRITER_CLOSED, -1));
     if (this.dead !== null) return Promise.reject(this.dead);
+    // A record that requires one going over as a stream is sent after it (records given whole
+    // reach the worker in the order given; a stream's first octets may not have gone yet).
+    const before = input.requires !== undefined ? this.streams.get(input.requires) : undefined;
+    if (before === undefined) return this.send(input);
+    const required = input.requires!;
+    const p = before.then(
+      () => this.send(input),
+      () =>
+        Promise.reject(
+          new LocatorError(WARC_RECORD_REQUIRES, -1, `the record ${required} this one goes with was not written`),
+        ),
+    );
+    this.writes.add(p);
+    const forget = () => this.writes.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** write() of a record taken (before any close). */
+  private send(input: RecordInput): Promise<WrittenRecord> {
+    if (this.dead !== null) return Promise.reject(this.dead);
     const { block, ...head } = input;
     const id = this.next++;
     // A block given whole goes over whole up to BATCH octets; a larger one as a stream does, in
@@ -293,6 +327,12 @@ export class ThreadWarcWriter {
     } else {
       this.flush();
       p = this.stream(id, head, block);
+      const recordId = input.recordId;
+      if (recordId !== undefined) {
+        this.streams.set(recordId, p);
+        const gone = () => this.streams.delete(recordId);
+        p.then(gone, gone);
+      }
     }
     this.writes.add(p);
     const forget = () => this.writes.delete(p);

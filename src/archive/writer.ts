@@ -36,6 +36,15 @@ export const WARC_WRITER_CLOSED = defineCode(
   'the WARC writer is closed: no record can be written',
   'usage',
 );
+export const WARC_RECORD_REQUIRES = defineCode(
+  'warc-record-requires',
+  'error',
+  null,
+  'the record this one goes with (its `requires`) was not written: neither is this one',
+  'usage',
+);
+/** WARC 1.1 5.4 as newRecordId() makes them, and as a caller may give one: `<urn:uuid:...>`. */
+const RECORD_ID = /^<urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}>$/i;
 export const WARC_NAME_TAKEN = defineCode(
   'warc-name-taken',
   'error',
@@ -88,6 +97,15 @@ export interface RecordInput {
   /** Further header fields, in order (WARC-Protocol, WARC-Concurrent-To ...). */
   fields?: Array<[string, string]>;
   date?: Date;
+  /** The record's WARC-Record-ID (WARC 1.1 5.4, `<urn:uuid:...>`: newRecordId()); a new one by default. */
+  recordId?: string;
+  /**
+   * The WARC-Record-ID of a record given to this writer before, with its `recordId`, that must be
+   * in the file for this one to be written: if its write fails, this one fails too
+   * (`warc-record-requires`). A request record and the response it is concurrent to are so given
+   * at once, and never the request alone.
+   */
+  requires?: string;
 }
 
 /** Where a record went and what it holds: what the CDXJ index and a revisit need. */
@@ -200,6 +218,9 @@ export class WarcWriter {
   private serial = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Records given with their `recordId`, until written; the ids of those whose write failed (`requires`). */
+  private readonly given = new Map<string, Promise<WrittenRecord>>();
+  private readonly failedIds = new Set<string>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly seen = new Map<string, WrittenRecord>();
 
@@ -224,8 +245,45 @@ export class WarcWriter {
    * fetches may write at once); a record that must follow another (metadata after its resource)
    * is written after the other's write() has resolved.
    */
-  async write(input: RecordInput): Promise<WrittenRecord> {
-    if (this.closed) throw new LocatorError(WARC_WRITER_CLOSED, -1);
+  write(input: RecordInput): Promise<WrittenRecord> {
+    const id = input.recordId;
+    if (id !== undefined && !RECORD_ID.test(id))
+      return Promise.reject(new RangeError(`WarcWriter: ${JSON.stringify(id)} is not a record id (<urn:uuid:...>)`));
+    let p: Promise<WrittenRecord>;
+    if (input.requires === undefined) p = this.writeOne(input);
+    else {
+      // Taken now (a close after this call waits for it); written once the record it requires is.
+      if (this.closed) return Promise.reject(new LocatorError(WARC_WRITER_CLOSED, -1));
+      const required = input.requires;
+      const prior = this.given.get(required);
+      const failed = () =>
+        new LocatorError(WARC_RECORD_REQUIRES, -1, `the record ${required} this one goes with was not written`);
+      p = this.failedIds.has(required)
+        ? Promise.reject(failed())
+        : (prior ?? Promise.resolve()).then(
+            () => this.writeOne(input, true),
+            () => Promise.reject(failed()),
+          );
+      this.inflight.add(p);
+      const done = () => this.inflight.delete(p);
+      p.then(done, done);
+    }
+    if (id !== undefined) {
+      this.given.set(id, p);
+      p.then(
+        () => this.given.delete(id),
+        () => {
+          this.given.delete(id);
+          this.failedIds.add(id);
+        },
+      );
+    }
+    return p;
+  }
+
+  /** write() of one record; `accepted` when write() took it before a close (a record that required another). */
+  private async writeOne(input: RecordInput, accepted = false): Promise<WrittenRecord> {
+    if (this.closed && !accepted) throw new LocatorError(WARC_WRITER_CLOSED, -1);
     // A block given whole is written from memory up to spoolLimit octets; a larger one goes
     // through the spool as a stream does (no second copy of it in memory).
     const whole = wholeOf(input.block, this.options.spoolLimit);
@@ -510,7 +568,7 @@ export class WarcWriter {
 
   /** The record's header (WARC 1.1 4): version line, fields, the empty line. */
   private head(input: RecordInput, body: Body, blockDigest: string, payloadDigest: string | null): Head {
-    const recordId = newRecordId();
+    const recordId = input.recordId ?? newRecordId();
     const date = warcDate(input.date ?? this.options.now());
     const fields: Array<[string, string]> = [
       ['WARC-Type', input.type],

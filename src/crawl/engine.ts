@@ -213,6 +213,9 @@ export async function* crawl(
           verdict = { status: 'refused', attempts: 0, ms: 0, reason: answer.reason, code: 'robots-disallowed' };
         } else {
           const v = await visit(parsed, e, e.follow);
+          // A verdict to come that fails while the links are read is this visit's failure (the
+          // crawl's, as a visitor's throw is), not an unhandled rejection.
+          if (v.verdict instanceof Promise) v.verdict.catch(() => {});
           let notes: string[] = [];
           if (e.follow && v.links) {
             followed = true;
@@ -301,7 +304,7 @@ export async function* crawl(
 
     for (;;) {
       let exhausted = false;
-      while (running < parallel && settling < settlingMost) {
+      while (running < parallel && running + settling < settlingMost) {
         const e = state.next();
         if (e === null) {
           exhausted = true;

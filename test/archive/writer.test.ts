@@ -21,6 +21,8 @@ import {
   WARC_TRUNCATED,
   WARC_BAD_GZIP,
   WARC_WRITER_CLOSED,
+  ThreadWarcWriter,
+  newRecordId,
 } from '../../src/archive/index.js';
 import { LocatorError } from '../../src/core/errors.js';
 import { assertDigests, b32, dechunk } from './peer.js';
@@ -602,5 +604,89 @@ test('a record whose write fails part of the way leaves nothing: the next record
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+});
+
+for (const kind of ['WarcWriter', 'ThreadWarcWriter'] as const) {
+  test(`${kind}: a record given with requires is written after the record it names, and not at all when that one fails`, async () => {
+    const dir = tempDir();
+    try {
+      const w = kind === 'WarcWriter' ? new WarcWriter({ dir }) : new ThreadWarcWriter({ dir, gather: 5 });
+      const ids = [newRecordId(), newRecordId(), newRecordId()];
+      // A response whose block fails part of the way, and the request that goes with it.
+      const failing = (async function* () {
+        yield Buffer.from('HTTP/1.1 200 OK\r\n');
+        throw new Error('connection reset');
+      })();
+      const lost = w.write({
+        type: 'response',
+        targetUri: 'http://example.org/lost',
+        block: failing,
+        recordId: ids[0],
+      });
+      const orphan = w.write({
+        type: 'request',
+        targetUri: 'http://example.org/lost',
+        block: REQUEST,
+        requires: ids[0],
+      });
+      await assert.rejects(lost, /connection reset/);
+      await assert.rejects(orphan, (e: unknown) => e instanceof LocatorError && e.code === 'warc-record-requires');
+      // A response given as a stream larger than a batch (the thread writer sends it in parts), and
+      // its request given at once: the request after it, naming it.
+      const big = Buffer.concat([
+        Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 400000\r\n\r\n'),
+        Buffer.alloc(400_000, 120),
+      ]);
+      const response = w.write({
+        type: 'response',
+        targetUri: 'http://example.org/big',
+        block: slowly(big, 65536),
+        recordId: ids[1],
+      });
+      const request = w.write({
+        type: 'request',
+        targetUri: 'http://example.org/big',
+        block: REQUEST,
+        fields: [['WARC-Concurrent-To', ids[1]!]],
+        requires: ids[1],
+      });
+      // One written before close() and required by a record given after it.
+      await w.write({ type: 'metadata', targetUri: 'http://example.org/m', block: 'm', recordId: ids[2] });
+      const after = w.write({ type: 'metadata', targetUri: 'http://example.org/n', block: 'n', requires: ids[2] });
+      const files = await w.close();
+      assert.equal((await response).recordId, ids[1]);
+      await request;
+      await after;
+      const records = await assertDigests(join(dir, files[0]!));
+      const order = records.map((r) => `${r.type} ${r.targetUri}`);
+      // Each record once (the failed response and its request not at all), each after the one it requires.
+      assert.deepEqual([...order.slice(1)].sort(), [
+        'metadata http://example.org/m',
+        'metadata http://example.org/n',
+        'request http://example.org/big',
+        'response http://example.org/big',
+      ]);
+      const at = (x: string) => order.indexOf(x);
+      assert.ok(at('request http://example.org/big') > at('response http://example.org/big'), order.join(', '));
+      assert.ok(at('metadata http://example.org/n') > at('metadata http://example.org/m'), order.join(', '));
+      const response_ = records[at('response http://example.org/big')]!;
+      const request_ = records[at('request http://example.org/big')]!;
+      assert.equal(response_.fields.get('warc-record-id'), ids[1]);
+      assert.equal(request_.fields.get('warc-concurrent-to'), ids[1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('WarcWriter: a recordId that is not a record id is refused', async () => {
+  const dir = tempDir();
+  try {
+    const w = new WarcWriter({ dir });
+    await assert.rejects(w.write({ type: 'metadata', block: 'x', recordId: 'urn:uuid:nope' }), RangeError);
+    await w.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

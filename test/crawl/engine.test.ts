@@ -199,45 +199,49 @@ test('a crawl killed with SIGKILL at random points and started again re-visits n
   }
 });
 
-test('a verdict given as a promise: the links are taken at once and the next URLs visited while it waits, up to max(4 x parallel, 64) verdicts awaited; the crawl ends when each has come', async () => {
-  const n = 300;
-  const pages = siteVisitor(n);
-  const held: Array<() => void> = [];
-  let visits = 0;
-  const visitor = async (u: Parameters<typeof pages>[0], e: unknown, follow: boolean) => {
-    visits++;
-    const v = await pages(u, e, follow);
-    const verdict = new Promise<StoredVerdict>((resolve) =>
-      held.push(() => resolve({ ...(v.verdict as StoredVerdict), reason: 'settled' })),
-    );
-    return { ...v, verdict };
-  };
-  const rs: CrawlResult[] = [];
-  const done = (async () => {
-    for await (const r of crawl([`${SITE}/p/0.html`], visitor, { maxDepth: 1000, parallel: 2 })) rs.push(r);
-  })();
-  // No verdict has come: the crawl went on with the links (2 visits at a time, each leaving its
-  // place once its links were taken) until 64 verdicts were awaited, and stopped there.
-  for (let i = 0; i < 200 && visits < 64; i++) await new Promise((r) => setTimeout(r, 5));
-  await new Promise((r) => setTimeout(r, 50));
-  assert.ok(visits >= 64 && visits <= 66, `${visits} visits before any verdict`);
-  assert.equal(rs.length, 0);
-  // The verdicts come one by one; the crawl ends when the last has come, with each URL's.
-  while (true) {
-    const next = held.shift();
-    if (next !== undefined) next();
-    await new Promise((r) => setImmediate(r));
-    if (held.length === 0) {
-      const end = await Promise.race([done.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
-      if (end) break;
+test(
+  'a verdict given as a promise: the links are taken at once and the next URLs visited while it waits, up to max(4 x parallel, 64) visits under way or awaited; the crawl ends when each has come',
+  { timeout: 30_000 },
+  async () => {
+    const n = 300;
+    const pages = siteVisitor(n);
+    const held: Array<() => void> = [];
+    let visits = 0;
+    const visitor = async (u: Parameters<typeof pages>[0], e: unknown, follow: boolean) => {
+      visits++;
+      const v = await pages(u, e, follow);
+      const verdict = new Promise<StoredVerdict>((resolve) =>
+        held.push(() => resolve({ ...(v.verdict as StoredVerdict), reason: 'settled' })),
+      );
+      return { ...v, verdict };
+    };
+    const rs: CrawlResult[] = [];
+    const done = (async () => {
+      for await (const r of crawl([`${SITE}/p/0.html`], visitor, { maxDepth: 1000, parallel: 2 })) rs.push(r);
+    })();
+    // No verdict has come: the crawl went on with the links (2 visits at a time, each leaving its
+    // place once its links were taken) until 64 visits were under way or awaited, and stopped there.
+    for (let i = 0; i < 200 && visits < 64; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(visits, 64, `${visits} visits before any verdict`);
+    assert.equal(rs.length, 0);
+    // The verdicts come one by one; the crawl ends when the last has come, with each URL's.
+    while (true) {
+      const next = held.shift();
+      if (next !== undefined) next();
+      await new Promise((r) => setImmediate(r));
+      if (held.length === 0) {
+        const end = await Promise.race([done.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+        if (end) break;
+      }
     }
-  }
-  await done;
-  const whole = await all(crawl([`${SITE}/p/0.html`], siteVisitor(n), { maxDepth: 1000 }));
-  assert.deepEqual(finalSet(rs), finalSet(whole));
-  assert.equal(rs.length, visits);
-  for (const r of rs) assert.equal(r.reason, 'settled');
-});
+    await done;
+    const whole = await all(crawl([`${SITE}/p/0.html`], siteVisitor(n), { maxDepth: 1000 }));
+    assert.deepEqual(finalSet(rs), finalSet(whole));
+    assert.equal(rs.length, visits);
+    for (const r of rs) assert.equal(r.reason, 'settled');
+  },
+);
 
 test(
   'settle is called when only verdicts are left to wait for, and not while URLs are left to visit',
@@ -265,5 +269,24 @@ test(
     assert.deepEqual(finalSet(rs), finalSet(whole));
     // Called first when the 64 verdicts awaited at most had stopped the crawl, or at its end.
     assert.ok(visitsAtSettle >= Math.min(64, rs.length), `settle called after ${visitsAtSettle} visits`);
+  },
+);
+
+test(
+  'a verdict given as a promise that fails ends the crawl with its error, as a visitor that throws does',
+  { timeout: 30_000 },
+  async () => {
+    const pages = siteVisitor(50);
+    let visits = 0;
+    const visitor = async (u: Parameters<typeof pages>[0], e: unknown, follow: boolean) => {
+      const v = await pages(u, e, follow);
+      // The fifth visit's verdict fails while the crawl reads other links.
+      const failing = ++visits === 5;
+      const verdict = new Promise<StoredVerdict>((resolve, reject) =>
+        setTimeout(() => (failing ? reject(new Error('the verdict failed')) : resolve(v.verdict as StoredVerdict)), 5),
+      );
+      return { ...v, verdict };
+    };
+    await assert.rejects(all(crawl([`${SITE}/p/0.html`], visitor, { maxDepth: 1000 })), /the verdict failed/);
   },
 );
