@@ -80,6 +80,9 @@ function deadlineArg(v: unknown): number | undefined {
   return whole('deadline', v, 1);
 }
 
+/** The options that only the crawl of --recursive reads. */
+const CRAWL_ONLY = ['scope', 'state', 'max-depth', 'max-urls', 'ignore-robots'] as const;
+
 /** The default --timeout of check, in milliseconds (open()'s is 30000: a checker waits less). */
 export const DEFAULT_TIMEOUT = 10000;
 
@@ -243,7 +246,7 @@ export const checkCommand: Command = {
     [1, 'some URL is broken, refused, invalid or unreachable'],
     [
       2,
-      'usage error: an unknown or malformed option, a bad option value, a report FILE that cannot be written (before any check)',
+      'usage error: an unknown or malformed option, a bad option value, an option of the crawl (--scope, --state, --max-depth, --max-urls, --ignore-robots) without --recursive, a report FILE that cannot be written (before any check)',
     ],
   ],
   example: ['--html report.html notes.txt', 'the links of notes.txt, also as an HTML page'],
@@ -335,7 +338,8 @@ export const checkCommand: Command = {
     'ignore-robots': {
       type: 'boolean',
       group: 'Pace',
-      description: 'Do not read robots.txt (RFC 9309; read by default with --recursive). Named in the report.',
+      description:
+        'With --recursive: do not read robots.txt (RFC 9309; read by default with --recursive, never without). Named in the report.',
     },
     rate: {
       type: 'string',
@@ -534,11 +538,7 @@ export const checkCommand: Command = {
       maxUrls: whole('max-urls', values['max-urls'], 1),
       scope: scopeArg(values.scope),
       state:
-        typeof values.state !== 'string'
-          ? undefined
-          : values.recursive === true
-            ? folderArg('--state', values.state)
-            : values.state,
+        typeof values.state === 'string' && values.recursive === true ? folderArg('--state', values.state) : undefined,
       ignoreRobots: values['ignore-robots'] === true ? true : undefined,
       rate: rateArg(values.rate),
       maxWait: whole('max-wait', values['max-wait'], 0),
@@ -557,6 +557,15 @@ export const checkCommand: Command = {
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
       netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,
     };
+    // The options of the crawl do nothing without one: given on the command line without
+    // --recursive (and well formed), each is a usage error, not an option silently dropped (a
+    // config file may hold them for the runs with --recursive).
+    if (values.recursive !== true)
+      for (const name of CRAWL_ONLY)
+        if (given[name] !== undefined)
+          throw new UsageError(
+            `--${name} needs --recursive: it is an option of the crawl, which only --recursive makes`,
+          );
     const list = (v: unknown) => ([] as string[]).concat((v as string[] | undefined) ?? []);
     const exclude = list(values.exclude);
     const ignoreFile = typeof values['ignore-file'] === 'string' ? values['ignore-file'] : null;
