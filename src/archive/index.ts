@@ -32,6 +32,7 @@ export {
   type WarcRecord,
   type RecordEnd,
   type ReadOptions,
+  type ReadDamage,
   type DigestCheck,
 } from './reader.js';
 export { WARC_TRUNCATED, WARC_BAD_GZIP } from './gzip.js';

@@ -55,9 +55,26 @@ export interface WarcRecord {
   end(): Promise<RecordEnd>;
 }
 
+/** A damaged part of a file that readWarc() went past (ReadOptions.onDamage). */
+export interface ReadDamage {
+  /** What was wrong where the damage starts (`warc-truncated`, `warc-bad-gzip`, `warc-bad-record`; its offset). */
+  error: LocatorError;
+  /** Where reading went on: the offset of the next record read whole; null when none followed. */
+  next: number | null;
+}
+
 export interface ReadOptions {
   /** Check WARC-Block-Digest and WARC-Payload-Digest while the blocks stream (default true). */
   verify?: boolean;
+  /**
+   * Go past damage instead of throwing at it: a damaged or torn gzip member, octets that are no
+   * member, a malformed record or one cut short are given here, once per damaged stretch (with
+   * where reading went on), and the records after it are read: the next gzip member found (its
+   * magic number, RFC 1952 2.3.1, that inflates to a record), or in a plain file the next line
+   * that starts with `WARC/`. Without it the first damage throws (what a resume needs: it cuts
+   * the file there).
+   */
+  onDamage?: (damage: ReadDamage) => void;
 }
 
 const MAX_HEAD = 1 << 20;
@@ -174,78 +191,129 @@ function matches(h: { hash: Hash; field: string } | null): DigestCheck {
  * ISO 28500 (WARC 1.1) section 4: the records of the file at `path`, in order. Each record's
  * block is streamed; the next record is read only after the block (what the caller did not read
  * is skipped). Throws `warc-truncated` or `warc-bad-gzip` for a damaged gzip member and
- * `warc-bad-record` for a malformed record, with the offset of where it starts.
+ * `warc-bad-record` for a malformed record, with the offset of where it starts, unless
+ * `options.onDamage` is given: then the damage is reported there and skipped.
  */
 export async function* readWarc(path: string, options: ReadOptions = {}): AsyncGenerator<WarcRecord> {
   const verify = options.verify ?? true;
+  const onDamage = options.onDamage;
   const fh = await open(path, 'r');
+  // The damage not reported yet: it is, with where reading went on, once a record after it has
+  // been read whole (a stretch of damage gives one report, not one per false start in it).
+  let lost: LocatorError | null = null;
+  const found = (next: number | null) => {
+    if (lost !== null) onDamage!({ error: lost, next });
+    lost = null;
+  };
+  /** The damage `e`, thrown, or kept for its report when damage is skipped. */
+  const damaged = (e: unknown): void => {
+    if (onDamage === undefined || !(e instanceof LocatorError)) throw e;
+    lost ??= e;
+  };
   try {
     const size = (await fh.stat()).size;
     if (await isGzip(fh)) {
       for (let pos = 0; pos < size;) {
-        const member = inflateMember(fh, pos, size);
-        let end = -1;
-        const source: AsyncIterator<Buffer> = {
-          next: async () => {
-            const r = await member.next();
-            if (r.done) {
-              end = r.value.end;
-              return { done: true, value: undefined };
-            }
-            return r;
-          },
-        };
-        const pull = new Pull(source);
         const memberStart = pos;
-        // The length of a record is its member's, once the member has been read to its end; a
-        // record that shares its member with others (a whole file gzipped at once, against WARC
-        // 1.1 D.2's advice) has length 0: it cannot be reached by offset alone.
-        const complete = async () => ((await pull.skipBlankLines()) ? 0 : end - memberStart);
-        while (await pull.skipBlankLines()) {
-          const record = await recordAt(pull, memberStart, verify, complete);
-          yield record;
-          await record.end();
-        }
-        pos = end;
-        // Some writers pad the file after the last member (zeros): nothing more to read. Other
-        // octets where a member should start are damage, which would hide the members after it.
-        if (pos < size) {
+        let end = -1;
+        try {
+          // Some writers pad the file after the last member (zeros): nothing more to read. Other
+          // octets where a member should start are damage, which would hide the members after it.
           const peek = await readAt(fh, pos, 2);
           if (peek[0] !== 0x1f || peek[1] !== 0x8b) {
-            if (!(await zerosFrom(fh, pos, size)))
-              throw new LocatorError(WARC_BAD_GZIP, pos, `no gzip member at offset ${pos}, and the file goes on`);
-            break;
+            if (await zerosFrom(fh, pos, size)) break;
+            throw new LocatorError(WARC_BAD_GZIP, pos, `no gzip member at offset ${pos}, and the file goes on`);
           }
+          const member = inflateMember(fh, pos, size);
+          const source: AsyncIterator<Buffer> = {
+            next: async () => {
+              const r = await member.next();
+              if (r.done) {
+                end = r.value.end;
+                return { done: true, value: undefined };
+              }
+              return r;
+            },
+          };
+          const pull = new Pull(source);
+          // The length of a record is its member's, once the member has been read to its end; a
+          // record that shares its member with others (a whole file gzipped at once, against WARC
+          // 1.1 D.2's advice) has length 0: it cannot be reached by offset alone.
+          const complete = async () => ((await pull.skipBlankLines()) ? 0 : end - memberStart);
+          while (await pull.skipBlankLines()) {
+            const record = await recordAt(pull, memberStart, verify, complete);
+            yield record;
+            await record.end();
+            found(memberStart);
+          }
+          pos = end;
+        } catch (e) {
+          damaged(e);
+          // A record cut short in a member read whole: the next member is where this one ended.
+          const next = end >= 0 ? end : await nextAt(fh, GZIP_MAGIC, memberStart + 1, size);
+          if (next === null) break;
+          pos = next;
         }
       }
     } else {
-      const buf = Buffer.alloc(1 << 16);
-      let pos = 0;
-      const source: AsyncIterator<Buffer> = {
-        next: async () => {
-          const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-          if (bytesRead === 0) return { done: true, value: undefined };
-          pos += bytesRead;
-          return { done: false, value: Buffer.from(buf.subarray(0, bytesRead)) };
-        },
-      };
-      const pull = new Pull(source);
-      while (await pull.skipBlankLines()) {
-        const start = pull.taken;
-        // A plain file: the record runs to the CR LF CR LF after its block (WARC 1.1 4) and any
-        // blank lines after it (tolerated when missing, as some writers leave them out).
-        const complete = async () => {
-          await pull.skipBlankLines();
-          return pull.taken - start;
+      for (let from = 0; from !== -1;) {
+        const buf = Buffer.alloc(1 << 16);
+        let pos = from;
+        const source: AsyncIterator<Buffer> = {
+          next: async () => {
+            const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+            if (bytesRead === 0) return { done: true, value: undefined };
+            pos += bytesRead;
+            return { done: false, value: Buffer.from(buf.subarray(0, bytesRead)) };
+          },
         };
-        const record = await recordAt(pull, start, verify, complete);
-        yield record;
-        await record.end();
+        const pull = new Pull(source);
+        let start = from;
+        try {
+          while (await pull.skipBlankLines()) {
+            const begun = pull.taken;
+            start = from + begun;
+            // A plain file: the record runs to the CR LF CR LF after its block (WARC 1.1 4) and any
+            // blank lines after it (tolerated when missing, as some writers leave them out).
+            const complete = async () => {
+              await pull.skipBlankLines();
+              return pull.taken - begun;
+            };
+            const record = await recordAt(pull, start, verify, complete);
+            yield record;
+            await record.end();
+            found(start);
+          }
+          from = -1;
+        } catch (e) {
+          damaged(e);
+          // The next record: a line that starts with the version of one.
+          const next = await nextAt(fh, LINE_WARC, start + 1, size);
+          from = next === null ? -1 : next + 1;
+        }
       }
     }
+    found(null);
   } finally {
     await fh.close();
   }
+}
+
+/** RFC 1952 2.3.1: ID1, ID2 and CM 8 (deflate), how a gzip member starts. */
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b, 8]);
+/** WARC 1.1 4: a record's version line, after the line before it. */
+const LINE_WARC = Buffer.from('\nWARC/');
+
+/** The offset of the first `what` in the file at or after `from`; null when there is none. */
+async function nextAt(fh: FileHandle, what: Buffer, from: number, size: number): Promise<number | null> {
+  const step = 1 << 16;
+  for (let at = from; at < size; at += step) {
+    // Each read takes the octets before it too, so that a match across two reads is found.
+    const b = await readAt(fh, at, Math.min(step + what.length - 1, size - at));
+    const i = b.indexOf(what);
+    if (i >= 0) return at + i;
+  }
+  return null;
 }
 
 /** True when the octets of the file from `pos` to its end are all zeros (the padding of some writers). */
@@ -297,7 +365,19 @@ async function recordAt(
   let left = contentLength;
   // The block's next piece, through the digests; null at its end. A caller that stops reading
   // early (break) leaves the rest for end() to skip: the iterator's return() closes nothing.
+  // A read that failed fails again with the same error (end() after a caller's failed read, or a
+  // read after a failed end(), names the damage, not a source that has since ended).
+  let failure: unknown = null;
   const piece = async (): Promise<Buffer | null> => {
+    if (failure !== null) throw failure;
+    try {
+      return await nextPiece();
+    } catch (e) {
+      failure = e;
+      throw e;
+    }
+  };
+  const nextPiece = async (): Promise<Buffer | null> => {
     if (left === 0) return null;
     const c = await pull.some(left);
     if (c === null)

@@ -31,9 +31,9 @@ import { tryParse } from '../schemes/registry.js';
 import { objectKey } from '../operations/normalize.js';
 import { TOO_MANY_REDIRECTS } from '../operations/policy.js';
 import { classify, NOT_FOUND, type Meta, type Resource } from '../clients/index.js';
-import { parseHead, readWarc, WARC_BAD_RECORD } from './reader.js';
+import { parseHead, readWarc, WARC_BAD_RECORD, type ReadDamage, type RecordEnd } from './reader.js';
 import { HttpPayload } from './digest.js';
-import { isGzip, readAt } from './gzip.js';
+import { isGzip, readAt, WARC_BAD_GZIP, WARC_TRUNCATED } from './gzip.js';
 
 export const WARC_RECORDED_STATUS = defineCode(
   'warc-recorded-status',
@@ -92,7 +92,13 @@ export interface IndexedFile {
   file: string;
   /** `cdxj` (the path of the CDXJ read) or `scan` (the file read through once). */
   from: string;
+  /** Records indexed (read whole, or named by the CDXJ). */
   records: number;
+  /**
+   * The damage gone past (left out of the index): a torn or damaged gzip member, a malformed
+   * record; from a CDXJ, a metadata record that could not be read (the others are read when asked for).
+   */
+  damaged: ReadDamage[];
 }
 
 /** Records up to this size are read and inflated in one call; larger ones stream. */
@@ -168,8 +174,9 @@ export class ReplayArchive {
             if (got !== undefined) from = beside;
           }
         }
-        const records = got !== undefined ? await a.fromCdxj(path, got) : await a.scan(path);
-        a.indexed.push({ file: path, from, records });
+        const damaged: ReadDamage[] = [];
+        const records = got !== undefined ? await a.fromCdxj(path, got, damaged) : await a.scan(path, damaged);
+        a.indexed.push({ file: path, from, records, damaged });
       }
     } catch (e) {
       await a.close();
@@ -346,8 +353,12 @@ export class ReplayArchive {
     }
   }
 
-  /** The index of a file from its CDXJ lines; metadata records are read for the redirects they name. */
-  private async fromCdxj(path: string, lines: string[]): Promise<number> {
+  /**
+   * The index of a file from its CDXJ lines; metadata records are read for the redirects they
+   * name (one that cannot be read is put in `damaged`, and names none). The records of the
+   * objects are not read here: a damaged one is found when it is asked for.
+   */
+  private async fromCdxj(path: string, lines: string[], damaged: ReadDamage[]): Promise<number> {
     let n = 0;
     for (const line of lines) {
       const { stamp, json } = cdxjParts(line)!;
@@ -362,7 +373,14 @@ export class ReplayArchive {
       const type = j.type ?? (j.mime === 'warc/revisit' ? 'revisit' : 'response');
       n++;
       if (type === 'metadata') {
-        if (length <= METADATA_LIMIT) await this.aliasesOf(path, offset, length);
+        if (length <= METADATA_LIMIT) {
+          try {
+            await this.aliasesOf(path, offset, length);
+          } catch (e) {
+            if (!(e instanceof LocatorError)) throw e;
+            damaged.push({ error: e, next: offset + length });
+          }
+        }
         continue;
       }
       if (type !== 'response' && type !== 'resource' && type !== 'revisit') continue;
@@ -396,18 +414,31 @@ export class ReplayArchive {
     }
   }
 
-  /** The index of a file read through once (WARC 1.1 4: record after record). */
-  private async scan(path: string): Promise<number> {
+  /**
+   * The index of a file read through once (WARC 1.1 4: record after record). A damaged record
+   * (a torn or damaged gzip member, a malformed record) is left out and put in `damaged`, and the
+   * records after it are read; a file with damage and no record read whole throws its first damage.
+   */
+  private async scan(path: string, damaged: ReadDamage[]): Promise<number> {
     let n = 0;
-    for await (const r of readWarc(path, { verify: false })) {
-      n++;
+    for await (const r of readWarc(path, { verify: false, onDamage: (d) => damaged.push(d) })) {
       const target = r.targetUri;
-      if (r.type === 'metadata' && target !== null && r.contentLength <= METADATA_LIMIT) {
-        const parts: Buffer[] = [];
-        for await (const c of r.block) parts.push(c);
-        this.aliasesIn(Buffer.concat(parts), target);
+      let aliases: Buffer | null = null;
+      let end: RecordEnd;
+      try {
+        if (r.type === 'metadata' && target !== null && r.contentLength <= METADATA_LIMIT) {
+          const parts: Buffer[] = [];
+          for await (const c of r.block) parts.push(c);
+          aliases = Buffer.concat(parts);
+        }
+        end = await r.end();
+      } catch (e) {
+        // The record is damaged: readWarc() reports it (onDamage) and reads on after it.
+        if (e instanceof LocatorError) continue;
+        throw e;
       }
-      const end = await r.end();
+      n++;
+      if (aliases !== null) this.aliasesIn(aliases, target!);
       // A record that shares its gzip member with others (a file gzipped whole) cannot be
       // reached by its offset: it has length 0, and is not indexed.
       if (target === null || end.length === 0) continue;
@@ -422,6 +453,7 @@ export class ReplayArchive {
         digest: r.get('WARC-Payload-Digest'),
       });
     }
+    if (n === 0 && damaged.length > 0) throw damaged[0].error;
     return n;
   }
 
@@ -492,10 +524,7 @@ async function* memberChunks(f: OpenFile, offset: number, length: number): Async
     try {
       whole = gunzipSync(raw, { maxOutputLength: INFLATE_LIMIT });
     } catch (e) {
-      if ((e as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE')
-        throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, {
-          cause: e,
-        });
+      if ((e as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE') throw noMember(f, offset, raw, e);
     }
     if (whole !== null) yield whole;
     else yield* gunzipped([raw], f, offset);
@@ -526,13 +555,28 @@ async function* gunzipped(
   try {
     for await (const c of source.pipe(gunzip) as AsyncIterable<Buffer>) yield c;
   } catch (e) {
-    throw new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no whole gzip member at offset ${offset}`, {
-      cause: e,
-    });
+    if (e instanceof LocatorError) throw e;
+    throw noMember(f, offset, await readAt(f.fh, offset, 3), e);
   } finally {
     source.destroy();
     gunzip.destroy();
   }
+}
+
+/**
+ * The error for octets at `offset` that do not inflate (`head`: their first octets): a gzip
+ * member that starts there but is damaged or cut short (RFC 1952 2.3, `warc-bad-gzip`,
+ * `warc-truncated`), else no member at all, an index that names the wrong offset (`warc-stale-index`).
+ */
+function noMember(f: OpenFile, offset: number, head: Buffer, cause: unknown): LocatorError {
+  if (head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 8)
+    return new LocatorError(WARC_STALE_INDEX, offset, `${f.path} holds no gzip member at offset ${offset}`, { cause });
+  const cut = /unexpected end/i.test((cause as Error)?.message ?? '');
+  return cut
+    ? new LocatorError(WARC_TRUNCATED, offset, `${f.path} ends inside the gzip member at offset ${offset}`, { cause })
+    : new LocatorError(WARC_BAD_GZIP, offset, `the gzip member at offset ${offset} of ${f.path} is damaged`, {
+        cause,
+      });
 }
 
 interface ReadRecord {

@@ -1,5 +1,5 @@
 // The reports of `locator check` (docs/check.md): text lines, NDJSON records, the HTML page and JUnit XML (written as the results come).
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, openSync, unlinkSync, type WriteStream } from 'node:fs';
 import { access, mkdtemp, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -198,23 +198,25 @@ export function junitReport(results: readonly CheckResult[], seconds: number): s
 /**
  * A report file whose head needs the counts of the end (--html, --junit): its rows are written to
  * a temporary file as the results come (memory does not grow with them), and the report is
- * written at the end as the head, those rows and the tail.
+ * written at the end as the head, those rows and the tail. The temporary file is read and written
+ * through its descriptor only: its name (and its folder) are removed as soon as it is open, so
+ * that nothing is left behind however the process ends (Ctrl-C, SIGTERM, SIGKILL).
  */
 export class StreamedReport {
   readonly #path: string;
-  readonly #dir: string;
+  readonly #fd: number;
   readonly #rows: WriteStream;
 
-  private constructor(path: string, dir: string) {
+  private constructor(path: string, fd: number) {
     this.#path = path;
-    this.#dir = dir;
-    this.#rows = createWriteStream(join(dir, 'rows'));
+    this.#fd = fd;
+    this.#rows = createWriteStream('', { fd, autoClose: false });
     this.#rows.on('error', () => {});
   }
 
   /**
    * A report to `path` (given as `option`): a path that cannot be written is a usage error now,
-   * before any URL is checked (not after the whole run); then a temporary folder for the rows.
+   * before any URL is checked (not after the whole run); then a temporary file for the rows.
    */
   static async open(path: string, option: string): Promise<StreamedReport> {
     try {
@@ -230,7 +232,14 @@ export class StreamedReport {
         throw new UsageError(`${option} ${path}: the report cannot be written there: ${(e2 as Error).message}`);
       }
     }
-    return new StreamedReport(path, await mkdtemp(join(tmpdir(), 'locator-check-report-')));
+    const dir = await mkdtemp(join(tmpdir(), 'locator-check-report-'));
+    try {
+      const fd = openSync(join(dir, 'rows'), 'w+', 0o600);
+      unlinkSync(join(dir, 'rows'));
+      return new StreamedReport(path, fd);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async write(text: string): Promise<void> {
@@ -239,16 +248,16 @@ export class StreamedReport {
 
   async finish(head: string, tail: string): Promise<void> {
     await new Promise<void>((resolve, reject) => this.#rows.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    const rows = join(this.#dir, 'rows');
+    const fd = this.#fd;
     await pipeline(async function* () {
       yield head;
-      yield* createReadStream(rows);
+      yield* createReadStream('', { fd, start: 0, autoClose: false });
       yield tail;
     }, createWriteStream(this.#path));
   }
 
+  /** Closes the rows' file (destroying the stream closes its descriptor, autoClose or not). */
   async discard(): Promise<void> {
     this.#rows.destroy();
-    await rm(this.#dir, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@
 // NDJSON with --json, an HTML page with --html FILE, JUnit XML with --junit FILE; a progress
 // line on a terminal. Exit 0 when every URL is ok or redirected, 1 when any is not, 2 usage.
 import { readFile } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
 import { check, type CheckOptions, type PolitenessReport } from '../check/index.js';
 import { SCOPE_KINDS, type ScopeKind } from '../check/index.js';
 import { markup } from '../gateway/html.js';
@@ -20,7 +21,7 @@ import { tryParse } from '../schemes/registry.js';
 import { Output } from './io.js';
 import { CountProgress } from './progress.js';
 import { safeText } from './safe-text.js';
-import { replaceWhole } from './replace-file.js';
+import { replaceWholeSync } from './replace-file.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 import { EXIT, UsageError, type Command, type Io } from './command.js';
 import { ALLOW_PORT, JSON_OUTPUT, NETRC_HOST, NNTP_SERVER, REFUSE_PRIVATE, TIMEOUT } from './options.js';
@@ -79,6 +80,9 @@ function deadlineArg(v: unknown): number | undefined {
   if (v === 'none') return Infinity;
   return whole('deadline', v, 1);
 }
+
+/** The options that only the crawl of --recursive reads. */
+const CRAWL_ONLY = ['scope', 'state', 'max-depth', 'max-urls', 'ignore-robots'] as const;
 
 /** The default --timeout of check, in milliseconds (open()'s is 30000: a checker waits less). */
 export const DEFAULT_TIMEOUT = 10000;
@@ -243,7 +247,11 @@ export const checkCommand: Command = {
     [1, 'some URL is broken, refused, invalid or unreachable'],
     [
       2,
-      'usage error: an unknown or malformed option, a bad option value, a report FILE that cannot be written (before any check)',
+      'usage error: an unknown or malformed option, a bad option value, an option of the crawl (--scope, --state, --max-depth, --max-urls, --ignore-robots) without --recursive, a report FILE that cannot be written (before any check)',
+    ],
+    [
+      130,
+      'interrupted (Ctrl-C; 128 plus the number of SIGTERM or SIGHUP): the verdicts found so far are kept in --cache FILE, no --html or --junit report is written',
     ],
   ],
   example: ['--html report.html notes.txt', 'the links of notes.txt, also as an HTML page'],
@@ -335,7 +343,8 @@ export const checkCommand: Command = {
     'ignore-robots': {
       type: 'boolean',
       group: 'Pace',
-      description: 'Do not read robots.txt (RFC 9309; read by default with --recursive). Named in the report.',
+      description:
+        'With --recursive: do not read robots.txt (RFC 9309; read by default with --recursive, never without). Named in the report.',
     },
     rate: {
       type: 'string',
@@ -456,7 +465,7 @@ export const checkCommand: Command = {
       value: 'FILE',
       group: 'Cache',
       description:
-        'Keep the ok and redirected verdicts in FILE with their time, and take a fresh one instead of probing again (broken, refused and unreachable ones are always probed). FILE is written whole at the end (a temporary file renamed); one that is not such a cache is reported on standard error and ignored.',
+        'Keep the ok and redirected verdicts in FILE with their time, and take a fresh one instead of probing again (broken, refused and unreachable ones are always probed). FILE is written whole at the end, and when the run is interrupted (Ctrl-C, SIGTERM: the verdicts found so far), always to a temporary file then renamed; one that is not such a cache is reported on standard error and ignored.',
     },
     'max-cache-age': {
       type: 'string',
@@ -534,11 +543,7 @@ export const checkCommand: Command = {
       maxUrls: whole('max-urls', values['max-urls'], 1),
       scope: scopeArg(values.scope),
       state:
-        typeof values.state !== 'string'
-          ? undefined
-          : values.recursive === true
-            ? folderArg('--state', values.state)
-            : values.state,
+        typeof values.state === 'string' && values.recursive === true ? folderArg('--state', values.state) : undefined,
       ignoreRobots: values['ignore-robots'] === true ? true : undefined,
       rate: rateArg(values.rate),
       maxWait: whole('max-wait', values['max-wait'], 0),
@@ -557,6 +562,15 @@ export const checkCommand: Command = {
       policy: { allowPorts: allow, refusePrivateAddresses: values['refuse-private'] === true },
       netrcHosts: netrcHosts.length === 0 ? undefined : netrcHosts,
     };
+    // The options of the crawl do nothing without one: given on the command line without
+    // --recursive (and well formed), each is a usage error, not an option silently dropped (a
+    // config file may hold them for the runs with --recursive).
+    if (values.recursive !== true)
+      for (const name of CRAWL_ONLY)
+        if (given[name] !== undefined)
+          throw new UsageError(
+            `--${name} needs --recursive: it is an option of the crawl, which only --recursive makes`,
+          );
     const list = (v: unknown) => ([] as string[]).concat((v as string[] | undefined) ?? []);
     const exclude = list(values.exclude);
     const ignoreFile = typeof values['ignore-file'] === 'string' ? values['ignore-file'] : null;
@@ -617,35 +631,75 @@ export const checkCommand: Command = {
       options.probe = cache.probe();
     }
     for (const k of Object.keys(options) as (keyof CheckOptions)[]) if (options[k] === undefined) delete options[k];
-    const status = await runCheck(
-      args,
-      {
-        ...(accept !== undefined ? { accept } : {}),
-        format,
-        errorsOnly: values['errors-only'] === true,
-        markup: {
-          formatIn,
-          plain: values['links-only'] !== true,
-          verbatim: values['include-verbatim'] === true,
-          ...(base !== undefined ? { base } : {}),
-          remote: { timeout: options.timeout, deadline: options.deadline, policy: options.policy, env: io.env },
-        },
-        json: values.json === true,
-        html: typeof values.html === 'string' ? values.html : null,
-        junit: typeof values.junit === 'string' ? values.junit : null,
-        showSecrets: values['show-secrets'] === true,
-        check: options,
-      },
-      io,
-    );
-    if (cache !== null && cacheFile !== null) {
-      // Written whole under another name, then renamed: a reader never sees half a cache.
+    // The verdicts so far, written whole under another name, then renamed: a reader never sees
+    // half a cache. Synchronous: at the end, and from a signal handler, which then exits.
+    const saveCache = () => {
+      if (cache === null || cacheFile === null) return;
       try {
-        await replaceWhole(cacheFile, cache.text());
+        replaceWholeSync(cacheFile, cache.text());
       } catch (e) {
         io.stderr.write(safeText(`locator check: --cache ${cacheFile} not written: ${(e as Error).message}\n`));
       }
+    };
+    // Interrupted (Ctrl-C, SIGTERM, SIGHUP): the verdicts found so far are kept in the cache, and
+    // the exit is 128 plus the signal's number (130 for Ctrl-C). The --html and --junit reports
+    // are not written (their rows' temporary file has no name, and goes with the process).
+    const stopListening = exitOnSignals((signal) => {
+      io.stderr.write(
+        safeText(
+          `\nlocator check: interrupted (${signal})${cacheFile !== null ? `; the verdicts so far kept in --cache ${cacheFile}` : ''}${values.html !== undefined || values.junit !== undefined ? '; no report written' : ''}\n`,
+        ),
+      );
+      saveCache();
+    });
+    let status: number;
+    try {
+      status = await runCheck(
+        args,
+        {
+          ...(accept !== undefined ? { accept } : {}),
+          format,
+          errorsOnly: values['errors-only'] === true,
+          markup: {
+            formatIn,
+            plain: values['links-only'] !== true,
+            verbatim: values['include-verbatim'] === true,
+            ...(base !== undefined ? { base } : {}),
+            remote: { timeout: options.timeout, deadline: options.deadline, policy: options.policy, env: io.env },
+          },
+          json: values.json === true,
+          html: typeof values.html === 'string' ? values.html : null,
+          junit: typeof values.junit === 'string' ? values.junit : null,
+          showSecrets: values['show-secrets'] === true,
+          check: options,
+        },
+        io,
+      );
+      saveCache();
+    } finally {
+      stopListening();
     }
     return status;
   },
 };
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Until the function it returns is called: on SIGINT, SIGTERM or SIGHUP, `onSignal` (synchronous:
+ * the probes under way are not waited for), then the process exits with 128 plus the signal's
+ * number, as a shell reports a process the signal ended.
+ */
+function exitOnSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    try {
+      onSignal(signal);
+    } finally {
+      process.exit(128 + (osConstants.signals[signal] ?? 2));
+    }
+  };
+  for (const s of SIGNALS) process.on(s, handler);
+  return () => {
+    for (const s of SIGNALS) process.off(s, handler);
+  };
+}

@@ -4,7 +4,7 @@
 // there yet (O_EXCL): a symbolic link planted at a predictable name would otherwise be followed,
 // and the write would land on whatever file it names.
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A temporary name beside `path`: `.NAME.<16 random hex digits>.tmp`. */
@@ -15,19 +15,20 @@ export function tempNameFor(path: string): string {
 /**
  * Writes `text` to `path` whole: into `temp` (created exclusively, never opened if anything is
  * there, a link included), then renamed to `path`. On a failure the temporary file, if this call
- * created it, is removed and the error thrown.
+ * created it, is removed and the error thrown. Synchronous, so that it is done whole or not at
+ * all when a signal handler calls it (`check --cache` interrupted) and no handler runs within it.
  */
-export async function replaceWhole(path: string, text: string, temp = tempNameFor(path)): Promise<void> {
-  const file = await open(temp, 'wx', 0o666);
+export function replaceWholeSync(path: string, text: string, temp = tempNameFor(path)): void {
+  const fd = openSync(temp, 'wx', 0o666);
   try {
     try {
-      await file.writeFile(text);
+      writeFileSync(fd, text);
     } finally {
-      await file.close();
+      closeSync(fd);
     }
-    await rename(temp, path);
+    renameSync(temp, path);
   } catch (e) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw e;
   }
 }

@@ -32,8 +32,9 @@ export function warcFiles(args: string[], values: Record<string, unknown>): stri
 
 /**
  * Opens the WARC files and makes their index (from the CDXJ of `--cdxj`, or beside each file,
- * else by reading each file once), says on standard error what it holds, and sets the gateway's
- * replay source. Returns what closes the files.
+ * else by reading each file once), says on standard error what it holds and the damage it went
+ * past (a torn or damaged record is left out, with a warning; a file with no record read whole is
+ * a usage error), and sets the gateway's replay source. Returns what closes the files.
  */
 export async function openReplay(
   files: string[],
@@ -49,12 +50,22 @@ export async function openReplay(
   } catch (e) {
     throw new UsageError(`--warc: ${(e as Error).message}`);
   }
-  for (const f of archive.indexed)
+  for (const f of archive.indexed) {
+    // The damage gone past: one line each, naming the file, the offset and the code.
+    for (const { error, next } of f.damaged)
+      io.stderr.write(
+        safeText(
+          `locator serve: warning: ${f.file}: damaged at offset ${error.offset} (${error.code}): ${error.detail}; ${next === null ? 'skipped to the end of the file' : `read on from offset ${next}`}\n`,
+        ),
+      );
+    const skipped =
+      f.damaged.length > 0 ? ` (${f.damaged.length} damaged stretch${f.damaged.length === 1 ? '' : 'es'} skipped)` : '';
     io.stderr.write(
       safeText(
-        `locator serve: ${f.file}: ${f.records} records, ${f.from === 'scan' ? 'indexed by reading it through' : `index read from ${f.from}`}\n`,
+        `locator serve: ${f.file}: ${f.records} records${skipped}, ${f.from === 'scan' ? 'indexed by reading it through' : `index read from ${f.from}`}\n`,
       ),
     );
+  }
   io.stderr.write(safeText(`locator serve: replaying ${archive.size} URLs; no server is reached\n`));
   options.replay = archive;
   return () => archive.close();

@@ -8,6 +8,7 @@ import { safeText } from './safe-text.js';
 import { netrcHostsArg } from './netrc-hosts.js';
 import { TrustedProxies } from '../gateway/clients.js';
 import { openReplay, warcFiles } from './serve-warc.js';
+import { folderArg } from './folder.js';
 
 function whole(name: string, v: unknown, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -104,6 +105,8 @@ async function run(args: string[], values: Record<string, unknown>, io: Io): Pro
   // `--wais DIR`: not the gateway but a WAIS server of a folder of text (RFC 1625; docs/wais.md).
   if (values.wais !== undefined) return runWaisServe(values as Parameters<typeof runWaisServe>[0], io);
   const options = serveOptions(values, io);
+  // Made now: a folder that cannot be made is a usage error, not a request that never ends.
+  if (options.cacheDir !== undefined) folderArg('--cache-dir', options.cacheDir);
   const closeReplay = warc !== null ? await openReplay(warc, values, options, io) : async () => {};
   const logFile = values['access-log'] as string | undefined;
   let log: WriteStream | null = null;

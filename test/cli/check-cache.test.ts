@@ -17,6 +17,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ROOT, serversDir } from '../helpers.js';
 
 serversDir();
@@ -139,4 +141,60 @@ test('--cache: a symbolic link planted at a temporary name is never followed; th
   const planted = readdirSync(sub).filter((n) => n.endsWith('.tmp'));
   assert.equal(planted.length, 1, planted.join());
   assert.equal(readlinkSync(join(sub, planted[0])), victim, 'the planted link is left as it was');
+});
+
+test('--cache interrupted (SIGINT, SIGTERM) while a probe waits on a server that never answers: the verdicts so far written whole, no temporary file left, exit 130 / 143', async () => {
+  // An in-process HTTP server: /ok answers, /stall is read and never answered.
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? '');
+    if (req.url === '/ok') res.end('ok\n');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      const sub = mkdtempSync(join(DIR, 'interrupted-'));
+      const tmp = mkdtempSync(join(tmpdir(), 'locator-check-tmp-'));
+      try {
+        const cache = join(sub, 'verdicts.json');
+        const args = ['check', '--json', '--cache', cache, '--html', 'report.html', '--junit', 'report.xml'];
+        const p = spawn(process.execPath, [BIN, ...args, `${origin}/ok`, `${origin}/stall`], {
+          cwd: sub,
+          env: { PATH: process.env.PATH, HOME: '/nonexistent', TMPDIR: tmp },
+        });
+        let out = '';
+        let err = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.stderr.on('data', (d) => (err += d));
+        const ended = new Promise<number | null>((r) => p.on('close', (c) => r(c)));
+        // Signalled once /ok is reported and /stall is waiting on the server.
+        asked.length = 0;
+        await new Promise<void>((resolve) => {
+          const look = setInterval(() => {
+            if (out.includes('/ok"') && asked.includes('/stall')) {
+              clearInterval(look);
+              resolve();
+            }
+          }, 20);
+        });
+        p.kill(signal);
+        assert.equal(await ended, code, `${signal}: ${err}`);
+        assert.match(err, new RegExp(`interrupted \\(${signal}\\); the verdicts so far kept in --cache`));
+        const saved = JSON.parse(readFileSync(cache, 'utf8')) as { version: number; entries: Record<string, unknown> };
+        assert.equal(saved.version, 1);
+        assert.deepEqual(Object.keys(saved.entries), [`${origin}/ok`], signal);
+        assert.deepEqual(readdirSync(sub), ['verdicts.json'], `${signal}: no temporary file, no half report`);
+        assert.deepEqual(readdirSync(tmp), [], `${signal}: no temporary folder of the reports`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
 });

@@ -472,3 +472,35 @@ test('check: --state naming a file, and --html or --junit naming a folder, are u
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('check: --scope, --state, --max-depth, --max-urls and --ignore-robots without --recursive are usage errors naming the option, before any URL is checked; from a config file they wait for --recursive', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'locator-check-crawl-'));
+  try {
+    const state = join(dir, 'state');
+    for (const args of [
+      ['--scope', 'host'],
+      ['--state', state],
+      ['--max-depth', '2'],
+      ['--max-urls', '5'],
+      ['--ignore-robots'],
+    ]) {
+      const r = await run(['check', ...args, 'gopher://127.0.0.1:7070/']);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, new RegExp(`^locator check: ${args[0]} needs --recursive`), args.join(' '));
+      assert.equal(r.out, '');
+    }
+    assert.equal(existsSync(state), false, 'no state folder made');
+    // A malformed value is still named as such; with --recursive, the option is taken.
+    assert.match((await run(['check', '--max-urls', 'x', 'gopher://127.0.0.1:7070/'])).err, /--max-urls takes a whole/);
+    const crawl = await run(['check', '--recursive', '--max-urls', '1', '--json', 'gopher://127.0.0.1:7070/']);
+    assert.equal(crawl.code, 0, crawl.err);
+    assert.equal(crawl.out.trim().split('\n').length, 1);
+    // The same options in a config file are for the runs with --recursive: no error without it.
+    const config = join(dir, 'check.json');
+    writeFileSync(config, JSON.stringify({ 'max-urls': 1, scope: 'host' }));
+    const plain = await run(['check', '--config', config, '--json', 'gopher://127.0.0.1:7070/']);
+    assert.equal(plain.code, 0, plain.err);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

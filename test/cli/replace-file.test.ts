@@ -1,4 +1,4 @@
-// replaceWhole() (src/cli/replace-file.ts), the whole-file write of `locator check --cache`: the
+// replaceWholeSync() (src/cli/replace-file.ts), the whole-file write of `locator check --cache`: the
 // temporary file is created exclusively (O_EXCL) under a random name beside FILE, so whatever sits
 // at that name (a planted symbolic link, a file) is never opened, and FILE is replaced only by a
 // rename of a complete file.
@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { replaceWhole, tempNameFor } from '../../src/cli/replace-file.js';
+import { replaceWholeSync, tempNameFor } from '../../src/cli/replace-file.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'locator-replace-'));
 test.after(() => rmSync(DIR, { recursive: true, force: true }));
@@ -29,10 +29,10 @@ test('tempNameFor: a hidden name beside FILE with 16 random hex digits, a new on
   assert.notEqual(tempNameFor(path), a);
 });
 
-test('replaceWhole: FILE replaced whole; no temporary file left; a link at FILE replaced, its target untouched', async () => {
+test('replaceWholeSync: FILE replaced whole; no temporary file left; a link at FILE replaced, its target untouched', () => {
   const path = join(DIR, 'whole.json');
   writeFileSync(path, 'old');
-  await replaceWhole(path, 'new text');
+  replaceWholeSync(path, 'new text');
   assert.equal(readFileSync(path, 'utf8'), 'new text');
   assert.deepEqual(
     readdirSync(DIR).filter((n) => n.endsWith('.tmp')),
@@ -42,19 +42,19 @@ test('replaceWhole: FILE replaced whole; no temporary file left; a link at FILE 
   writeFileSync(target, 'keep');
   const link = join(DIR, 'link.json');
   symlinkSync(target, link);
-  await replaceWhole(link, 'cache');
+  replaceWholeSync(link, 'cache');
   assert.ok(lstatSync(link).isFile());
   assert.equal(readFileSync(target, 'utf8'), 'keep');
 });
 
-test('replaceWhole: whatever exists at the temporary name (a link, a file) is not opened: EEXIST, nothing written', async () => {
+test('replaceWholeSync: whatever exists at the temporary name (a link, a file) is not opened: EEXIST, nothing written', () => {
   const path = join(DIR, 'exclusive.json');
   writeFileSync(path, 'before');
   const victim = join(DIR, 'victim.txt');
   writeFileSync(victim, 'precious');
   const temp = join(DIR, '.exclusive.json.planted.tmp');
   symlinkSync(victim, temp);
-  await assert.rejects(replaceWhole(path, 'after', temp), { code: 'EEXIST' });
+  assert.throws(() => replaceWholeSync(path, 'after', temp), { code: 'EEXIST' });
   assert.equal(readFileSync(victim, 'utf8'), 'precious', 'the link was followed');
   assert.equal(readlinkSync(temp), victim, 'the planted link is left as it was');
   assert.equal(readFileSync(path, 'utf8'), 'before');
@@ -62,6 +62,6 @@ test('replaceWhole: whatever exists at the temporary name (a link, a file) is no
   const dangling = join(DIR, '.exclusive.json.dangling.tmp');
   const created = join(DIR, 'created-through-link.txt');
   symlinkSync(created, dangling);
-  await assert.rejects(replaceWhole(path, 'after', dangling), { code: 'EEXIST' });
+  assert.throws(() => replaceWholeSync(path, 'after', dangling), { code: 'EEXIST' });
   assert.throws(() => lstatSync(created), { code: 'ENOENT' });
 });
