@@ -68,11 +68,10 @@ interface Target {
 
 // Node's HTTP stack, loaded on first use: a crawl of plain http URLs goes on the wire client
 // and never needs it, and node:https with its TLS stack was a few ms of every command's start.
-const builtin = createRequire(import.meta.url);
 let httpModule: typeof http | null = null;
 let httpsModule: typeof https | null = null;
-const httpOf = (): typeof http => (httpModule ??= builtin('node:http') as typeof http);
-const httpsOf = (): typeof https => (httpsModule ??= builtin('node:https') as typeof https);
+const httpOf = (): typeof http => (httpModule ??= createRequire(import.meta.url)('node:http') as typeof http);
+const httpsOf = (): typeof https => (httpsModule ??= createRequire(import.meta.url)('node:https') as typeof https);
 
 /** Sockets given their quiet 'error' listener (once each: a kept-alive socket serves many requests). */
 const QUIET = new WeakSet<object>();
