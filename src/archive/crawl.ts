@@ -87,6 +87,11 @@ export interface ArchiveOptions {
   concurrency?: number;
   /** Options of every open() (timeout, env ...); the archive's own (transcript, wire line ends) win. */
   open?: OpenOptions;
+  /**
+   * Octets given to the writer and not yet in the file past which a visit waits for its own
+   * records before the crawl goes on (default ARCHIVE_BACKLOG, 64 MiB): memory stays bounded.
+   */
+  backlog?: number;
 }
 
 /** What an archive run did, beside each URL's result. */
@@ -148,6 +153,13 @@ async function writtenBefore(dir: string, prefix: string): Promise<Set<string>> 
 }
 
 export { robotsPlaceOf } from '../crawl/robots-fetch.js';
+
+/** The octets of HTTP exchanges as captured (sent and received), held until they are written. */
+function octetsOf(exchanges: readonly HttpExchange[]): number {
+  let n = 0;
+  for (const ex of exchanges) for (const c of [...ex.sent, ...ex.received]) n += c.byteLength;
+  return n;
+}
 
 /** Reads a menu's or listing's links from `body` (the face's links), at most ARCHIVE_MAX_LINKS entries. */
 async function linksFrom(u: Url, body: ReadableStream<Uint8Array>): Promise<{ links: string[]; note: string | null }> {
@@ -222,6 +234,9 @@ export async function* archiveCrawl(
   options: ArchiveOptions,
   summary: Partial<ArchiveSummary> = {},
 ): AsyncGenerator<CrawlResult> {
+  const backlog = options.backlog ?? ARCHIVE_BACKLOG;
+  if (!(Number.isFinite(backlog) && backlog >= 0))
+    throw new RangeError(`archive: backlog must be a number of octets >= 0, not ${String(options.backlog)}`);
   const { dir, prefix } = await outputOf(options.output);
   await mkdir(dir, { recursive: true });
   const repaired = await finishOpenFiles(dir);
@@ -395,7 +410,7 @@ export async function* archiveCrawl(
    * before its links are followed.
    */
   const visit = async (u: Url, _entry: unknown, follow: boolean): Promise<Visit> => {
-    let writing: { done: Promise<void>; urls: string[] } | null = null;
+    let writing: { done: Promise<void>; urls: string[]; octets: number } | null = null;
     const t0 = Date.now();
     // A writer whose thread has stopped can keep nothing more: the crawl ends with its error
     // (thrown, no verdict kept: a resumed run visits the URL again), and no server is asked for
@@ -406,12 +421,12 @@ export async function* archiveCrawl(
     stopped();
     const v = await politeness.run(serverKey(u), () => {
       stopped();
-      return fetchOne(u, follow, t0, (done, urls) => {
-        writing = { done, urls };
+      return fetchOne(u, follow, t0, (done, urls, octets) => {
+        writing = { done, urls, octets };
         pending(done);
       });
     });
-    const w = writing as { done: Promise<void>; urls: string[] } | null;
+    const w = writing as { done: Promise<void>; urls: string[]; octets: number } | null;
     if (w === null) return v;
     const verdict = w.done.then(
       () => v.verdict,
@@ -421,9 +436,10 @@ export async function* archiveCrawl(
         return failedVerdict(e, t0);
       },
     );
-    // Past ARCHIVE_BACKLOG octets on their way to the file, the visit waits for its records
-    // before it leaves its place: the crawl's memory is bounded by octets, not only by visits.
-    if (writer.backlog > ARCHIVE_BACKLOG) return { ...v, verdict: await verdict };
+    // Past `backlog` octets on their way to the file (its own counted, whether or not given to
+    // the writer yet), the visit waits for its records before it leaves its place: the crawl's
+    // memory is bounded by octets, not only by visits.
+    if (writer.backlog + w.octets > backlog) return { ...v, verdict: await verdict };
     return { ...v, verdict };
   };
 
@@ -431,7 +447,7 @@ export async function* archiveCrawl(
     u: Url,
     follow: boolean,
     t0: number,
-    later: (done: Promise<void>, urls: string[]) => void,
+    later: (done: Promise<void>, urls: string[], octets: number) => void,
   ): Promise<Visit> => {
     let r: Resource;
     // The HTTP exchanges of this URL (its redirects, then its object), as they crossed the wire.
@@ -446,6 +462,7 @@ export async function* archiveCrawl(
       later(
         writeExchanges(unseen).catch(() => {}),
         [],
+        octetsOf(unseen),
       );
       return {
         verdict: {
@@ -513,7 +530,7 @@ export async function* archiveCrawl(
         got = isPage ? await pageLinksFrom(base, r.body) : (await drain(r.body), null);
         const whole = await Promise.all(exchanges.map((ex) => ex.ended));
         if (!whole.every(Boolean)) throw new LocatorError(CONNECTION_CLOSED, -1, 'the HTTP exchange did not end');
-        later(writeExchanges(exchanges), [target, u.href]);
+        later(writeExchanges(exchanges), [target, u.href], octetsOf(exchanges));
       } else {
         let body = r.body;
         let links: Promise<{ links: string[]; note: string | null }> | null = null;
