@@ -157,7 +157,10 @@ export { robotsPlaceOf } from '../crawl/robots-fetch.js';
 /** The octets of HTTP exchanges as captured (sent and received), held until they are written. */
 function octetsOf(exchanges: readonly HttpExchange[]): number {
   let n = 0;
-  for (const ex of exchanges) for (const c of [...ex.sent, ...ex.received]) n += c.byteLength;
+  for (const ex of exchanges) {
+    for (const c of ex.sent) n += c.byteLength;
+    for (const c of ex.received) n += c.byteLength;
+  }
   return n;
 }
 

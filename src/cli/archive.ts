@@ -46,6 +46,10 @@ export const archiveCommand: Command = {
     [0, 'every URL was archived (or refused by robots.txt)'],
     [1, 'a URL given is not a valid URL'],
     [3, 'an object could not be retrieved (the others are archived)'],
+    [
+      70,
+      "internal error (a bug in locator: please report it), or the WARC writer's thread stopped (warc-writer-failed: the URLs not written have no verdict in --state, a resumed run visits them)",
+    ],
   ],
   example: [
     '-o out/ --index gopher://127.0.0.1:7070/',
