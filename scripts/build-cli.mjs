@@ -76,7 +76,13 @@ async function bundle(out, keep) {
   // esbuild keeps main.js's "#!" line at the top: removed (see the banner). Every import() of the
   // bundle (node:crypto, node:module, --scheme modules) through the bin's.
   const text = readFileSync(out, 'utf8').replace(/^#!.*\n/, '');
-  writeFileSync(out, text.replace(/(?<![\w$.])import\((?!s\)\))/g, '__locatorImport('));
+  // The bundle made ASCII: one character above 0x7f (a dash in a comment esbuild keeps) made V8
+  // hold the whole source as a two-byte string, twice (as read, and wrapped by the bin), 1.5 MB
+  // of a text command's peak RSS (bench/RESULTS.md, "peak RSS held"). esbuild already writes
+  // strings, identifiers and expressions in ASCII (its charset option); what is left is in
+  // comments, where an escape means the same.
+  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(out, ascii.replace(/(?<![\w$.])import\((?!s\)\))/g, '__locatorImport('));
 }
 
 /** The code cache of `out` after these runs (arguments, standard input, and another exit status it may end with). */

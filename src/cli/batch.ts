@@ -232,7 +232,11 @@ export async function runHere(
   // when written through the descriptor (at once, or copied: FdOutput), else each write takes it
   // away (a stream may hold a chunk until it is written) and rows go on in a fresh one.
   const buf = new RowBytes();
-  const flush = () => write(io.direct !== undefined ? buf.flushed() : buf.take());
+  let flushes = 0;
+  const flush = () => {
+    if (flushes >= 0 && ++flushes >= YOUNG_AFTER_FLUSHES && holdYoungGeneration()) flushes = -1;
+    return write(io.direct !== undefined ? buf.flushed() : buf.take());
+  };
   const one = (input: string): Promise<void> | undefined => {
     if (bytes !== undefined) {
       if (bytes(input, buf) !== 0) status = 1;
@@ -266,6 +270,38 @@ export async function runHere(
 
 /** About how much output the one-process loop collects before it writes (bytes). */
 const OUT_BYTES = 1 << 16;
+
+/**
+ * After how many writes of OUT_BYTES (4 MB of rows, some 16,000 URLs of `parse --json`) the
+ * one-process loop begins to hold V8's young generation (holdYoungGeneration).
+ */
+const YOUNG_AFTER_FLUSHES = 64;
+
+/** The size (both semi-spaces) at which the young generation is held: 2 x 2 MB. */
+const YOUNG_HELD_BYTES = 4 << 20;
+
+let v8Module: typeof import('node:v8') | undefined;
+
+/**
+ * Memory (issue 38): V8's young generation held at 2 x 2 MB for the rest of a long one-process
+ * batch, once it has grown that far (true: held). V8 doubles the young generation (two
+ * semi-spaces) each time the bytes that survived its collections since the last growth exceed its
+ * size; a batch's rows die young (a few KB survive each collection), yet over a million rows
+ * those few KB add up and V8 grows the semi-spaces from 2 MB to 4 MB each: 4 MB more of peak RSS
+ * for collections that were cheap already. Measured (bench/RESULTS.md, "peak RSS held"): `parse
+ * --json` on 1M lines, peak RSS 63.3 -> 60.9 MB (medians of 11, with the ASCII bundle of
+ * scripts/build-cli.mjs), CPU 0.99x; held at 2 x 1 MB instead, 2% of the time was lost. The flag
+ * is V8's own, read each time the young generation would grow; Node's V8 leaves its flags
+ * writable after start (--no-freeze-flags-after-init is its default). Only the command's own
+ * process is touched (a one-shot run of the CLI), never a library caller's.
+ */
+function holdYoungGeneration(): boolean {
+  const v8 = (v8Module ??= nodeModule<typeof import('node:v8')>('node:v8'));
+  const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  if (young === undefined || young.space_size < YOUNG_HELD_BYTES) return false;
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  return true;
+}
 
 /**
  * Where a batch writes its rows: past main.ts's escaping stream, as the workers write, so that

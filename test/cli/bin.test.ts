@@ -117,6 +117,17 @@ test("the code cache beside each bundle is one this Node accepts, and the bundle
   }
 });
 
+test('every bundle is ASCII: one character above 0x7f makes V8 hold the whole source as two-byte text, twice', () => {
+  for (const bundle of BUNDLES) {
+    const bytes = readFileSync(bundle);
+    const at = bytes.findIndex((b) => b > 0x7f);
+    assert.equal(at, -1, `${bundle}: a byte above 0x7f at ${at}`);
+  }
+  // The escape means the same where esbuild leaves such a character (a comment, a regular
+  // expression): the telnet scheme's comment with a dash is in the text bundle as \u2014.
+  assert.ok(readFileSync(BUNDLES[1], 'utf8').includes('<port>/ \\u2014 "The final'));
+});
+
 test('the fetch bundle holds the fetch command and no other; the bin sends fetch to it', () => {
   const fetch = readFileSync(BUNDLES[2], 'utf8');
   assert.ok(fetch.includes('dist/cli/fetch.js'));
