@@ -13,6 +13,8 @@
 //   gateway or markdown-it), its cache made from an archive of a small site, so that the crawl,
 //   the HTTP client, the HTML reader and the writer's side start compiled without the full
 //   bundle's cache growing for every other command (bench/RESULTS.md, the archive).
+// - dist/cli/locator.worker.cjs: dist/cli/batch-worker.js and what it imports, the worker that
+//   the bundles start for --jobs (main.js, unbundled, starts batch-worker.js itself).
 // - beside each, NAME.cache: V8's code cache of that file after the runs listed with it (made
 //   by scripts/cli-cache.cjs), so that the command starts without compiling what they ran.
 // - dist/cli/locator.cjs: the bin, scripts/locator-bin.cjs with the text bundle's command names
@@ -51,9 +53,9 @@ const stubs = (keep) => ({
   },
 });
 
-async function bundle(out, keep) {
+async function bundle(out, keep, entry = `${cli}main.js`) {
   await build({
-    entryPoints: [`${cli}main.js`],
+    entryPoints: [entry],
     outfile: out,
     bundle: true,
     platform: 'node',
@@ -162,6 +164,10 @@ async function archiveCacheRun(out) {
 
 await bundle(`${cli}locator.bundle.cjs`, null);
 await bundle(`${cli}locator.text.cjs`, Object.keys(TEXT));
+// The worker of --jobs (batch-worker.js and what it imports): each worker compiles one file
+// instead of loading some forty modules through the ES module loader (bench/RESULTS.md, "the
+// worker bundle"). No code cache: V8 takes none for a worker's CommonJS file from the bin.
+await bundle(`${cli}locator.worker.cjs`, null, `${cli}batch-worker.js`);
 // The batch commands and the start-up the benchmarks time; each text command's --help once, which
 // also fails the build if one of them was left out of the text bundle.
 cache(`${cli}locator.text.cjs`, [

@@ -20,6 +20,7 @@ const BUNDLES = ['locator.bundle.cjs', 'locator.text.cjs', 'locator.fetch.cjs', 
   join(ROOT, 'dist', 'cli', f),
 );
 const SCHEME = join(ROOT, 'examples', 'x-finger.mjs');
+const WORKER = join(ROOT, 'dist', 'cli', 'locator.worker.cjs');
 
 function run(file: string, args: string[], input = '') {
   const r = spawnSync(process.execPath, [file, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -118,7 +119,7 @@ test("the code cache beside each bundle is one this Node accepts, and the bundle
 });
 
 test('every bundle is ASCII: one character above 0x7f makes V8 hold the whole source as two-byte text, twice', () => {
-  for (const bundle of BUNDLES) {
+  for (const bundle of [...BUNDLES, WORKER]) {
     const bytes = readFileSync(bundle);
     const at = bytes.findIndex((b) => b > 0x7f);
     assert.equal(at, -1, `${bundle}: a byte above 0x7f at ${at}`);
@@ -126,6 +127,35 @@ test('every bundle is ASCII: one character above 0x7f makes V8 hold the whole so
   // The escape means the same where esbuild leaves such a character (a comment, a regular
   // expression): the telnet scheme's comment with a dash is in the text bundle as \u2014.
   assert.ok(readFileSync(BUNDLES[1], 'utf8').includes('<port>/ \\u2014 "The final'));
+});
+
+test("--jobs 2 from the bin runs the worker's bundle: the rows of --jobs 1, a --scheme module's too; none without it", () => {
+  const input = 'x-finger://h.example/user\nhttp://a.com/%7Ex?y\nftp://u:p@h.com/x;type=a\nnot a url\n'.repeat(500);
+  for (const args of [['parse', '--json'], ['normalize'], ['parse', '--json', '--scheme', SCHEME]]) {
+    const one = run(BIN, [...args, '--jobs', '1'], input);
+    const two = run(BIN, [...args, '--jobs', '2'], input);
+    assert.equal(one.out.split('\n').length, 2001, args.join(' '));
+    assert.deepEqual(two, one, args.join(' '));
+  }
+  const worker = readFileSync(WORKER, 'utf8');
+  for (const m of ['dist/cli/batch-worker.js', 'dist/cli/parse.js', 'dist/core/parse.js'])
+    assert.ok(worker.includes(m), `${m} not in the worker bundle`);
+  assert.ok(!worker.includes('dist/cli/main.js'), 'main.js in the worker bundle');
+  // The bin's copy with the text bundle but no worker bundle beside it: --jobs 2 cannot start.
+  const dir = mkdtempSync(join(tmpdir(), 'locator-bin-'));
+  try {
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    for (const f of ['locator.cjs', 'locator.text.cjs', 'locator.text.cjs.cache'])
+      copyFileSync(join(ROOT, 'dist', 'cli', f), join(dir, 'dist', 'cli', f));
+    const bin = join(dir, 'dist', 'cli', 'locator.cjs');
+    assert.equal(run(bin, ['parse', '--json', '--jobs', '1'], input).status, 1);
+    const r = run(bin, ['parse', '--json', '--jobs', '2'], input);
+    assert.notEqual(r.status, 0);
+    assert.match(r.err, /locator\.worker\.cjs/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the fetch bundle holds the fetch command and no other; the bin sends fetch to it', () => {
