@@ -79,10 +79,24 @@ async function bundle(out, keep, entry = `${cli}main.js`) {
   // bundle (node:crypto, node:module, --scheme modules) through the bin's.
   const text = readFileSync(out, 'utf8').replace(/^#!.*\n/, '');
   // The bundle made ASCII: one character above 0x7f (a dash in a comment esbuild keeps) made V8
-  // hold the whole source as a two-byte string, twice (as read, and wrapped by the bin), 1.5 MB
-  // of a text command's peak RSS (bench/RESULTS.md, "peak RSS held"). esbuild already writes
-  // strings, identifiers and expressions in ASCII (its charset option); what is left is in
-  // comments, where an escape means the same.
+  // hold the whole source as a two-byte string, twice (as read, and wrapped by the bin): 1.2 MB
+  // of a text command's peak RSS (large objects 1.8 -> 0.6 MB: bench/RESULTS.md, "peak RSS
+  // held"). esbuild writes strings and identifiers in ASCII (its charset option) but leaves such
+  // characters in comments, regular expressions and tagged templates. The escape means the same
+  // in the first two, except right after a backslash (/\—/ would become /\\u2014/), and not in a
+  // tagged template's raw text: a character in either place fails the build instead (a line with
+  // a backtick is taken as a template; a template over several lines is not seen).
+  for (const m of text.matchAll(/[^\x00-\x7f]/g)) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const lineEnd = text.indexOf('\n', m.index);
+    const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+    if (text[m.index - 1] === '\\' || line.includes('`')) {
+      console.error(
+        `build-cli: ${out}: cannot make ${JSON.stringify(m[0])} ASCII safely in: ${line.trim().slice(0, 200)}`,
+      );
+      process.exit(1);
+    }
+  }
   const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   writeFileSync(out, ascii.replace(/(?<![\w$.])import\((?!s\)\))/g, '__locatorImport('));
 }

@@ -303,9 +303,13 @@ let v8Module: typeof import('node:v8') | undefined;
  * scripts/build-cli.mjs), CPU 0.99x; held at 2 x 1 MB instead, 2% of the time was lost. The flag
  * is V8's own, read each time the young generation would grow; Node's V8 leaves its flags
  * writable after start (--no-freeze-flags-after-init is its default). Only the command's own
- * process is touched (a one-shot run of the CLI), never a library caller's.
+ * process is touched (a one-shot run of the CLI), never a library caller's; the loop is that of
+ * parse, normalize, lint, resolve, relativize, get, set and build. Should V8 shrink the young
+ * generation later (it may when memory is short), it stays at that size.
  */
 function holdYoungGeneration(): boolean {
+  // A young generation sized by the user (node --max-semi-space-size, NODE_OPTIONS) is left as asked.
+  if (/semi[-_]space/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) return true;
   const v8 = (v8Module ??= nodeModule<typeof import('node:v8')>('node:v8'));
   const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   if (young === undefined || young.space_size < YOUNG_HELD_BYTES) return false;
