@@ -7,7 +7,7 @@
 // that an object written just before the kill, whose verdict had not reached the state yet, is
 // not written again: each target URI is archived once.
 
-import { mkdir, readdir, rename, writeFile, stat } from 'node:fs/promises';
+import { readdir, rename, writeFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { LocatorError } from '../core/errors.js';
 import { Url } from '../core/url.js';
@@ -28,6 +28,7 @@ import { Politeness, type ServerPoliteness } from '../crawl/politeness.js';
 import { RobotsCache, type RobotsReport } from '../crawl/robots-cache.js';
 import { robotsFetcher, robotsPlaceOf, type RobotsTap } from '../crawl/robots-fetch.js';
 import { serverKey, type ScopeKind } from '../crawl/scope.js';
+import { makeFolders } from '../crawl/folders.js';
 import { ThreadWarcWriter } from './writer-thread.js';
 import { chunksOf } from './spool.js';
 import { readWarc } from './reader.js';
@@ -241,7 +242,7 @@ export async function* archiveCrawl(
   if (!(Number.isFinite(backlog) && backlog >= 0))
     throw new RangeError(`archive: backlog must be a number of octets >= 0, not ${String(options.backlog)}`);
   const { dir, prefix } = await outputOf(options.output);
-  await mkdir(dir, { recursive: true });
+  makeFolders(dir);
   const repaired = await finishOpenFiles(dir);
   const archived = options.state ? await writtenBefore(dir, prefix) : new Set<string>();
   const earlier = archived.size;

@@ -19,7 +19,6 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readSync,
@@ -30,6 +29,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeFolders } from './folders.js';
 
 export const CHECKPOINT_LINES = 1000;
 export const CHECKPOINT_MS = 2000;
@@ -193,7 +193,7 @@ export class CrawlState {
   constructor(dir: string | null) {
     this.#temporary = dir === null;
     this.dir = dir ?? mkdtempSync(join(tmpdir(), 'locator-crawl-'));
-    mkdirSync(this.dir, { recursive: true });
+    makeFolders(this.dir);
     const urlsPath = join(this.dir, 'urls.log');
     const donePath = join(this.dir, 'done.log');
     const resumed = existsSync(urlsPath);

@@ -5,11 +5,12 @@
 // coalesced: N readers of one object at once make one upstream request.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open as openFile, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { open as openFile, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Url } from '../core/url.js';
 import { LocatorError } from '../core/errors.js';
 import { ABORTED, type Meta, type Resource } from '../clients/index.js';
+import { makeFolders } from '../crawl/folders.js';
 
 export interface CacheOptions {
   /** Octets held in memory, all entries together. */
@@ -271,7 +272,7 @@ export class ObjectCache {
   #disk0(): Promise<void> {
     const dir = this.#o.dir!;
     this.#diskReady ??= (async () => {
-      await mkdir(dir, { recursive: true });
+      makeFolders(dir);
       for (const name of await readdir(dir)) {
         if (name.startsWith('.tmp-')) await rm(join(dir, name), { force: true });
         else if (/^[0-9a-f]{64}$/.test(name)) {
