@@ -170,9 +170,10 @@ export class Url {
   #found(): readonly Diagnostic[] | null {
     const known = this.#violations;
     if (known !== undefined) return known;
-    // The scheme's usual form, found in one search: nothing to report, no analysis to run.
+    // The scheme's usual form, found in one search: nothing to report, no analysis to run. Not
+    // searched again when `valid` settled the record as invalid (its usual form stops short).
     const n = this.#href.length;
-    if (this.#port <= 65535 && n === this.#input.length && this.usualEnd() === n) {
+    if ((this.#known & INVALID) === 0 && this.#port <= 65535 && n === this.#input.length && this.usualEnd() === n) {
       this.#violations = null;
       return null;
     }
