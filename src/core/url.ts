@@ -268,8 +268,7 @@ export class Url {
    */
   #errorAt(k: number): boolean {
     const h = this.#href;
-    const n = h.length;
-    if (k >= n) return false;
+    const n = h.length; // k < n: valid() answered k === n itself
     const c = h.charCodeAt(k);
     if (c === 37) return !(k + 2 < n && hex(h.charCodeAt(k + 1)) && hex(h.charCodeAt(k + 2)));
     return mustEncode(c) && k !== this.#bodyEnd;
